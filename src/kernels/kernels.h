@@ -1,0 +1,80 @@
+// The one kernel API. Every op here has two implementations with the same signature:
+//   tfp::kernels::ref::*   clear scalar code (src/kernels/ref/), the oracle for tests and
+//                          the version the tutorials show;
+//   tfp::kernels::*        the fast xsimd version (src/kernels/simd/), written once over the
+//                          architecture and compiled for native SIMD and for WASM SIMD128.
+// Kernels take raw pointers and sizes and never allocate per call beyond scratch
+// packing buffers; callers (src/nn/) check shapes and name the op in errors.
+//
+// Legend: M rows of A/C, N columns of C, K the shared (inner) dimension.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace tfp::kernels {
+
+// How B is stored in a matmul.
+enum class BLayout {
+  KN,  // B is (K, N), row-major: C = A·B          (GPT-2 Conv1D weights, attention P·V)
+  NK,  // B is (N, K), row-major: C = A·Bᵀ         (nn.Linear weights, attention Q·Kᵀ)
+};
+
+struct MatmulArgs {
+  int M = 0, N = 0, K = 0;
+  const float* A = nullptr;  int64_t lda = 0;  // (M, K), row stride lda >= K
+  const float* B = nullptr;  int64_t ldb = 0;  // (K, N) or (N, K) per layout, row stride ldb
+  float* C = nullptr;        int64_t ldc = 0;  // (M, N), row stride ldc >= N
+  BLayout layout = BLayout::KN;
+  const float* bias = nullptr;  // (N) added to every row, or null
+  float alpha = 1.0f;           // C = alpha·A·op(B) (+ bias) (+ C if accumulate)
+  bool accumulate = false;      // add into C instead of overwriting it
+};
+
+// C = alpha · A · op(B) + bias (+ C). f32 in, f32 accumulate.
+void matmul(const MatmulArgs& args);
+
+// Convenience for contiguous matrices: lda = K, ldb = row length of B, ldc = N.
+MatmulArgs dense(int M, int N, int K, const float* A, const float* B, float* C,
+                 BLayout layout = BLayout::KN, const float* bias = nullptr);
+
+// Row-wise softmax in place over (rows, cols) with row stride ld (>= cols).
+// Subtracts the row max first (exp never overflows). Masked entries are -inf on input
+// and come out exactly 0; a row that is entirely -inf comes out all 0, never NaN.
+void softmax_rows(float* x, int rows, int cols, int64_t ld);
+
+// y = (x - mean) / sqrt(var + eps) * gamma + beta per row of (rows, cols).
+// gamma/beta may be null (1 and 0). x and y may alias.
+void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y,
+                    int rows, int cols, float eps);
+
+// Activations in place over n floats.
+void relu(float* x, size_t n);
+void gelu_tanh(float* x, size_t n);  // 0.5x(1+tanh(√(2/π)(x+0.044715x³)))  GPT-2 "gelu_new"
+void gelu_erf(float* x, size_t n);   // 0.5x(1+erf(x/√2))                 BERT, PyTorch "gelu"
+
+// y[i] += x[i] over n floats (residual connections).
+void add_inplace(float* y, const float* x, size_t n);
+
+// Half-precision storage formats → f32.
+void f16_to_f32(const uint16_t* src, float* dst, size_t n);
+void bf16_to_f32(const uint16_t* src, float* dst, size_t n);
+uint16_t f32_to_f16_one(float x);   // round to nearest even (writer, tests)
+uint16_t f32_to_bf16_one(float x);  // round to nearest even
+
+// Name of the SIMD instruction set this build's fast kernels use ("avx2", "sse4.1/wasm128").
+const char* simd_arch_name();
+
+namespace ref {
+void matmul(const MatmulArgs& args);
+void softmax_rows(float* x, int rows, int cols, int64_t ld);
+void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y,
+                    int rows, int cols, float eps);
+void relu(float* x, size_t n);
+void gelu_tanh(float* x, size_t n);
+void gelu_erf(float* x, size_t n);
+void add_inplace(float* y, const float* x, size_t n);
+void f16_to_f32(const uint16_t* src, float* dst, size_t n);
+void bf16_to_f32(const uint16_t* src, float* dst, size_t n);
+}  // namespace ref
+
+}  // namespace tfp::kernels

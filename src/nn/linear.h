@@ -1,0 +1,26 @@
+// A linear layer y = x·Wᵀ + b over the rows of x, with W in either of the two layouts
+// checkpoints use: PyTorch nn.Linear stores W as (out, in); GPT-2's Conv1D stores it
+// as (in, out). The weight is a view: it stays where the checkpoint put it.
+//
+// Legend: T rows (tokens), I input features, O output features.
+#pragma once
+#include "core/tensor.h"
+
+namespace tfp::nn {
+
+enum class WeightLayout { OutIn /* nn.Linear */, InOut /* GPT-2 Conv1D */ };
+
+struct Linear {
+  TensorView weight;  // (O, I) for OutIn, (I, O) for InOut
+  TensorView bias;    // (O) or empty
+  WeightLayout layout = WeightLayout::OutIn;
+
+  int64_t in_features() const;
+  int64_t out_features() const;
+  bool empty() const { return weight.empty(); }
+};
+
+// x (T, I) → (T, O). Throws tfp::Error naming `op` when shapes disagree.
+Tensor linear(const TensorView& x, const Linear& layer, const char* op = "linear");
+
+}  // namespace tfp::nn

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Every test: the engine suite natively and as WASM under Node (ctest), the JS API tests
+# (node --test) and the browser tests (Playwright + Debian Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/build.sh all
+echo "== native engine tests"; ctest --test-dir build/native --output-on-failure
+echo "== wasm engine tests";   ctest --test-dir build/wasm --output-on-failure
+if compgen -G "tests/js/*.test.mjs" >/dev/null; then
+  echo "== JS API tests"; node --test tests/js/
+fi
+if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
+  echo "== browser tests"; node --test --test-concurrency=1 tests/browser/
+fi
