@@ -1,0 +1,95 @@
+// The inspection hook. A forward pass that is handed an Observer reports its named
+// intermediates to it ("enc.0.attn.probs", "dec.1.cross.probs", "dec.3.out") and lets it
+// edit some of them in place (interventions). With no observer the forward pass builds no
+// names, copies nothing and computes no attention probabilities it does not need: the
+// hook costs one null-pointer test per site.
+//
+// Names (stable; the web inspector and the tests rely on them). i is the layer index.
+//   embed.out            (T, C)     embeddings after positions, token types, emb. norm
+//   enc.embed.out        (S, C)     encoder-decoder models: source side embeddings
+//   dec.embed.out        (T, C)     encoder-decoder models: target side embeddings
+//   enc.i.attn.probs     (H, T, T)  softmax of the self-attention scores, per head
+//   enc.i.attn.out       (T, C)     self-attention output (after out-projection, before residual)
+//   enc.i.ffn.out        (T, C)     feed-forward output (before residual)
+//   enc.i.out            (T, C)     layer output (residual stream after the layer)
+//   enc.norm.out         (S, C)     encoder final norm (the decoder's "memory")
+//   dec.i.attn.probs     (H, T, Tk) masked self-attention (Tk > T when a KV cache is used)
+//   dec.i.attn.out, dec.i.ffn.out, dec.i.out     as for the encoder
+//   dec.i.cross.probs    (H, T, S)  cross-attention over the encoder memory
+//   dec.i.cross.out      (T, C)     cross-attention output (before residual)
+//   dec.norm.out         (T, C)     decoder final norm (GPT-2 ln_f)
+//   logits               (T, V)     LM head / classifier output
+// Self-attention is "attn" in every layer (encoder, decoder, decoder-only); cross-attention
+// is "cross". Decoder-only models (GPT-2) name their layers "dec.i".
+//
+// Editing: an observer may change the tensor it is given. Edits of "*.out" and
+// "embed.out" flow into the rest of the forward pass (activation patching, ablation of a
+// layer); attention probabilities are reported after they were used — edits there are
+// ignored.
+#pragma once
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace tfp::inspect {
+
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  // Asked before the forward pass computes or copies anything for `name`.
+  virtual bool wants(std::string_view name) const = 0;
+  // Called only when wants(name) was true. `t` may be edited (see above).
+  virtual void observe(std::string_view name, Tensor& t) = 0;
+};
+
+// What the forward pass carries down: the observer (or null) and the name prefix of the
+// current scope ("enc.0"). Sub-scopes are only built when an observer is present.
+struct Scope {
+  Observer* observer = nullptr;
+  std::string prefix;
+
+  Scope() = default;
+  explicit Scope(Observer* obs, std::string p = {}) : observer(obs), prefix(std::move(p)) {}
+
+  bool active() const { return observer != nullptr; }
+  // "enc" → "enc.attn"; an empty Scope stays empty (no allocation).
+  Scope sub(std::string_view part) const;
+  // ("enc", 3) → "enc.3"
+  Scope sub(std::string_view part, int index) const;
+  std::string name(std::string_view leaf) const;
+  // observer && observer->wants(prefix + "." + leaf)
+  bool wants(std::string_view leaf) const;
+  // Reports t under prefix.leaf when wanted.
+  void emit(std::string_view leaf, Tensor& t) const;
+};
+
+// Keeps a copy of every reported tensor whose name matches one of the patterns, in the
+// order the forward pass produced them. Pattern syntax: '*' matches any run of
+// characters (dots included); a pattern without '*' matches that exact name and every
+// name below it ("enc.0" matches "enc.0.attn.probs"). No patterns = nothing recorded;
+// "*" = everything.
+class RecordingObserver : public Observer {
+ public:
+  RecordingObserver() = default;
+  explicit RecordingObserver(std::vector<std::string> patterns);
+
+  bool wants(std::string_view name) const override;
+  void observe(std::string_view name, Tensor& t) override;
+
+  bool has(std::string_view name) const;
+  const Tensor& get(std::string_view name) const;  // throws tfp::Error naming what exists
+  const std::vector<std::pair<std::string, Tensor>>& records() const { return records_; }
+  void clear() { records_.clear(); }
+
+ private:
+  std::vector<std::string> patterns_;
+  std::vector<std::pair<std::string, Tensor>> records_;
+};
+
+// '*'-glob match used by RecordingObserver (exposed for tests and the C API).
+bool glob_match(std::string_view pattern, std::string_view name);
+
+}  // namespace tfp::inspect
