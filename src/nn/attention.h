@@ -5,6 +5,8 @@
 //
 // Legend: Tq query tokens, Tk key/value tokens, C model width, H heads, D = C/H head size.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/tensor.h"
@@ -20,6 +22,29 @@ struct AttentionMask {
   std::vector<uint8_t> key_padding; // (Tk): 1 = padding, masked for every query; empty = none
   Tensor additive;                  // (Tq, Tk) or (H, Tq, Tk) added to scores; empty = none
   int window = 0;                   // local attention: keys within |i - j| <= window; 0 = all
+                                    // (i counted as for causal: i + (Tk - Tq)); combines
+                                    // with causal (then i - window <= j <= i)
+};
+// Order inside attention, per head:  s = q·kᵀ·scale  → + additive → + hooks.score_bias
+// → -inf where causal / window / key_padding forbid → softmax (an all -inf row gives
+// probabilities 0 and output 0, never NaN) → probs·v.
+
+// Optional hooks for positional schemes that act inside attention instead of on the
+// embeddings (RoPE rotates q and k; relative-position bias and ALiBi add to the scores).
+// Plain callables, so attention knows no particular scheme; nn/positional_*.h build
+// ready-made ones (rope_rotation(), alibi_score_bias(), RelativePositionBias::hook()).
+// Positions are absolute: key/value row j is at kv_pos0 + j, query row i at
+// kv_pos0 + (Tk - Tq) + i (queries are the newest tokens, as with a KV cache).
+struct AttentionHooks {
+  // Rotate one head's queries or keys in place, after projection and before the scores.
+  // x points at row 0 of a (T, D) block with row stride ld (>= D); row r is at pos0 + r.
+  using RotateFn = std::function<void(float* x, int T, int D, int64_t ld, int64_t pos0)>;
+  // Add a bias to one head's scaled scores. scores (Tq, Tk) with row stride ld.
+  using ScoreBiasFn = std::function<void(int head, float* scores, int Tq, int Tk, int64_t ld,
+                                         int64_t q_pos0, int64_t k_pos0)>;
+  RotateFn rotate;         // empty = none
+  ScoreBiasFn score_bias;  // empty = none
+  int64_t kv_pos0 = 0;     // absolute position of key/value row 0
 };
 
 // Query/key/value projections: either one fused (3C, C) projection as in PyTorch's
@@ -27,8 +52,11 @@ struct AttentionMask {
 struct AttentionWeights {
   Linear qkv;        // fused: output features 3C, order q | k | v; empty when separate
   Linear q, k, v;    // separate; used when qkv is empty
-  Linear out;        // (C, C) output projection
+  Linear out;        // (C, C) output projection; empty = none (heads concatenated)
 };
+// Shapes accepted: fused qkv maps C → 3C (x_kv must then be C wide). Separate q maps
+// C → C; k and v map Ckv → C, where Ckv = x_kv's width may differ from C (PyTorch's
+// kdim/vdim). H must divide C.
 
 struct AttentionResult {
   Tensor out;    // (Tq, C)
@@ -39,12 +67,15 @@ struct AttentionResult {
 AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
                                      const TensorView& x_kv,  // (Tk, C)
                                      const AttentionWeights& w, int n_heads,
-                                     const AttentionMask& mask, bool need_probs);
+                                     const AttentionMask& mask, bool need_probs,
+                                     const AttentionHooks& hooks = {});
 
 // The core on already projected, per-head tensors: softmax(q·kᵀ·scale + mask)·v.
-// q (H, Tq, D), k (H, Tk, D), v (H, Tk, D) → out (H, Tq, D); probs (H, Tq, Tk) if asked.
+// q (H, Tq, D), k (H, Tk, D), v (H, Tk, Dv) → out (H, Tq, Dv); probs (H, Tq, Tk) if asked.
+// With hooks.rotate set, q and k are copied and rotated (the inputs stay untouched).
 AttentionResult scaled_dot_product_attention(const TensorView& q, const TensorView& k,
                                              const TensorView& v, const AttentionMask& mask,
-                                             float scale, bool need_probs);
+                                             float scale, bool need_probs,
+                                             const AttentionHooks& hooks = {});
 
 }  // namespace tfp::nn

@@ -21,6 +21,14 @@ struct Linear {
 };
 
 // x (T, I) → (T, O). Throws tfp::Error naming `op` when shapes disagree.
+// Also accepts any x (..., I) of rank >= 1: leading dims are kept, the last becomes O.
 Tensor linear(const TensorView& x, const Linear& layer, const char* op = "linear");
+
+// Only output features [o_begin, o_end) of the layer: x (T, I) → (T, o_end - o_begin).
+// Lets a fused projection (q | k | v stacked along O) be applied in parts without
+// copying the weight, in either layout — e.g. the k|v part of PyTorch's in_proj_weight
+// for cross-attention.
+Tensor linear_slice(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end,
+                    const char* op = "linear");
 
 }  // namespace tfp::nn
