@@ -1,0 +1,60 @@
+// The edge of the C API: every exported function runs its body inside guard(), which
+// turns any C++ exception into a status code plus a message for tfp_last_error().
+// This is the one place where exceptions stop; nothing below it needs to know about C.
+#pragma once
+#include <new>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "api/tfp_api.h"
+#include "core/error.h"
+
+namespace tfp::api {
+
+// A caller broke the C API's contract (NULL pointer, negative size, bad option).
+struct ArgumentError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+void set_last_error(int status, const std::string& message);
+
+template <typename... Parts>
+[[noreturn]] void argument_error(const Parts&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  throw ArgumentError(os.str());
+}
+
+// Runs body(); returns TFP_OK, or the status of the exception it threw with its
+// message recorded. `where` names the C function for messages that lack context.
+template <typename Body>
+int guard(const char* where, Body&& body) noexcept {
+  try {
+    body();
+    return TFP_OK;
+  } catch (const ArgumentError& e) {
+    set_last_error(TFP_ERR_INVALID_ARGUMENT, e.what());
+    return TFP_ERR_INVALID_ARGUMENT;
+  } catch (const tfp::Error& e) {
+    set_last_error(TFP_ERR_ENGINE, e.what());
+    return TFP_ERR_ENGINE;
+  } catch (const std::bad_alloc&) {
+    set_last_error(TFP_ERR_OUT_OF_MEMORY, std::string(where) + ": out of memory");
+    return TFP_ERR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    set_last_error(TFP_ERR_INTERNAL, std::string(where) + ": internal error: " + e.what());
+    return TFP_ERR_INTERNAL;
+  } catch (...) {
+    set_last_error(TFP_ERR_INTERNAL, std::string(where) + ": internal error (unknown exception)");
+    return TFP_ERR_INTERNAL;
+  }
+}
+
+}  // namespace tfp::api
+
+// Contract checks at the top of a C function: TFP_API_REQUIRE(x != nullptr, "tfp_f: x is NULL").
+#define TFP_API_REQUIRE(cond, ...)                                   \
+  do {                                                               \
+    if (!(cond)) ::tfp::api::argument_error(__VA_ARGS__);            \
+  } while (0)
