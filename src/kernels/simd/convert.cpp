@@ -1,0 +1,83 @@
+// Half-precision storage formats -> f32, and the name of the SIMD level in use.
+//
+// f16 (1 sign, 5 exponent bias 15, 10 mantissa) -> f32, branch-free per lane:
+//   o = (h & 0x7fff) << 13          exponent and mantissa moved into f32 position
+//   normal       o + (127-15)<<23   rebias the exponent
+//   inf / NaN    o + (255-31)<<23   exponent 31 -> 255, mantissa (NaN payload) kept
+//   zero / sub   as_float(o + 113<<23) - 2^-14
+//                 = 2^-14·(1 + man/1024) - 2^-14 = man·2^-24, exact
+//   then OR the sign back.
+// bf16 is the top half of an f32: a 16-bit shift.
+#include "kernels/kernels.h"
+#include "kernels/simd/simd.h"
+
+namespace tfp::kernels {
+namespace simd {
+namespace {
+
+template <class A>
+using ubatch = xsimd::batch<uint32_t, A>;
+
+// Widen W halves to a u32 batch (the compiler turns this into one zero-extending load).
+template <class A>
+inline ubatch<A> widen(const uint16_t* s) {
+  alignas(64) uint32_t buf[ubatch<A>::size];
+  for (size_t i = 0; i < ubatch<A>::size; ++i) buf[i] = s[i];
+  return ubatch<A>::load_aligned(buf);
+}
+
+template <class A>
+inline fbatch<A> half_to_float(const ubatch<A>& h) {
+  using U = ubatch<A>;
+  using F = fbatch<A>;
+  const U o = (h & U(0x7fffu)) << 13;
+  const U exp = o & U(0x0f800000u);
+  const U normal = o + U(112u << 23);
+  const U infnan = o + U(224u << 23);
+  const F sub_f = xsimd::bitwise_cast<F>(o + U(113u << 23)) - F(6.103515625e-05f);  // 2^-14
+  const U sub = xsimd::bitwise_cast<U>(sub_f);
+  U r = xsimd::select(exp == U(0x0f800000u), infnan, normal);
+  r = xsimd::select(exp == U(0u), sub, r);
+  return xsimd::bitwise_cast<F>(r | ((h & U(0x8000u)) << 16));
+}
+
+template <class A>
+void f16_to_f32_impl(const uint16_t* src, float* dst, size_t n) {
+  constexpr size_t W = fbatch<A>::size;
+  size_t i = 0;
+  for (; i + W <= n; i += W) half_to_float<A>(widen<A>(src + i)).store_unaligned(dst + i);
+  if (i < n) {
+    alignas(64) uint16_t pad[W] = {};
+    for (size_t k = 0; k < n - i; ++k) pad[k] = src[i + k];
+    store_partial<A>(dst + i, n - i, half_to_float<A>(widen<A>(pad)));
+  }
+}
+
+template <class A>
+void bf16_to_f32_impl(const uint16_t* src, float* dst, size_t n) {
+  constexpr size_t W = fbatch<A>::size;
+  size_t i = 0;
+  for (; i + W <= n; i += W)
+    xsimd::bitwise_cast<fbatch<A>>(widen<A>(src + i) << 16).store_unaligned(dst + i);
+  for (; i < n; ++i) dst[i] = __builtin_bit_cast(float, static_cast<uint32_t>(src[i]) << 16);
+}
+
+}  // namespace
+}  // namespace simd
+
+void f16_to_f32(const uint16_t* src, float* dst, size_t n) {
+  simd::f16_to_f32_impl<simd::Arch>(src, dst, n);
+}
+void bf16_to_f32(const uint16_t* src, float* dst, size_t n) {
+  simd::bf16_to_f32_impl<simd::Arch>(src, dst, n);
+}
+
+const char* simd_arch_name() {
+#ifdef __EMSCRIPTEN__
+  return "sse4.1/wasm128";
+#else
+  return simd::Arch::name();
+#endif
+}
+
+}  // namespace tfp::kernels

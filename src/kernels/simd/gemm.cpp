@@ -1,0 +1,333 @@
+// GEMM: C = alpha · A · op(B) + bias (+ C), f32 in, f32 accumulate.
+//
+// Paths, chosen by shape:
+//   M <= kSmallM, layout KN   gemv_kn: stream the rows of B once; M rows of partial sums
+//                             stay in L1 (decode step, M = 1)
+//   M <= kSmallM, layout NK   gemv_nk: dot products, 4 rows of B against each row of A
+//   otherwise                 packed: Goto-style blocking
+//       for jc (NC columns)  for pc (KC depth)   pack B(pc:, jc:) into NR-column panels
+//         for ic (MC rows)                       pack A(ic:, pc:) into MR-row panels
+//           for jr (NR)  for ir (MR)             MR x NR microkernel, accumulators in registers
+//
+// Packed layouts (p runs over the K block, kc = its depth):
+//   B panel  (kc, NR)  panel[p*NR + j] = op(B)(pc+p, j0+j), columns past N are 0
+//   A panel  (kc, MR)  panel[p*MR + i] = A(i0+i, pc+p),     rows past M are 0
+// A whole packed B (pack_b) is the K blocks one after another, each block its panels in
+// column order: block pc starts at pc*Npad, its panel j0 at j0*kc (Npad = N rounded up to NR).
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.h"
+#include "kernels/kernels.h"
+#include "kernels/simd/simd.h"
+
+namespace tfp::kernels {
+namespace simd {
+namespace {
+
+// ---- tile and block sizes ------------------------------------------------------
+// Register budget (16 vector registers on AVX2 and on x64 V8 for WASM SIMD128):
+//   MR*NV accumulators + NV loaded B vectors + 1 broadcast A.
+//   AVX2   (W=8): 6 x 16 -> 12 + 2 + 1 = 15
+//   SIMD128(W=4): 4 x 8  ->  8 + 2 + 1 = 11 (6 x 8 = 15 made V8 spill; see bench/RESULTS.md)
+#ifndef TFP_GEMM_MR_128
+#define TFP_GEMM_MR_128 4
+#endif
+template <class A>
+struct Cfg {
+  static constexpr int W = fbatch<A>::size;
+  static constexpr int NV = 2;
+  static constexpr int NR = NV * W;
+  static constexpr int MR = W == 4 ? TFP_GEMM_MR_128 : 6;
+  static constexpr int KC = 256;        // B panel kc*NR*4 bytes: 8 KiB (W=4), 16 KiB (W=8): L1
+  static constexpr int MC = MR * 24;    // A block MC*KC*4 bytes: 96-144 KiB: L2
+  static constexpr int NC = 1024;       // B block KC*NC*4 bytes: 1 MiB: L2/L3
+};
+constexpr int kSmallM = 4;
+
+inline int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// What happens to a tile when its accumulators leave registers.
+struct Epilogue {
+  float alpha;
+  const float* bias;  // (N) slice starting at the tile's first column; null after the first K block
+  bool add_c;         // C += result (accumulate, or any K block after the first)
+};
+
+// ---- microkernel: (MR, kc) · (kc, NR) -> C tile (m <= MR valid rows, n <= NR valid cols) --
+template <class A, int MR, int NV>
+inline void microkernel(int kc, const float* __restrict ap, const float* __restrict bp,
+                        float* __restrict c, int64_t ldc, int m, int n, const Epilogue& e) {
+  using B = fbatch<A>;
+  constexpr int W = B::size, NR = NV * W;
+  B acc[MR][NV];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v) acc[i][v] = B(0.0f);
+  // invariant: acc[i][v] = sum over p' < p of ap[p'*MR + i] * bp[p'*NR + v*W .. +W]
+  for (int p = 0; p < kc; ++p) {
+    B b[NV];
+    for (int v = 0; v < NV; ++v) b[v] = B::load_unaligned(bp + v * W);
+    for (int i = 0; i < MR; ++i) {
+      const B a(ap[i]);
+      for (int v = 0; v < NV; ++v) acc[i][v] = xsimd::fma(a, b[v], acc[i][v]);
+    }
+    ap += MR;
+    bp += NR;
+  }
+  const B alpha(e.alpha);
+  if (m == MR && n == NR) {
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v) {
+        float* cp = c + i * ldc + v * W;
+        B r = acc[i][v] * alpha;
+        if (e.bias) r += B::load_unaligned(e.bias + v * W);
+        if (e.add_c) r += B::load_unaligned(cp);
+        r.store_unaligned(cp);
+      }
+    return;
+  }
+  // edge tile: spill to a buffer, write only the valid part (C may be smaller than a tile)
+  alignas(64) float t[MR * NR];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v) (acc[i][v] * alpha).store_aligned(t + i * NR + v * W);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const float r = t[i * NR + j] + (e.bias ? e.bias[j] : 0.0f);
+      float& cr = c[i * ldc + j];
+      cr = e.add_c ? cr + r : r;
+    }
+}
+
+// ---- packing -----------------------------------------------------------------------
+// B block (kc, nc) at (pc, jc) of op(B) -> ceil(nc/NR) panels of (kc, NR).
+template <class A, int NV>
+void pack_b_block(const float* Bm, int64_t ldb, BLayout layout, int pc, int kc, int jc, int nc,
+                  float* out) {
+  using B = fbatch<A>;
+  constexpr int W = B::size, NR = NV * W;
+  for (int j0 = 0; j0 < nc; j0 += NR, out += static_cast<int64_t>(kc) * NR) {
+    const int n = std::min(NR, nc - j0);
+    if (layout == BLayout::KN) {
+      const float* src = Bm + static_cast<int64_t>(pc) * ldb + jc + j0;
+      for (int p = 0; p < kc; ++p, src += ldb) {
+        float* dst = out + p * NR;
+        if (n == NR) {
+          for (int v = 0; v < NV; ++v) B::load_unaligned(src + v * W).store_unaligned(dst + v * W);
+        } else {
+          for (int j = 0; j < NR; ++j) dst[j] = j < n ? src[j] : 0.0f;
+        }
+      }
+    } else {
+      // NK: panel column j is row jc+j0+j of B, read along its length
+      for (int j = 0; j < n; ++j) {
+        const float* src = Bm + static_cast<int64_t>(jc + j0 + j) * ldb + pc;
+        for (int p = 0; p < kc; ++p) out[p * NR + j] = src[p];
+      }
+      for (int j = n; j < NR; ++j)
+        for (int p = 0; p < kc; ++p) out[p * NR + j] = 0.0f;
+    }
+  }
+}
+
+// A block (mc, kc) at (ic, pc) -> ceil(mc/MR) panels of (kc, MR).
+template <int MR>
+void pack_a_block(const float* Am, int64_t lda, int ic, int mc, int pc, int kc, float* out) {
+  for (int i0 = 0; i0 < mc; i0 += MR, out += static_cast<int64_t>(kc) * MR) {
+    const int m = std::min(MR, mc - i0);
+    for (int i = 0; i < m; ++i) {
+      const float* src = Am + static_cast<int64_t>(ic + i0 + i) * lda + pc;
+      for (int p = 0; p < kc; ++p) out[p * MR + i] = src[p];
+    }
+    for (int i = m; i < MR; ++i)
+      for (int p = 0; p < kc; ++p) out[p * MR + i] = 0.0f;
+  }
+}
+
+// ---- packed driver -------------------------------------------------------------------
+// prepacked: a whole packed B (layout above) or null to pack block by block into scratch.
+template <class A>
+void gemm_packed(const MatmulArgs& a, const float* prepacked) {
+  using C = Cfg<A>;
+  constexpr int MR = C::MR, NR = C::NR;
+  const int64_t npad = round_up(a.N, NR);
+  float* bbuf = prepacked ? nullptr : scratch(0, static_cast<size_t>(C::KC) * C::NC);
+  float* abuf = scratch(1, static_cast<size_t>(C::KC) * C::MC);
+  for (int jc = 0; jc < a.N; jc += C::NC) {
+    const int nc = std::min(C::NC, a.N - jc);
+    for (int pc = 0; pc < a.K; pc += C::KC) {
+      const int kc = std::min(C::KC, a.K - pc);
+      const float* bp;
+      if (prepacked) {
+        bp = prepacked + pc * npad + static_cast<int64_t>(jc) * kc;
+      } else {
+        pack_b_block<A, C::NV>(a.B, a.ldb, a.layout, pc, kc, jc, nc, bbuf);
+        bp = bbuf;
+      }
+      const bool first = pc == 0;
+      for (int ic = 0; ic < a.M; ic += C::MC) {
+        const int mc = std::min(C::MC, a.M - ic);
+        pack_a_block<MR>(a.A, a.lda, ic, mc, pc, kc, abuf);
+        for (int jr = 0; jr < nc; jr += NR) {
+          const int n = std::min(NR, nc - jr);
+          const Epilogue e{a.alpha, first && a.bias ? a.bias + jc + jr : nullptr,
+                           !first || a.accumulate};
+          const float* bpanel = bp + static_cast<int64_t>(jr) * kc;
+          for (int ir = 0; ir < mc; ir += MR) {
+            const int m = std::min(MR, mc - ir);
+            microkernel<A, MR, C::NV>(kc, abuf + static_cast<int64_t>(ir) * kc, bpanel,
+                                      a.C + (ic + ir) * a.ldc + jc + jr, a.ldc, m, n, e);
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- small M ----------------------------------------------------------------------------
+// C row = alpha*acc + bias (+ C row), n floats.
+template <class A>
+void write_row(float* c, const float* acc, const float* bias, int n, float alpha, bool add_c) {
+  using B = fbatch<A>;
+  constexpr int W = B::size;
+  const B va(alpha);
+  int j = 0;
+  for (; j + W <= n; j += W) {
+    B r = B::load_unaligned(acc + j) * va;
+    if (bias) r += B::load_unaligned(bias + j);
+    if (add_c) r += B::load_unaligned(c + j);
+    r.store_unaligned(c + j);
+  }
+  for (; j < n; ++j) {
+    const float r = acc[j] * alpha + (bias ? bias[j] : 0.0f);
+    c[j] = add_c ? c[j] + r : r;
+  }
+}
+
+// y[0:n] += sum_r a[r] * b[r][0:n], R rows of B at once (one pass over y per R rows).
+template <class A, int R>
+inline void axpy_rows(float* __restrict y, int n, const float* a, const float* const* b) {
+  using B = fbatch<A>;
+  constexpr int W = B::size;
+  B av[R];
+  for (int r = 0; r < R; ++r) av[r] = B(a[r]);
+  int j = 0;
+  for (; j + W <= n; j += W) {
+    B s = B::load_unaligned(y + j);
+    for (int r = 0; r < R; ++r) s = xsimd::fma(av[r], B::load_unaligned(b[r] + j), s);
+    s.store_unaligned(y + j);
+  }
+  for (; j < n; ++j) {
+    float s = y[j];
+    for (int r = 0; r < R; ++r) s += a[r] * b[r][j];
+    y[j] = s;
+  }
+}
+
+template <class A>
+void gemv_kn(const MatmulArgs& a) {
+  constexpr int JB = 512;  // column block: 4 B rows x JB + M partial-sum rows stay in L1
+  float* acc = scratch(2, static_cast<size_t>(a.M) * a.N);
+  std::memset(acc, 0, sizeof(float) * static_cast<size_t>(a.M) * a.N);
+  for (int p = 0; p < a.K; p += 4) {
+    const int pk = std::min(4, a.K - p);
+    const float* brow[4];
+    for (int r = 0; r < pk; ++r) brow[r] = a.B + static_cast<int64_t>(p + r) * a.ldb;
+    for (int jb = 0; jb < a.N; jb += JB) {
+      const int jn = std::min(JB, a.N - jb);
+      const float* bj[4];
+      for (int r = 0; r < pk; ++r) bj[r] = brow[r] + jb;
+      for (int i = 0; i < a.M; ++i) {
+        const float* ai = a.A + static_cast<int64_t>(i) * a.lda + p;
+        float* yi = acc + static_cast<int64_t>(i) * a.N + jb;
+        if (pk == 4) {
+          axpy_rows<A, 4>(yi, jn, ai, bj);
+        } else {
+          for (int r = 0; r < pk; ++r) axpy_rows<A, 1>(yi, jn, ai + r, bj + r);
+        }
+      }
+    }
+  }
+  for (int i = 0; i < a.M; ++i)
+    write_row<A>(a.C + i * a.ldc, acc + static_cast<int64_t>(i) * a.N, a.bias, a.N, a.alpha,
+                 a.accumulate);
+}
+
+// Dot products of x with R rows y[r], K long.
+template <class A, int R>
+inline void dot_rows(const float* __restrict x, const float* const* y, int K, float* out) {
+  using B = fbatch<A>;
+  constexpr int W = B::size;
+  B s[R];
+  for (int r = 0; r < R; ++r) s[r] = B(0.0f);
+  int k = 0;
+  for (; k + W <= K; k += W) {
+    const B xv = B::load_unaligned(x + k);
+    for (int r = 0; r < R; ++r) s[r] = xsimd::fma(xv, B::load_unaligned(y[r] + k), s[r]);
+  }
+  for (int r = 0; r < R; ++r) {
+    float t = xsimd::hadd(s[r]);
+    for (int kk = k; kk < K; ++kk) t += x[kk] * y[r][kk];
+    out[r] = t;
+  }
+}
+
+template <class A>
+void gemv_nk(const MatmulArgs& a) {
+  for (int j = 0; j < a.N; j += 4) {
+    const int jn = std::min(4, a.N - j);
+    const float* brow[4];
+    for (int r = 0; r < jn; ++r) brow[r] = a.B + static_cast<int64_t>(j + r) * a.ldb;
+    for (int i = 0; i < a.M; ++i) {
+      const float* ai = a.A + static_cast<int64_t>(i) * a.lda;
+      float d[4];
+      if (jn == 4) {
+        dot_rows<A, 4>(ai, brow, a.K, d);
+      } else {
+        for (int r = 0; r < jn; ++r) dot_rows<A, 1>(ai, brow + r, a.K, d + r);
+      }
+      float* c = a.C + i * a.ldc + j;
+      for (int r = 0; r < jn; ++r) {
+        const float v = a.alpha * d[r] + (a.bias ? a.bias[j + r] : 0.0f);
+        c[r] = a.accumulate ? c[r] + v : v;
+      }
+    }
+  }
+}
+
+// K = 0: the product is empty, C = bias (+ C).
+void gemm_k0(const MatmulArgs& a) {
+  for (int i = 0; i < a.M; ++i)
+    for (int j = 0; j < a.N; ++j) {
+      const float v = a.bias ? a.bias[j] : 0.0f;
+      float& c = a.C[i * a.ldc + j];
+      c = a.accumulate ? c + v : v;
+    }
+}
+
+void check_args(const MatmulArgs& a, const char* op) {
+  TFP_CHECK(a.M >= 0 && a.N >= 0 && a.K >= 0, op, ": negative size M=", a.M, " N=", a.N,
+            " K=", a.K);
+  if (a.M == 0 || a.N == 0) return;
+  TFP_CHECK(a.C && a.ldc >= a.N, op, ": C null or ldc=", a.ldc, " < N=", a.N);
+  if (a.K == 0) return;
+  const int64_t brow = a.layout == BLayout::KN ? a.N : a.K;
+  TFP_CHECK(a.A && a.lda >= a.K, op, ": A null or lda=", a.lda, " < K=", a.K);
+  TFP_CHECK(a.B && a.ldb >= brow, op, ": B null or ldb=", a.ldb, " < ", brow);
+}
+
+}  // namespace
+}  // namespace simd
+
+// ---- public entry points ------------------------------------------------------------
+void matmul(const MatmulArgs& a) {
+  simd::check_args(a, "matmul");
+  if (a.M == 0 || a.N == 0) return;
+  if (a.K == 0) return simd::gemm_k0(a);
+  if (a.M <= simd::kSmallM) {
+    if (a.layout == BLayout::KN) return simd::gemv_kn<simd::Arch>(a);
+    return simd::gemv_nk<simd::Arch>(a);
+  }
+  simd::gemm_packed<simd::Arch>(a, nullptr);
+}
+
+}  // namespace tfp::kernels

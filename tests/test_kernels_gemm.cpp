@@ -1,0 +1,196 @@
+// matmul (fast xsimd and ref::) against a double-precision reference written here.
+//
+// Oracle: C_ij = alpha·Σ_p A_ip·op(B)_pj + bias_j (+ C0_ij), summed in double.
+// Metric: normalised error  e_ij = |C_ij - Cd_ij| / s_ij,
+//         s_ij = |alpha|·Σ_p |A_ip·op(B)_pj| + |bias_j| + |C0_ij| + tiny
+//   (the scale a float dot product's rounding error is proportional to).
+// Tolerance: e <= eps_f32·(4·sqrt(K) + 8). Rounding errors of a length-K sum grow like
+//   sqrt(K)·eps for the random-sign inputs used here (the worst case is K·eps, never seen
+//   with blocked summation); +8 covers the alpha, bias and C0 roundings. A missing,
+//   doubled or misplaced term gives e ~ 1/K or more, far above the tolerance.
+// Shapes cross every blocking edge of the fast kernel: vector width (4 / 8), tile sizes
+// (MR 4 or 6, NR 8 or 16), the small-M path (M <= 4), KC = 256, MC = 96/144, NC = 1024.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/error.h"
+#include "kernels/kernels.h"
+
+using namespace tfp::kernels;
+
+namespace {
+
+struct Case {
+  int M, N, K;
+};
+
+struct Problem {
+  int M, N, K;
+  BLayout layout;
+  int64_t lda, ldb, ldc;
+  float alpha = 1.0f;
+  bool bias = false, accumulate = false;
+  std::vector<float> A, B, bias_v, C0;  // C0: C before the call (padded by ldc)
+};
+
+constexpr float kSentinel = 12345.0f;  // fills the ldc padding; must survive the call
+
+Problem make_problem(const Case& c, BLayout layout, bool strided, float alpha, bool bias,
+                     bool accumulate, uint32_t seed) {
+  Problem p;
+  p.M = c.M; p.N = c.N; p.K = c.K; p.layout = layout;
+  p.lda = c.K; p.ldb = layout == BLayout::KN ? c.N : c.K; p.ldc = c.N;
+  if (strided) { p.lda += 3; p.ldb += 5; p.ldc += 2; }
+  p.alpha = alpha; p.bias = bias; p.accumulate = accumulate;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const int64_t brows = layout == BLayout::KN ? c.K : c.N;
+  p.A.resize(static_cast<size_t>(std::max<int64_t>(c.M * p.lda, 1)));
+  p.B.resize(static_cast<size_t>(std::max<int64_t>(brows * p.ldb, 1)));
+  for (auto& v : p.A) v = u(rng);
+  for (auto& v : p.B) v = u(rng);
+  p.bias_v.resize(static_cast<size_t>(std::max(c.N, 1)));
+  for (auto& v : p.bias_v) v = u(rng);
+  p.C0.assign(static_cast<size_t>(std::max<int64_t>(c.M * p.ldc, 1)), kSentinel);
+  if (accumulate)
+    for (int i = 0; i < c.M; ++i)
+      for (int j = 0; j < c.N; ++j) p.C0[i * p.ldc + j] = u(rng);
+  else  // C's old content must be ignored, even NaN
+    for (int i = 0; i < c.M; ++i)
+      for (int j = 0; j < c.N; ++j) p.C0[i * p.ldc + j] = std::numeric_limits<float>::quiet_NaN();
+  return p;
+}
+
+MatmulArgs args_of(const Problem& p, float* C) {
+  MatmulArgs a;
+  a.M = p.M; a.N = p.N; a.K = p.K;
+  a.A = p.A.data(); a.lda = p.lda;
+  a.B = p.B.data(); a.ldb = p.ldb;
+  a.C = C; a.ldc = p.ldc;
+  a.layout = p.layout;
+  a.bias = p.bias ? p.bias_v.data() : nullptr;
+  a.alpha = p.alpha;
+  a.accumulate = p.accumulate;
+  return a;
+}
+
+double b_at(const Problem& p, int k, int j) {
+  return p.layout == BLayout::KN ? p.B[k * p.ldb + j] : p.B[j * p.ldb + k];
+}
+
+// Max normalised error of C against the double oracle; also checks the ldc padding.
+double max_err(const Problem& p, const std::vector<float>& C) {
+  double worst = 0;
+  for (int i = 0; i < p.M; ++i) {
+    for (int j = 0; j < p.N; ++j) {
+      double s = 0, mag = 0;
+      for (int k = 0; k < p.K; ++k) {
+        const double t = static_cast<double>(p.A[i * p.lda + k]) * b_at(p, k, j);
+        s += t;
+        mag += std::fabs(t);
+      }
+      double want = p.alpha * s, scale = std::fabs(p.alpha) * mag + 1e-30;
+      if (p.bias) { want += p.bias_v[j]; scale += std::fabs(p.bias_v[j]); }
+      if (p.accumulate) { want += p.C0[i * p.ldc + j]; scale += std::fabs(p.C0[i * p.ldc + j]); }
+      const double got = C[i * p.ldc + j];
+      const double e = std::isfinite(got) ? std::fabs(got - want) / scale : 1e30;
+      worst = std::max(worst, e);
+    }
+    for (int64_t j = p.N; j < p.ldc; ++j)
+      if (C[i * p.ldc + j] != kSentinel) return 1e30;  // wrote outside the row
+  }
+  return worst;
+}
+
+double tolerance(int K) {
+  return std::numeric_limits<float>::epsilon() * (4.0 * std::sqrt(static_cast<double>(K)) + 8.0);
+}
+
+const Case kCases[] = {
+    {1, 1, 1},   {1, 7, 3},    {2, 3, 1},    {3, 5, 4},     {4, 17, 9},   {5, 17, 9},
+    {6, 16, 8},  {7, 15, 33},  {8, 8, 8},    {12, 32, 16},  {13, 31, 257}, {1, 1030, 20},
+    {5, 1030, 20}, {150, 20, 10}, {1, 768, 64}, {4, 33, 300}, {64, 64, 64}, {9, 24, 513},
+    {17, 9, 1},  {1, 1, 600},  {25, 1, 7},   {3, 100, 1},
+};
+
+void run_case(const Case& c, BLayout layout, bool strided, float alpha, bool bias, bool acc,
+              uint32_t seed) {
+  const Problem p = make_problem(c, layout, strided, alpha, bias, acc, seed);
+  CAPTURE(c.M); CAPTURE(c.N); CAPTURE(c.K);
+  CAPTURE(static_cast<int>(layout)); CAPTURE(strided); CAPTURE(alpha); CAPTURE(bias); CAPTURE(acc);
+  std::vector<float> fast = p.C0, slow = p.C0;
+  matmul(args_of(p, fast.data()));
+  ref::matmul(args_of(p, slow.data()));
+  const double tol = tolerance(c.K);
+  CHECK(max_err(p, fast) <= tol);
+  CHECK(max_err(p, slow) <= tol);
+  // fast vs ref: both within tol of the oracle, so within 2·tol of each other
+  double d = 0;
+  for (int i = 0; i < c.M; ++i)
+    for (int j = 0; j < c.N; ++j)
+      d = std::max(d, static_cast<double>(std::fabs(fast[i * p.ldc + j] - slow[i * p.ldc + j])));
+  CHECK(d <= 2 * tol * (c.K + 2));  // elements are at most K+2 in magnitude here
+}
+
+}  // namespace
+
+TEST_CASE("kernels/gemm: contiguous, both layouts, against double") {
+  uint32_t seed = 1;
+  for (const Case& c : kCases)
+    for (BLayout l : {BLayout::KN, BLayout::NK}) run_case(c, l, false, 1.0f, false, false, seed++);
+}
+
+TEST_CASE("kernels/gemm: strided lda/ldb/ldc, alpha, bias, accumulate") {
+  uint32_t seed = 100;
+  for (const Case& c : kCases)
+    for (BLayout l : {BLayout::KN, BLayout::NK}) {
+      run_case(c, l, true, 0.5f, true, false, seed++);
+      run_case(c, l, true, -1.25f, false, true, seed++);
+      run_case(c, l, true, 1.0f, true, true, seed++);
+    }
+}
+
+TEST_CASE("kernels/gemm: GPT-2 sized shapes (one of each path)") {
+  // M=1 (decode step, small-M path) and M=40 (packed path) at C=768, 4C=3072.
+  run_case({1, 3072, 768}, BLayout::KN, false, 1.0f, true, false, 7);
+  run_case({1, 768, 768}, BLayout::NK, false, 1.0f, true, false, 8);
+  run_case({40, 3072, 96}, BLayout::KN, false, 1.0f, true, false, 9);
+  run_case({40, 96, 768}, BLayout::NK, false, 1.0f, true, true, 10);
+}
+
+TEST_CASE("kernels/gemm: K = 0 gives bias (+C); M or N = 0 touches nothing") {
+  // Empty inner product: C = alpha·0 + bias (+ C0). Derived by hand: bias = {1, 2}.
+  const float bias[2] = {1.0f, 2.0f};
+  float C[4] = {10, 20, 30, 40};
+  MatmulArgs a = dense(2, 2, 0, nullptr, nullptr, C, BLayout::KN, bias);
+  a.accumulate = true;
+  matmul(a);
+  CHECK(C[0] == 11.0f); CHECK(C[1] == 22.0f); CHECK(C[2] == 31.0f); CHECK(C[3] == 42.0f);
+  a.accumulate = false;
+  a.bias = nullptr;
+  matmul(a);
+  for (float v : C) CHECK(v == 0.0f);
+  float D[1] = {5.0f};
+  matmul(dense(0, 1, 3, nullptr, nullptr, D));
+  matmul(dense(1, 0, 3, nullptr, nullptr, D));
+  CHECK(D[0] == 5.0f);
+}
+
+TEST_CASE("kernels/gemm: bad strides are errors, not out-of-bounds reads") {
+  float A[4] = {}, B[4] = {}, C[4] = {};
+  MatmulArgs a = dense(2, 2, 2, A, B, C);
+  a.ldc = 1;
+  CHECK_THROWS_AS(matmul(a), tfp::Error);
+  a = dense(2, 2, 2, A, B, C);
+  a.lda = 1;
+  CHECK_THROWS_AS(matmul(a), tfp::Error);
+  a = dense(2, 2, 2, A, B, C, BLayout::NK);
+  a.ldb = 1;
+  CHECK_THROWS_AS(matmul(a), tfp::Error);
+  a = dense(-1, 2, 2, A, B, C);
+  CHECK_THROWS_AS(matmul(a), tfp::Error);
+}
