@@ -84,7 +84,8 @@ struct WeightSlot {
   Shape expected_now() const;  // expected, transposed for an InOut Linear weight
 };
 
-// Every tensor slot cfg needs, in a stable order. Pointers point into `w`.
+// Every tensor slot cfg needs, in a stable order. Pointers point into `w`. If w has no
+// layers yet they are created as for_config does (the other norms keep their eps).
 std::vector<WeightSlot> weight_slots(const ModelConfig& cfg, ModelWeights& w);
 
 // One line per problem: "dec.1.cross.qkv.weight: missing" or
@@ -95,7 +96,10 @@ std::vector<std::string> weight_problems(const ModelConfig& cfg, const ModelWeig
 void validate_weights(const ModelConfig& cfg, const ModelWeights& w);
 
 // Deterministic pseudo-random weights for tests, tutorials and the trainer's
-// initialisation: normal(0, std) matrices, zero biases, unit gammas. Layout OutIn.
-ModelWeights random_weights(const ModelConfig& cfg, uint64_t seed, float std = 0.02f);
+// initialisation: normal(0, std) matrices, zero biases, unit gammas, layout OutIn — the
+// same numbers natively and in WASM. randomize_norms_and_biases (tests) draws biases and
+// betas from normal(0, 0.1) and gammas from 1 + normal(0, 0.1) so that they matter.
+ModelWeights random_weights(const ModelConfig& cfg, uint64_t seed, float std = 0.02f,
+                            bool randomize_norms_and_biases = false);
 
 }  // namespace tfp::model

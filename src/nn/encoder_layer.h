@@ -28,6 +28,27 @@ struct EncoderLayerWeights {
   LayerNormWeights norm_ffn;   // PyTorch norm2, BERT output.LayerNorm, GPT-2 ln_2
 };
 
+namespace detail {
+// h += y with a shape check (kernels::add_inplace underneath).
+void add_residual(Tensor& h, const Tensor& y, const char* op);
+
+// The residual wrapper both layer kinds share, around one sublayer f:
+//   post-LN: h = LN(h + f(h))        pre-LN: h = h + f(LN(h))
+// f takes the (T, C) input it should read and returns its (T, C) output.
+template <typename F>
+void residual(Tensor& h, const LayerNormWeights& norm, bool norm_first, const char* op, F&& f) {
+  if (norm_first) {
+    const Tensor n = layer_norm(h.view(), norm, op);
+    const Tensor y = f(n.view());
+    add_residual(h, y, op);
+  } else {
+    const Tensor y = f(h.view());
+    add_residual(h, y, op);
+    layer_norm_inplace(h, norm, op);
+  }
+}
+}  // namespace detail
+
 // x (T, C) → (T, C). `mask` applies to the self-attention (padding, causal, additive).
 // Reports attn.probs, attn.out, ffn.out and out under `scope` (e.g. "enc.0").
 Tensor encoder_layer(const TensorView& x, const EncoderLayerWeights& w, const LayerOptions& opt,

@@ -1,0 +1,58 @@
+// Incremental decoding. Generating token t+1 only needs the new token's query against
+// the keys/values of tokens 0..t — which do not change once computed (causal mask). The
+// KV cache keeps them per decoder layer, so each step costs O(t·C) attention plus one
+// token through the MLPs instead of re-running the whole prefix (O(t²·C)). For an
+// encoder–decoder the memory's cross-attention keys/values are projected once.
+//
+// Usage (decoder-only):
+//   KVCache cache(cfg);                                 // capacity = max_positions
+//   auto r = decoder_only_step(cfg, w, cache, prompt);  // logits (P, V) for the prompt
+//   loop: r = decoder_only_step(cfg, w, cache, {next}); // logits (1, V)
+// The results equal forward_decoder_only on the whole sequence (tests/test_kv_cache.cpp).
+//
+// Legend: T new tokens, S source tokens, C width, V vocabulary.
+#pragma once
+#include <span>
+#include <vector>
+
+#include "model/config.h"
+#include "model/transformer.h"
+#include "model/weights.h"
+#include "nn/decoder_layer.h"
+
+namespace tfp::model {
+
+struct KVCache {
+  std::vector<nn::DecoderLayerCache> layers;  // one per decoder layer
+
+  KVCache() = default;
+  // capacity 0 = cfg.max_positions (must then be > 0).
+  explicit KVCache(const ModelConfig& cfg, int64_t capacity = 0);
+
+  int64_t length() const { return layers.empty() ? 0 : layers[0].length; }
+  int64_t capacity() const { return layers.empty() ? 0 : layers[0].capacity; }
+  bool has_memory() const { return !layers.empty() && layers[0].has_memory; }
+  void clear();  // forget every position and the memory; keeps the allocation
+};
+
+// Decoder-only: run the new ids at positions length() .. length()+T-1; logits (T, V).
+ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
+                                std::span<const int32_t> new_ids,
+                                inspect::Observer* obs = nullptr);
+
+// Encoder–decoder with token embeddings: memory from encode_source(); the first step
+// projects it into the cache, later steps ignore `memory` (may be empty).
+ForwardResult encoder_decoder_step(const ModelConfig& cfg, const ModelWeights& w,
+                                   KVCache& cache, const TensorView& memory,
+                                   const std::vector<uint8_t>& src_padding,
+                                   std::span<const int32_t> new_tgt_ids,
+                                   inspect::Observer* obs = nullptr);
+
+// On embeddings (nn.Transformer / decoder-only without embeddings): tgt_new (T, C) →
+// decoder output (T, C) after the final norm, causal over everything cached.
+Tensor decoder_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
+                    const TensorView& tgt_new, const TensorView& memory,
+                    const std::vector<uint8_t>& memory_key_padding = {},
+                    inspect::Observer* obs = nullptr);
+
+}  // namespace tfp::model

@@ -1,0 +1,315 @@
+// Model assembly: embeddings, the layer stacks, final norms and heads, wired per
+// architecture. The maths lives in nn/; this file decides what goes where and checks
+// that inputs fit the config before any layer sees them.
+#include "model/transformer.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "nn/feed_forward.h"
+#include "nn/layer_norm.h"
+#include "nn/linear.h"
+
+namespace tfp::model {
+
+nn::LayerOptions layer_options(const ModelConfig& cfg) {
+  nn::LayerOptions o;
+  o.n_heads = static_cast<int>(cfg.n_heads);
+  o.activation = cfg.activation;
+  o.norm_first = cfg.norm_first;
+  return o;
+}
+
+namespace {
+
+// Checks a mask against the (Tq, Tk) attention it will be used in, naming it.
+void check_mask(const nn::AttentionMask& m, int64_t Tq, int64_t Tk, const char* op,
+                const char* what) {
+  TFP_CHECK(m.key_padding.empty() || static_cast<int64_t>(m.key_padding.size()) == Tk, op, ": ",
+            what, " key padding has ", m.key_padding.size(), " entries, expected ", Tk);
+  if (!m.additive.empty()) {
+    const Shape& s = m.additive.shape;
+    const bool ok = (s.size() == 2 && s[0] == Tq && s[1] == Tk) ||
+                    (s.size() == 3 && s[1] == Tq && s[2] == Tk);
+    TFP_CHECK(ok, op, ": ", what, " mask has shape ", shape_str(s), ", expected [", Tq, ", ", Tk,
+              "] or [H, ", Tq, ", ", Tk, "]");
+  }
+}
+
+void check_input(const TensorView& x, const ModelConfig& cfg, const char* op, const char* what) {
+  TFP_CHECK(x.rank() == 2 && x.dim(1) == cfg.d_model, op, ": ", what, " has shape ",
+            shape_str(x.shape), ", expected (tokens, ", cfg.d_model, ")");
+  TFP_CHECK(x.dim(0) > 0, op, ": ", what, " is an empty sequence ", shape_str(x.shape),
+            " (needs at least one token)");
+}
+
+void check_arch(const ModelConfig& cfg, Architecture want, const char* op) {
+  TFP_CHECK(cfg.architecture == want, op, ": needs an ", architecture_name(want),
+            " model, this one is ", architecture_name(cfg.architecture));
+}
+
+const EmbeddingWeights& target_embeddings(const ModelConfig& cfg, const ModelWeights& w) {
+  const bool separate =
+      cfg.architecture == Architecture::encoder_decoder && !cfg.shared_src_tgt_embeddings;
+  return separate ? w.tgt_embed : w.embed;
+}
+
+Tensor copy_of(const TensorView& x) {
+  return Tensor(x.shape, std::vector<float>(x.data, x.data + x.numel()));
+}
+
+}  // namespace
+
+Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C) {
+  Tensor pe({T, C});
+  for (int64_t t = 0; t < T; ++t) {
+    const double p = static_cast<double>(pos0 + t);
+    for (int64_t i = 0; i < C; i += 2) {
+      // Wavelengths grow geometrically from 2π to 10000·2π across the channel pairs, so
+      // every position gets a distinct pattern and relative offsets are linear maps.
+      const double angle = p / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(C));
+      pe.row(t)[i] = static_cast<float>(std::sin(angle));
+      if (i + 1 < C) pe.row(t)[i + 1] = static_cast<float>(std::cos(angle));
+    }
+  }
+  return pe;
+}
+
+Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
+             std::span<const int32_t> token_types, int64_t pos0, const inspect::Scope& scope) {
+  TFP_CHECK(cfg.has_embeddings, "embed: this model takes embeddings as input, not token ids");
+  const int64_t T = static_cast<int64_t>(ids.size()), C = cfg.d_model, V = cfg.vocab_size;
+  TFP_CHECK(T > 0, "embed: empty input (0 tokens)");
+  expect_shape("embed", "token embedding", e.token.shape, {V, C});
+  Tensor x({T, C});
+  for (int64_t t = 0; t < T; ++t) {
+    const int32_t id = ids[t];
+    TFP_CHECK(id >= 0 && id < V, "embed: token id ", id, " at position ", t,
+              " is out of range [0, ", V, ")");
+    const float* src = e.token.data + static_cast<int64_t>(id) * C;
+    for (int64_t c = 0; c < C; ++c) x.row(t)[c] = src[c] * cfg.embedding_scale;
+  }
+  if (cfg.positional == Positional::learned) {
+    const int64_t P = e.position.empty() ? 0 : e.position.dim(0);
+    TFP_CHECK(!e.position.empty(), "embed: learned positions configured but no position table");
+    TFP_CHECK(pos0 + T <= P, "embed: positions ", pos0, "..", pos0 + T - 1,
+              " exceed the context length max_positions = ", P);
+    for (int64_t t = 0; t < T; ++t)
+      for (int64_t c = 0; c < C; ++c) x.row(t)[c] += e.position.data[(pos0 + t) * C + c];
+  } else if (cfg.positional == Positional::sinusoidal) {
+    const Tensor pe = sinusoidal_positions(pos0, T, C);
+    for (int64_t i = 0; i < T * C; ++i) x.data[i] += pe.data[i];
+  }
+  if (!e.token_type.empty()) {
+    TFP_CHECK(token_types.empty() || static_cast<int64_t>(token_types.size()) == T,
+              "embed: ", token_types.size(), " token types for ", T, " tokens");
+    const int64_t Tt = e.token_type.dim(0);
+    for (int64_t t = 0; t < T; ++t) {
+      const int32_t ty = token_types.empty() ? 0 : token_types[t];
+      TFP_CHECK(ty >= 0 && ty < Tt, "embed: token type ", ty, " at position ", t,
+                " is out of range [0, ", Tt, ")");
+      for (int64_t c = 0; c < C; ++c) x.row(t)[c] += e.token_type.data[ty * C + c];
+    }
+  } else {
+    TFP_CHECK(token_types.empty(), "embed: token types given but the model has none");
+  }
+  if (cfg.embedding_norm) nn::layer_norm_inplace(x, e.norm, "embed.norm");
+  scope.emit("out", x);
+  return x;
+}
+
+Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& x,
+                     const nn::AttentionMask& mask, inspect::Observer* obs) {
+  check_input(x, cfg, "encoder", "input");
+  check_mask(mask, x.dim(0), x.dim(0), "encoder", "source");
+  TFP_CHECK(static_cast<int64_t>(w.encoder_layers.size()) == cfg.n_encoder_layers,
+            "encoder: ", w.encoder_layers.size(), " layers bound, config says ",
+            cfg.n_encoder_layers);
+  const inspect::Scope root(obs);
+  const nn::LayerOptions opt = layer_options(cfg);
+  Tensor h = copy_of(x);  // (S, C)
+  for (size_t i = 0; i < w.encoder_layers.size(); ++i)
+    h = nn::encoder_layer(h.view(), w.encoder_layers[i], opt, mask,
+                          root.sub("enc", static_cast<int>(i)));
+  if (cfg.encoder_final_norm) {
+    nn::layer_norm_inplace(h, w.encoder_norm, "encoder.norm");
+    root.sub("enc").sub("norm").emit("out", h);
+  }
+  return h;
+}
+
+Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& y,
+                     const TensorView& memory, const nn::AttentionMask& self_mask,
+                     const nn::AttentionMask& memory_mask,
+                     std::vector<nn::DecoderLayerCache>* caches, inspect::Observer* obs) {
+  check_input(y, cfg, "decoder", "input");
+  TFP_CHECK(static_cast<int64_t>(w.decoder_layers.size()) == cfg.n_decoder_layers,
+            "decoder: ", w.decoder_layers.size(), " layers bound, config says ",
+            cfg.n_decoder_layers);
+  TFP_CHECK(!caches || caches->size() == w.decoder_layers.size(), "decoder: cache has ",
+            caches ? caches->size() : 0, " layers, model has ", w.decoder_layers.size());
+  const int64_t T = y.dim(0);
+  const int64_t Tk = caches && !caches->empty() ? (*caches)[0].length + T : T;
+  check_mask(self_mask, T, Tk, "decoder", "target");
+  const bool cross = cfg.architecture == Architecture::encoder_decoder;
+  const bool memory_cached = caches && !caches->empty() && (*caches)[0].has_memory;
+  if (cross && !memory_cached) {
+    check_input(memory, cfg, "decoder", "memory");
+    check_mask(memory_mask, T, memory.dim(0), "decoder", "memory");
+  }
+  const inspect::Scope root(obs);
+  const nn::LayerOptions opt = layer_options(cfg);
+  Tensor h = copy_of(y);  // (T, C)
+  for (size_t i = 0; i < w.decoder_layers.size(); ++i)
+    h = nn::decoder_layer(h.view(), cross ? memory : TensorView{}, w.decoder_layers[i], opt,
+                          self_mask, memory_mask, caches ? &(*caches)[i] : nullptr,
+                          root.sub("dec", static_cast<int>(i)));
+  if (cfg.decoder_final_norm) {
+    nn::layer_norm_inplace(h, w.decoder_norm, "decoder.norm");
+    root.sub("dec").sub("norm").emit("out", h);
+  }
+  return h;
+}
+
+Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
+                 inspect::Observer* obs) {
+  nn::Linear head = w.lm_head;
+  if (cfg.tied_lm_head) {
+    // Tied: the output projection is the input embedding table, (V, C) as nn.Linear.
+    head = nn::Linear{};
+    head.weight = target_embeddings(cfg, w).token;
+  }
+  TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
+  Tensor logits = nn::linear(hidden, head, "lm_head");  // (T, V)
+  inspect::Scope(obs).emit("logits", logits);
+  return logits;
+}
+
+Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
+                    inspect::Observer* obs) {
+  Tensor out;
+  switch (cfg.encoder_head) {
+    case EncoderHead::none: return out;
+    case EncoderHead::token_classifier:
+      out = nn::linear(hidden, w.classifier, "classifier");  // (T, n_labels)
+      break;
+    case EncoderHead::masked_lm: {
+      // BERT: dense → activation → LayerNorm → tied decoder (+ its own bias).
+      Tensor t = nn::linear(hidden, w.mlm_transform, "mlm.transform");
+      nn::apply_activation(t, cfg.activation);
+      nn::layer_norm_inplace(t, w.mlm_norm, "mlm.norm");
+      nn::Linear dec;
+      dec.weight = w.embed.token;
+      dec.bias = w.mlm_bias;
+      out = nn::linear(t.view(), dec, "mlm.decoder");  // (T, V)
+      break;
+    }
+  }
+  inspect::Scope(obs).emit("logits", out);
+  return out;
+}
+
+ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w,
+                                   std::span<const int32_t> ids,
+                                   std::span<const int32_t> token_types,
+                                   const std::vector<uint8_t>& padding, inspect::Observer* obs) {
+  check_arch(cfg, Architecture::encoder_only, "forward_encoder_only");
+  const inspect::Scope root(obs);
+  const Tensor x = embed(cfg, w.embed, ids, token_types, 0, root.sub("embed"));
+  nn::AttentionMask mask;
+  mask.key_padding = padding;
+  ForwardResult r;
+  r.hidden = encoder_stack(cfg, w, x.view(), mask, obs);
+  r.logits = encoder_head(cfg, w, r.hidden.view(), obs);
+  return r;
+}
+
+ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w,
+                                   std::span<const int32_t> ids, inspect::Observer* obs) {
+  check_arch(cfg, Architecture::decoder_only, "forward_decoder_only");
+  const inspect::Scope root(obs);
+  const Tensor x = embed(cfg, w.embed, ids, {}, 0, root.sub("embed"));
+  nn::AttentionMask causal;
+  causal.causal = true;  // token t sees tokens 0..t only
+  ForwardResult r;
+  r.hidden = decoder_stack(cfg, w, x.view(), {}, causal, {}, nullptr, obs);
+  if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);
+  return r;
+}
+
+Tensor encode_source(const ModelConfig& cfg, const ModelWeights& w,
+                     std::span<const int32_t> src_ids, const std::vector<uint8_t>& src_padding,
+                     inspect::Observer* obs) {
+  check_arch(cfg, Architecture::encoder_decoder, "encode_source");
+  const inspect::Scope root(obs);
+  const Tensor x = embed(cfg, w.embed, src_ids, {}, 0, root.sub("enc").sub("embed"));
+  nn::AttentionMask mask;
+  mask.key_padding = src_padding;
+  return encoder_stack(cfg, w, x.view(), mask, obs);
+}
+
+ForwardResult forward_encoder_decoder(const ModelConfig& cfg, const ModelWeights& w,
+                                      std::span<const int32_t> src_ids,
+                                      std::span<const int32_t> tgt_ids,
+                                      const std::vector<uint8_t>& src_padding,
+                                      inspect::Observer* obs) {
+  const Tensor memory = encode_source(cfg, w, src_ids, src_padding, obs);  // (S, C)
+  const inspect::Scope root(obs);
+  const Tensor y = embed(cfg, target_embeddings(cfg, w), tgt_ids, {}, 0,
+                         root.sub("dec").sub("embed"));
+  nn::AttentionMask self_mask;
+  self_mask.causal = true;
+  nn::AttentionMask memory_mask;
+  memory_mask.key_padding = src_padding;  // padded source tokens are never attended to
+  ForwardResult r;
+  r.hidden = decoder_stack(cfg, w, y.view(), memory.view(), self_mask, memory_mask, nullptr, obs);
+  if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);
+  return r;
+}
+
+Tensor bool_mask(const std::vector<uint8_t>& masked, int64_t rows, int64_t cols) {
+  TFP_CHECK(static_cast<int64_t>(masked.size()) == rows * cols, "bool_mask: ", masked.size(),
+            " entries for a [", rows, ", ", cols, "] mask");
+  Tensor m({rows, cols});
+  for (size_t i = 0; i < masked.size(); ++i)
+    m.data[i] = masked[i] ? -std::numeric_limits<float>::infinity() : 0.0f;
+  return m;
+}
+
+Tensor transformer_encoder_forward(const ModelConfig& cfg, const ModelWeights& w,
+                                   const TensorView& src, const TransformerMasks& masks,
+                                   inspect::Observer* obs) {
+  TFP_CHECK(cfg.has_encoder(), "transformer_encoder_forward: the model has no encoder");
+  check_input(src, cfg, "transformer_encoder_forward", "src");
+  nn::AttentionMask m;
+  m.additive = masks.src_mask;
+  m.key_padding = masks.src_key_padding;
+  return encoder_stack(cfg, w, src, m, obs);
+}
+
+Tensor transformer_decoder_forward(const ModelConfig& cfg, const ModelWeights& w,
+                                   const TensorView& tgt, const TensorView& memory,
+                                   const TransformerMasks& masks, inspect::Observer* obs) {
+  check_arch(cfg, Architecture::encoder_decoder, "transformer_decoder_forward");
+  check_input(tgt, cfg, "transformer_decoder_forward", "tgt");
+  check_input(memory, cfg, "transformer_decoder_forward", "memory");
+  nn::AttentionMask self_mask;
+  self_mask.causal = masks.tgt_causal;
+  self_mask.additive = masks.tgt_mask;
+  self_mask.key_padding = masks.tgt_key_padding;
+  nn::AttentionMask memory_mask;
+  memory_mask.additive = masks.memory_mask;
+  memory_mask.key_padding = masks.memory_key_padding;
+  return decoder_stack(cfg, w, tgt, memory, self_mask, memory_mask, nullptr, obs);
+}
+
+Tensor transformer_forward(const ModelConfig& cfg, const ModelWeights& w, const TensorView& src,
+                           const TensorView& tgt, const TransformerMasks& masks,
+                           inspect::Observer* obs) {
+  check_arch(cfg, Architecture::encoder_decoder, "transformer_forward");
+  const Tensor memory = transformer_encoder_forward(cfg, w, src, masks, obs);  // (S, C)
+  return transformer_decoder_forward(cfg, w, tgt, memory.view(), masks, obs);
+}
+
+}  // namespace tfp::model
