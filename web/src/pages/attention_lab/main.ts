@@ -1,0 +1,183 @@
+// The attention lab page: a text box and a few settings; every change asks the engine
+// (in its worker) for one multi-head self-attention block over the words and draws each
+// head's weights. All numbers come from the engine; this file only wires the page.
+import { Engine, EngineError, type AttentionResult } from '../../engine/engine';
+import { HeadGrid } from '../../widgets/head_grid';
+import { TokenStrip } from '../../widgets/token_strip';
+import { DEFAULT_STATE, MAX_TOKENS, queryOf, stateFromQuery, tokensOf, type LabState } from './state';
+
+/** What tests and curious users can read back: the state and the engine's last result. */
+export interface LabDebug {
+  state: LabState;
+  result: AttentionResult | null;
+  renders: number;
+  engineInfo: { version: string; simdArch: string } | null;
+}
+
+declare global {
+  interface Window {
+    tfpLab: LabDebug;
+  }
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`attention lab: #${id} missing from the page`);
+  return el as T;
+}
+
+const form = byId<HTMLFormElement>('controls');
+const textInput = byId<HTMLInputElement>('text');
+const dModelSelect = byId<HTMLSelectElement>('d-model');
+const causalBox = byId<HTMLInputElement>('causal');
+const windowInput = byId<HTMLInputElement>('window');
+const seedInput = byId<HTMLInputElement>('seed');
+const statusLine = byId<HTMLElement>('status');
+const errorLine = byId<HTMLElement>('error');
+
+let state: LabState = stateFromQuery(location.search);
+const debug: LabDebug = { state, result: null, renders: 0, engineInfo: null };
+window.tfpLab = debug;
+
+const grid = new HeadGrid('viridis');
+byId('grid').append(grid.element);
+const strip = new TokenStrip(byId('tokens'), (i) => {
+  const padding = state.padding.includes(i) ? state.padding.filter((p) => p !== i) : [...state.padding, i].sort((a, b) => a - b);
+  setState({ ...state, padding });
+});
+
+function showControls(s: LabState): void {
+  if (textInput.value !== s.text) textInput.value = s.text;
+  (form.elements.namedItem('heads') as RadioNodeList).value = String(s.heads);
+  dModelSelect.value = String(s.dModel);
+  causalBox.checked = s.causal;
+  if (Number(windowInput.value) !== s.window || windowInput.value === '') windowInput.value = String(s.window);
+  if (Number(seedInput.value) !== s.seed || seedInput.value === '') seedInput.value = String(s.seed);
+  (form.elements.namedItem('scale') as RadioNodeList).value = s.scale;
+  strip.update(tokensOf(s.text), s.padding, 'padding');
+}
+
+function readControls(): LabState {
+  const num = (input: HTMLInputElement, lo: number, hi: number, fallback: number) => {
+    const v = Math.floor(Number(input.value));
+    return Number.isFinite(v) && input.value !== '' ? Math.max(lo, Math.min(hi, v)) : fallback;
+  };
+  const text = textInput.value;
+  const T = tokensOf(text).length;
+  return {
+    text,
+    heads: Number((form.elements.namedItem('heads') as RadioNodeList).value) as LabState['heads'],
+    dModel: Number(dModelSelect.value) as LabState['dModel'],
+    causal: causalBox.checked,
+    window: num(windowInput, 0, MAX_TOKENS, 0),
+    seed: num(seedInput, 0, 4294967295, DEFAULT_STATE.seed),
+    padding: state.padding.filter((p) => p < T),
+    scale: (form.elements.namedItem('scale') as RadioNodeList).value === 'max' ? 'max' : 'fixed',
+  };
+}
+
+function setState(next: LabState): void {
+  state = next;
+  debug.state = next;
+  history.replaceState(null, '', `?${queryOf(next)}`);
+  showControls(next);
+  schedule();
+}
+
+// One request at a time; while one runs, only the latest state waits its turn.
+let engine: Engine | null = null;
+let running = false;
+let queued = false;
+
+function schedule(): void {
+  if (!engine) return;
+  if (running) {
+    queued = true;
+    return;
+  }
+  void compute();
+}
+
+async function compute(): Promise<void> {
+  if (!engine) return;
+  running = true;
+  queued = false;
+  const s = state;
+  const tokens = tokensOf(s.text);
+  try {
+    if (tokens.length === 0) {
+      showError('Type at least one word.');
+      return;
+    }
+    const padding = new Uint8Array(tokens.length);
+    s.padding.forEach((i) => (padding[i] = 1));
+    const started = performance.now();
+    const result = await engine.attention({
+      tokens, dModel: s.dModel, heads: s.heads, seed: s.seed,
+      causal: s.causal, window: s.window, padding,
+    });
+    const roundTrip = performance.now() - started;
+    if (s !== state && queued) return;  // stale: a newer state is about to be drawn
+    draw(result, s);
+    showError(null);
+    statusLine.textContent =
+      `${tokens.length} tokens, ${s.heads} head${s.heads > 1 ? 's' : ''} of ${s.dModel / s.heads} dimensions. ` +
+      `Engine ${engine.info.version} (${engine.info.simdArch}): ${result.workerMs.toFixed(1)} ms in the worker, ` +
+      `${roundTrip.toFixed(1)} ms round trip.`;
+  } catch (e) {
+    showError(e instanceof EngineError ? `The engine refused: ${e.message}` : `Unexpected error: ${String(e)}`);
+  } finally {
+    running = false;
+    if (queued) schedule();
+  }
+}
+
+function draw(result: AttentionResult, s: LabState): void {
+  const [H] = result.probs.dims as [number, number, number];
+  let max = 0;
+  for (const v of result.probs.data) max = Math.max(max, v);
+  grid.update({
+    tokens: result.tokens,
+    probs: result.probs.data,
+    heads: H,
+    masked: result.masked.data,
+    domain: s.scale === 'max' && max > 0 ? [0, max] : [0, 1],
+  });
+  debug.result = result;
+  debug.renders += 1;
+  document.body.dataset.renders = String(debug.renders);
+}
+
+function showError(message: string | null): void {
+  errorLine.hidden = message === null;
+  errorLine.textContent = message ?? '';
+}
+
+// Controls → state. Typing is debounced a little; everything else applies at once.
+let typingTimer = 0;
+form.addEventListener('input', (e) => {
+  if (e.target === textInput) {
+    window.clearTimeout(typingTimer);
+    typingTimer = window.setTimeout(() => setState(readControls()), 120);
+  } else {
+    setState(readControls());
+  }
+});
+form.addEventListener('submit', (e) => e.preventDefault());
+
+// Canvases read colours from CSS: redraw when the theme flips.
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => grid.redraw());
+
+showControls(state);
+Engine.create().then(
+  (e) => {
+    engine = e;
+    debug.engineInfo = { ...e.info };
+    statusLine.textContent = 'Computing…';
+    schedule();
+  },
+  (e: unknown) => {
+    statusLine.textContent = 'The engine did not start.';
+    showError(String(e instanceof Error ? e.message : e));
+  },
+);

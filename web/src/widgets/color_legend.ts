@@ -1,0 +1,70 @@
+// A colour legend: the colour bar of a heatmap's scale with its end values, plus the
+// hatched swatch that marks masked cells, so nobody reads a mask as a small weight.
+import { colormap, type ColormapName } from './colormap';
+import { hatchPattern, themeColours } from './theme';
+
+export class ColorLegend {
+  readonly element: HTMLElement;
+  private readonly bar: HTMLCanvasElement;
+  private readonly lo: HTMLElement;
+  private readonly hi: HTMLElement;
+  private readonly swatch: HTMLCanvasElement;
+  private name: ColormapName = 'viridis';
+
+  constructor(label: string) {
+    this.element = document.createElement('div');
+    this.element.className = 'color-legend';
+    const title = document.createElement('span');
+    title.className = 'legend-title';
+    title.textContent = label;
+    this.lo = document.createElement('span');
+    this.hi = document.createElement('span');
+    this.bar = document.createElement('canvas');
+    this.bar.setAttribute('aria-hidden', 'true');
+    this.swatch = document.createElement('canvas');
+    this.swatch.setAttribute('aria-hidden', 'true');
+    const maskText = document.createElement('span');
+    maskText.textContent = 'masked (not allowed to attend)';
+    const scale = document.createElement('span');
+    scale.className = 'legend-scale';
+    scale.append(this.lo, this.bar, this.hi);
+    const mask = document.createElement('span');
+    mask.className = 'legend-mask';
+    mask.append(this.swatch, maskText);
+    this.element.append(title, scale, mask);
+  }
+
+  update(domain: [number, number], name: ColormapName = this.name): void {
+    this.name = name;
+    this.lo.textContent = domain[0].toFixed(2);
+    this.hi.textContent = domain[1].toFixed(2);
+    this.element.setAttribute('aria-label',
+      `Colour scale ${name} from ${domain[0].toFixed(2)} (dark) to ${domain[1].toFixed(2)} (bright); hatched grey cells are masked`);
+    this.redraw();
+  }
+
+  redraw(): void {
+    const dpr = window.devicePixelRatio || 1;
+    const theme = themeColours(this.element);
+    const map = colormap(this.name);
+    const w = 160, h = 12;
+    this.bar.width = w * dpr; this.bar.height = h * dpr;
+    this.bar.style.width = `${w}px`; this.bar.style.height = `${h}px`;
+    const ctx = this.bar.getContext('2d');
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      for (let x = 0; x < w; x++) {
+        ctx.fillStyle = map.css(x / (w - 1), 0, 1);
+        ctx.fillRect(x, 0, 1, h);
+      }
+    }
+    this.swatch.width = 16 * dpr; this.swatch.height = h * dpr;
+    this.swatch.style.width = '16px'; this.swatch.style.height = `${h}px`;
+    const sctx = this.swatch.getContext('2d');
+    if (sctx) {
+      sctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      sctx.fillStyle = hatchPattern(sctx, theme);
+      sctx.fillRect(0, 0, 16, h);
+    }
+  }
+}

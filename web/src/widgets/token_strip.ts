@@ -1,0 +1,31 @@
+// Token strip: the input's tokens in order, as buttons. Pressing one toggles a flag on
+// it (the attention lab uses it to mark padding); the flag shows as aria-pressed.
+export class TokenStrip {
+  private buttons: HTMLButtonElement[] = [];
+
+  constructor(readonly element: HTMLElement, private readonly onToggle: (index: number) => void) {}
+
+  update(tokens: string[], flagged: readonly number[], flagLabel: string): void {
+    const focused = this.buttons.findIndex((b) => b === document.activeElement);
+    const buttons = tokens.map((tok, i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'token';
+      const on = flagged.includes(i);
+      b.setAttribute('aria-pressed', String(on));
+      b.title = on ? `${flagLabel}: press to unmark` : `press to mark as ${flagLabel}`;
+      const idx = document.createElement('span');
+      idx.className = 'token-index';
+      idx.textContent = String(i + 1);
+      const text = document.createElement('span');
+      text.className = 'token-text';
+      text.textContent = tok;
+      b.append(idx, text);
+      b.addEventListener('click', () => this.onToggle(i));
+      return b;
+    });
+    this.element.replaceChildren(...buttons);
+    this.buttons = buttons;
+    if (focused >= 0 && focused < buttons.length) buttons[focused]!.focus();
+  }
+}

@@ -1,0 +1,25 @@
+// Vite serves and builds the pages in web/ (`vite web`, `vite build web`).
+// COOP/COEP make the page cross-origin isolated, which a threaded (SharedArrayBuffer)
+// build of the engine will need; they cost nothing now since every asset is our own.
+import { defineConfig } from 'vite';
+
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  base: './',
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  // The engine's worker is an ES module (it imports the Emscripten ES module). Switch
+  // to 'iife' when a pthread build arrives: Emscripten's pthread worker is classic.
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // The module's .wasm must stay a separate file, never an inlined data: URL.
+    assetsInlineLimit: (file: string) => (file.endsWith('.wasm') ? false : undefined),
+  },
+});
