@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 bash tools/build.sh all
 echo "== native engine tests"; ctest --test-dir build/native --output-on-failure
 echo "== wasm engine tests";   ctest --test-dir build/wasm --output-on-failure
+if [ -f web/tsconfig.json ]; then
+  echo "== web typecheck"; npx --no-install tsc -p web
+fi
 if compgen -G "tests/js/*.test.mjs" >/dev/null; then
   echo "== JS API tests"; node --test tests/js/
 fi

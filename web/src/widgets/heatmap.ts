@@ -151,7 +151,7 @@ export class Heatmap {
     const rowLabelW = Math.ceil(Math.max(0, ...data.rowLabels.map(textW)));
     const colLabelW = Math.ceil(Math.max(0, ...data.colLabels.map(textW)));
     const left = rowLabelW + 10;
-    const avail = (this.width || this.element.clientWidth || 320) - left - 4;
+    const avail = (this.width || this.element.clientWidth || 320) - left - 12;  // frame padding
     const cell = Math.max(MIN_CELL, Math.min(this.opts.maxCell, Math.floor(avail / Math.max(cols, 1))));
     // Column labels stand upright when they are wider than a cell.
     const vertical = colLabelW + 4 > cell;
@@ -206,12 +206,14 @@ export class Heatmap {
         }
     }
 
-    // Labels; the hovered or focused row and column are emphasised.
+    // Labels; the hovered or focused row and column are emphasised. Small cells get a
+    // smaller font, and only when even 9 px would overlap are labels skipped.
     const active = this.cursor ?? this.hover;
-    ctx.font = font;
+    const labelPx = Math.max(9, Math.min(12, cell - 1));
+    ctx.font = `${labelPx}px ${theme.font}`;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
-    const labelStep = Math.ceil(14 / cell);  // skip labels that would overlap
+    const labelStep = Math.ceil((labelPx + 1) / cell);
     for (let r = 0; r < rows; r++) {
       if (r % labelStep !== 0 && active?.r !== r) continue;
       ctx.fillStyle = active?.r === r ? theme.focus : theme.fg;
@@ -276,7 +278,10 @@ export class Heatmap {
       this.tooltip.style.left = `${x + 14 + w > frameW ? Math.max(0, x - 14 - w) : x + 14}px`;
       this.tooltip.style.top = `${y + 14}px`;
     }
-    if (!same) this.draw();
+    if (!same) {
+      this.draw();
+      this.updateReadout();
+    }
   }
 
   private setCursor(at: { r: number; c: number } | null): void {
@@ -287,9 +292,12 @@ export class Heatmap {
 
   private updateReadout(): void {
     if (!this.data) return;
-    this.readout.textContent = this.cursor
-      ? this.describe(this.cursor.r, this.cursor.c)
-      : `${this.data.rowLabels.length} × ${this.data.colLabels.length}. Focus the map and use the arrow keys to read values.`;
+    const at = this.cursor ?? this.hover;
+    // Idle, the hint is for screen readers only (four maps would repeat it four times).
+    this.readout.classList.toggle('idle', !at);
+    this.readout.textContent = at
+      ? this.describe(at.r, at.c)
+      : `${this.data.rowLabels.length} by ${this.data.colLabels.length} map. Use the arrow keys to read values.`;
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -319,7 +327,7 @@ export class Heatmap {
     const cols = d.colLabels.length;
     const table = document.createElement('table');
     const cap = document.createElement('caption');
-    cap.textContent = `${this.opts.title}: rows are ${this.opts.rowAxis}s, columns are ${this.opts.colAxis}s`;
+    cap.textContent = `${this.opts.title} (rows: ${this.opts.rowAxis} tokens; columns: ${this.opts.colAxis} tokens)`;
     const thead = table.createTHead().insertRow();
     const corner = document.createElement('th');
     corner.textContent = `${this.opts.rowAxis} \\ ${this.opts.colAxis}`;

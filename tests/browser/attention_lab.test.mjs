@@ -1,0 +1,213 @@
+// The attention lab page in Chromium: builds the site (vite build web), serves it with
+// vite preview on a free port, and checks that
+//   - the page draws one heatmap per head and its numbers equal the engine's — the same
+//     request run here in Node on the same module (oracle; exact equality expected: the
+//     same wasm code on the same inputs; tolerance 1e-6 allowed for engine differences
+//     between V8 builds, none seen);
+//   - changing heads / the mask redraws with the new engine result;
+//   - masked cells are drawn grey-hatched (unsaturated), unlike any viridis colour;
+//   - the data table and the keyboard readout show the same values;
+//   - no request goes to any host but the page's own, and nothing logs an error.
+// Screenshots go to build/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+import { chromium } from 'playwright-core';
+import { loadTfp, Api } from '../js/tfp_module.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
+const SHOTS = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
+
+let server, browser, context, page, base, api;
+const requests = [];
+const problems = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  api = new Api(await loadTfp());
+  await build({ root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts` });
+  const port = await freePort();
+  server = await preview({
+    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
+    preview: { port, strictPort: true, host: '127.0.0.1', open: false },
+  });
+  base = `http://127.0.0.1:${port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+           '--disable-component-update', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  context.on('request', (r) => requests.push(r.url()));
+  page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await mkdir(SHOTS, { recursive: true });
+}, { timeout: 120_000 });
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (server ? server.httpServer.close(r) : r()));
+});
+
+/** Waits until the page has drawn more than `count` results; returns the new count. */
+async function renderedAfter(count) {
+  await page.waitForFunction((n) => Number(document.body.dataset.renders ?? 0) > n, count, { timeout: 20_000 });
+  return page.evaluate(() => Number(document.body.dataset.renders));
+}
+
+/** The page's state and its last engine result, as plain arrays. */
+function pageResult() {
+  return page.evaluate(() => {
+    const { state, result } = window.tfpLab;
+    const t = (x) => ({ dims: x.dims, data: Array.from(x.data) });
+    return { state, tokens: result.tokens, probs: t(result.probs), masked: t(result.masked), out: t(result.out) };
+  });
+}
+
+function sameAsEngine(got) {
+  const s = got.state;
+  const padding = got.tokens.map((_, i) => (s.padding.includes(i) ? 1 : 0));
+  const want = api.attention({ tokens: got.tokens, dModel: s.dModel, heads: s.heads, seed: s.seed,
+                               causal: s.causal, window: s.window, padding });
+  for (const name of ['probs', 'masked', 'out']) {
+    assert.deepEqual(got[name].dims, want[name].dims, `${name} dims`);
+    let worst = 0;
+    want[name].data.forEach((v, i) => (worst = Math.max(worst, Math.abs(v - got[name].data[i]))));
+    assert.ok(worst <= 1e-6, `${name}: page and engine differ by ${worst}`);
+  }
+  return want;
+}
+
+test('the page draws every head with the engine\'s numbers and redraws on change', { timeout: 90_000 }, async () => {
+  await page.goto(`${base}/?text=the+cat+sat+on+the+mat&heads=2&d=16&seed=5`);
+  let renders = await renderedAfter(0);
+  assert.equal(await page.locator('.head-grid-cells .heatmap canvas').count(), 2);
+  let got = await pageResult();
+  assert.deepEqual(got.tokens, ['the', 'cat', 'sat', 'on', 'the', 'mat']);
+  assert.deepEqual(got.probs.dims, [2, 6, 6]);
+  sameAsEngine(got);
+  assert.match(await page.locator('#status').textContent(), /6 tokens, 2 heads of 8 dimensions/);
+  await page.screenshot({ path: `${SHOTS}attention_lab_1280x720.png` });
+
+  // Four heads: four maps, new numbers from the engine.
+  await page.locator('label[for="heads-4"]').click();
+  renders = await renderedAfter(renders);
+  assert.equal(await page.locator('.head-grid-cells .heatmap canvas').count(), 4);
+  got = await pageResult();
+  assert.equal(got.state.heads, 4);
+  assert.deepEqual(got.probs.dims, [4, 6, 6]);
+  sameAsEngine(got);
+  assert.match(page.url(), /heads=4/);
+
+  // Causal mask: upper triangle masked, drawn hatched grey, listed as "masked".
+  await page.locator('#causal').check();
+  renders = await renderedAfter(renders);
+  got = await pageResult();
+  assert.equal(got.state.causal, true);
+  const want = sameAsEngine(got);
+  for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) assert.equal(got.masked.data[i * 6 + j], j > i ? 1 : 0);
+
+  const first = page.locator('.heatmap').first();
+  await first.locator('summary').click();
+  const cells = await first.locator('tbody tr').evaluateAll((rows) =>
+    rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
+  assert.equal(cells.length, 6);
+  for (let i = 0; i < 6; i++)
+    for (let j = 0; j < 6; j++)
+      assert.equal(cells[i][j], j > i ? 'masked' : want.probs.data[i * 6 + j].toFixed(3), `table cell ${i},${j}`);
+
+  // Colour of a masked cell (query 1, key 6) vs an allowed one (query 6, key 1).
+  const sampled = await first.locator('canvas').evaluate((canvas) => {
+    // The hover readout names the cell under the pointer; scan for cell (row 1, col 6).
+    const r = canvas.getBoundingClientRect();
+    const hit = (x, y) => {
+      canvas.dispatchEvent(new PointerEvent('pointermove', { clientX: r.left + x, clientY: r.top + y, bubbles: true }));
+      return canvas.parentElement.querySelector('.heatmap-tooltip').textContent;
+    };
+    const found = {};
+    for (let y = 2; y < r.height; y += 3)
+      for (let x = 2; x < r.width; x += 3) {
+        const t = hit(x, y);
+        if (t.startsWith('query 1 ') && t.includes('key 6 ') && !found.masked) found.masked = [x, y];
+        if (t.startsWith('query 6 ') && t.includes('key 1 ') && !found.allowed) found.allowed = [x, y];
+      }
+    canvas.dispatchEvent(new PointerEvent('pointerleave'));
+    const ctx = canvas.getContext('2d');
+    const s = canvas.width / r.width;
+    const mean = ([x, y]) => {
+      const d = ctx.getImageData(Math.round((x + 2) * s), Math.round((y + 2) * s), Math.round(12 * s), Math.round(12 * s)).data;
+      const m = [0, 0, 0];
+      for (let i = 0; i < d.length; i += 4) { m[0] += d[i]; m[1] += d[i + 1]; m[2] += d[i + 2]; }
+      return m.map((v) => v / (d.length / 4));
+    };
+    return { masked: mean(found.masked), allowed: mean(found.allowed) };
+  });
+  const spread = (c) => Math.max(...c) - Math.min(...c);
+  assert.ok(spread(sampled.masked) < 25, `masked cell is grey: ${sampled.masked}`);
+  assert.ok(spread(sampled.allowed) > 40, `an allowed cell has a viridis colour: ${sampled.allowed}`);
+
+  // Keyboard: focus the map, move right, the readout names the cell and its value.
+  await first.locator('canvas').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  const readout = await first.locator('.heatmap-readout').textContent();
+  assert.equal(readout, `query 2 “cat” → key 2 “cat”: ${want.probs.data[1 * 6 + 1].toFixed(3)}`);
+  await page.screenshot({ path: `${SHOTS}attention_lab_causal_4_heads.png`, fullPage: true });
+
+  // Padding by pressing a token: its column is masked for every query.
+  await page.locator('.token-strip .token').nth(1).click();
+  renders = await renderedAfter(renders);
+  got = await pageResult();
+  assert.deepEqual(got.state.padding, [1]);
+  sameAsEngine(got);
+  for (let i = 0; i < 6; i++) assert.equal(got.masked.data[i * 6 + 1], 1);
+
+  // Typing new words recomputes (debounced).
+  await page.locator('#text').fill('attention is all you need');
+  renders = await renderedAfter(renders);
+  got = await pageResult();
+  assert.deepEqual(got.tokens, ['attention', 'is', 'all', 'you', 'need']);
+  sameAsEngine(got);
+});
+
+test('dark theme and a narrow screen', { timeout: 60_000 }, async () => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${base}/?text=the+restaurant+refused+to+serve+me+a+ham+sandwich&heads=4&d=32&causal=1&seed=2`);
+  await renderedAfter(0);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(18, 18, 22)');
+  await page.screenshot({ path: `${SHOTS}attention_lab_dark_1280x720.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForTimeout(300);
+  // Nothing wider than the screen.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page overflows a 390 px screen by ${overflow} px`);
+  await page.screenshot({ path: `${SHOTS}attention_lab_390_narrow.png`, fullPage: true });
+  await page.locator('#results').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}attention_lab_390_narrow_results.png` });
+  sameAsEngine(await pageResult());
+});
+
+test('only the page\'s own host was contacted and nothing logged an error', () => {
+  assert.ok(requests.length > 0);
+  const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  assert.ok(requests.some((u) => u.endsWith('.wasm')), 'the module was fetched from the page\'s host');
+  assert.deepEqual(problems, []);
+});

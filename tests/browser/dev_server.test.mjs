@@ -1,0 +1,64 @@
+// `npm start` serves the pages with the Vite dev server: the attention lab must work
+// there too (TypeScript worker, Emscripten module imported from src/), with the
+// COOP/COEP headers that make the page cross-origin isolated (for a threaded engine).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer as netServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'vite';
+import { chromium } from 'playwright-core';
+
+const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
+let server, browser, base;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = netServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  const port = await freePort();
+  server = await createServer({
+    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
+    server: { port, strictPort: true, host: '127.0.0.1', open: false, hmr: false },
+  });
+  await server.listen();
+  base = `http://127.0.0.1:${port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+           '--disable-component-update', '--no-first-run'],
+  });
+}, { timeout: 60_000 });
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the dev server serves a working, cross-origin isolated attention lab', { timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const response = await page.goto(`${base}/?heads=1&text=one+two+three`);
+  assert.equal(response.headers()['cross-origin-opener-policy'], 'same-origin');
+  assert.equal(response.headers()['cross-origin-embedder-policy'], 'require-corp');
+  await page.waitForFunction(() => Number(document.body.dataset.renders ?? 0) > 0, null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => window.crossOriginIsolated), true);
+  assert.equal(await page.locator('.head-grid-cells canvas').count(), 1);
+  const rowSums = await page.evaluate(() => {
+    const { data, dims } = window.tfpLab.result.probs;
+    const T = dims[1];
+    return Array.from({ length: T }, (_, i) => data.slice(i * T, (i + 1) * T).reduce((a, b) => a + b, 0));
+  });
+  rowSums.forEach((s) => assert.ok(Math.abs(s - 1) < 1e-5, `row sums to ${s}`));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
