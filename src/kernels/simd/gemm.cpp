@@ -33,15 +33,21 @@ namespace {
 #ifndef TFP_GEMM_MR_128
 #define TFP_GEMM_MR_128 4
 #endif
+#ifndef TFP_GEMM_KC
+#define TFP_GEMM_KC 256
+#endif
+#ifndef TFP_GEMM_NC
+#define TFP_GEMM_NC 1024
+#endif
 template <class A>
 struct Cfg {
   static constexpr int W = fbatch<A>::size;
   static constexpr int NV = 2;
   static constexpr int NR = NV * W;
   static constexpr int MR = W == 4 ? TFP_GEMM_MR_128 : 6;
-  static constexpr int KC = 256;        // B panel kc*NR*4 bytes: 8 KiB (W=4), 16 KiB (W=8): L1
+  static constexpr int KC = TFP_GEMM_KC;       // B panel kc*NR*4 bytes: 8 KiB (W=4), 16 KiB (W=8): L1
   static constexpr int MC = MR * 24;    // A block MC*KC*4 bytes: 96-144 KiB: L2
-  static constexpr int NC = 1024;       // B block KC*NC*4 bytes: 1 MiB: L2/L3
+  static constexpr int NC = TFP_GEMM_NC;      // B block KC*NC*4 bytes: 1 MiB: L2/L3
 };
 constexpr int kSmallM = 4;
 
@@ -105,27 +111,31 @@ void pack_b_block(const float* Bm, int64_t ldb, BLayout layout, int pc, int kc, 
                   float* out) {
   using B = fbatch<A>;
   constexpr int W = B::size, NR = NV * W;
-  for (int j0 = 0; j0 < nc; j0 += NR, out += static_cast<int64_t>(kc) * NR) {
-    const int n = std::min(NR, nc - j0);
-    if (layout == BLayout::KN) {
-      const float* src = Bm + static_cast<int64_t>(pc) * ldb + jc + j0;
-      for (int p = 0; p < kc; ++p, src += ldb) {
-        float* dst = out + p * NR;
-        if (n == NR) {
-          for (int v = 0; v < NV; ++v) B::load_unaligned(src + v * W).store_unaligned(dst + v * W);
-        } else {
-          for (int j = 0; j < NR; ++j) dst[j] = j < n ? src[j] : 0.0f;
-        }
-      }
-    } else {
-      // NK: panel column j is row jc+j0+j of B, read along its length
-      for (int j = 0; j < n; ++j) {
-        const float* src = Bm + static_cast<int64_t>(jc + j0 + j) * ldb + pc;
-        for (int p = 0; p < kc; ++p) out[p * NR + j] = src[p];
-      }
-      for (int j = n; j < NR; ++j)
-        for (int p = 0; p < kc; ++p) out[p * NR + j] = 0.0f;
+  const int64_t panel = static_cast<int64_t>(kc) * NR;
+  if (layout == BLayout::KN) {
+    // Row by row: B is read along its rows (prefetch-friendly); walking down a column
+    // panel instead strides ldb*4 bytes, a new page (TLB miss) per row once N >= 1024.
+    for (int p = 0; p < kc; ++p) {
+      const float* src = Bm + static_cast<int64_t>(pc + p) * ldb + jc;
+      float* dst = out + p * NR;
+      int j0 = 0;
+      for (; j0 + NR <= nc; j0 += NR, dst += panel)
+        for (int v = 0; v < NV; ++v)
+          B::load_unaligned(src + j0 + v * W).store_unaligned(dst + v * W);
+      if (j0 < nc)
+        for (int j = 0; j < NR; ++j) dst[j] = j0 + j < nc ? src[j0 + j] : 0.0f;
     }
+    return;
+  }
+  for (int j0 = 0; j0 < nc; j0 += NR, out += panel) {
+    const int n = std::min(NR, nc - j0);
+    // NK: panel column j is row jc+j0+j of B, read along its length
+    for (int j = 0; j < n; ++j) {
+      const float* src = Bm + static_cast<int64_t>(jc + j0 + j) * ldb + pc;
+      for (int p = 0; p < kc; ++p) out[p * NR + j] = src[p];
+    }
+    for (int j = n; j < NR; ++j)
+      for (int p = 0; p < kc; ++p) out[p * NR + j] = 0.0f;
   }
 }
 
