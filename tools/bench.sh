@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Benchmarks: builds native + WASM (tools/build.sh all), then runs the GEMM benchmark
+# natively and as WASM under Node, and the onnxruntime-web comparison.
+#   tools/bench.sh [--quick]
+# Environment: TFP_BENCH_NO_BUILD=1 skips the build; TFP_NATIVE_DIR / TFP_WASM_DIR pick
+# other build folders (default build/native, build/wasm). Figures go to stdout; record
+# them in bench/RESULTS.md with the machine and date.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+native_dir=${TFP_NATIVE_DIR:-build/native}
+wasm_dir=${TFP_WASM_DIR:-build/wasm}
+[ "${TFP_BENCH_NO_BUILD:-0}" = 1 ] || bash tools/build.sh all
+
+echo "== $(date -u '+%Y-%m-%d %H:%M UTC')  $(lscpu | sed -n 's/^Model name: *//p')  $(nproc) cpus, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== native: $native_dir/bench_gemm $*"
+"$native_dir/bench_gemm" "$@"
+echo
+echo "== wasm: node $wasm_dir/bench_gemm.js $* (node $(node --version))"
+node "$wasm_dir/bench_gemm.js" "$@"
+echo
+echo "== onnxruntime-web: node bench/gemm_ort.mjs $wasm_dir/bench_gemm.js $*"
+node bench/gemm_ort.mjs "$wasm_dir/bench_gemm.js" "$@"
