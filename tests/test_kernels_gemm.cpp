@@ -1,4 +1,4 @@
-// matmul (fast xsimd and ref::) against a double-precision reference written here.
+// matmul (fast xsimd, pre-packed B, and ref::) against a double-precision reference written here.
 //
 // Oracle: C_ij = alpha·Σ_p A_ip·op(B)_pj + bias_j (+ C0_ij), summed in double.
 // Metric: normalised error  e_ij = |C_ij - Cd_ij| / s_ij,
@@ -122,12 +122,15 @@ void run_case(const Case& c, BLayout layout, bool strided, float alpha, bool bia
   const Problem p = make_problem(c, layout, strided, alpha, bias, acc, seed);
   CAPTURE(c.M); CAPTURE(c.N); CAPTURE(c.K);
   CAPTURE(static_cast<int>(layout)); CAPTURE(strided); CAPTURE(alpha); CAPTURE(bias); CAPTURE(acc);
-  std::vector<float> fast = p.C0, slow = p.C0;
+  std::vector<float> fast = p.C0, slow = p.C0, packed = p.C0;
   matmul(args_of(p, fast.data()));
   ref::matmul(args_of(p, slow.data()));
+  const PackedB pb = pack_b(p.B.data(), p.ldb, c.N, c.K, layout);
+  matmul_packed(args_of(p, packed.data()), pb);
   const double tol = tolerance(c.K);
   CHECK(max_err(p, fast) <= tol);
   CHECK(max_err(p, slow) <= tol);
+  CHECK(max_err(p, packed) <= tol);
   // fast vs ref: both within tol of the oracle, so within 2·tol of each other
   double d = 0;
   for (int i = 0; i < c.M; ++i)
@@ -193,4 +196,12 @@ TEST_CASE("kernels/gemm: bad strides are errors, not out-of-bounds reads") {
   CHECK_THROWS_AS(matmul(a), tfp::Error);
   a = dense(-1, 2, 2, A, B, C);
   CHECK_THROWS_AS(matmul(a), tfp::Error);
+}
+
+TEST_CASE("kernels/gemm: pre-packed B must match the call's shape") {
+  float A[6] = {}, B[6] = {}, C[4] = {};
+  const PackedB pb = pack_b(B, 3, 2, 3, BLayout::NK);  // B (N=2, K=3)
+  CHECK_THROWS_AS(matmul_packed(dense(2, 2, 2, A, B, C), pb), tfp::Error);  // K differs
+  CHECK_NOTHROW(matmul_packed(dense(2, 2, 3, A, B, C), pb));
+  CHECK_THROWS_AS(pack_b(B, 1, 2, 3, BLayout::NK), tfp::Error);  // ldb < K
 }

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace tfp::kernels {
 
@@ -32,6 +33,18 @@ struct MatmulArgs {
 
 // C = alpha · A · op(B) + bias (+ C). f32 in, f32 accumulate.
 void matmul(const MatmulArgs& args);
+
+// B packed once for many matmuls with the same B (weights at inference): the fast
+// kernel's panel layout, private to src/kernels/simd/. Saves the per-call packing.
+struct PackedB {
+  int N = 0, K = 0;
+  int nr = 0;                 // panel width it was packed for
+  std::vector<float> panels;  // K * round_up(N, nr) floats
+};
+PackedB pack_b(const float* B, int64_t ldb, int N, int K, BLayout layout);
+// matmul with a pre-packed B: args.B, ldb and layout are ignored; args.N, args.K must
+// equal b.N, b.K. Same results as matmul up to rounding.
+void matmul_packed(const MatmulArgs& args, const PackedB& b);
 
 // Convenience for contiguous matrices: lda = K, ldb = row length of B, ldc = N.
 MatmulArgs dense(int M, int N, int K, const float* A, const float* B, float* C,

@@ -12,7 +12,8 @@
 // Packed layouts (p runs over the K block, kc = its depth):
 //   B panel  (kc, NR)  panel[p*NR + j] = op(B)(pc+p, j0+j), columns past N are 0
 //   A panel  (kc, MR)  panel[p*MR + i] = A(i0+i, pc+p),     rows past M are 0
-// A whole packed B (pack_b) is the K blocks one after another, each block its panels in
+// pack_b / matmul_packed keep a whole packed B for repeated calls (weights); M < MR then
+// runs an M-row microkernel. A whole packed B is the K blocks one after another, each block its panels in
 // column order: block pc starts at pc*Npad, its panel j0 at j0*kc (Npad = N rounded up to NR).
 #include <algorithm>
 #include <cstring>
@@ -155,13 +156,14 @@ void pack_a_block(const float* Am, int64_t lda, int ic, int mc, int pc, int kc, 
 
 // ---- packed driver -------------------------------------------------------------------
 // prepacked: a whole packed B (layout above) or null to pack block by block into scratch.
-template <class A>
+// MR is a parameter so a pre-packed B with M < Cfg::MR runs an M-row microkernel.
+template <class A, int MR>
 void gemm_packed(const MatmulArgs& a, const float* prepacked) {
   using C = Cfg<A>;
-  constexpr int MR = C::MR, NR = C::NR;
+  constexpr int NR = C::NR, MC = MR * 24;
   const int64_t npad = round_up(a.N, NR);
   float* bbuf = prepacked ? nullptr : scratch(0, static_cast<size_t>(C::KC) * C::NC);
-  float* abuf = scratch(1, static_cast<size_t>(C::KC) * C::MC);
+  float* abuf = scratch(1, static_cast<size_t>(C::KC) * MC);
   for (int jc = 0; jc < a.N; jc += C::NC) {
     const int nc = std::min(C::NC, a.N - jc);
     for (int pc = 0; pc < a.K; pc += C::KC) {
@@ -174,8 +176,8 @@ void gemm_packed(const MatmulArgs& a, const float* prepacked) {
         bp = bbuf;
       }
       const bool first = pc == 0;
-      for (int ic = 0; ic < a.M; ic += C::MC) {
-        const int mc = std::min(C::MC, a.M - ic);
+      for (int ic = 0; ic < a.M; ic += MC) {
+        const int mc = std::min(MC, a.M - ic);
         pack_a_block<MR>(a.A, a.lda, ic, mc, pc, kc, abuf);
         for (int jr = 0; jr < nc; jr += NR) {
           const int n = std::min(NR, nc - jr);
@@ -190,6 +192,15 @@ void gemm_packed(const MatmulArgs& a, const float* prepacked) {
         }
       }
     }
+  }
+}
+
+// M < MR rows on a pre-packed B: an M-row microkernel (no zero rows computed).
+template <class A, int R = Cfg<A>::MR - 1>
+void gemm_prepacked_small(const MatmulArgs& a, const float* panels) {
+  if constexpr (R >= 1) {
+    if (a.M == R) return gemm_packed<A, R>(a, panels);
+    return gemm_prepacked_small<A, R - 1>(a, panels);
   }
 }
 
@@ -337,7 +348,44 @@ void matmul(const MatmulArgs& a) {
     if (a.layout == BLayout::KN) return simd::gemv_kn<simd::Arch>(a);
     return simd::gemv_nk<simd::Arch>(a);
   }
-  simd::gemm_packed<simd::Arch>(a, nullptr);
+  simd::gemm_packed<simd::Arch, simd::Cfg<simd::Arch>::MR>(a, nullptr);
+}
+
+PackedB pack_b(const float* B, int64_t ldb, int N, int K, BLayout layout) {
+  using Cfg = simd::Cfg<simd::Arch>;
+  TFP_CHECK(N >= 0 && K >= 0, "pack_b: negative size N=", N, " K=", K);
+  const int64_t brow = layout == BLayout::KN ? N : K;
+  TFP_CHECK(N == 0 || K == 0 || (B && ldb >= brow), "pack_b: B null or ldb=", ldb, " < ", brow);
+  PackedB p;
+  p.N = N;
+  p.K = K;
+  p.nr = Cfg::NR;
+  const int64_t npad = simd::round_up(N, Cfg::NR);
+  p.panels.resize(static_cast<size_t>(K * npad));
+  if (N == 0) return p;
+  for (int pc = 0; pc < K; pc += Cfg::KC) {
+    const int kc = std::min(Cfg::KC, K - pc);
+    simd::pack_b_block<simd::Arch, Cfg::NV>(B, ldb, layout, pc, kc, 0, N,
+                                            p.panels.data() + pc * npad);
+  }
+  return p;
+}
+
+void matmul_packed(const MatmulArgs& args, const PackedB& b) {
+  using Cfg = simd::Cfg<simd::Arch>;
+  TFP_CHECK(args.N == b.N && args.K == b.K, "matmul_packed: args N=", args.N, " K=", args.K,
+            " but B was packed as N=", b.N, " K=", b.K);
+  TFP_CHECK(b.nr == Cfg::NR && b.panels.size() == static_cast<size_t>(
+                b.K * simd::round_up(b.N, Cfg::NR)),
+            "matmul_packed: B was not packed by pack_b of this build");
+  MatmulArgs a = args;  // B is not read: satisfy the stride check with a B-shaped stride
+  a.B = b.panels.data();
+  a.ldb = a.layout == BLayout::KN ? a.N : a.K;
+  simd::check_args(a, "matmul_packed");
+  if (a.M == 0 || a.N == 0) return;
+  if (a.K == 0) return simd::gemm_k0(a);
+  if (a.M < Cfg::MR) return simd::gemm_prepacked_small<simd::Arch>(a, b.panels.data());
+  simd::gemm_packed<simd::Arch, Cfg::MR>(a, b.panels.data());
 }
 
 }  // namespace tfp::kernels
