@@ -112,6 +112,17 @@ TEST_CASE("attention/sdpa: key padding, additive (Tq,Tk) and (H,Tq,Tk), window")
   check_sdpa({2, 7, 7, 4, 4, win, 12});
   win.causal = true;  // window combined with causal: i-1 <= j <= i
   check_sdpa({2, 7, 7, 4, 4, win, 13});
+  check_sdpa({2, 2, 9, 4, 4, win, 16});  // local attention with a KV cache: queries at 7, 8
+
+  // The band by hand: window 1, causal, T = 4 → query i sees keys i-1 and i only.
+  {
+    Rng r2(17);
+    Tensor q = r2.tensor({1, 4, 2}), k = r2.tensor({1, 4, 2}), v = r2.tensor({1, 4, 2});
+    AttentionResult r = scaled_dot_product_attention(q, k, v, win, 1.0f, true);
+    const int expect_nonzero[4][4] = {{1, 0, 0, 0}, {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 1}};
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) CHECK((r.probs.data[i * 4 + j] != 0.0f) == (expect_nonzero[i][j] == 1));
+  }
 
   AttentionMask all;
   all.causal = true;

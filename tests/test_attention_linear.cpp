@@ -1,54 +1,89 @@
-// nn::linear in both checkpoint layouts (the projections under attention).
-// Oracle: hand-computed values and a double-precision loop; tolerance 1e-5 (f32
-// accumulation over <= 37 terms of size <= 1).
+// Linear attention (φ = elu + 1). Oracle: the quadratic form in double written here,
+// out_i = Σ_j φ(q_i)·φ(k_j) v_j / Σ_j φ(q_i)·φ(k_j) over visible j. Tolerance 1e-5
+// absolute (inputs in [-2, 2], D <= 8).
 #include <doctest/doctest.h>
 
-#include "nn/linear.h"
+#include <cmath>
+
+#include "nn/linear_attention.h"
 #include "test_attention_ref.h"
 
 using namespace tfp;
 using namespace tfp::nn;
 
-TEST_CASE("attention/linear: hand example, both layouts, bias, slice") {
-  // W (O=2, I=3) = [[1,2,3],[4,5,6]], b = [10, 20], x = [[1,0,-1],[2,1,0]]
-  // y[0] = [1-3+10, 4-6+20] = [8, 18];  y[1] = [2+2+10, 8+5+20] = [14, 33]
-  Tensor W({2, 3}, {1, 2, 3, 4, 5, 6});
-  Tensor Wt({3, 2}, {1, 4, 2, 5, 3, 6});  // the same weight stored (in, out)
-  Tensor b({2}, {10, 20});
-  Tensor x({2, 3}, {1, 0, -1, 2, 1, 0});
-  const std::vector<float> expect = {8, 18, 14, 33};
-  for (auto layout : {WeightLayout::OutIn, WeightLayout::InOut}) {
-    Linear l{layout == WeightLayout::OutIn ? W.view() : Wt.view(), b, layout};
-    CHECK(l.in_features() == 3);
-    CHECK(l.out_features() == 2);
-    Tensor y = linear(x, l);
-    REQUIRE(y.shape == Shape{2, 2});
-    CHECK(y.data == expect);
-    Tensor y1 = linear_slice(x, l, 1, 2);  // only output feature 1
-    REQUIRE(y1.shape == Shape{2, 1});
-    CHECK(y1.data == std::vector<float>{18, 33});
-  }
-  Tensor nob = linear(x, Linear{W, {}, WeightLayout::OutIn});
-  CHECK(nob.data == std::vector<float>{-2, -2, 4, 13});
+namespace {
+
+double phi(double x) { return x > 0 ? x + 1.0 : std::exp(x); }
+
+void check_linear(int H, int Tq, int Tk, int D, int Dv, const LinearAttentionOptions& opt, uint64_t seed) {
+  testref::Rng rng(seed);
+  Tensor q = rng.tensor({H, Tq, D}, 2.0f), k = rng.tensor({H, Tk, D}, 2.0f), v = rng.tensor({H, Tk, Dv});
+  AttentionResult r = linear_attention(q, k, v, opt, true);
+  REQUIRE(r.out.shape == Shape{H, Tq, Dv});
+  REQUIRE(r.probs.shape == Shape{H, Tq, Tk});
+  std::vector<double> out(H * Tq * Dv, 0.0), probs(H * Tq * Tk, 0.0);
+  for (int h = 0; h < H; ++h)
+    for (int i = 0; i < Tq; ++i) {
+      std::vector<double> w(Tk, 0.0);
+      double sum = 0;
+      for (int j = 0; j < Tk; ++j) {
+        if (opt.causal && j > i + (Tk - Tq)) continue;
+        if (!opt.key_padding.empty() && opt.key_padding[j]) continue;
+        double s = 0;
+        for (int d = 0; d < D; ++d) s += phi(q.data[(h * Tq + i) * D + d]) * phi(k.data[(h * Tk + j) * D + d]);
+        sum += (w[j] = s);
+      }
+      for (int j = 0; j < Tk; ++j) {
+        const double p = sum > 0 ? w[j] / sum : 0.0;
+        probs[(h * Tq + i) * Tk + j] = p;
+        for (int c = 0; c < Dv; ++c) out[(h * Tq + i) * Dv + c] += p * v.data[(h * Tk + j) * Dv + c];
+      }
+    }
+  CHECK(testref::max_abs_diff(r.out.ptr(), out) < 1e-5);
+  CHECK(testref::max_abs_diff(r.probs.ptr(), probs) < 1e-5);
+  for (size_t i = 0; i < probs.size(); ++i)
+    if (probs[i] == 0.0) CHECK(r.probs.data[i] == 0.0f);  // invisible keys: exactly 0
+  // The fast path does not depend on computing the matrix.
+  AttentionResult fast = linear_attention(q, k, v, opt, false);
+  CHECK(fast.probs.empty());
+  CHECK(fast.out.data == r.out.data);
 }
 
-TEST_CASE("attention/linear: random odd sizes against double, rank-3 input") {
-  testref::Rng rng(7);
-  const int T = 5, I = 37, O = 13;
-  Tensor W = rng.tensor({O, I}), b = rng.tensor({O}), x = rng.tensor({1, T, I});
-  Tensor y = linear(x, Linear{W, b, WeightLayout::OutIn});
-  REQUIRE(y.shape == Shape{1, T, O});
-  auto ref = testref::linear_oi(testref::to_double(x.ptr(), x.data.size()), T, I, W.ptr(), b.ptr(), O);
-  CHECK(testref::max_abs_diff(y.ptr(), ref) < 1e-5);
+}  // namespace
+
+TEST_CASE("attention/linear: feature map elu(x)+1") {
+  float x[4] = {-1.0f, 0.0f, 0.5f, 3.0f};
+  elu_plus_one(x, 4);
+  CHECK(x[0] == doctest::Approx(std::exp(-1.0)));
+  CHECK(x[1] == 1.0f);
+  CHECK(x[2] == 1.5f);
+  CHECK(x[3] == 4.0f);
 }
 
-TEST_CASE("attention/linear: shape errors name the op and shapes") {
-  Tensor W({2, 3}), b3({3}), x({4, 5});
-  CHECK_THROWS_WITH_AS(linear(x, Linear{W, {}, WeightLayout::OutIn}, "mlp.fc"),
-                       "mlp.fc: input has shape [4, 5] but the weight [2, 3] (out, in) expects 3 input features",
-                       Error);
-  CHECK_THROWS_WITH_AS(linear(Tensor({4, 3}), Linear{W, b3, WeightLayout::OutIn}, "proj"),
-                       "proj: bias has shape [3], expected [2] for weight [2, 3] (out, in)", Error);
-  CHECK_THROWS_WITH_AS(linear(x, Linear{}, "head"), "head: linear layer has no weight", Error);
-  CHECK_THROWS_AS(linear_slice(Tensor({4, 3}), Linear{W, {}, WeightLayout::OutIn}, 1, 3), Error);
+TEST_CASE("attention/linear: non-causal and causal against the quadratic form") {
+  check_linear(1, 1, 1, 1, 1, {}, 1);
+  check_linear(2, 5, 5, 4, 3, {}, 2);
+  check_linear(3, 3, 7, 5, 6, {}, 3);
+  LinearAttentionOptions causal;
+  causal.causal = true;
+  check_linear(2, 6, 6, 4, 4, causal, 4);
+  check_linear(2, 2, 7, 8, 3, causal, 5);  // KV offset: queries are the last 2 positions
+  check_linear(1, 4, 2, 3, 3, causal, 6);  // Tq > Tk: first queries see nothing → 0
+  LinearAttentionOptions pad;
+  pad.key_padding = {0, 1, 0, 0, 1};
+  check_linear(2, 3, 5, 4, 2, pad, 7);
+  pad.causal = true;
+  check_linear(2, 5, 5, 4, 2, pad, 8);
+  LinearAttentionOptions allpad;
+  allpad.key_padding = {1, 1};
+  check_linear(1, 2, 2, 3, 3, allpad, 9);
+}
+
+TEST_CASE("attention/linear: errors") {
+  Tensor q({2, 3, 4}), k({2, 5, 4}), v({2, 5, 4});
+  CHECK_THROWS_AS(linear_attention(q, Tensor({2, 5, 3}), v), Error);
+  LinearAttentionOptions bad;
+  bad.key_padding = {0};
+  CHECK_THROWS_WITH_AS(linear_attention(q, k, v, bad),
+                       "linear_attention: key_padding has 1 entries, expected Tk = 5", Error);
 }

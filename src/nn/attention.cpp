@@ -36,47 +36,15 @@ struct HeadsRef {
   int64_t head_stride;  // distance between heads
 };
 
-void check_mask(const char* op, const AttentionMask& mask, int H, int Tq, int Tk) {
-  TFP_CHECK(mask.window >= 0, op, ": mask window must be >= 0 (0 = no window), got ",
-            mask.window);
-  TFP_CHECK(mask.key_padding.empty() || static_cast<int64_t>(mask.key_padding.size()) == Tk,
-            op, ": key_padding has ", mask.key_padding.size(), " entries, expected Tk = ", Tk);
-  if (!mask.additive.empty()) {
-    const Shape& s = mask.additive.shape;
-    const bool ok = (s.size() == 2 && s[0] == Tq && s[1] == Tk) ||
-                    (s.size() == 3 && s[0] == H && s[1] == Tq && s[2] == Tk);
-    TFP_CHECK(ok, op, ": additive mask has shape ", shape_str(s), ", expected [", Tq, ", ", Tk,
-              "] or [", H, ", ", Tq, ", ", Tk, "] (H, Tq, Tk)");
-  }
-}
-
 // Everything after the scores are in place for head h: additive mask, score bias hook,
 // the -inf of forbidden positions, softmax. scores (Tq, Tk) with row stride ld.
 void mask_and_softmax(float* scores, int64_t ld, int h, int Tq, int Tk,
                       const AttentionMask& mask, const AttentionHooks& hooks) {
-  if (!mask.additive.empty()) {
-    const float* add = mask.additive.ptr();
-    if (mask.additive.rank() == 3) add += static_cast<int64_t>(h) * Tq * Tk;
-    for (int i = 0; i < Tq; ++i)
-      for (int j = 0; j < Tk; ++j) scores[i * ld + j] += add[static_cast<int64_t>(i) * Tk + j];
+  if (hooks.score_bias) {
+    const int64_t q_pos0 = hooks.kv_pos0 + (Tk - Tq);
+    hooks.score_bias(h, scores, Tq, Tk, ld, q_pos0, hooks.kv_pos0);
   }
-  const int64_t q_pos0 = hooks.kv_pos0 + (Tk - Tq);
-  if (hooks.score_bias) hooks.score_bias(h, scores, Tq, Tk, ld, q_pos0, hooks.kv_pos0);
-
-  // Forbidden positions become -inf, so exp() turns them into exactly 0 — a large
-  // negative number would leave a tiny nonzero weight and break "masked = unseen".
-  const int64_t offset = Tk - Tq;  // query i sits at key position i + offset
-  const bool padded = !mask.key_padding.empty();
-  for (int i = 0; i < Tq; ++i) {
-    float* row = scores + i * ld;
-    const int64_t qi = i + offset;
-    for (int j = 0; j < Tk; ++j) {
-      bool forbidden = padded && mask.key_padding[j] != 0;
-      if (mask.causal && j > qi) forbidden = true;
-      if (mask.window > 0 && (j > qi + mask.window || j < qi - mask.window)) forbidden = true;
-      if (forbidden) row[j] = kNegInf;
-    }
-  }
+  apply_attention_mask(scores, ld, h, Tq, Tk, mask);
   // Subtracts the row max first; an all -inf row (every key forbidden) comes out all 0.
   kernels::softmax_rows(scores, Tq, Tk, ld);
 }
@@ -121,6 +89,44 @@ Tensor project(const TensorView& x, const Linear& layer, int64_t o0, int64_t o1,
 
 }  // namespace
 
+void validate_attention_mask(const char* op, const AttentionMask& mask, int H, int Tq, int Tk) {
+  TFP_CHECK(mask.window >= 0, op, ": mask window must be >= 0 (0 = no window), got ",
+            mask.window);
+  TFP_CHECK(mask.key_padding.empty() || static_cast<int64_t>(mask.key_padding.size()) == Tk,
+            op, ": key_padding has ", mask.key_padding.size(), " entries, expected Tk = ", Tk);
+  if (!mask.additive.empty()) {
+    const Shape& s = mask.additive.shape;
+    const bool ok = (s.size() == 2 && s[0] == Tq && s[1] == Tk) ||
+                    (s.size() == 3 && s[0] == H && s[1] == Tq && s[2] == Tk);
+    TFP_CHECK(ok, op, ": additive mask has shape ", shape_str(s), ", expected [", Tq, ", ", Tk,
+              "] or [", H, ", ", Tq, ", ", Tk, "] (H, Tq, Tk)");
+  }
+}
+
+bool attention_allowed(const AttentionMask& mask, int i, int j, int Tq, int Tk) {
+  const int64_t qi = static_cast<int64_t>(i) + (Tk - Tq);  // query i sits at key position qi
+  if (!mask.key_padding.empty() && mask.key_padding[j] != 0) return false;
+  if (mask.causal && j > qi) return false;
+  if (mask.window > 0 && (j > qi + mask.window || j < qi - mask.window)) return false;
+  return true;
+}
+
+void apply_attention_mask(float* scores,  // (Tq, Tk), row stride ld
+                          int64_t ld, int head, int Tq, int Tk, const AttentionMask& mask) {
+  if (!mask.additive.empty()) {
+    const float* add = mask.additive.ptr();
+    if (mask.additive.rank() == 3) add += static_cast<int64_t>(head) * Tq * Tk;
+    for (int i = 0; i < Tq; ++i)
+      for (int j = 0; j < Tk; ++j) scores[i * ld + j] += add[static_cast<int64_t>(i) * Tk + j];
+  }
+  if (!mask.causal && mask.window == 0 && mask.key_padding.empty()) return;
+  // Forbidden positions become -inf, so exp() turns them into exactly 0 — a large
+  // negative number would leave a tiny nonzero weight and break "masked = unseen".
+  for (int i = 0; i < Tq; ++i)
+    for (int j = 0; j < Tk; ++j)
+      if (!attention_allowed(mask, i, j, Tq, Tk)) scores[i * ld + j] = kNegInf;
+}
+
 AttentionResult scaled_dot_product_attention(const TensorView& q,  // (H, Tq, D)
                                              const TensorView& k,  // (H, Tk, D)
                                              const TensorView& v,  // (H, Tk, Dv)
@@ -141,7 +147,7 @@ AttentionResult scaled_dot_product_attention(const TensorView& q,  // (H, Tq, D)
   TFP_CHECK(H * Tq * Tk <= INT_MAX && H * Tk * D <= INT_MAX && H * Tq * D <= INT_MAX, op,
             ": sizes too large: q ", shape_str(q.shape), ", k ", shape_str(k.shape));
   TFP_CHECK(std::isfinite(scale), op, ": scale must be finite, got ", scale);
-  check_mask(op, mask, static_cast<int>(H), static_cast<int>(Tq), static_cast<int>(Tk));
+  validate_attention_mask(op, mask, static_cast<int>(H), static_cast<int>(Tq), static_cast<int>(Tk));
 
   AttentionResult r;
   r.out = Tensor({H, Tq, Dv});
@@ -232,7 +238,7 @@ AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
     TFP_CHECK(w.out.in_features() == C, op, ": output projection ", shape_str(w.out.weight.shape),
               " must take C = ", C, " input features");
   }
-  check_mask(op, mask, n_heads, static_cast<int>(Tq), static_cast<int>(Tk));
+  validate_attention_mask(op, mask, n_heads, static_cast<int>(Tq), static_cast<int>(Tk));
 
   // Head h of every projection is columns [h·D, (h+1)·D): offset h·D, row stride unchanged.
   qr.head_stride = kr.head_stride = vr.head_stride = D;

@@ -25,7 +25,7 @@ struct AttentionMask {
                                     // (i counted as for causal: i + (Tk - Tq)); combines
                                     // with causal (then i - window <= j <= i)
 };
-// Order inside attention, per head:  s = q·kᵀ·scale  → + additive → + hooks.score_bias
+// Order inside attention, per head:  s = q·kᵀ·scale  → + hooks.score_bias → + additive
 // → -inf where causal / window / key_padding forbid → softmax (an all -inf row gives
 // probabilities 0 and output 0, never NaN) → probs·v.
 
@@ -77,5 +77,15 @@ AttentionResult scaled_dot_product_attention(const TensorView& q, const TensorVi
                                              const TensorView& v, const AttentionMask& mask,
                                              float scale, bool need_probs,
                                              const AttentionHooks& hooks = {});
+
+// The mask rules on their own, for other attention variants (additive/Bahdanau) and
+// tools that compute scores themselves. validate_attention_mask throws naming `op` unless
+// the mask fits H heads, Tq queries, Tk keys. apply_attention_mask adds head `head`'s
+// additive slice to scores (Tq, Tk) (row stride ld) and sets forbidden positions to -inf.
+void validate_attention_mask(const char* op, const AttentionMask& mask, int H, int Tq, int Tk);
+void apply_attention_mask(float* scores, int64_t ld, int head, int Tq, int Tk,
+                          const AttentionMask& mask);
+// Whether query i may see key j under causal / window / key_padding (not the additive mask).
+bool attention_allowed(const AttentionMask& mask, int i, int j, int Tq, int Tk);
 
 }  // namespace tfp::nn
