@@ -1,6 +1,10 @@
 #include "train/activation_grad.h"
 
 #include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "kernels/kernels.h"
 
 namespace tfp::train {
 
@@ -20,8 +24,25 @@ const char* activation_name(Activation a) {
   return "?";
 }
 
+// tanh(u) = 1 − 2/(e^{2u} + 1): one exp instead of libm's slower tanh (it dominated the
+// training profile), exact to rounding; e^{2u} = inf gives 1 and e^{2u} = 0 gives −1.
+template <class T>
+T tanh_via_exp(T u) {
+  return T(1) - T(2) / (std::exp(T(2) * u) + T(1));
+}
+
 template <class T>
 void activation_forward(Activation a, T* y, const T* x, size_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    // Training in float uses the engine's own SIMD kernels, so the trained model's
+    // activations are the very numbers inference will compute.
+    if (y != x) std::memcpy(y, x, n * sizeof(float));
+    switch (a) {
+      case Activation::Relu: kernels::relu(y, n); return;
+      case Activation::GeluErf: kernels::gelu_erf(y, n); return;
+      case Activation::GeluTanh: kernels::gelu_tanh(y, n); return;
+    }
+  }
   const T k = static_cast<T>(kSqrt2OverPi), c3 = static_cast<T>(kGeluCubic);
   const T r2 = static_cast<T>(kInvSqrt2);
   for (size_t i = 0; i < n; ++i) {
@@ -50,7 +71,7 @@ void activation_backward(Activation a, T* dx, const T* dy, const T* x, size_t n)
         break;
       }
       case Activation::GeluTanh: {
-        const T t = std::tanh(k * (v + c3 * v * v * v));
+        const T t = tanh_via_exp<T>(k * (v + c3 * v * v * v));
         d = T(0.5) * (T(1) + t) + T(0.5) * v * (T(1) - t * t) * k * (T(1) + T(3) * c3 * v * v);
         break;
       }

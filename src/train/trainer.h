@@ -1,0 +1,113 @@
+// The training loop as an object that is stepped: the training page's worker calls
+// step() repeatedly (reading the loss and, now and then, attention maps) and can stop
+// at any step; the native runner (bench/train_toy.cpp) calls it in a loop.
+//
+// One step: draw a batch from the task's training split → forward → cross-entropy →
+// backward → clip the global gradient norm → AdamW with the scheduled learning rate.
+// Everything random comes from the seed, so two runs with the same options produce
+// bit-identical weights (on the same build).
+//
+// Evaluation uses a fixed held-out set and teacher forcing: a sequence counts as correct
+// when the argmax prediction is right at every graded position. For a task with one
+// right answer that is exactly "greedy decoding produces the right answer": if every
+// teacher-forced argmax is right, greedy decoding feeds itself the true tokens and so
+// reproduces them one by one; at the first wrong argmax it goes wrong too. (generate()
+// does the token-by-token decoding; the test checks the two agree.)
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+#include "train/lr_schedule.h"
+#include "train/optimizer.h"
+#include "train/tasks.h"
+#include "train/train_model.h"
+
+namespace tfp::train {
+
+struct TrainerOptions {
+  TaskKind task = TaskKind::Reverse;
+  int task_size = 0;  // 0 = the task's default
+  model::Architecture architecture = model::Architecture::decoder_only;
+  int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;
+  bool norm_first = true;
+  nn::Activation activation = nn::Activation::gelu_tanh;
+  int batch = 32;
+  int steps = 1000;        // the schedule's length
+  uint64_t seed = 1;
+  double lr = 3e-3, min_lr = 3e-4;
+  int warmup = 50;
+  Decay decay = Decay::Cosine;
+  double weight_decay = 0.01;
+  double clip = 1.0;
+  double label_smoothing = 0.0;
+  int eval_examples = 512;
+};
+
+struct StepStats {
+  int step = 0;            // steps done, including this one
+  double loss = 0;         // mean cross-entropy over the batch's graded tokens
+  double token_accuracy = 0;
+  double lr = 0;
+  double grad_norm = 0;    // before clipping
+  int tokens = 0;          // graded tokens in the batch
+};
+
+struct EvalStats {
+  double loss = 0;
+  double token_accuracy = 0;
+  double sequence_accuracy = 0;  // exact match of the whole answer (greedy-equivalent)
+  int examples = 0;
+};
+
+// An attention map from the last forward: probs (Tq, Tk) row-major with the tokens.
+struct AttentionMap {
+  int Tq = 0, Tk = 0;
+  std::vector<float> probs;
+  std::string queries, keys;  // one character per token
+};
+
+class Trainer {
+ public:
+  explicit Trainer(const TrainerOptions& opt);
+
+  StepStats step();
+  EvalStats evaluate();  // on the fixed held-out set (opt.eval_examples)
+  int steps_done() const { return steps_done_; }
+
+  // Greedy decoding of one prompt, token by token (stops at the end mark or the length
+  // limit); returns the answer without the end mark.
+  std::string generate(const std::string& prompt);
+
+  // Runs the forward pass on one example so that attention() shows it.
+  void inspect(const Example& e);
+  // kind 0 decoder self, 1 cross, 2 encoder self; example b of the last forward.
+  AttentionMap attention(int kind, int layer, int head, int b = 0) const;
+
+  const Task& task() const { return task_; }
+  const TrainerOptions& options() const { return opt_; }
+  TrainModel<float>& model() { return model_; }
+  const model::ModelConfig& config() const { return model_.config(); }
+
+  // The trained model as files the engine loads: config.json ("model_type": "tfp"),
+  // model.safetensors (tensors named by role) and tokenizer.json (Char model).
+  std::string config_json() const;
+  std::vector<uint8_t> safetensors() const;
+  std::string tokenizer_json() const;
+
+ private:
+  TrainerOptions opt_;
+  Task task_;
+  TrainModel<float> model_;
+  AdamW adamw_;
+  LrSchedule schedule_;
+  Rng data_rng_;
+  std::vector<Example> held_out_;
+  int steps_done_ = 0;
+  Batch last_;  // the batch of the last forward (for attention())
+};
+
+model::ModelConfig toy_model_config(const TrainerOptions& opt, const Task& task);
+
+}  // namespace tfp::train
