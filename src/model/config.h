@@ -101,7 +101,10 @@ inline void check_config(const ModelConfig& c) {
   TFP_CHECK(c.d_ff > 0, "model config: d_ff must be positive, got ", c.d_ff);
   TFP_CHECK(c.n_encoder_layers >= 0 && c.n_decoder_layers >= 0,
             "model config: negative layer count");
-  TFP_CHECK(!c.has_encoder() || c.n_encoder_layers > 0, "model config: ",
+  // A bare decoder stack with cross-attention (PyTorch nn.TransformerDecoder) takes its
+  // memory as an input: encoder_decoder with zero encoder layers and no embeddings.
+  const bool bare_decoder = c.architecture == Architecture::encoder_decoder && !c.has_embeddings;
+  TFP_CHECK(!c.has_encoder() || c.n_encoder_layers > 0 || bare_decoder, "model config: ",
             architecture_name(c.architecture), " needs n_encoder_layers > 0");
   TFP_CHECK(!c.has_decoder() || c.n_decoder_layers > 0, "model config: ",
             architecture_name(c.architecture), " needs n_decoder_layers > 0");

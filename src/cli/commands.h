@@ -1,0 +1,16 @@
+// The sub-commands of the tfp tool (one file each). Each parses its own arguments, writes
+// one JSON document with `w`, and throws tfp::Error on any problem.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli/json_writer.h"
+
+namespace tfp::cli {
+
+void cmd_info(const std::vector<std::string>& argv, JsonWriter& w);
+void cmd_tokenize(const std::vector<std::string>& argv, JsonWriter& w);
+void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w);
+void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w);
+
+}  // namespace tfp::cli

@@ -1,0 +1,325 @@
+// config.json parsing for GPT-2, BERT, PyTorch nn.Transformer* and our own models.
+// Field names and defaults follow each family's published config class (see the header).
+#include "model/config_json.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+namespace tfp::model {
+
+namespace {
+
+using nlohmann::json;
+
+// Typed, exception-free access to the fields of one config object. Every failure names
+// the file, the family and the field.
+struct Fields {
+  const json& j;
+  const std::string& source;
+  const char* family;
+
+  const json* find(const char* key) const {
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+  }
+  template <typename... Parts>
+  [[noreturn]] void fail(const Parts&... parts) const {
+    TFP_FAIL(source, ": ", family, " config ", parts...);
+  }
+
+  int64_t integer(const char* key) const {
+    const json* v = find(key);
+    if (!v) fail("needs integer \"", key, "\"");
+    return integer_value(key, *v);
+  }
+  int64_t integer(const char* key, int64_t fallback) const {
+    const json* v = find(key);
+    return v ? integer_value(key, *v) : fallback;
+  }
+  int64_t integer_value(const char* key, const json& v) const {
+    if (!v.is_number_integer()) fail("field \"", key, "\" must be an integer, got ", v.dump());
+    if (v.is_number_unsigned() && v.get<uint64_t>() > (uint64_t{1} << 40))
+      fail("field \"", key, "\" is too large: ", v.dump());
+    const int64_t x = v.get<int64_t>();
+    if (x < 0) fail("field \"", key, "\" must not be negative, got ", x);
+    return x;
+  }
+  float number(const char* key, float fallback) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", v->dump());
+    const double x = v->get<double>();
+    if (!std::isfinite(x)) fail("field \"", key, "\" must be finite");
+    return static_cast<float>(x);
+  }
+  bool boolean(const char* key, bool fallback) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_boolean()) fail("field \"", key, "\" must be true or false, got ", v->dump());
+    return v->get<bool>();
+  }
+  std::string string(const char* key, const char* fallback) const {
+    const json* v = find(key);
+    if (!v) {
+      if (!fallback) fail("needs string \"", key, "\"");
+      return fallback;
+    }
+    if (!v->is_string()) fail("field \"", key, "\" must be a string, got ", v->dump());
+    return v->get<std::string>();
+  }
+  nn::Activation activation(const char* key, const char* fallback) const {
+    const std::string name = string(key, fallback);
+    try {
+      return nn::activation_from_string(name);
+    } catch (const Error&) {
+      fail("field \"", key, "\": unsupported activation \"", name,
+           "\" (supported: relu, gelu, gelu_new, gelu_pytorch_tanh)");
+    }
+  }
+};
+
+ParsedConfig parse_gpt2(const Fields& f) {
+  ParsedConfig p;
+  p.family = CheckpointFamily::gpt2;
+  ModelConfig& c = p.config;
+  c.architecture = Architecture::decoder_only;
+  c.family = "gpt2";
+  c.d_model = f.integer("n_embd");
+  c.n_heads = f.integer("n_head");
+  c.n_decoder_layers = f.integer("n_layer");
+  c.max_positions = f.find("n_positions") ? f.integer("n_positions") : f.integer("n_ctx");
+  c.vocab_size = f.integer("vocab_size");
+  c.d_ff = f.integer("n_inner", 4 * c.d_model);  // null → 4·n_embd, as HF GPT2MLP
+  c.layer_norm_eps = f.number("layer_norm_epsilon", 1e-5f);
+  c.activation = f.activation("activation_function", "gelu_new");
+  if (!f.boolean("scale_attn_weights", true)) f.fail("scale_attn_weights=false is not supported");
+  if (f.boolean("scale_attn_by_inverse_layer_idx", false))
+    f.fail("scale_attn_by_inverse_layer_idx=true is not supported");
+  c.norm_first = true;
+  c.positional = Positional::learned;
+  c.decoder_final_norm = true;  // ln_f
+  c.fused_qkv = true;           // c_attn
+  c.lm_head = true;
+  c.tied_lm_head = true;        // lm_head.weight is wte
+  return p;
+}
+
+ParsedConfig parse_bert(const Fields& f) {
+  ParsedConfig p;
+  p.family = CheckpointFamily::bert;
+  ModelConfig& c = p.config;
+  c.architecture = Architecture::encoder_only;
+  c.family = "bert";
+  c.d_model = f.integer("hidden_size");
+  c.n_heads = f.integer("num_attention_heads");
+  c.n_encoder_layers = f.integer("num_hidden_layers");
+  c.d_ff = f.integer("intermediate_size");
+  c.max_positions = f.integer("max_position_embeddings");
+  c.type_vocab_size = f.integer("type_vocab_size", 2);
+  c.vocab_size = f.integer("vocab_size");
+  c.layer_norm_eps = f.number("layer_norm_eps", 1e-12f);
+  c.activation = f.activation("hidden_act", "gelu");
+  const std::string pos = f.string("position_embedding_type", "absolute");
+  if (pos != "absolute") f.fail("position_embedding_type \"", pos, "\" is not supported (only \"absolute\")");
+  if (f.boolean("is_decoder", false)) f.fail("is_decoder=true is not supported");
+  c.norm_first = false;
+  c.positional = Positional::learned;
+  c.embedding_norm = true;
+  c.fused_qkv = false;  // query / key / value
+  c.lm_head = false;
+  c.encoder_head = EncoderHead::none;  // hidden states; pooler and cls.* are not used
+  return p;
+}
+
+ParsedConfig parse_torch(const Fields& f) {
+  ParsedConfig p;
+  ModelConfig& c = p.config;
+  c.family = "torch_transformer";
+  const std::string kind = f.string("kind", "transformer");
+  c.d_model = f.integer("d_model");
+  c.n_heads = f.integer("nhead");
+  c.d_ff = f.integer("dim_feedforward", 2048);
+  c.activation = f.activation("activation", "relu");
+  c.norm_first = f.boolean("norm_first", false);
+  c.layer_norm_eps = f.number("layer_norm_eps", 1e-5f);
+  const bool final_norm = f.boolean("final_norm", kind == "transformer");
+  if (kind == "transformer") {
+    p.family = CheckpointFamily::torch_transformer;
+    c.architecture = Architecture::encoder_decoder;
+    c.n_encoder_layers = f.integer("num_encoder_layers");
+    c.n_decoder_layers = f.integer("num_decoder_layers");
+    c.encoder_final_norm = c.decoder_final_norm = final_norm;
+  } else if (kind == "encoder") {
+    p.family = CheckpointFamily::torch_encoder;
+    c.architecture = Architecture::encoder_only;
+    c.n_encoder_layers = f.integer("num_encoder_layers");
+    c.encoder_final_norm = final_norm;
+  } else if (kind == "decoder") {
+    // A decoder stack with cross-attention and no encoder of its own: the memory is an
+    // input. It is an encoder_decoder config with zero encoder layers.
+    p.family = CheckpointFamily::torch_decoder;
+    c.architecture = Architecture::encoder_decoder;
+    c.n_decoder_layers = f.integer("num_decoder_layers");
+    c.decoder_final_norm = final_norm;
+  } else {
+    f.fail("field \"kind\" must be \"transformer\", \"encoder\" or \"decoder\", got \"", kind, "\"");
+  }
+  c.has_embeddings = false;  // inputs are (T, C) embeddings
+  c.positional = Positional::none;
+  c.vocab_size = 0;
+  c.fused_qkv = true;  // in_proj_weight
+  c.lm_head = false;
+  c.tied_lm_head = false;
+  return p;
+}
+
+// ---- our own models: every field by its C++ name ----------------------------------
+
+constexpr std::pair<Architecture, const char*> kArchitectures[] = {
+    {Architecture::encoder_only, "encoder_only"},
+    {Architecture::decoder_only, "decoder_only"},
+    {Architecture::encoder_decoder, "encoder_decoder"}};
+constexpr std::pair<Positional, const char*> kPositionals[] = {
+    {Positional::none, "none"}, {Positional::learned, "learned"}, {Positional::sinusoidal, "sinusoidal"}};
+constexpr std::pair<EncoderHead, const char*> kHeads[] = {
+    {EncoderHead::none, "none"},
+    {EncoderHead::token_classifier, "token_classifier"},
+    {EncoderHead::masked_lm, "masked_lm"}};
+
+template <typename E, size_t N>
+E enum_field(const Fields& f, const char* key, const std::pair<E, const char*> (&table)[N], E fallback) {
+  if (!f.find(key)) return fallback;
+  const std::string s = f.string(key, nullptr);
+  for (const auto& [value, name] : table)
+    if (s == name) return value;
+  std::string choices;
+  for (const auto& [value, name] : table) choices += std::string(choices.empty() ? "" : ", ") + name;
+  f.fail("field \"", key, "\": unknown value \"", s, "\" (one of: ", choices, ")");
+}
+
+template <typename E, size_t N>
+const char* enum_name(E value, const std::pair<E, const char*> (&table)[N]) {
+  for (const auto& [v, name] : table)
+    if (v == value) return name;
+  return "?";
+}
+
+ParsedConfig parse_tfp(const Fields& f) {
+  ParsedConfig p;
+  p.family = CheckpointFamily::tfp;
+  ModelConfig& c = p.config;
+  const ModelConfig d;  // defaults
+  c.architecture = enum_field(f, "architecture", kArchitectures, d.architecture);
+  c.family = f.string("family", "tfp");
+  c.d_model = f.integer("d_model");
+  c.n_heads = f.integer("n_heads");
+  c.n_encoder_layers = f.integer("n_encoder_layers", 0);
+  c.n_decoder_layers = f.integer("n_decoder_layers", 0);
+  c.d_ff = f.integer("d_ff");
+  c.vocab_size = f.integer("vocab_size", 0);
+  c.max_positions = f.integer("max_positions", 0);
+  c.type_vocab_size = f.integer("type_vocab_size", 0);
+  c.activation = f.activation("activation", nn::activation_name(d.activation));
+  c.norm_first = f.boolean("norm_first", d.norm_first);
+  c.layer_norm_eps = f.number("layer_norm_eps", d.layer_norm_eps);
+  c.has_embeddings = f.boolean("has_embeddings", d.has_embeddings);
+  c.positional = enum_field(f, "positional", kPositionals, d.positional);
+  c.embedding_scale = f.number("embedding_scale", d.embedding_scale);
+  c.embedding_norm = f.boolean("embedding_norm", d.embedding_norm);
+  c.shared_src_tgt_embeddings = f.boolean("shared_src_tgt_embeddings", d.shared_src_tgt_embeddings);
+  c.encoder_final_norm = f.boolean("encoder_final_norm", d.encoder_final_norm);
+  c.decoder_final_norm = f.boolean("decoder_final_norm", d.decoder_final_norm);
+  c.fused_qkv = f.boolean("fused_qkv", d.fused_qkv);
+  c.lm_head = f.boolean("lm_head", d.lm_head);
+  c.tied_lm_head = f.boolean("tied_lm_head", d.tied_lm_head);
+  c.encoder_head = enum_field(f, "encoder_head", kHeads, d.encoder_head);
+  c.n_labels = f.integer("n_labels", 0);
+  return p;
+}
+
+// A float as the double with the same shortest decimal form (1e-5f → 1e-05, not
+// 9.999999747378752e-06), so written configs read as the numbers people typed.
+double tidy(float x) {
+  char buf[32];
+  for (int digits = 1; digits <= 9; ++digits) {  // 9 digits always round-trip a float
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(x));
+    const double d = std::strtod(buf, nullptr);
+    if (static_cast<float>(d) == x) return d;
+  }
+  return x;
+}
+
+}  // namespace
+
+const char* family_name(CheckpointFamily f) {
+  switch (f) {
+    case CheckpointFamily::gpt2: return "gpt2";
+    case CheckpointFamily::bert: return "bert";
+    case CheckpointFamily::torch_transformer: return "torch_transformer";
+    case CheckpointFamily::torch_encoder: return "torch_transformer (encoder)";
+    case CheckpointFamily::torch_decoder: return "torch_transformer (decoder)";
+    case CheckpointFamily::tfp: return "tfp";
+  }
+  return "?";
+}
+
+ParsedConfig parse_config_json(std::string_view text, const std::string& source) {
+  const json j = json::parse(text.begin(), text.end(), nullptr, false);
+  TFP_CHECK(!j.is_discarded(), source, ": not valid JSON");
+  TFP_CHECK(j.is_object(), source, ": expected a JSON object");
+  const auto mt = j.find("model_type");
+  TFP_CHECK(mt != j.end() && mt->is_string(), source,
+            ": missing \"model_type\" (one of gpt2, bert, torch_transformer, tfp)");
+  const std::string type = mt->get<std::string>();
+  ParsedConfig p;
+  if (type == "gpt2") p = parse_gpt2(Fields{j, source, "gpt2"});
+  else if (type == "bert") p = parse_bert(Fields{j, source, "bert"});
+  else if (type == "torch_transformer") p = parse_torch(Fields{j, source, "torch_transformer"});
+  else if (type == "tfp") p = parse_tfp(Fields{j, source, "tfp"});
+  else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: gpt2, bert, torch_transformer, tfp)");
+  if (const auto eos = j.find("eos_token_id"); eos != j.end() && eos->is_number_integer())
+    p.eos_token_id = eos->get<int64_t>();
+  try {
+    check_config(p.config);
+  } catch (const Error& e) {
+    TFP_FAIL(source, ": ", e.what());
+  }
+  return p;
+}
+
+std::string config_to_json(const ModelConfig& c) {
+  json j = {
+      {"model_type", "tfp"},
+      {"family", c.family.empty() ? "tfp" : c.family},
+      {"architecture", enum_name(c.architecture, kArchitectures)},
+      {"d_model", c.d_model},
+      {"n_heads", c.n_heads},
+      {"n_encoder_layers", c.n_encoder_layers},
+      {"n_decoder_layers", c.n_decoder_layers},
+      {"d_ff", c.d_ff},
+      {"vocab_size", c.vocab_size},
+      {"max_positions", c.max_positions},
+      {"type_vocab_size", c.type_vocab_size},
+      {"activation", nn::activation_name(c.activation)},
+      {"norm_first", c.norm_first},
+      {"layer_norm_eps", tidy(c.layer_norm_eps)},
+      {"has_embeddings", c.has_embeddings},
+      {"positional", enum_name(c.positional, kPositionals)},
+      {"embedding_scale", tidy(c.embedding_scale)},
+      {"embedding_norm", c.embedding_norm},
+      {"shared_src_tgt_embeddings", c.shared_src_tgt_embeddings},
+      {"encoder_final_norm", c.encoder_final_norm},
+      {"decoder_final_norm", c.decoder_final_norm},
+      {"fused_qkv", c.fused_qkv},
+      {"lm_head", c.lm_head},
+      {"tied_lm_head", c.tied_lm_head},
+      {"encoder_head", enum_name(c.encoder_head, kHeads)},
+      {"n_labels", c.n_labels},
+  };
+  return j.dump(2);
+}
+
+}  // namespace tfp::model

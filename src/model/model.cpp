@@ -1,0 +1,83 @@
+// Loading a model folder or in-memory files into a LoadedModel (see model.h).
+#include "model/model.h"
+
+#include "io/file.h"
+#include "tokenizer/tokenizer_json.h"
+
+namespace tfp::model {
+
+LoadedModel load_model(ModelFiles files) {
+  LoadedModel m;
+  m.source = files.name;
+  const ParsedConfig parsed = parse_config_json(files.config_json, io::join_path(files.name, "config.json"));
+  m.family = parsed.family;
+  m.model.config = parsed.config;
+  auto st = std::make_shared<io::SafeTensors>(
+      io::SafeTensors::parse(std::move(files.safetensors), io::join_path(files.name, "model.safetensors")));
+  m.model.weights = ModelWeights::for_config(m.model.config);
+  m.report = bind_checkpoint(m.model.config, m.family, *st, m.model.weights);
+  m.tensors = st;
+  m.model.backing = st;
+
+  if (files.tokenizer_json) {
+    m.tokenizer = std::make_unique<Tokenizer>(
+        load_tokenizer_json(*files.tokenizer_json, io::join_path(files.name, "tokenizer.json")));
+    const ModelConfig& c = m.model.config;
+    // Every id the tokenizer can produce must have an embedding row.
+    TFP_CHECK(!c.has_embeddings || static_cast<int64_t>(m.tokenizer->vocab_size()) <= c.vocab_size,
+              m.source, ": tokenizer.json has ", m.tokenizer->vocab_size(),
+              " tokens but the model's vocab_size is ", c.vocab_size);
+  }
+  m.eos_token_id = parsed.eos_token_id;
+  if (m.eos_token_id < 0 && m.tokenizer) m.eos_token_id = m.tokenizer->special_ids().eos;
+  return m;
+}
+
+LoadedModel load_model_dir(const std::string& dir) {
+  TFP_CHECK(io::dir_exists(dir), "load_model: '", dir, "' is not a folder");
+  const std::string weights = io::join_path(dir, "model.safetensors");
+  if (!io::file_exists(weights)) {
+    TFP_CHECK(!io::file_exists(io::join_path(dir, "model.safetensors.index.json")), "load_model: '", dir,
+              "' holds a sharded checkpoint (model.safetensors.index.json), which is not supported");
+    TFP_CHECK(!io::file_exists(io::join_path(dir, "pytorch_model.bin")), "load_model: '", dir,
+              "' holds pytorch_model.bin (pickle), which is not supported: save it as model.safetensors");
+    TFP_FAIL("load_model: '", dir, "' has no model.safetensors");
+  }
+  const std::string config = io::join_path(dir, "config.json");
+  TFP_CHECK(io::file_exists(config), "load_model: '", dir, "' has no config.json");
+  ModelFiles files;
+  files.name = dir;
+  files.config_json = io::read_text_file(config);
+  files.safetensors = io::read_file(weights);
+  const std::string tok = io::join_path(dir, "tokenizer.json");
+  if (io::file_exists(tok)) files.tokenizer_json = io::read_text_file(tok);
+  return load_model(std::move(files));
+}
+
+Tokenizer load_tokenizer_dir(const std::string& dir) {
+  const std::string tok = io::join_path(dir, "tokenizer.json");
+  TFP_CHECK(io::file_exists(tok), "load_tokenizer: '", dir, "' has no tokenizer.json");
+  return load_tokenizer_file(tok);
+}
+
+std::vector<uint8_t> save_weights_by_role(const ModelConfig& cfg, const ModelWeights& w, io::DType stored) {
+  validate_weights(cfg, w);
+  io::SafeTensorsWriter writer;
+  writer.set_metadata("format", "tfp");
+  for (const WeightSlot& s : weight_slots(cfg, const_cast<ModelWeights&>(w))) {
+    if (s.view->empty()) continue;
+    if (s.linear && s.view == &s.linear->weight && s.linear->layout == nn::WeightLayout::InOut) {
+      // Our files store every Linear as (out, in): transpose Conv1D-layout weights.
+      const int64_t in = s.view->shape[0], out = s.view->shape[1];
+      Tensor t({out, in});
+      for (int64_t i = 0; i < in; ++i)
+        for (int64_t o = 0; o < out; ++o) t.data[static_cast<size_t>(o * in + i)] = s.view->data[i * out + o];
+      writer.add_f32(s.role, t, stored);
+    } else {
+      writer.add_f32(s.role, s.view->shape, s.view->data, stored);
+    }
+  }
+  return writer.finish();
+}
+
+}  // namespace tfp::model

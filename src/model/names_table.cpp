@@ -1,0 +1,194 @@
+// Binding a safetensors file to ModelWeights through a name table (see names_table.h).
+#include "model/names_table.h"
+
+#include <cctype>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tfp::model {
+
+namespace {
+
+// "dec.3.attn.qkv.weight" → ("dec.{i}.attn.qkv.weight", "3"); roles without a layer
+// index come back unchanged with an empty index.
+std::pair<std::string, std::string> role_pattern(const std::string& role) {
+  size_t start = 0;
+  while (start < role.size()) {
+    size_t end = role.find('.', start);
+    if (end == std::string::npos) end = role.size();
+    bool digits = end > start;
+    for (size_t k = start; k < end && digits; ++k) digits = std::isdigit(static_cast<unsigned char>(role[k]));
+    if (digits)
+      return {role.substr(0, start) + "{i}" + role.substr(end), role.substr(start, end - start)};
+    start = end + 1;
+  }
+  return {role, ""};
+}
+
+std::vector<std::string> split_alternatives(const char* names) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char* p = names; *p; ++p) {
+    if (*p == '|') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(*p);
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::string substitute_index(std::string name, const std::string& index) {
+  const size_t at = name.find("{i}");
+  if (at != std::string::npos) name.replace(at, 3, index);
+  return name;
+}
+
+bool match_any(const std::vector<const char*>& patterns, std::string_view name) {
+  for (const char* p : patterns)
+    if (name_pattern_match(p, name)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool name_pattern_match(std::string_view pattern, std::string_view name) {
+  if (pattern.empty()) return name.empty();
+  if (pattern[0] == '*') {
+    for (size_t k = 0; k <= name.size(); ++k)
+      if (name_pattern_match(pattern.substr(1), name.substr(k))) return true;
+    return false;
+  }
+  if (pattern.starts_with("{i}")) {
+    size_t k = 0;
+    while (k < name.size() && std::isdigit(static_cast<unsigned char>(name[k]))) ++k;
+    for (size_t n = k; n >= 1; --n)
+      if (name_pattern_match(pattern.substr(3), name.substr(n))) return true;
+    return false;
+  }
+  return !name.empty() && name[0] == pattern[0] && name_pattern_match(pattern.substr(1), name.substr(1));
+}
+
+const NameTable* name_table_for(CheckpointFamily family) {
+  switch (family) {
+    case CheckpointFamily::gpt2: return &names_gpt2();
+    case CheckpointFamily::bert: return &names_bert();
+    case CheckpointFamily::torch_transformer: return &names_torch_transformer();
+    case CheckpointFamily::torch_encoder: return &names_torch_encoder();
+    case CheckpointFamily::torch_decoder: return &names_torch_decoder();
+    case CheckpointFamily::tfp: return nullptr;
+  }
+  return nullptr;
+}
+
+BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
+                           const io::SafeTensors& st, ModelWeights& w) {
+  const NameTable* table = name_table_for(family);
+  const std::string family_str = family_name(family);
+  std::vector<std::string> problems;
+  BindReport report;
+
+  // File names with an optional prefix removed ("transformer.h.0..." → "h.0...").
+  std::unordered_map<std::string, const io::TensorEntry*> by_name;
+  std::unordered_map<const io::TensorEntry*, std::string> short_name;
+  for (const io::TensorEntry& e : st.entries()) {
+    std::string key = e.name;
+    if (table)
+      for (const char* p : table->prefixes)
+        if (key.starts_with(p)) {
+          key = key.substr(std::string_view(p).size());
+          break;
+        }
+    const auto [it, fresh] = by_name.emplace(key, &e);
+    if (!fresh)
+      problems.push_back("tensors '" + it->second->name + "' and '" + e.name + "' are both '" + key + "'");
+    short_name[&e] = key;
+  }
+
+  std::unordered_map<std::string, const NameRule*> rules;
+  if (table)
+    for (const NameRule& r : table->rules) rules.emplace(r.role, &r);
+
+  std::unordered_set<const io::TensorEntry*> used;
+  for (WeightSlot& slot : weight_slots(cfg, w)) {
+    std::vector<std::string> candidates;
+    nn::WeightLayout layout = nn::WeightLayout::OutIn;
+    if (!table) {
+      candidates.push_back(slot.role);  // our own files are named by role
+    } else {
+      const auto [pattern, index] = role_pattern(slot.role);
+      const auto it = rules.find(pattern);
+      if (it == rules.end()) {
+        problems.push_back("role " + slot.role + " has no checkpoint name in the " + family_str +
+                           " table (this config is not supported for " + family_str + " files)");
+        continue;
+      }
+      for (const std::string& alt : split_alternatives(it->second->names))
+        candidates.push_back(substitute_index(alt, index));
+      layout = it->second->layout;
+    }
+    const io::TensorEntry* e = nullptr;
+    for (const std::string& c : candidates) {
+      const auto f = by_name.find(c);
+      if (f != by_name.end()) {
+        e = f->second;
+        break;
+      }
+    }
+    if (!e) {
+      if (slot.required)
+        problems.push_back("missing tensor '" + candidates.front() + "' (role " + slot.role + ")");
+      continue;
+    }
+    used.insert(e);
+    if (!io::dtype_is_float_supported(e->dtype)) {
+      problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") has dtype " +
+                         io::dtype_name(e->dtype) + "; weights must be F32, F16 or BF16");
+      continue;
+    }
+    if (slot.linear && slot.view == &slot.linear->weight) slot.linear->layout = layout;
+    const Shape want = slot.expected_now();
+    if (e->shape != want) {
+      problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") has shape " +
+                         shape_str(e->shape) + ", expected " + shape_str(want));
+      continue;
+    }
+    *slot.view = st.f32(*e);
+    ++report.bound;
+  }
+
+  // Every tensor of the file is accounted for.
+  for (const io::TensorEntry& e : st.entries()) {
+    if (used.count(&e)) continue;
+    const std::string& key = short_name[&e];
+    if (table && match_any(table->ignored, key)) {
+      report.ignored.push_back(e.name);
+    } else if (table && match_any(table->allowed_unused, key)) {
+      report.unused_allowed.push_back(e.name);
+    } else {
+      std::string why = "unexpected tensor '" + e.name + "'";
+      // A name the table knows but the config did not ask for: say which role.
+      if (table)
+        for (const NameRule& r : table->rules)
+          for (const std::string& alt : split_alternatives(r.names))
+            if (name_pattern_match(alt, key) && why.back() == '\'')
+              why += std::string(" (role ") + r.role + ", which this config does not have: layer count or options differ?)";
+      problems.push_back(why);
+    }
+  }
+
+  if (!problems.empty()) {
+    std::string msg = "checkpoint '" + st.source() + "' (" + family_str + ") does not match its config: " +
+                      std::to_string(problems.size()) + " problem" + (problems.size() == 1 ? "" : "s") + ":";
+    constexpr size_t kShown = 20;
+    for (size_t i = 0; i < problems.size() && i < kShown; ++i) msg += "\n  " + problems[i];
+    if (problems.size() > kShown) msg += "\n  ... and " + std::to_string(problems.size() - kShown) + " more";
+    TFP_FAIL(msg);
+  }
+  validate_weights(cfg, w);  // the engine's own check, by role (should always pass here)
+  return report;
+}
+
+}  // namespace tfp::model

@@ -1,0 +1,71 @@
+// Checkpoint name tables: which tensor in a file fills which role of ModelWeights.
+//
+// A table lists, per role pattern ("dec.{i}.attn.qkv.weight", {i} = layer index), the
+// checkpoint name(s) that hold it ("h.{i}.attn.c_attn.weight") and the layout of Linear
+// weights (GPT-2's Conv1D stores (in, out): WeightLayout::InOut). Binding walks the
+// engine's own slot list (weight_slots in model/weights.h), so every role the config
+// needs is looked up, and then accounts for every tensor in the file:
+//   - missing:     a required role whose tensor is absent                     → error
+//   - mis-shaped:  a tensor whose shape is not what the role expects          → error
+//   - unexpected:  a tensor no role uses and the table does not know          → error
+//                  (usually a config that does not match the file, e.g. layer counts)
+//   - ignored:     known non-weight buffers (GPT-2 attn.bias / attn.masked_bias causal
+//                  masks, BERT embeddings.position_ids)                        → silent
+//   - allowed:     known weights of heads the engine does not run (BERT pooler.*,
+//                  cls.*; GPT-2 lm_head.weight, a copy of the tied wte)       → listed in
+//                  the report's `unused_allowed`, not an error
+// All problems are collected and reported together, by checkpoint name and role.
+// Optional name prefixes ("transformer.", "bert.") are stripped before lookup, so both
+// GPT2Model and GPT2LMHeadModel (BertModel and BertFor*) files bind.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "io/safetensors.h"
+#include "model/config_json.h"
+#include "model/weights.h"
+#include "nn/linear.h"
+
+namespace tfp::model {
+
+struct NameRule {
+  const char* role;   // "dec.{i}.attn.qkv.weight"
+  const char* names;  // "h.{i}.attn.c_attn.weight"; alternatives separated by '|' (old names)
+  nn::WeightLayout layout = nn::WeightLayout::OutIn;  // for Linear weights
+};
+
+struct NameTable {
+  const char* family;
+  std::vector<const char*> prefixes;        // optional prefixes stripped from file names
+  std::vector<NameRule> rules;
+  std::vector<const char*> ignored;         // patterns ('*' and {i}) of known buffers
+  std::vector<const char*> allowed_unused;  // patterns of weights we knowingly leave unused
+};
+
+const NameTable& names_gpt2();
+const NameTable& names_bert();
+const NameTable& names_torch_transformer();  // nn.Transformer
+const NameTable& names_torch_encoder();       // nn.TransformerEncoder
+const NameTable& names_torch_decoder();       // nn.TransformerDecoder
+// The table of a family; for CheckpointFamily::tfp (our own files, named by role) null.
+const NameTable* name_table_for(CheckpointFamily family);
+
+struct BindReport {
+  size_t bound = 0;                         // tensors bound to roles
+  std::vector<std::string> unused_allowed;  // file names, e.g. "pooler.dense.weight"
+  std::vector<std::string> ignored;         // known buffers skipped, e.g. "h.0.attn.bias"
+};
+
+// Fills `w` (shaped for cfg) with views into `st` and sets Linear layouts. Throws one
+// tfp::Error listing every missing, mis-shaped, unexpected or non-float tensor:
+//   "checkpoint 'gpt2/model.safetensors' (gpt2) does not match its config: 2 problems:
+//      missing tensor 'h.1.ln_1.weight' (role dec.1.norm_attn.gamma)
+//      tensor 'wpe.weight' (role embed.position) has shape [16, 8], expected [32, 8]"
+// The views live as long as `st`.
+BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
+                           const io::SafeTensors& st, ModelWeights& w);
+
+// '*' matches any run of characters; "{i}" matches a run of digits.
+bool name_pattern_match(std::string_view pattern, std::string_view name);
+
+}  // namespace tfp::model

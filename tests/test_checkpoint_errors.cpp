@@ -1,0 +1,182 @@
+// Loader errors: every missing, mis-shaped, unexpected or wrongly typed tensor and every
+// bad config field is reported by name (checkpoint name and role). Broken checkpoints are
+// made here from the good fixtures by rewriting their safetensors/config in memory.
+#include <doctest/doctest.h>
+
+#include "model/model.h"
+#include "test_checkpoint_util.h"
+
+using namespace tfp;
+using namespace tfp::model;
+using tfp::testing::checkpoint_dir;
+
+namespace {
+
+ModelFiles gpt2_files() {
+  const std::string dir = checkpoint_dir("gpt2_tiny");
+  ModelFiles f;
+  f.name = "gpt2_tiny";
+  f.config_json = io::read_text_file(dir + "/config.json");
+  f.safetensors = io::read_file(dir + "/model.safetensors");
+  return f;
+}
+
+// The good file with `drop` removed and `add` (name → tensor) added.
+std::vector<uint8_t> rewrite(const std::vector<uint8_t>& good, const std::string& drop,
+                             const std::vector<std::pair<std::string, Tensor>>& add = {},
+                             io::DType add_dtype = io::DType::F32) {
+  const io::SafeTensors st = io::SafeTensors::parse(good);
+  io::SafeTensorsWriter w;
+  for (const io::TensorEntry& e : st.entries())
+    if (e.name != drop) w.add_f32(e.name, st.f32(e).shape, st.f32(e).data);
+  for (const auto& [name, t] : add) {
+    if (add_dtype == io::DType::I64) {
+      const std::vector<int64_t> v(static_cast<size_t>(t.numel()), 1);
+      w.add_raw(name, io::DType::I64, t.shape, v.data(), v.size() * 8);
+    } else {
+      w.add_f32(name, t);
+    }
+  }
+  return w.finish();
+}
+
+std::string load_error(ModelFiles f) {
+  try {
+    load_model(std::move(f));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string with_field(std::string config, const std::string& from, const std::string& to) {
+  const size_t at = config.find(from);
+  REQUIRE(at != std::string::npos);
+  return config.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint errors: missing, mis-shaped, unexpected and non-float tensors") {
+  const ModelFiles good = gpt2_files();
+  REQUIRE(load_error(gpt2_files()) == "(no error)");
+
+  SUBCASE("missing") {
+    ModelFiles f = gpt2_files();
+    f.safetensors = rewrite(good.safetensors, "h.1.ln_1.weight");
+    CHECK(load_error(std::move(f)) ==
+          "checkpoint 'gpt2_tiny/model.safetensors' (gpt2) does not match its config: 1 problem:\n"
+          "  missing tensor 'h.1.ln_1.weight' (role dec.1.norm_attn.gamma)");
+  }
+  SUBCASE("mis-shaped: config with a longer context than wpe") {
+    ModelFiles f = gpt2_files();
+    f.config_json = with_field(f.config_json, "\"n_positions\":32", "\"n_positions\":64");
+    CHECK(load_error(std::move(f)) ==
+          "checkpoint 'gpt2_tiny/model.safetensors' (gpt2) does not match its config: 1 problem:\n"
+          "  tensor 'wpe.weight' (role embed.position) has shape [32, 16], expected [64, 16]");
+  }
+  SUBCASE("mis-shaped Conv1D weight stored as nn.Linear (out, in)") {
+    ModelFiles f = gpt2_files();
+    f.safetensors = rewrite(good.safetensors, "h.0.attn.c_attn.weight", {{"h.0.attn.c_attn.weight", Tensor({48, 16})}});
+    CHECK(load_error(std::move(f)) ==
+          "checkpoint 'gpt2_tiny/model.safetensors' (gpt2) does not match its config: 1 problem:\n"
+          "  tensor 'h.0.attn.c_attn.weight' (role dec.0.attn.qkv.weight) has shape [48, 16], expected [16, 48]");
+  }
+  SUBCASE("unexpected: the file has more layers than the config") {
+    ModelFiles f = gpt2_files();
+    f.config_json = with_field(f.config_json, "\"n_layer\":2", "\"n_layer\":1");
+    const std::string err = load_error(std::move(f));
+    CHECK(err.starts_with("checkpoint 'gpt2_tiny/model.safetensors' (gpt2) does not match its config: 12 problems:\n"
+                          "  unexpected tensor 'h.1."));
+    CHECK(err.find("(role dec.{i}.") != std::string::npos);
+    CHECK(err.find("which this config does not have: layer count or options differ?)") != std::string::npos);
+  }
+  SUBCASE("unexpected: an unknown name") {
+    ModelFiles f = gpt2_files();
+    f.safetensors = rewrite(good.safetensors, "", {{"adapter.weight", Tensor({2, 2})}});
+    CHECK(load_error(std::move(f)) ==
+          "checkpoint 'gpt2_tiny/model.safetensors' (gpt2) does not match its config: 1 problem:\n"
+          "  unexpected tensor 'adapter.weight'");
+  }
+  SUBCASE("non-float weight") {
+    ModelFiles f = gpt2_files();
+    f.safetensors = rewrite(good.safetensors, "ln_f.bias", {{"ln_f.bias", Tensor({16})}}, io::DType::I64);
+    CHECK(load_error(std::move(f)) ==
+          "checkpoint 'gpt2_tiny/model.safetensors' (gpt2) does not match its config: 1 problem:\n"
+          "  tensor 'ln_f.bias' (role dec.norm.beta) has dtype I64; weights must be F32, F16 or BF16");
+  }
+  SUBCASE("ambiguous: the same tensor with and without the prefix") {
+    ModelFiles f = gpt2_files();
+    f.safetensors = rewrite(good.safetensors, "", {{"transformer.ln_f.bias", Tensor({16})}});
+    CHECK(load_error(std::move(f)).find("tensors 'ln_f.bias' and 'transformer.ln_f.bias' are both 'ln_f.bias'") !=
+          std::string::npos);
+  }
+  SUBCASE("a broken safetensors file names the file") {
+    ModelFiles f = gpt2_files();
+    f.safetensors.resize(100);
+    CHECK(load_error(std::move(f)).starts_with("safetensors 'gpt2_tiny/model.safetensors': "));
+  }
+  SUBCASE("tokenizer larger than the embedding table") {
+    ModelFiles f = gpt2_files();
+    f.config_json = with_field(f.config_json, "\"vocab_size\":264", "\"vocab_size\":200");
+    f.tokenizer_json = io::read_text_file(checkpoint_dir("gpt2_tiny") + "/tokenizer.json");
+    f.safetensors = rewrite(good.safetensors, "wte.weight", {{"wte.weight", Tensor({200, 16})}});
+    CHECK(load_error(std::move(f)) == "gpt2_tiny: tokenizer.json has 264 tokens but the model's vocab_size is 200");
+  }
+}
+
+TEST_CASE("checkpoint errors: config.json") {
+  auto err = [](const std::string& text) {
+    try {
+      parse_config_json(text, "x/config.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(err("{") == "x/config.json: not valid JSON");
+  CHECK(err("[]") == "x/config.json: expected a JSON object");
+  CHECK(err("{}") == "x/config.json: missing \"model_type\" (one of gpt2, bert, torch_transformer, tfp)");
+  CHECK(err(R"({"model_type":"llama"})") ==
+        "x/config.json: unknown model_type \"llama\" (supported: gpt2, bert, torch_transformer, tfp)");
+  CHECK(err(R"({"model_type":"gpt2","n_embd":16})") == "x/config.json: gpt2 config needs integer \"n_head\"");
+  CHECK(err(R"({"model_type":"gpt2","n_embd":"16"})") ==
+        "x/config.json: gpt2 config field \"n_embd\" must be an integer, got \"16\"");
+  CHECK(err(R"({"model_type":"gpt2","n_embd":-16})") ==
+        "x/config.json: gpt2 config field \"n_embd\" must not be negative, got -16");
+  CHECK(err(R"({"model_type":"gpt2","n_embd":16,"n_head":3,"n_layer":1,"n_positions":8,"vocab_size":10})") ==
+        "x/config.json: model config: n_heads 3 does not divide d_model 16");
+  CHECK(err(R"({"model_type":"gpt2","n_embd":16,"n_head":4,"n_layer":1,"n_positions":8,"vocab_size":10,)"
+            R"("activation_function":"swish"})") ==
+        "x/config.json: gpt2 config field \"activation_function\": unsupported activation \"swish\" (supported: "
+        "relu, gelu, gelu_new, gelu_pytorch_tanh)");
+  CHECK(err(R"({"model_type":"bert","hidden_size":16,"num_attention_heads":4,"num_hidden_layers":1,)"
+            R"("intermediate_size":32,"max_position_embeddings":8,"vocab_size":10,)"
+            R"("position_embedding_type":"relative_key"})") ==
+        "x/config.json: bert config position_embedding_type \"relative_key\" is not supported (only \"absolute\")");
+  CHECK(err(R"({"model_type":"torch_transformer","kind":"seq2seq","d_model":16,"nhead":4})") ==
+        "x/config.json: torch_transformer config field \"kind\" must be \"transformer\", \"encoder\" or "
+        "\"decoder\", got \"seq2seq\"");
+
+  // Defaults: GPT-2 n_inner null → 4·n_embd, eps 1e-5, gelu_new; BERT eps 1e-12.
+  const ParsedConfig g = parse_config_json(
+      R"({"model_type":"gpt2","n_embd":16,"n_head":4,"n_layer":1,"n_ctx":8,"vocab_size":10,"n_inner":null})");
+  CHECK(g.config.d_ff == 64);
+  CHECK(g.config.max_positions == 8);
+  CHECK(g.config.activation == nn::Activation::gelu_tanh);
+  CHECK(g.config.norm_first);
+  const ParsedConfig b = parse_config_json(
+      R"({"model_type":"bert","hidden_size":16,"num_attention_heads":4,"num_hidden_layers":1,)"
+      R"("intermediate_size":32,"max_position_embeddings":8,"vocab_size":10})");
+  CHECK(b.config.layer_norm_eps == 1e-12f);
+  CHECK(b.config.activation == nn::Activation::gelu_erf);
+  CHECK(b.config.type_vocab_size == 2);
+}
+
+TEST_CASE("checkpoint errors: folders") {
+  CHECK_THROWS_WITH_AS(load_model_dir("/nonexistent/model"), "load_model: '/nonexistent/model' is not a folder",
+                       Error);
+  const std::string fixtures = TFP_FIXTURES_DIR;
+  CHECK_THROWS_WITH_AS(load_model_dir(fixtures), ("load_model: '" + fixtures + "' has no model.safetensors").c_str(),
+                       Error);
+}
