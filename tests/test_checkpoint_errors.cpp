@@ -111,6 +111,12 @@ TEST_CASE("checkpoint errors: missing, mis-shaped, unexpected and non-float tens
     CHECK(load_error(std::move(f)).find("tensors 'ln_f.bias' and 'transformer.ln_f.bias' are both 'ln_f.bias'") !=
           std::string::npos);
   }
+  SUBCASE("an untied GPT-2 head is refused, not silently replaced by wte") {
+    ModelFiles f = gpt2_files();
+    f.safetensors = rewrite(good.safetensors, "", {{"lm_head.weight", Tensor({264, 16}, 0.5f)}});
+    CHECK(load_error(std::move(f)) == "gpt2_tiny/model.safetensors: lm_head.weight differs from wte.weight, but "
+                                      "GPT-2 ties them (untied heads are not supported)");
+  }
   SUBCASE("a broken safetensors file names the file") {
     ModelFiles f = gpt2_files();
     f.safetensors.resize(100);

@@ -18,6 +18,17 @@ LoadedModel load_model(ModelFiles files) {
   m.report = bind_checkpoint(m.model.config, m.family, *st, m.model.weights);
   m.tensors = st;
   m.model.backing = st;
+  // GPT-2 ties its LM head to wte; a stored lm_head.weight is accepted only if it is that
+  // same matrix (an untied head would otherwise be silently replaced by wte).
+  if (m.family == CheckpointFamily::gpt2) {
+    if (const io::TensorEntry* head = st->find("lm_head.weight"); head && io::dtype_is_float_supported(head->dtype)) {
+      const TensorView h = st->f32(*head), wte = m.model.weights.embed.token;
+      bool same = h.shape == wte.shape;
+      for (int64_t i = 0; same && i < h.numel(); ++i) same = h.data[i] == wte.data[i];
+      TFP_CHECK(same, st->source(), ": lm_head.weight differs from wte.weight, but GPT-2 ties them "
+                "(untied heads are not supported)");
+    }
+  }
 
   if (files.tokenizer_json) {
     m.tokenizer = std::make_unique<Tokenizer>(
