@@ -231,6 +231,7 @@ TEST_CASE("train loop: attention maps and export the engine loads") {
   files.name = "toy";
   const model::LoadedModel lm = model::load_model(std::move(files));
   CHECK(lm.config().n_encoder_layers == 2);
+  CHECK(lm.eos_token_id == Task::kEnd);
   REQUIRE(lm.tokenizer != nullptr);
   const std::vector<int32_t> src = {Task::token('1'), Task::token('2')};
   const std::vector<int32_t> tgt = {Task::token('>'), Task::token('2')};

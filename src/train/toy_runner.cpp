@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <memory>
 #include <filesystem>
 #include <iomanip>
 
@@ -131,7 +130,8 @@ ToyRunResult run_toy_training(const ToyRunOptions& opt, std::ostream& log) {
       << res.tokens_per_cpu_second << " tokens/s cpu; held-out sequence accuracy "
       << std::setprecision(3) << res.final_eval.sequence_accuracy << " on "
       << res.final_eval.examples << " examples\n";
-  const Example demo = tr.task().sample(*std::make_unique<Rng>(Rng::stream(t.seed, 4)), true);
+  Rng demo_rng = Rng::stream(t.seed, /*label "demo"*/ 4);
+  const Example demo = tr.task().sample(demo_rng, true);
   log << "example: " << demo.prompt << tr.task().separator() << tr.generate(demo.prompt)
       << "  (expected " << demo.answer << ")\n";
   if (!opt.out_dir.empty()) {

@@ -149,7 +149,12 @@ AttentionMap Trainer::attention(int kind, int layer, int head, int b) const {
   return m;
 }
 
-std::string Trainer::config_json() const { return model::config_to_json(model_.config()); }
+std::string Trainer::config_json() const {
+  // The engine's config plus the end mark as eos_token_id, so generation stops there.
+  nlohmann::json j = nlohmann::json::parse(model::config_to_json(model_.config()));
+  j["eos_token_id"] = Task::kEnd;
+  return j.dump(2);
+}
 
 std::vector<uint8_t> Trainer::safetensors() const {
   return model::save_weights_by_role(model_.config(), model_.weights());
