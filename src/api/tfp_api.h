@@ -10,9 +10,10 @@
  *   - Objects are opaque handles created by tfp_<thing>_create / returned through an
  *     out-parameter, and released by the matching tfp_<thing>_free (NULL is a no-op).
  *   - Names group by noun: tfp_tensors_* (a named list of result tensors),
- *     tfp_attn_lab_* (one multi-head attention block to experiment with). Later:
- *     tfp_model_* (load from buffers, forward), tfp_tokenizer_* (encode/decode),
- *     tfp_generator_* (a generation loop, one token per call).
+ *     tfp_attn_lab_* (one multi-head attention block to experiment with),
+ *     tfp_model_* (load from buffers, describe, tokenise, forward, translate),
+ *     tfp_encoding_* (one tokenised text), tfp_generator_* (a generation loop, one
+ *     token per call).
  *   - Every pointer's owner is stated. "Borrowed" means the callee only reads it during
  *     the call; "copied" means the callee keeps its own copy; "owned by <handle>"
  *     means it stays valid until that handle is freed or changed as stated.
@@ -145,6 +146,161 @@ int tfp_attn_lab_set_key_padding(tfp_attn_lab* lab, const uint8_t* padding, int 
  *   "out"              (T, C)     the block's output
  * A query whose every key is masked gets an all-zero probs row. */
 int tfp_attn_lab_run(tfp_attn_lab* lab, const float* x, int T, tfp_tensors** out);
+
+/* ---- models: load from bytes, describe, free -------------------------------------- */
+
+/* A loaded model: config + weights (+ tokenizer), as model/model.h's LoadedModel. The
+ * caller owns it and frees it with tfp_model_free; generators made from it keep what
+ * they need alive, so a model may be freed before its generators. */
+typedef struct tfp_model tfp_model;
+
+/* Staging for a model's files, so that the weights are copied only once: the caller
+ * writes the safetensors bytes straight into the buffer tfp_model_files_weights returns
+ * (on the WASM heap), and tfp_model_load takes that buffer over without copying it.
+ * Caller-owned; free with tfp_model_files_free (also after tfp_model_load). */
+typedef struct tfp_model_files tfp_model_files;
+
+/* Reserves weights_bytes bytes for model.safetensors. TFP_ERR_OUT_OF_MEMORY when the heap
+ * cannot hold them. *out receives the handle (caller-owned), NULL on failure. */
+int tfp_model_files_create(size_t weights_bytes, tfp_model_files** out);
+void tfp_model_files_free(tfp_model_files* files);
+/* Where to write the weights' bytes: weights_bytes bytes owned by `files`, valid until
+ * tfp_model_load or tfp_model_files_free. NULL for NULL or after tfp_model_load. */
+uint8_t* tfp_model_files_weights(tfp_model_files* files);
+/* config.json text (copied; bytes, need not be NUL-terminated). */
+int tfp_model_files_set_config(tfp_model_files* files, const char* text, size_t bytes);
+/* tokenizer.json text (copied); text NULL = none. */
+int tfp_model_files_set_tokenizer(tfp_model_files* files, const char* text, size_t bytes);
+/* The name shown in error messages ("gpt2/model.safetensors: ..."); copied; NUL-terminated. */
+int tfp_model_files_set_name(tfp_model_files* files, const char* name);
+
+/* Parses and binds the staged files. The weights buffer is moved into the model (the
+ * staging handle is left empty either way: a failed load must be staged again).
+ * *out receives the model (caller-owned), NULL on failure. */
+int tfp_model_load(tfp_model_files* files, tfp_model** out);
+
+/* Convenience for native callers: the same from three borrowed buffers (copied once).
+ * tokenizer_json may be NULL. name may be NULL ("<memory>"). */
+int tfp_model_load_buffers(const char* config_json, size_t config_bytes, const uint8_t* weights,
+                           size_t weights_bytes, const char* tokenizer_json, size_t tokenizer_bytes,
+                           const char* name, tfp_model** out);
+
+/* A model with deterministic random weights (model/weights.h random_weights, std 0.02)
+ * for config_json (any model_type the loader reads), and an optional tokenizer.json:
+ * for tutorials and tests that need a model of a given shape. */
+int tfp_model_create_random(const char* config_json, size_t config_bytes, const char* tokenizer_json,
+                            size_t tokenizer_bytes, uint32_t seed, tfp_model** out);
+
+void tfp_model_free(tfp_model* model);
+
+/* What the model is, as a JSON object (owned by the model, valid until tfp_model_free):
+ *   { "source", "family", "architecture", "config": {every ModelConfig field},
+ *     "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff",
+ *     "vocab_size", "max_positions", "parameters", "eos_token_id",
+ *     "tokenizer": null | { "vocab_size", "special": { "unk", "pad", "cls", "sep",
+ *                                                     "mask", "bos", "eos" } } }
+ * Special ids are -1 where the tokenizer has none. NULL for NULL. */
+const char* tfp_model_info_json(tfp_model* model);
+
+/* ---- tokenizer: text to ids and back ------------------------------------------------ */
+
+/* An encoding of one text: ids, token strings, offsets. Caller-owned; free with
+ * tfp_encoding_free. */
+typedef struct tfp_encoding tfp_encoding;
+
+/* Tokenises text (bytes of UTF-8, borrowed) with the model's tokenizer.json. Invalid
+ * UTF-8 is TFP_ERR_ENGINE naming the byte offset; a model without a tokenizer is
+ * TFP_ERR_INVALID_ARGUMENT. add_special_tokens: the post-processor's [CLS] ... [SEP]. */
+int tfp_model_tokenize(tfp_model* model, const char* text, size_t bytes, int add_special_tokens,
+                       tfp_encoding** out);
+void tfp_encoding_free(tfp_encoding* enc);
+/* Number of tokens; 0 for NULL. */
+int tfp_encoding_count(const tfp_encoding* enc);
+/* (count) token ids; owned by enc. */
+const int32_t* tfp_encoding_ids(const tfp_encoding* enc);
+/* (count, 2) [begin, end) spans of each token in UTF-16 code units of the text (the
+ * indices of a JavaScript string); owned by enc. */
+const int32_t* tfp_encoding_offsets_utf16(const tfp_encoding* enc);
+/* (count, 2) the same spans in bytes of the UTF-8 text; owned by enc. */
+const int32_t* tfp_encoding_offsets_bytes(const tfp_encoding* enc);
+/* (count) 1 for special/added tokens; owned by enc. */
+const uint8_t* tfp_encoding_special_mask(const tfp_encoding* enc);
+/* The token strings as a JSON array of strings ("\u0120the" stays as the vocabulary
+ * spells it); owned by enc. */
+const char* tfp_encoding_tokens_json(const tfp_encoding* enc);
+
+/* Decodes ids (borrowed) to text. The result is owned by the model and valid until the
+ * next tfp_model_decode on it or tfp_model_free. NULL on failure. */
+const char* tfp_model_decode(tfp_model* model, const int32_t* ids, int n, int skip_special_tokens);
+
+/* The vocabulary's spelling of one id ("\u0120the", "##ing", "[CLS]"); "" for an id the
+ * tokenizer does not know. Owned by the model, valid until the next call of this
+ * function on it or tfp_model_free. NULL without a tokenizer. */
+const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
+
+/* ---- forward pass -------------------------------------------------------------------- */
+
+/* One forward pass of a token model over ids (n of them, borrowed). Result in *out
+ * (caller-owned tensor list):
+ *   "logits"  (T, V)  decoder LMs, encoder-decoders, encoders with a head
+ *   "hidden"  (T, C)  always (the last hidden states, after any final norm)
+ * and with want_attention != 0, for every layer i:
+ *   "enc.i.attn.probs"   (H, T, T)   encoder self-attention
+ *   "dec.i.attn.probs"   (H, T, T)   decoder (causal) self-attention
+ *   "dec.i.cross.probs"  (H, Tt, S)  decoder cross-attention over the source
+ * token_type_ids (n) and attention_mask (n; HF convention: 1 = real, 0 = padding) may be
+ * NULL and apply to encoder-only models. For encoder-decoders, ids is the source and
+ * tgt_ids (n_tgt) the decoder input (teacher forcing); tgt_ids is ignored otherwise.
+ * Errors: ids out of the vocabulary, more tokens than the context (TFP_ERR_ENGINE). */
+int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
+                      const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
+                      int want_attention, tfp_tensors** out);
+
+/* ---- generation: one token per call ------------------------------------------------- */
+
+/* A decoder-only generation in progress (model/generate.h): the prompt runs through a
+ * KV cache on creation; each tfp_generator_next samples one token with the same seeded
+ * PCG32 stream as `tfp generate`, so a caller can stop between tokens. Caller-owned;
+ * free with tfp_generator_free. It keeps the model's weights alive. */
+typedef struct tfp_generator tfp_generator;
+
+/* prompt (n, borrowed). temperature 0 = greedy; top_k 0 = all; top_p 1 = all; seed as
+ * `tfp generate --seed`. stop_ids (n_stop, borrowed): stop after any of them; n_stop < 0
+ * means the model's eos_token_id (as `tfp generate`). top_n: how many most probable
+ * tokens each step reports (0..64). */
+int tfp_generator_create(tfp_model* model, const int32_t* prompt, int n, int max_tokens, float temperature,
+                         int top_k, float top_p, uint32_t seed, const int32_t* stop_ids, int n_stop, int top_n,
+                         tfp_generator** out);
+void tfp_generator_free(tfp_generator* gen);
+
+/* Produces the next token into *id (and its probability at temperature 1 into *prob,
+ * either may be NULL). *done (not NULL) is set to 1 when no token was produced because
+ * generation had already stopped, else 0. */
+int tfp_generator_next(tfp_generator* gen, int32_t* id, float* prob, int* done);
+/* 1 once generation has stopped (the last token was produced or a limit reached). */
+int tfp_generator_finished(const tfp_generator* gen);
+/* Why it stopped: "max_tokens", "eos", "context_full", or "" while running. Static. */
+const char* tfp_generator_stop_reason(const tfp_generator* gen);
+/* Text added by the latest token: the decoded output grows by exactly this string (a
+ * token ending inside a UTF-8 character gives "" and the character comes with the next
+ * one). Owned by gen, valid until the next call on it. "" without a tokenizer. */
+const char* tfp_generator_text(const tfp_generator* gen);
+/* The latest token's most probable alternatives: up to cap (id, prob) pairs written to
+ * ids/probs (caller-owned), most probable first; returns how many. */
+int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int cap);
+
+/* ---- encoder-decoder decoding ------------------------------------------------------- */
+
+/* Greedy (beam_size 1) or beam-search decoding (model/beam.h) of src_ids (n, borrowed).
+ * start_id -1: the tokenizer's bos, else the model's eos; eos_id -1: the model's eos.
+ * max_tokens 0: as many as the context allows. Output ids go to out_ids (capacity
+ * ints, caller-owned; too small is TFP_ERR_INVALID_ARGUMENT), their count to *out_len.
+ * *alignment (caller-owned) receives "alignment" (T, S) — the last decoder layer's
+ * cross-attention averaged over heads — and "dec.i.cross.probs" (H, T, S) per layer;
+ * row t is where the decoder looked while choosing output token t. */
+int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int beam_size, int max_tokens,
+                        int start_id, int eos_id, int32_t* out_ids, int capacity, int* out_len,
+                        tfp_tensors** alignment);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,170 @@
+// tfp_model_*: loading a model from bytes (staged so the weights are copied once), a
+// random model of a given config, the info JSON, and freeing.
+#include <nlohmann/json.hpp>
+
+#include "api/api_edge.h"
+#include "api/api_model.h"
+#include "model/weights.h"
+
+namespace tfp::api {
+
+tfp::model::LoadedModel& loaded_of(tfp_model* model, const char* where) {
+  TFP_API_REQUIRE(model != nullptr && model->loaded, where, ": model is NULL");
+  return *model->loaded;
+}
+
+namespace {
+
+std::string info_json(const tfp::model::LoadedModel& m) {
+  using nlohmann::json;
+  const tfp::model::ModelConfig& c = m.config();
+  int64_t parameters = 0;
+  for (const tfp::model::WeightSlot& s :
+       tfp::model::weight_slots(c, const_cast<tfp::model::ModelWeights&>(m.weights())))
+    if (!s.view->empty()) parameters += s.view->numel();
+  json j;
+  j["source"] = m.source;
+  j["family"] = tfp::model::family_name(m.family);
+  j["architecture"] = tfp::model::architecture_name(c.architecture);
+  j["config"] = json::parse(tfp::model::config_to_json(c), nullptr, false);
+  j["d_model"] = c.d_model;
+  j["n_heads"] = c.n_heads;
+  j["n_encoder_layers"] = c.n_encoder_layers;
+  j["n_decoder_layers"] = c.n_decoder_layers;
+  j["d_ff"] = c.d_ff;
+  j["vocab_size"] = c.vocab_size;
+  j["max_positions"] = c.max_positions;
+  j["has_embeddings"] = c.has_embeddings;
+  j["parameters"] = parameters;
+  j["eos_token_id"] = m.eos_token_id;
+  if (m.tokenizer) {
+    const tfp::SpecialIds& s = m.tokenizer->special_ids();
+    j["tokenizer"] = {{"vocab_size", m.tokenizer->vocab_size()},
+                      {"special", {{"unk", s.unk}, {"pad", s.pad}, {"cls", s.cls}, {"sep", s.sep},
+                                   {"mask", s.mask}, {"bos", s.bos}, {"eos", s.eos}}}};
+  } else {
+    j["tokenizer"] = nullptr;
+  }
+  // Replace (never throw on) invalid UTF-8 in a file name.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+tfp_model* wrap_model(tfp::model::LoadedModel m) {
+  auto handle = std::make_unique<tfp_model>();
+  handle->loaded = std::make_shared<tfp::model::LoadedModel>(std::move(m));
+  handle->info_json = info_json(*handle->loaded);
+  return handle.release();
+}
+
+}  // namespace tfp::api
+
+using tfp::api::loaded_of;
+
+extern "C" {
+
+int tfp_model_files_create(size_t weights_bytes, tfp_model_files** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_model_files_create", [&] {
+    TFP_API_REQUIRE(out != nullptr, "tfp_model_files_create: out is NULL");
+    auto f = std::make_unique<tfp_model_files>();
+    try {
+      f->files.safetensors.resize(weights_bytes);
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::length_error&) {
+      throw std::bad_alloc();
+    }
+    *out = f.release();
+  });
+}
+
+void tfp_model_files_free(tfp_model_files* files) { delete files; }
+
+uint8_t* tfp_model_files_weights(tfp_model_files* files) {
+  if (!files || files->taken) return nullptr;
+  return files->files.safetensors.data();
+}
+
+int tfp_model_files_set_config(tfp_model_files* files, const char* text, size_t bytes) {
+  return tfp::api::guard("tfp_model_files_set_config", [&] {
+    TFP_API_REQUIRE(files != nullptr, "tfp_model_files_set_config: files is NULL");
+    TFP_API_REQUIRE(text != nullptr || bytes == 0, "tfp_model_files_set_config: text is NULL");
+    files->files.config_json.assign(text ? text : "", bytes);
+  });
+}
+
+int tfp_model_files_set_tokenizer(tfp_model_files* files, const char* text, size_t bytes) {
+  return tfp::api::guard("tfp_model_files_set_tokenizer", [&] {
+    TFP_API_REQUIRE(files != nullptr, "tfp_model_files_set_tokenizer: files is NULL");
+    if (text) files->files.tokenizer_json = std::string(text, bytes);
+    else files->files.tokenizer_json.reset();
+  });
+}
+
+int tfp_model_files_set_name(tfp_model_files* files, const char* name) {
+  return tfp::api::guard("tfp_model_files_set_name", [&] {
+    TFP_API_REQUIRE(files != nullptr && name != nullptr, "tfp_model_files_set_name: files or name is NULL");
+    files->files.name = name;
+  });
+}
+
+int tfp_model_load(tfp_model_files* files, tfp_model** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_model_load", [&] {
+    TFP_API_REQUIRE(files != nullptr && out != nullptr, "tfp_model_load: files or out is NULL");
+    TFP_API_REQUIRE(!files->taken, "tfp_model_load: these files were already loaded (stage them again)");
+    files->taken = true;
+    tfp::model::ModelFiles f = std::move(files->files);
+    files->files = {};
+    *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
+  });
+}
+
+int tfp_model_load_buffers(const char* config_json, size_t config_bytes, const uint8_t* weights,
+                           size_t weights_bytes, const char* tokenizer_json, size_t tokenizer_bytes,
+                           const char* name, tfp_model** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_model_load_buffers", [&] {
+    TFP_API_REQUIRE(out != nullptr, "tfp_model_load_buffers: out is NULL");
+    TFP_API_REQUIRE(config_json != nullptr, "tfp_model_load_buffers: config_json is NULL");
+    TFP_API_REQUIRE(weights != nullptr || weights_bytes == 0, "tfp_model_load_buffers: weights is NULL");
+    tfp::model::ModelFiles f;
+    f.config_json.assign(config_json, config_bytes);
+    f.safetensors.assign(weights, weights + weights_bytes);
+    if (tokenizer_json) f.tokenizer_json = std::string(tokenizer_json, tokenizer_bytes);
+    if (name) f.name = name;
+    *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
+  });
+}
+
+int tfp_model_create_random(const char* config_json, size_t config_bytes, const char* tokenizer_json,
+                            size_t tokenizer_bytes, uint32_t seed, tfp_model** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_model_create_random", [&] {
+    TFP_API_REQUIRE(out != nullptr && config_json != nullptr, "tfp_model_create_random: config_json or out is NULL");
+    // Random weights by role, written as our own safetensors and loaded like any file:
+    // one path for every model, whatever its origin.
+    const tfp::model::ParsedConfig parsed =
+        tfp::model::parse_config_json(std::string_view(config_json, config_bytes), "<random>/config.json");
+    const tfp::model::ModelWeights w = tfp::model::random_weights(parsed.config, seed);
+    tfp::model::ModelFiles f;
+    f.name = "<random>";
+    f.config_json = tfp::model::config_to_json(parsed.config);
+    if (parsed.eos_token_id >= 0) {
+      nlohmann::json j = nlohmann::json::parse(f.config_json, nullptr, false);
+      j["eos_token_id"] = parsed.eos_token_id;
+      f.config_json = j.dump();
+    }
+    f.safetensors = tfp::model::save_weights_by_role(parsed.config, w);
+    if (tokenizer_json) f.tokenizer_json = std::string(tokenizer_json, tokenizer_bytes);
+    *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
+  });
+}
+
+void tfp_model_free(tfp_model* model) { delete model; }
+
+const char* tfp_model_info_json(tfp_model* model) { return model ? model->info_json.c_str() : nullptr; }
+
+}  // extern "C"

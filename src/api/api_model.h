@@ -1,0 +1,48 @@
+// The structs behind the model-side handles of the C API (tfp_model, tfp_model_files,
+// tfp_encoding, tfp_generator), shared by the api_*.cpp files that implement them.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/tfp_api.h"
+#include "model/generate.h"
+#include "model/model.h"
+
+struct tfp_model_files {
+  tfp::model::ModelFiles files;
+  bool taken = false;  // the weights were handed to tfp_model_load
+};
+
+struct tfp_model {
+  // Shared: generators hold a reference, so freeing the model never pulls the weights
+  // from under a generation in progress.
+  std::shared_ptr<tfp::model::LoadedModel> loaded;
+  std::string info_json;  // built once at load
+  std::string decoded;    // the latest tfp_model_decode result
+  std::string token;      // the latest tfp_model_id_to_token result
+};
+
+struct tfp_encoding {
+  tfp::Encoding enc;
+  std::vector<int32_t> offsets_utf16, offsets_bytes;  // (count, 2)
+  std::string tokens_json;
+};
+
+struct tfp_generator {
+  std::shared_ptr<tfp::model::LoadedModel> loaded;
+  std::optional<tfp::model::Generator> gen;
+  std::vector<int32_t> output;  // every generated id so far
+  std::string emitted;          // the decoded text handed out so far
+  std::string text;             // what the latest token added
+  tfp::model::GeneratorStep last;
+};
+
+namespace tfp::api {
+
+tfp::model::LoadedModel& loaded_of(tfp_model* model, const char* where);
+// Builds the handle (and its info JSON) around a freshly loaded model.
+tfp_model* wrap_model(tfp::model::LoadedModel m);
+
+}  // namespace tfp::api

@@ -1,0 +1,54 @@
+// Decoding an encoder–decoder token model: greedy and beam search, with the
+// cross-attention alignment of the result.
+//
+// The source is encoded once (encode_source → memory (S, C)); the decoder starts from
+// `start_id` and extends one token at a time through a KV cache (kv_cache.h). Beam
+// search keeps the beam_size best partial outputs by total log-probability; each step
+// looks at the best 2·beam_size continuations of every beam (as Hugging Face's
+// BeamSearchScorer does): a continuation ending in eos within the first beam_size ranks
+// becomes a finished hypothesis, the others refill the beams. Search stops once
+// beam_size hypotheses are finished (early stopping) or after max_tokens tokens, when the
+// live beams count as finished. Hypotheses are ranked by
+//   score = (sum of log p) / length^length_penalty      (length counts eos)
+// With beam_size 1 this is greedy decoding: argmax at every step, stop at eos.
+//
+// Alignment: the chosen output is run once more with teacher forcing under an observer;
+// row t of "dec.i.cross.probs" is where the decoder looked in the source while choosing
+// output token t.
+//
+// Legend: S source tokens, T output tokens, H heads, V vocabulary.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/tensor.h"
+#include "model/sampling.h"
+#include "model/transformer.h"
+
+namespace tfp::model {
+
+struct DecodeOptions {
+  int beam_size = 1;           // 1 = greedy
+  int max_tokens = 0;          // 0 = the model's context minus the start token
+  int32_t start_id = -1;       // the decoder's first input; required (>= 0)
+  int32_t eos_id = -1;         // ends a hypothesis; -1 = none (always max_tokens)
+  float length_penalty = 1.0f; // exponent of the length in the score
+};
+
+struct Translation {
+  std::vector<int32_t> ids;         // the output tokens (eos included when produced)
+  double log_prob = 0;              // sum of log p of those tokens
+  double score = 0;                 // log_prob / length^length_penalty
+  StopReason reason = StopReason::max_tokens;  // eos or max_tokens
+  std::vector<Tensor> cross_probs;  // per decoder layer (H, T, S)
+  Tensor alignment;                 // (T, S) the last layer's cross_probs, mean over heads
+};
+
+// src_padding (S): 1 = padded source token (masked as a key), empty = none.
+// Throws tfp::Error for a model that is not an encoder–decoder token LM, an empty or
+// over-long source, ids out of range, bad options.
+Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::span<const int32_t> src_ids,
+                           const DecodeOptions& opt, const std::vector<uint8_t>& src_padding = {});
+
+}  // namespace tfp::model

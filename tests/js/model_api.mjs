@@ -1,0 +1,166 @@
+// The model side of the C API, called from Node the way the page's worker calls it
+// (web/src/engine/models.ts): staged loads with the weights written into the heap once,
+// tokenize, forward, generators, translate. Heap views are made at each use.
+import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Api } from './tfp_module.mjs';
+
+export const CHECKPOINTS = fileURLToPath(new URL('../fixtures/checkpoints/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const enc = new TextEncoder();
+
+/** The native CLI (tools/test.sh builds build/native first); null when absent. */
+export function nativeCli() {
+  const path = process.env.TFP_CLI ?? `${ROOT}build/native/tfp`;
+  return existsSync(path) ? path : null;
+}
+export function runCli(cli, args) {
+  return JSON.parse(execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 }));
+}
+
+export function readFixture(name) {
+  const dir = `${CHECKPOINTS}${name}/`;
+  return {
+    config: readFileSync(`${dir}config.json`, 'utf8'),
+    weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
+    tokenizer: existsSync(`${dir}tokenizer.json`) ? readFileSync(`${dir}tokenizer.json`, 'utf8') : null,
+  };
+}
+
+export class ModelApi extends Api {
+  out(fn) {
+    const slot = this.m._tfp_alloc(4);
+    try {
+      this.check(fn(slot));
+      return this.u32(slot);
+    } finally {
+      this.m._tfp_free(slot);
+    }
+  }
+  withBytes(bytes, fn) {
+    const p = this.put(bytes);
+    try {
+      return fn(p, bytes.byteLength);
+    } finally {
+      this.m._tfp_free(p);
+    }
+  }
+  ints(a) {
+    return Int32Array.from(a);
+  }
+
+  /** Loads { config, weights, tokenizer } through the staged path; returns the model pointer. */
+  load({ config, weights, tokenizer }, name = 'fixture') {
+    const files = this.out((s) => this.m._tfp_model_files_create(weights.byteLength, s));
+    try {
+      this.m.HEAPU8.set(weights, this.m._tfp_model_files_weights(files));
+      this.withBytes(enc.encode(config), (p, n) => this.check(this.m._tfp_model_files_set_config(files, p, n)));
+      if (tokenizer !== null && tokenizer !== undefined)
+        this.withBytes(enc.encode(tokenizer), (p, n) => this.check(this.m._tfp_model_files_set_tokenizer(files, p, n)));
+      this.withBytes(enc.encode(name + '\0'), (p) => this.check(this.m._tfp_model_files_set_name(files, p)));
+      return this.out((s) => this.m._tfp_model_load(files, s));
+    } finally {
+      this.m._tfp_model_files_free(files);
+    }
+  }
+  random(config, tokenizer, seed) {
+    const c = enc.encode(config), t = tokenizer ? enc.encode(tokenizer) : null;
+    return this.withBytes(c, (pc, nc) => (t
+      ? this.withBytes(t, (pt, nt) => this.out((s) => this.m._tfp_model_create_random(pc, nc, pt, nt, seed, s)))
+      : this.out((s) => this.m._tfp_model_create_random(pc, nc, 0, 0, seed, s))));
+  }
+  free(model) {
+    this.m._tfp_model_free(model);
+  }
+  info(model) {
+    return JSON.parse(this.m.UTF8ToString(this.m._tfp_model_info_json(model)));
+  }
+
+  tokenize(model, text) {
+    const e = this.withBytes(enc.encode(text), (p, n) => this.out((s) => this.m._tfp_model_tokenize(model, p, n, 1, s)));
+    try {
+      const n = this.m._tfp_encoding_count(e), b = this.m.HEAPU8.buffer;
+      return {
+        ids: Array.from(new Int32Array(b, this.m._tfp_encoding_ids(e), n)),
+        offsets: Array.from(new Int32Array(b, this.m._tfp_encoding_offsets_utf16(e), 2 * n)),
+        tokens: JSON.parse(this.m.UTF8ToString(this.m._tfp_encoding_tokens_json(e))),
+      };
+    } finally {
+      this.m._tfp_encoding_free(e);
+    }
+  }
+
+  tensors(list) {
+    const out = {};
+    for (let i = 0; i < this.m._tfp_tensors_count(list); i++) {
+      const name = this.m.UTF8ToString(this.m._tfp_tensors_name(list, i));
+      const rank = this.m._tfp_tensors_rank(list, i);
+      const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
+      const n = dims.reduce((a, b) => a * b, 1);
+      out[name] = { dims, data: new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice() };
+    }
+    this.m._tfp_tensors_free(list);
+    return out;
+  }
+
+  forward(model, ids, { attention = false, tokenTypeIds = null, attentionMask = null, tgtIds = null } = {}) {
+    const ptrs = [];
+    const put = (a) => {
+      if (!a) return 0;
+      const p = this.put(this.ints(a));
+      ptrs.push(p);
+      return p;
+    };
+    try {
+      const list = this.out((s) => this.m._tfp_model_forward(model, put(ids), ids.length, put(tokenTypeIds),
+        put(attentionMask), put(tgtIds), tgtIds ? tgtIds.length : 0, attention ? 1 : 0, s));
+      return this.tensors(list);
+    } finally {
+      ptrs.forEach((p) => this.m._tfp_free(p));
+    }
+  }
+
+  /** Runs a generator to the end (or `limit` tokens); returns ids, probs, text, reason. */
+  generate(model, prompt, { maxTokens = 20, temperature = 1, topK = 0, topP = 1, seed = 0, stop = null, limit = Infinity } = {}) {
+    const p = this.put(this.ints(prompt));
+    const st = stop ? this.put(this.ints(stop.length ? stop : [0])) : 0;
+    let gen = 0;
+    try {
+      gen = this.out((s) => this.m._tfp_generator_create(model, p, prompt.length, maxTokens, temperature, topK, topP,
+        seed >>> 0, st, stop ? stop.length : -1, 5, s));
+      const buf = this.m._tfp_alloc(12);
+      const r = { ids: [], probs: [], text: '', reason: '' };
+      try {
+        while (r.ids.length < limit) {
+          this.check(this.m._tfp_generator_next(gen, buf, buf + 4, buf + 8));
+          const v = new DataView(this.m.HEAPU8.buffer);
+          if (v.getInt32(buf + 8, true)) break;
+          r.ids.push(v.getInt32(buf, true));
+          r.probs.push(v.getFloat32(buf + 4, true));
+          r.text += this.m.UTF8ToString(this.m._tfp_generator_text(gen));
+        }
+        r.reason = this.m.UTF8ToString(this.m._tfp_generator_stop_reason(gen));
+        return r;
+      } finally {
+        this.m._tfp_free(buf);
+      }
+    } finally {
+      this.m._tfp_generator_free(gen);
+      this.m._tfp_free(p);
+      if (st) this.m._tfp_free(st);
+    }
+  }
+
+  translate(model, src, { beamSize = 1, maxTokens = 0, startId = -1, eosId = -1 } = {}) {
+    const p = this.put(this.ints(src)), cap = 256, buf = this.m._tfp_alloc(8 + 4 * cap);
+    try {
+      this.check(this.m._tfp_model_translate(model, p, src.length, beamSize, maxTokens, startId, eosId, buf + 8, cap, buf, buf + 4));
+      const n = this.u32(buf);
+      return { ids: Array.from(new Int32Array(this.m.HEAPU8.buffer, buf + 8, n)), tensors: this.tensors(this.u32(buf + 4)) };
+    } finally {
+      this.m._tfp_free(p);
+      this.m._tfp_free(buf);
+    }
+  }
+}
