@@ -4,9 +4,35 @@
 //   const engine = await Engine.create();
 //   const r = await engine.attention({ tokens: ['the', 'cat'], dModel: 16, heads: 2, seed: 1 });
 //   r.probs.data  // Float32Array, dims [H, T, T]
-import type { AttentionRequest, AttentionResult, EngineInfo, Reply, Request } from './messages';
+//   const model = await engine.load(fileList, { onProgress: (p) => show(p.stage, p.bytes, p.total) });
+//   (model.ts: tokenize, forward, generate, translate, dispose)
+import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
+import { Model, type Channel, type RequestBody } from './model';
 
-export type { AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor } from './messages';
+export type {
+  AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
+  ModelInfo, NamedTensor, TokenChoice, TokenizeResult, TranslateResult,
+} from './messages';
+export { Model, Generation } from './model';
+export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';
+
+/**
+ * Where a model's files come from:
+ *   - the files a user dropped or picked (config.json, *.safetensors, tokenizer.json);
+ *   - a folder URL ending in "/" (config.json, model.safetensors, tokenizer.json if present);
+ *   - each file given separately: bytes (ArrayBuffer, transferred to the worker — the
+ *     caller's buffer is detached, no second copy stays in the page), a Blob/File, a URL,
+ *     or (config, tokenizer) the text itself.
+ */
+export type ModelSource =
+  | FileList
+  | File[]
+  | string
+  | { config: ArrayBuffer | Blob | string | URL; weights: ArrayBuffer | Blob | URL; tokenizer?: ArrayBuffer | Blob | string | URL; name?: string };
+
+export interface LoadOptions {
+  onProgress?: (p: LoadProgress) => void;
+}
 
 /** A request the engine refused; `message` names the operation and the shapes. */
 export class EngineError extends Error {
@@ -16,10 +42,76 @@ export class EngineError extends Error {
   }
 }
 
-type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void };
-type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void; onProgress?: ((p: LoadProgress) => void) | undefined };
 
-export class Engine {
+function absolute(url: string | URL): string {
+  return new URL(url, globalThis.location?.href).href;
+}
+
+function textSource(x: ArrayBuffer | Blob | string | URL, optional = false): TextSource {
+  if (x instanceof ArrayBuffer) return { kind: 'text', text: new TextDecoder().decode(x) };
+  if (x instanceof Blob) return { kind: 'file', file: x };
+  if (x instanceof URL) return { kind: 'url', url: x.href, optional };
+  return { kind: 'text', text: x };
+}
+
+/** The load request for a source, and the buffers to transfer with it. */
+function loadArgs(source: ModelSource): { args: LoadArgs; transfer: Transferable[] } {
+  if (typeof source === 'string') {
+    const base = absolute(source.endsWith('/') ? source : source + '/');
+    return {
+      args: {
+        name: source,
+        config: { kind: 'url', url: base + 'config.json' },
+        weights: { kind: 'url', url: base + 'model.safetensors' },
+        tokenizer: { kind: 'url', url: base + 'tokenizer.json', optional: true },
+      },
+      transfer: [],
+    };
+  }
+  if (Array.isArray(source) || (typeof FileList !== 'undefined' && source instanceof FileList)) {
+    const files = Array.from(source as ArrayLike<File>);
+    const byName = (name: string) => files.find((f) => f.name === name);
+    const config = byName('config.json');
+    const weights = byName('model.safetensors') ?? files.find((f) => f.name.endsWith('.safetensors'));
+    if (!config || !weights)
+      throw new EngineError(`load: need config.json and a .safetensors file, got ${files.map((f) => f.name).join(', ') || 'no files'}`);
+    const tokenizer = byName('tokenizer.json');
+    const dir = (weights as File & { webkitRelativePath?: string }).webkitRelativePath?.split('/')[0];
+    return {
+      args: {
+        name: dir || weights.name.replace(/\.safetensors$/, ''),
+        config: { kind: 'file', file: config },
+        weights: { kind: 'file', file: weights },
+        ...(tokenizer ? { tokenizer: { kind: 'file' as const, file: tokenizer } } : {}),
+      },
+      transfer: [],
+    };
+  }
+  const s = source as Exclude<ModelSource, string | FileList | File[]>;
+  let weights: WeightsSource;
+  const transfer: Transferable[] = [];
+  if (s.weights instanceof ArrayBuffer) {
+    weights = { kind: 'buffer', data: s.weights };
+    transfer.push(s.weights);
+  } else if (s.weights instanceof Blob) {
+    weights = { kind: 'file', file: s.weights };
+  } else {
+    weights = { kind: 'url', url: absolute(s.weights) };
+  }
+  const url = (x: typeof s.config) => (x instanceof URL ? new URL(absolute(x)) : x);
+  return {
+    args: {
+      name: s.name ?? 'model',
+      config: textSource(url(s.config)),
+      weights,
+      ...(s.tokenizer !== undefined ? { tokenizer: textSource(url(s.tokenizer)) } : {}),
+    },
+    transfer,
+  };
+}
+
+export class Engine implements Channel {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private failure: Error | null = null;
@@ -45,6 +137,39 @@ export class Engine {
     throw new EngineError('engine: unexpected reply to attention');
   }
 
+  /** Loads a model (see ModelSource); progress reports stages and weight bytes read. */
+  async load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
+    const { args, transfer } = loadArgs(source);
+    const reply = await this.request({ kind: 'load', args }, transfer, options.onProgress);
+    if (reply.ok && reply.kind === 'load') return new Model(this, reply.result.model, reply.result.info);
+    throw new EngineError('engine: unexpected reply to load');
+  }
+
+  /** A model of the given config.json with seeded random weights (tutorials, tests). */
+  async randomModel(config: string, options: { tokenizer?: string; seed?: number } = {}): Promise<Model> {
+    const reply = await this.request({ kind: 'random-model', config, seed: options.seed ?? 0,
+                                       ...(options.tokenizer !== undefined ? { tokenizer: options.tokenizer } : {}) });
+    if (reply.ok && reply.kind === 'load') return new Model(this, reply.result.model, reply.result.info);
+    throw new EngineError('engine: unexpected reply to randomModel');
+  }
+
+  /** The module's heap size (it only grows) and the live models and generators. */
+  async memory(): Promise<{ heapBytes: number; models: number; generators: number }> {
+    const reply = await this.request({ kind: 'memory' });
+    if (reply.ok && reply.kind === 'memory') return reply.result;
+    throw new EngineError('engine: unexpected reply to memory');
+  }
+
+  /** @internal One request to the worker; progress replies go to onProgress. */
+  request(body: RequestBody, transfer: Transferable[] = [], onProgress?: (p: LoadProgress) => void): Promise<Reply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+      this.worker.postMessage({ ...body, id }, transfer);
+    });
+  }
+
   /** Stops the worker; pending requests fail. */
   terminate(): void {
     this.worker.terminate();
@@ -52,12 +177,7 @@ export class Engine {
   }
 
   private send(body: RequestBody): Promise<Reply> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...body, id } as Request);
-    });
+    return this.request(body);
   }
 
   private onReply(reply: Reply): void {
@@ -67,6 +187,10 @@ export class Engine {
     }
     const p = this.pending.get(reply.id);
     if (!p) return;
+    if (reply.ok && reply.kind === 'progress') {
+      p.onProgress?.(reply.progress);
+      return;
+    }
     this.pending.delete(reply.id);
     if (reply.ok) p.resolve(reply);
     else p.reject(new EngineError(reply.error));

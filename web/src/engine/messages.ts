@@ -61,13 +61,174 @@ export interface AttentionResult {
   workerMs: number;
 }
 
+// ---- models -----------------------------------------------------------------------
+
+/** A tensor with its engine name ("dec.3.attn.probs"). */
+export interface NamedTensor extends FloatTensor {
+  name: string;
+}
+
+/**
+ * A model's files, as the worker receives them. Weights are read straight into the
+ * module's heap: a File or a URL is streamed chunk by chunk, an ArrayBuffer is
+ * transferred to the worker (the caller's copy is detached) and copied once.
+ */
+export type WeightsSource = { kind: 'buffer'; data: ArrayBuffer } | { kind: 'file'; file: Blob } | { kind: 'url'; url: string };
+/** `optional`: a URL answering 404 means "no such file" (a folder without tokenizer.json). */
+export type TextSource =
+  | { kind: 'text'; text: string }
+  | { kind: 'file'; file: Blob }
+  | { kind: 'url'; url: string; optional?: boolean };
+
+export interface LoadArgs {
+  name: string;
+  config: TextSource;
+  weights: WeightsSource;
+  tokenizer?: TextSource;
+}
+
+/** Loading stages: reading bytes (weights stream into the heap), parsing config,
+ * tokenizer and safetensors and binding the weights (one engine call), bound (done). */
+export interface LoadProgress {
+  stage: 'reading' | 'parsing' | 'binding';
+  /** Weight bytes read so far, and their total (0 when the server did not say). */
+  bytes: number;
+  total: number;
+}
+
+/** What the engine says about a loaded model (tfp_model_info_json). */
+export interface ModelInfo {
+  source: string;
+  family: string;
+  architecture: 'encoder_only' | 'decoder_only' | 'encoder_decoder';
+  config: Record<string, unknown>;
+  d_model: number;
+  n_heads: number;
+  n_encoder_layers: number;
+  n_decoder_layers: number;
+  d_ff: number;
+  vocab_size: number;
+  max_positions: number;
+  has_embeddings: boolean;
+  parameters: number;
+  eos_token_id: number;
+  tokenizer: null | {
+    vocab_size: number;
+    special: { unk: number; pad: number; cls: number; sep: number; mask: number; bos: number; eos: number };
+  };
+}
+
+export interface TokenizeResult {
+  ids: Int32Array;
+  tokens: string[];
+  /** (T, 2) [begin, end) of each token in UTF-16 units: text.slice(begin, end). */
+  offsets: Int32Array;
+  /** (T) 1 = special/added token. */
+  specialMask: Uint8Array;
+}
+
+export interface ForwardArgs {
+  ids: Int32Array;
+  attention?: boolean;
+  tokenTypeIds?: Int32Array;
+  /** Hugging Face convention: 1 = real token, 0 = padding. */
+  attentionMask?: Int32Array;
+  /** Encoder-decoder models: the decoder's input ids (teacher forcing). */
+  tgtIds?: Int32Array;
+}
+
+export interface ForwardResult {
+  /** (T, V) when the model has a head. */
+  logits?: FloatTensor;
+  /** (T, C) last hidden states. */
+  hidden: FloatTensor;
+  /** "enc.i.attn.probs" / "dec.i.attn.probs" (H, T, T), "dec.i.cross.probs" (H, T, S). */
+  attention: NamedTensor[];
+  workerMs: number;
+}
+
+export interface GenerateArgs {
+  prompt: Int32Array;
+  maxTokens: number;
+  temperature: number;
+  topK: number;
+  topP: number;
+  seed: number;
+  /** Stop after any of these ids; absent = the model's eos. */
+  stop?: number[];
+  topN: number;
+}
+
+export interface TokenChoice {
+  id: number;
+  prob: number;
+  token: string;
+}
+
+/** One generated token, as it was produced. */
+export interface GeneratedToken {
+  id: number;
+  /** The vocabulary's spelling ("Ġthe"). */
+  token: string;
+  /** What it adds to the decoded text ("" while a character is spelled by several tokens). */
+  text: string;
+  /** Its probability at temperature 1. */
+  prob: number;
+  /** The most probable tokens at this step, most probable first. */
+  top: TokenChoice[];
+  /** Set on the last token: why generation stopped there. */
+  stopReason?: 'max_tokens' | 'eos' | 'context_full';
+}
+
+export interface TranslateArgs {
+  ids: Int32Array;
+  beamSize: number;
+  maxTokens: number;
+  startId: number;
+  eosId: number;
+}
+
+export interface TranslateResult {
+  ids: Int32Array;
+  tokens: string[];
+  text: string;
+  /** (T, S) the last decoder layer's cross-attention, mean over heads. */
+  alignment: FloatTensor;
+  /** "dec.i.cross.probs" (H, T, S) per layer. */
+  crossAttention: NamedTensor[];
+}
+
 export type Request =
   | { id: number; kind: 'info' }
-  | { id: number; kind: 'attention'; args: AttentionRequest };
+  | { id: number; kind: 'attention'; args: AttentionRequest }
+  | { id: number; kind: 'load'; args: LoadArgs }
+  | { id: number; kind: 'random-model'; config: string; tokenizer?: string; seed: number }
+  | { id: number; kind: 'dispose'; model: number }
+  | { id: number; kind: 'tokenize'; model: number; text: string; addSpecialTokens: boolean }
+  | { id: number; kind: 'decode'; model: number; ids: Int32Array; skipSpecialTokens: boolean }
+  | { id: number; kind: 'forward'; model: number; args: ForwardArgs }
+  | { id: number; kind: 'generate-start'; model: number; args: GenerateArgs }
+  | { id: number; kind: 'generate-next'; generator: number }
+  | { id: number; kind: 'generate-stop'; generator: number }
+  | { id: number; kind: 'translate'; model: number; args: TranslateArgs }
+  | { id: number; kind: 'memory' };
 
 export type Reply =
   | { id: number; ok: true; kind: 'info'; result: EngineInfo }
   | { id: number; ok: true; kind: 'attention'; result: AttentionResult }
+  /** Sent during a load, before its final reply. */
+  | { id: number; ok: true; kind: 'progress'; progress: LoadProgress }
+  | { id: number; ok: true; kind: 'load'; result: { model: number; info: ModelInfo } }
+  | { id: number; ok: true; kind: 'dispose' }
+  | { id: number; ok: true; kind: 'tokenize'; result: TokenizeResult }
+  | { id: number; ok: true; kind: 'decode'; result: string }
+  | { id: number; ok: true; kind: 'forward'; result: ForwardResult }
+  | { id: number; ok: true; kind: 'generate-start'; result: { generator: number } }
+  | { id: number; ok: true; kind: 'generate-next'; result: GeneratedToken | null }
+  | { id: number; ok: true; kind: 'generate-stop' }
+  | { id: number; ok: true; kind: 'translate'; result: TranslateResult }
+  /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
+  | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
   | { id: number; ok: false; error: string }
   /** Sent once, unsolicited, when the module failed to start. */
   | { id: -1; ok: false; error: string };

@@ -20,6 +20,7 @@ export interface TfpModule {
   _tfp_tensors_rank(list: number, i: number): number;
   _tfp_tensors_dims(list: number, i: number): number;
   _tfp_tensors_data(list: number, i: number): number;
+  _tfp_tensors_numel(list: number, i: number): number;
 
   _tfp_seeded_token_embeddings(bytes: number, lengths: number, nTokens: number, C: number,
                                seed: number, out: number): number;
@@ -34,6 +35,48 @@ export interface TfpModule {
   _tfp_attn_lab_set_mask(lab: number, causal: number, window: number): number;
   _tfp_attn_lab_set_key_padding(lab: number, padding: number, T: number): number;
   _tfp_attn_lab_run(lab: number, x: number, T: number, out: number): number;
+
+  _tfp_model_files_create(weightsBytes: number, out: number): number;
+  _tfp_model_files_free(files: number): void;
+  _tfp_model_files_weights(files: number): number;
+  _tfp_model_files_set_config(files: number, text: number, bytes: number): number;
+  _tfp_model_files_set_tokenizer(files: number, text: number, bytes: number): number;
+  _tfp_model_files_set_name(files: number, name: number): number;
+  _tfp_model_load(files: number, out: number): number;
+  _tfp_model_load_buffers(config: number, configBytes: number, weights: number, weightsBytes: number,
+                          tokenizer: number, tokenizerBytes: number, name: number, out: number): number;
+  _tfp_model_create_random(config: number, configBytes: number, tokenizer: number, tokenizerBytes: number,
+                           seed: number, out: number): number;
+  _tfp_model_free(model: number): void;
+  _tfp_model_info_json(model: number): number;
+
+  _tfp_model_tokenize(model: number, text: number, bytes: number, addSpecial: number, out: number): number;
+  _tfp_encoding_free(enc: number): void;
+  _tfp_encoding_count(enc: number): number;
+  _tfp_encoding_ids(enc: number): number;
+  _tfp_encoding_offsets_utf16(enc: number): number;
+  _tfp_encoding_offsets_bytes(enc: number): number;
+  _tfp_encoding_special_mask(enc: number): number;
+  _tfp_encoding_tokens_json(enc: number): number;
+  _tfp_model_id_to_token(model: number, id: number): number;
+  _tfp_model_decode(model: number, ids: number, n: number, skipSpecial: number): number;
+
+  _tfp_model_forward(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
+                     tgtIds: number, nTgt: number, wantAttention: number, out: number): number;
+
+  _tfp_generator_create(model: number, prompt: number, n: number, maxTokens: number, temperature: number,
+                        topK: number, topP: number, seed: number, stopIds: number, nStop: number, topN: number,
+                        out: number): number;
+  _tfp_generator_free(gen: number): void;
+  _tfp_generator_next(gen: number, id: number, prob: number, done: number): number;
+  _tfp_generator_finished(gen: number): number;
+  _tfp_generator_stop_reason(gen: number): number;
+  _tfp_generator_text(gen: number): number;
+  _tfp_generator_top(gen: number, ids: number, probs: number, cap: number): number;
+
+  _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
+                       startId: number, eosId: number, outIds: number, capacity: number, outLen: number,
+                       alignment: number): number;
 }
 
 export interface TfpModuleOptions {

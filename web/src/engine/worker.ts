@@ -1,9 +1,12 @@
 // The Web Worker that owns the WebAssembly module. The page never touches the module:
 // it sends typed requests (messages.ts) and gets replies whose tensors are transferred.
-// Requests are handled one at a time, in order.
+// Requests are handled one at a time, in order (a load that streams its weights holds the
+// queue until it is done). Generation is one request per token, so a generation is
+// cancelled simply by not asking for the next token (and freeing it).
 import createTfp from './wasm/tfp.mjs';
 import { AttentionLab, Calls } from './calls';
-import { ATTENTION_TENSORS, type Reply, type Request } from './messages';
+import { Models } from './models';
+import { ATTENTION_TENSORS, type FloatTensor, type Reply, type Request } from './messages';
 
 // The worker global, typed by hand so this file needs only the DOM library.
 interface WorkerScope {
@@ -12,29 +15,76 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-const ready = createTfp().then((m) => ({ calls: new Calls(m), lab: new AttentionLab(new Calls(m), m) }));
+const ready = createTfp().then((m) => {
+  const calls = new Calls(m);
+  return { calls, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
+});
 ready.catch((e: unknown) => scope.postMessage({ id: -1, ok: false, error: `engine failed to start: ${String(e)}` }));
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+const buffers = (ts: FloatTensor[]): Transferable[] => ts.map((t) => t.data.buffer);
+
+async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void> {
+  const { calls, lab, models } = engine;
+  const reply = (r: Reply, transfer: Transferable[] = []) => scope.postMessage(r, transfer);
+  switch (req.kind) {
+    case 'info':
+      return reply({ id: req.id, ok: true, kind: 'info', result: calls.info() });
+    case 'attention': {
+      const result = lab.run(req.args);
+      return reply({ id: req.id, ok: true, kind: 'attention', result }, ATTENTION_TENSORS.map((n) => result[n].data.buffer));
+    }
+    case 'load': {
+      const result = await models.load(req.args, (progress) => reply({ id: req.id, ok: true, kind: 'progress', progress }));
+      reply({ id: req.id, ok: true, kind: 'progress', progress: { stage: 'binding', bytes: 0, total: 0 } });
+      return reply({ id: req.id, ok: true, kind: 'load', result });
+    }
+    case 'random-model':
+      return reply({ id: req.id, ok: true, kind: 'load', result: models.random(req.config, req.tokenizer, req.seed) });
+    case 'dispose':
+      models.dispose(req.model);
+      return reply({ id: req.id, ok: true, kind: 'dispose' });
+    case 'tokenize': {
+      const result = models.tokenize(req.model, req.text, req.addSpecialTokens);
+      return reply({ id: req.id, ok: true, kind: 'tokenize', result },
+        [result.ids.buffer, result.offsets.buffer, result.specialMask.buffer]);
+    }
+    case 'decode':
+      return reply({ id: req.id, ok: true, kind: 'decode', result: models.decode(req.model, req.ids, req.skipSpecialTokens) });
+    case 'forward': {
+      const result = models.forward(req.model, req.args);
+      const ts = [result.hidden, ...result.attention, ...(result.logits ? [result.logits] : [])];
+      return reply({ id: req.id, ok: true, kind: 'forward', result }, buffers(ts));
+    }
+    case 'generate-start':
+      return reply({ id: req.id, ok: true, kind: 'generate-start', result: { generator: models.generateStart(req.model, req.args) } });
+    case 'generate-next':
+      return reply({ id: req.id, ok: true, kind: 'generate-next', result: models.generateNext(req.generator) });
+    case 'generate-stop':
+      models.stop(req.generator);
+      return reply({ id: req.id, ok: true, kind: 'generate-stop' });
+    case 'translate': {
+      const result = models.translate(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'translate', result },
+        [result.ids.buffer, ...buffers([result.alignment, ...result.crossAttention])]);
+    }
+    case 'memory':
+      return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });
+    default: {
+      const unknown: { id: number; kind: string } = req;
+      return reply({ id: unknown.id, ok: false, error: `unknown request '${unknown.kind}'` });
+    }
+  }
+}
+
+// One request at a time, in arrival order, even when a handler awaits (streamed loads).
+let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (ev: MessageEvent<Request>) => {
   const req = ev.data;
-  ready.then(({ calls, lab }) => {
-    try {
-      if (req.kind === 'info') {
-        scope.postMessage({ id: req.id, ok: true, kind: 'info', result: calls.info() });
-      } else if (req.kind === 'attention') {
-        const result = lab.run(req.args);
-        const transfer = ATTENTION_TENSORS.map((name) => result[name].data.buffer);
-        scope.postMessage({ id: req.id, ok: true, kind: 'attention', result }, transfer);
-      } else {
-        const unknown: { id: number; kind: string } = req;
-        scope.postMessage({ id: unknown.id, ok: false, error: `unknown request '${unknown.kind}'` });
-      }
-    } catch (e) {
-      scope.postMessage({ id: req.id, ok: false, error: errorText(e) });
-    }
-  }, (e: unknown) => scope.postMessage({ id: req.id, ok: false, error: `engine failed to start: ${errorText(e)}` }));
+  queue = queue.then(() => ready.then(
+    (engine) => handle(req, engine).catch((e: unknown) => scope.postMessage({ id: req.id, ok: false, error: errorText(e) })),
+    (e: unknown) => scope.postMessage({ id: req.id, ok: false, error: `engine failed to start: ${errorText(e)}` })));
 };

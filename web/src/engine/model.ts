@@ -1,0 +1,197 @@
+// A loaded model, as the page holds it: a handle into the worker plus the engine's
+// description of it. Every method is a request to the worker; nothing is computed here.
+//
+//   const model = await engine.load('/models/brown-lm/', { onProgress });
+//   const enc = await model.tokenize('The cat');            // ids, tokens, UTF-16 offsets
+//   const out = await model.forward(enc.ids, { attention: true });
+//   for await (const t of model.generate('The cat', { maxTokens: 20, seed: 1 })) show(t.text);
+//   model.dispose();
+import type {
+  ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
+} from './messages';
+
+/** What a Model needs from the Engine: one request/reply channel to the worker. */
+export interface Channel {
+  request(body: RequestBody, transfer?: Transferable[], onProgress?: (p: LoadProgress) => void): Promise<Reply>;
+}
+export type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+export interface ForwardOptions {
+  /** Return every layer's attention probabilities. */
+  attention?: boolean;
+  tokenTypeIds?: ArrayLike<number>;
+  /** Hugging Face convention: 1 = real token, 0 = padding. */
+  attentionMask?: ArrayLike<number>;
+  /** Encoder-decoder models: the decoder input ids (teacher forcing). */
+  tgtIds?: ArrayLike<number>;
+}
+
+export interface GenerateOptions {
+  maxTokens?: number;    // default 20
+  temperature?: number;  // default 1; 0 = greedy
+  topK?: number;         // default 0 = all tokens
+  topP?: number;         // default 1 = all tokens
+  seed?: number;         // default 0; as `tfp generate --seed` (0 .. 2^32-1)
+  /** Stop after any of these ids; default: the model's eos. */
+  stop?: number[];
+  /** How many most probable tokens to report per step; default 5. */
+  topN?: number;
+  /** Aborting stops the generation between two tokens. */
+  signal?: AbortSignal;
+}
+
+export interface TranslateOptions {
+  beamSize?: number;  // default 1 = greedy
+  maxTokens?: number; // default 0 = as many as the context allows
+  startId?: number;   // default: the tokenizer's bos, else the model's eos
+  eosId?: number;     // default: the model's eos
+}
+
+function ints(x: ArrayLike<number> | undefined): Int32Array | undefined {
+  return x === undefined ? undefined : Int32Array.from(x);
+}
+
+export class Model {
+  private disposed = false;
+
+  constructor(private readonly channel: Channel, private readonly handle: number, readonly info: ModelInfo) {}
+
+  /** ids, tokens (the vocabulary's spelling) and [begin, end) UTF-16 offsets. */
+  async tokenize(text: string, options: { addSpecialTokens?: boolean } = {}): Promise<TokenizeResult> {
+    const r = await this.request({ kind: 'tokenize', model: this.handle, text, addSpecialTokens: options.addSpecialTokens ?? true });
+    if (r.ok && r.kind === 'tokenize') return r.result;
+    throw unexpected('tokenize');
+  }
+
+  async decode(ids: ArrayLike<number>, options: { skipSpecialTokens?: boolean } = {}): Promise<string> {
+    const r = await this.request({ kind: 'decode', model: this.handle, ids: Int32Array.from(ids), skipSpecialTokens: options.skipSpecialTokens ?? true });
+    if (r.ok && r.kind === 'decode') return r.result;
+    throw unexpected('decode');
+  }
+
+  /** One forward pass: logits (T, V) and/or hidden (T, C), attention per layer on request. */
+  async forward(ids: ArrayLike<number>, options: ForwardOptions = {}): Promise<ForwardResult> {
+    const args = {
+      ids: Int32Array.from(ids), attention: options.attention ?? false, tokenTypeIds: ints(options.tokenTypeIds),
+      attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
+    };
+    const r = await this.request({ kind: 'forward', model: this.handle, args });
+    if (r.ok && r.kind === 'forward') return r.result;
+    throw unexpected('forward');
+  }
+
+  /**
+   * Generates token by token. Each `next()` asks the worker for one more token, so
+   * leaving the loop (`break`, `return()`) or aborting `signal` stops the generation
+   * before the next token is computed.
+   */
+  generate(prompt: string | ArrayLike<number>, options: GenerateOptions = {}): Generation {
+    return new Generation(this, prompt, options);
+  }
+
+  /** Encoder-decoder models: greedy or beam-search decoding with its cross-attention. */
+  async translate(source: string | ArrayLike<number>, options: TranslateOptions = {}): Promise<TranslateResult> {
+    const ids = typeof source === 'string' ? (await this.tokenize(source)).ids : Int32Array.from(source);
+    const args = { ids, beamSize: options.beamSize ?? 1, maxTokens: options.maxTokens ?? 0,
+                   startId: options.startId ?? -1, eosId: options.eosId ?? -1 };
+    const r = await this.request({ kind: 'translate', model: this.handle, args });
+    if (r.ok && r.kind === 'translate') return r.result;
+    throw unexpected('translate');
+  }
+
+  /** Frees the model in the worker. Later calls reject. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.channel.request({ kind: 'dispose', model: this.handle });
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** @internal */
+  request(body: RequestBody): Promise<Reply> {
+    if (this.disposed)
+      return Promise.reject(new Error(`model '${this.info.source}' was disposed: load it again to use it`));
+    return this.channel.request(body);
+  }
+
+  /** @internal */
+  get id(): number {
+    return this.handle;
+  }
+}
+
+/** An async iterator over generated tokens; `stopReason` is set once it has ended. */
+export class Generation implements AsyncIterableIterator<GeneratedToken> {
+  stopReason: GeneratedToken['stopReason'] | 'cancelled' | undefined;
+  private generator: Promise<number> | null = null;
+  private finished = false;
+  private stopping: Promise<void> | null = null;
+
+  constructor(private readonly model: Model, private readonly prompt: string | ArrayLike<number>,
+              private readonly options: GenerateOptions) {
+    options.signal?.addEventListener('abort', () => void this.return(), { once: true });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<GeneratedToken>> {
+    if (this.finished) {
+      await this.stopping;  // an abort's cleanup is sent before the loop sees the end
+      return { done: true, value: undefined };
+    }
+    if (this.options.signal?.aborted) {
+      await this.return();
+      return { done: true, value: undefined };
+    }
+    const generator = await (this.generator ??= this.start());
+    if (this.finished) return { done: true, value: undefined };  // cancelled while starting
+    const r = await this.model.request({ kind: 'generate-next', generator });
+    if (!(r.ok && r.kind === 'generate-next')) throw unexpected('generate');
+    if (r.result === null || this.finished) {
+      this.finished = true;
+      return { done: true, value: undefined };
+    }
+    if (r.result.stopReason) {
+      this.finished = true;  // the worker freed it with the last token
+      this.stopReason = r.result.stopReason;
+    }
+    return { done: false, value: r.result };
+  }
+
+  /** Stops the generation (between tokens) and frees it in the worker. */
+  async return(): Promise<IteratorResult<GeneratedToken>> {
+    if (!this.finished) {
+      this.finished = true;
+      this.stopReason ??= 'cancelled';
+      const started = this.generator;
+      this.stopping = started
+        ? started.then((generator) => {
+            if (!this.model.isDisposed) return this.model.request({ kind: 'generate-stop', generator }).then(() => undefined);
+          }, () => undefined)
+        : null;
+    }
+    await this.stopping;
+    return { done: true, value: undefined };
+  }
+
+  private async start(): Promise<number> {
+    const o = this.options;
+    const prompt = typeof this.prompt === 'string' ? (await this.model.tokenize(this.prompt)).ids : Int32Array.from(this.prompt);
+    const args = {
+      prompt, maxTokens: o.maxTokens ?? 20, temperature: o.temperature ?? 1, topK: o.topK ?? 0, topP: o.topP ?? 1,
+      seed: o.seed ?? 0, topN: o.topN ?? 5, ...(o.stop ? { stop: o.stop } : {}),
+    };
+    const r = await this.model.request({ kind: 'generate-start', model: this.model.id, args });
+    if (r.ok && r.kind === 'generate-start') return r.result.generator;
+    throw unexpected('generate');
+  }
+}
+
+function unexpected(what: string): Error {
+  return new Error(`engine: unexpected reply to ${what}`);
+}

@@ -1,0 +1,331 @@
+// The worker's side of the model C API (tfp_model_*, tfp_encoding_*, tfp_generator_*):
+// loading (weights streamed straight into the module's heap), tokenising, forward
+// passes, step-wise generation and translation. Marshalling only: every number comes
+// from the engine. Heap views are made at the moment of use (memory growth detaches
+// older ones) and results are copied out into fresh typed arrays for transfer.
+import type { TfpModule } from './wasm/tfp.mjs';
+import { Calls, TfpError } from './calls';
+import type {
+  FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
+  NamedTensor, TextSource, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
+} from './messages';
+
+const utf8 = new TextEncoder();
+
+async function readText(src: TextSource): Promise<string | null> {
+  if (src.kind === 'text') return src.text;
+  if (src.kind === 'file') return src.file.text();
+  const r = await fetch(src.url);
+  if (r.status === 404 && src.optional) return null;
+  if (!r.ok) throw new TfpError(1, `${src.url}: HTTP ${r.status}`);
+  return r.text();
+}
+
+export class Models {
+  private readonly models = new Map<number, { ptr: number; info: ModelInfo }>();
+  private readonly generators = new Map<number, { ptr: number; model: number }>();
+  private nextHandle = 1;
+
+  constructor(private readonly c: Calls, private readonly m: TfpModule) {}
+
+  counts(): { models: number; generators: number } {
+    return { models: this.models.size, generators: this.generators.size };
+  }
+
+  heapBytes(): number {
+    return this.m.HEAPU8.buffer.byteLength;
+  }
+
+  /** Stages the files, streams the weights into the heap, loads; returns a handle. */
+  async load(args: LoadArgs, progress: (p: LoadProgress) => void): Promise<{ model: number; info: ModelInfo }> {
+    const [config, tokenizer] = await Promise.all([readText(args.config), args.tokenizer ? readText(args.tokenizer) : null]);
+    if (config === null) throw new TfpError(1, `${args.name}: config.json is missing`);
+    const files = await this.stageWeights(args.weights, progress);
+    try {
+      this.setText(files, config, (p, n) => this.m._tfp_model_files_set_config(files, p, n));
+      if (tokenizer !== null) this.setText(files, tokenizer, (p, n) => this.m._tfp_model_files_set_tokenizer(files, p, n));
+      this.setText(files, args.name + '\0', (p) => this.m._tfp_model_files_set_name(files, p));
+      progress({ stage: 'parsing', bytes: 0, total: 0 });
+      const ptr = this.out((slot) => this.m._tfp_model_load(files, slot));
+      return this.register(ptr);
+    } finally {
+      this.m._tfp_model_files_free(files);
+    }
+  }
+
+  /** A model with seeded random weights (tfp_model_create_random). */
+  random(config: string, tokenizer: string | undefined, seed: number): { model: number; info: ModelInfo } {
+    const cfg = this.c.put(utf8.encode(config));
+    const tok = tokenizer === undefined ? 0 : this.c.put(utf8.encode(tokenizer));
+    try {
+      const ptr = this.out((slot) => this.m._tfp_model_create_random(cfg, utf8.encode(config).length, tok,
+        tokenizer === undefined ? 0 : utf8.encode(tokenizer).length, seed >>> 0, slot));
+      return this.register(ptr);
+    } finally {
+      this.c.free(cfg);
+      if (tok) this.c.free(tok);
+    }
+  }
+
+  dispose(model: number): void {
+    const h = this.models.get(model);
+    if (!h) return;
+    for (const [g, gen] of this.generators) if (gen.model === model) this.stop(g);
+    this.m._tfp_model_free(h.ptr);
+    this.models.delete(model);
+  }
+
+  tokenize(model: number, text: string, addSpecialTokens: boolean): TokenizeResult {
+    const ptr = this.model(model);
+    const bytes = utf8.encode(text);
+    const p = this.c.put(bytes);
+    let enc = 0;
+    try {
+      enc = this.out((slot) => this.m._tfp_model_tokenize(ptr, p, bytes.length, addSpecialTokens ? 1 : 0, slot));
+      const n = this.m._tfp_encoding_count(enc);
+      const heap = this.m.HEAPU8.buffer;
+      return {
+        ids: new Int32Array(heap, this.m._tfp_encoding_ids(enc), n).slice(),
+        offsets: new Int32Array(heap, this.m._tfp_encoding_offsets_utf16(enc), 2 * n).slice(),
+        specialMask: new Uint8Array(heap, this.m._tfp_encoding_special_mask(enc), n).slice(),
+        tokens: JSON.parse(this.m.UTF8ToString(this.m._tfp_encoding_tokens_json(enc))) as string[],
+      };
+    } finally {
+      this.c.free(p);
+      this.m._tfp_encoding_free(enc);
+    }
+  }
+
+  decode(model: number, ids: Int32Array, skipSpecialTokens = true): string {
+    const ptr = this.model(model);
+    return this.withInts(ids, (p) => {
+      const s = this.m._tfp_model_decode(ptr, p, ids.length, skipSpecialTokens ? 1 : 0);
+      if (s === 0) this.c.check(2);
+      return this.m.UTF8ToString(s);
+    });
+  }
+
+  /** The vocabulary's spelling of each id. */
+  tokens(model: number, ids: Int32Array): string[] {
+    return Array.from(ids, (id) => this.token(model, id));
+  }
+
+  forward(model: number, a: ForwardArgs): ForwardResult {
+    const started = performance.now();
+    const ptr = this.model(model);
+    const ptrs: number[] = [];
+    const ints = (x: Int32Array | undefined, what: string): number => {
+      if (!x) return 0;
+      if (what !== 'tgtIds' && x.length !== a.ids.length)
+        throw new TfpError(1, `forward: ${what} has ${x.length} values for ${a.ids.length} tokens`);
+      const p = this.c.put(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+      ptrs.push(p);
+      return p;
+    };
+    try {
+      const ids = ints(a.ids, 'ids'), types = ints(a.tokenTypeIds, 'tokenTypeIds');
+      const mask = ints(a.attentionMask, 'attentionMask'), tgt = ints(a.tgtIds, 'tgtIds');
+      const list = this.out((slot) => this.m._tfp_model_forward(ptr, ids, a.ids.length, types, mask, tgt,
+        a.tgtIds?.length ?? 0, a.attention ? 1 : 0, slot));
+      try {
+        const all = this.listAll(list);
+        const get = (n: string) => all.find((t) => t.name === n);
+        const hidden = get('hidden')!;
+        const logits = get('logits');
+        const result: ForwardResult = {
+          hidden: { data: hidden.data, dims: hidden.dims },
+          attention: all.filter((t) => t.name.endsWith('.probs')),
+          workerMs: performance.now() - started,
+        };
+        if (logits) result.logits = { data: logits.data, dims: logits.dims };
+        return result;
+      } finally {
+        this.m._tfp_tensors_free(list);
+      }
+    } finally {
+      ptrs.forEach((p) => this.c.free(p));
+    }
+  }
+
+  generateStart(model: number, a: GenerateArgs): number {
+    const ptr = this.model(model);
+    const stop = a.stop ? Int32Array.from(a.stop) : new Int32Array(0);
+    const gen = this.withInts(a.prompt, (prompt) => this.withInts(stop, (stopPtr) =>
+      this.out((slot) => this.m._tfp_generator_create(ptr, prompt, a.prompt.length, a.maxTokens, a.temperature,
+        a.topK, a.topP, a.seed >>> 0, stopPtr, a.stop ? stop.length : -1, a.topN, slot))));
+    const handle = this.nextHandle++;
+    this.generators.set(handle, { ptr: gen, model });
+    return handle;
+  }
+
+  /** One token, or null once the generator has stopped (it is then freed). */
+  generateNext(generator: number): GeneratedToken | null {
+    const g = this.generators.get(generator);
+    if (!g) throw new TfpError(1, 'generate: this generation was stopped or has finished');
+    const cap = 64;
+    return this.c.withBuffer(12 + cap * 8, (buf) => {
+      this.c.check(this.m._tfp_generator_next(g.ptr, buf, buf + 4, buf + 8));
+      const view = new DataView(this.m.HEAPU8.buffer);
+      if (view.getInt32(buf + 8, true) !== 0) {
+        this.stop(generator);
+        return null;
+      }
+      const id = view.getInt32(buf, true), prob = view.getFloat32(buf + 4, true);
+      const text = this.m.UTF8ToString(this.m._tfp_generator_text(g.ptr));
+      const n = this.m._tfp_generator_top(g.ptr, buf + 12, buf + 12 + cap * 4, cap);
+      const ids = new Int32Array(this.m.HEAPU8.buffer, buf + 12, n).slice();
+      const probs = new Float32Array(this.m.HEAPU8.buffer, buf + 12 + cap * 4, n).slice();
+      const tok: GeneratedToken = {
+        id, prob, text, token: this.token(g.model, id),
+        top: Array.from(ids, (tid, i) => ({ id: tid, prob: probs[i]!, token: this.token(g.model, tid) })),
+      };
+      if (this.m._tfp_generator_finished(g.ptr)) {
+        tok.stopReason = this.m.UTF8ToString(this.m._tfp_generator_stop_reason(g.ptr)) as GeneratedToken['stopReason'];
+        this.stop(generator);
+      }
+      return tok;
+    });
+  }
+
+  stop(generator: number): void {
+    const g = this.generators.get(generator);
+    if (!g) return;
+    this.m._tfp_generator_free(g.ptr);
+    this.generators.delete(generator);
+  }
+
+  translate(model: number, a: TranslateArgs): TranslateResult {
+    const ptr = this.model(model);
+    const cap = Math.max(1, a.maxTokens > 0 ? a.maxTokens : this.models.get(model)!.info.max_positions || 1024);
+    return this.withInts(a.ids, (src) => this.c.withBuffer(4 * cap + 8, (buf) => {
+      this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, a.startId, a.eosId,
+        buf + 8, cap, buf, buf + 4));
+      const n = this.c.readU32(buf), list = this.c.readU32(buf + 4);
+      try {
+        const ids = new Int32Array(this.m.HEAPU8.buffer, buf + 8, n).slice();
+        const all = this.listAll(list);
+        const alignment = all.find((t) => t.name === 'alignment')!;
+        const hasTok = this.models.get(model)!.info.tokenizer !== null;
+        return {
+          ids,
+          tokens: hasTok ? this.tokens(model, ids) : [],
+          text: hasTok ? this.decode(model, ids) : '',
+          alignment: { data: alignment.data, dims: alignment.dims },
+          crossAttention: all.filter((t) => t.name !== 'alignment'),
+        };
+      } finally {
+        this.m._tfp_tensors_free(list);
+      }
+    }));
+  }
+
+  // ---- helpers --------------------------------------------------------------------
+
+  private model(model: number): number {
+    const h = this.models.get(model);
+    if (!h) throw new TfpError(1, 'this model was disposed (or never loaded)');
+    return h.ptr;
+  }
+
+  private register(ptr: number): { model: number; info: ModelInfo } {
+    const info = JSON.parse(this.m.UTF8ToString(this.m._tfp_model_info_json(ptr))) as ModelInfo;
+    const model = this.nextHandle++;
+    this.models.set(model, { ptr, info });
+    return { model, info };
+  }
+
+  private token(model: number, id: number): string {
+    const s = this.m._tfp_model_id_to_token(this.model(model), id);
+    return s === 0 ? '' : this.m.UTF8ToString(s);
+  }
+
+  /** Calls fn(slot) with a 4-byte out-slot; checks the status; returns the pointer written. */
+  private out(fn: (slot: number) => number): number {
+    return this.c.withBuffer(4, (slot) => {
+      this.c.check(fn(slot));
+      return this.c.readU32(slot);
+    });
+  }
+
+  private withInts<R>(x: Int32Array, body: (ptr: number) => R): R {
+    const p = this.c.put(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+    try {
+      return body(p);
+    } finally {
+      this.c.free(p);
+    }
+  }
+
+  private setText(files: number, text: string, set: (ptr: number, bytes: number) => number): void {
+    const bytes = utf8.encode(text);
+    const p = this.c.put(bytes);
+    try {
+      this.c.check(set(p, bytes.length));
+    } finally {
+      this.c.free(p);
+    }
+  }
+
+  /** Every tensor of a list, copied out. */
+  private listAll(list: number): NamedTensor[] {
+    const out: NamedTensor[] = [];
+    for (let i = 0; i < this.m._tfp_tensors_count(list); i++) {
+      const name = this.m.UTF8ToString(this.m._tfp_tensors_name(list, i));
+      const rank = this.m._tfp_tensors_rank(list, i);
+      const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
+      const n = dims.reduce((a, b) => a * b, 1);
+      const data: Float32Array = n === 0 ? new Float32Array(0)
+        : new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice();
+      out.push({ name, dims, data });
+    }
+    return out;
+  }
+
+  /** Creates the staging handle and writes the weights into its heap buffer. */
+  private async stageWeights(src: WeightsSource, progress: (p: LoadProgress) => void): Promise<number> {
+    if (src.kind === 'buffer') {
+      const total = src.data.byteLength;
+      const files = this.out((slot) => this.m._tfp_model_files_create(total, slot));
+      this.m.HEAPU8.set(new Uint8Array(src.data), this.m._tfp_model_files_weights(files));
+      progress({ stage: 'reading', bytes: total, total });
+      return files;
+    }
+    let stream: ReadableStream<Uint8Array>;
+    let total: number;
+    if (src.kind === 'file') {
+      stream = src.file.stream();
+      total = src.file.size;
+    } else {
+      const r = await fetch(src.url);
+      if (!r.ok || !r.body) throw new TfpError(1, `${src.url}: HTTP ${r.status}`);
+      const length = Number(r.headers.get('content-length') ?? NaN);
+      // A compressed transfer reports the compressed length: only trust it uncompressed.
+      total = Number.isFinite(length) && !r.headers.get('content-encoding') ? length : -1;
+      if (total < 0) {
+        // Unknown size: read it whole (one transient copy), then copy it once into the heap.
+        const data = await r.arrayBuffer();
+        return this.stageWeights({ kind: 'buffer', data }, progress);
+      }
+      stream = r.body;
+    }
+    const files = this.out((slot) => this.m._tfp_model_files_create(total, slot));
+    try {
+      const reader = stream.getReader();
+      let at = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (at + value.length > total) throw new TfpError(1, `weights: more than the ${total} bytes announced`);
+        // The heap may have grown since the last chunk: take its view now.
+        this.m.HEAPU8.set(value, this.m._tfp_model_files_weights(files) + at);
+        at += value.length;
+        progress({ stage: 'reading', bytes: at, total });
+      }
+      if (at !== total) throw new TfpError(1, `weights: read ${at} bytes, expected ${total}`);
+      return files;
+    } catch (e) {
+      this.m._tfp_model_files_free(files);
+      throw e;
+    }
+  }
+}
