@@ -20,6 +20,8 @@ const char* const kUsage =
     "                  [--tgt-ids 1,2 | --tgt-text T] [--attention]\n"
     "  tfp forward DIR --inputs FILE.safetensors [--attention]\n"
     "  tfp generate DIR --prompt TEXT [--max-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
+    "  tfp train TASK|brown-gpt|brown-pos [--out DIR] [--steps N] [--seed S] ...  (progress on stderr)\n"
+    "  tfp eval brown-gpt|brown-pos [--model DIR] [--corpus DIR] [--limit N]\n"
     "DIR holds config.json, model.safetensors and (optionally) tokenizer.json.\n"
     "Output is JSON on stdout; errors are {\"error\": \"...\"} on stderr with exit status 1.\n";
 
@@ -44,7 +46,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     else if (cmd == "tokenize") cmd_tokenize(args, w);
     else if (cmd == "forward") cmd_forward(args, w);
     else if (cmd == "generate") cmd_generate(args, w);
-    else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate; see tfp --help)");
+    else if (cmd == "train") cmd_train(args, w);
+    else if (cmd == "eval") cmd_eval(args, w);
+    else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate, train, eval; see tfp --help)");
   } catch (const Error& e) {
     print_error(err, e.what());
     return 1;

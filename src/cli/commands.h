@@ -12,5 +12,7 @@ void cmd_info(const std::vector<std::string>& argv, JsonWriter& w);
 void cmd_tokenize(const std::vector<std::string>& argv, JsonWriter& w);
 void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w);
 void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w);
+void cmd_train(const std::vector<std::string>& argv, JsonWriter& w);
+void cmd_eval(const std::vector<std::string>& argv, JsonWriter& w);
 
 }  // namespace tfp::cli

@@ -43,9 +43,11 @@ template <class T>
 TrainModel<T>::TrainModel(const model::ModelConfig& cfg) : cfg_(cfg) {
   model::check_config(cfg);
   const char* op = "train model";
-  TFP_CHECK(cfg.architecture != Architecture::encoder_only, op,
-            ": encoder_only models are not trainable here (decoder_only or encoder_decoder)");
-  TFP_CHECK(cfg.has_embeddings && cfg.lm_head, op, ": needs token embeddings and an LM head");
+  const bool enc_only = cfg.architecture == Architecture::encoder_only;
+  TFP_CHECK(!enc_only || cfg.encoder_head == model::EncoderHead::token_classifier, op,
+            ": encoder_only models are trainable with a token_classifier head only");
+  TFP_CHECK(cfg.has_embeddings && (enc_only || cfg.lm_head), op,
+            ": needs token embeddings and an LM head (or, encoder-only, a token classifier)");
   TFP_CHECK(cfg.positional == model::Positional::learned, op, ": needs learned positions");
   TFP_CHECK(cfg.embedding_scale == 1.0f && !cfg.embedding_norm && cfg.type_vocab_size == 0, op,
             ": embedding scale, embedding LayerNorm and token types are not supported");
@@ -56,6 +58,7 @@ TrainModel<T>::TrainModel(const model::ModelConfig& cfg) : cfg_(cfg) {
   F_ = static_cast<int>(cfg.d_ff);
   V_ = static_cast<int>(cfg.vocab_size);
   H_ = static_cast<int>(cfg.n_heads);
+  O_ = enc_only ? static_cast<int>(cfg.n_labels) : V_;
   // The engine's role table names and shapes every parameter.
   model::ModelWeights w;
   for (const model::WeightSlot& s : model::weight_slots(cfg, w))
@@ -88,6 +91,15 @@ void TrainModel<T>::bind_params() {
   };
   wte_ = get("embed.token");
   wpe_ = get("embed.position");
+  if (cfg_.architecture == Architecture::encoder_only) {
+    head_w_ = get("classifier.weight");
+    head_b_ = get("classifier.bias");
+    for (int i = 0; i < cfg_.n_encoder_layers; ++i)
+      enc_params_.push_back(layer("enc." + std::to_string(i), false));
+    if (cfg_.encoder_final_norm) enc_norm_ = norm("enc.norm");
+    enc_.resize(enc_params_.size());
+    return;
+  }
   if (!cfg_.tied_lm_head) {
     head_w_ = get("lm_head.weight");
     head_b_ = get("lm_head.bias");
@@ -285,7 +297,42 @@ void TrainModel<T>::stack_backward(bool encoder, T* dx0, const T* dout, int B, i
 }
 
 template <class T>
+CrossEntropyResult TrainModel<T>::forward_encoder_only(const Batch& batch, const LossOptions& loss) {
+  const int B = batch.B, S = batch.S;
+  const size_t bs = static_cast<size_t>(B) * S;
+  TFP_CHECK(B > 0 && S > 0, "train forward: empty batch (B = ", B, ", S = ", S, ")");
+  TFP_CHECK(batch.src.size() == bs && batch.targets.size() == bs, "train forward: ",
+            batch.src.size(), " source ids and ", batch.targets.size(), " labels for B·S = ", bs);
+  TFP_CHECK(batch.src_pad.empty() || batch.src_pad.size() == bs, "train forward: ",
+            batch.src_pad.size(), " source padding flags for B·S = ", bs);
+  batch_ = batch;
+  const int P = static_cast<int>(cfg_.max_positions);
+  src_x_.resize(bs * C_);
+  embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), wpe_->data(), B, S, C_, V_, P);
+  stack_forward(true, src_x_.data(), B, S, nullptr, 0);
+  // The token classifier: (B·S, C) → (B·S, n_labels), one label distribution per token.
+  logits_.resize(bs * O_);
+  dlogits_.resize(bs * O_);
+  linear_forward<T>(logits_.data(), memory_.data(), head_w_->data(), head_b_->data(), int(bs), C_, O_);
+  return cross_entropy<T>(dlogits_.data(), logits_.data(), batch.targets.data(), int(bs), O_,
+                          loss.label_smoothing, loss.ignore_index);
+}
+
+template <class T>
+void TrainModel<T>::backward_encoder_only() {
+  const int B = batch_.B, S = batch_.S;
+  const size_t bs = static_cast<size_t>(B) * S;
+  TFP_CHECK(logits_.size() == bs * O_, "train backward: no forward pass to differentiate");
+  std::vector<T> dmemory(bs * C_, T(0)), dsrc(bs * C_, T(0));
+  linear_backward<T>(dmemory.data(), head_w_->g(), head_b_->g(), dlogits_.data(), memory_.data(),
+                     head_w_->data(), int(bs), C_, O_);
+  stack_backward(true, dsrc.data(), dmemory.data(), B, S, nullptr, nullptr, 0);
+  embedding_backward<T>(wte_->g(), wpe_->g(), dsrc.data(), batch_.src.data(), B, S, C_);
+}
+
+template <class T>
 CrossEntropyResult TrainModel<T>::forward(const Batch& batch, const LossOptions& loss) {
+  if (cfg_.architecture == Architecture::encoder_only) return forward_encoder_only(batch, loss);
   const bool encdec = cfg_.architecture == Architecture::encoder_decoder;
   const int B = batch.B, Tn = batch.T, S = batch.S;
   const size_t bt = static_cast<size_t>(B) * Tn;
@@ -321,6 +368,7 @@ CrossEntropyResult TrainModel<T>::forward(const Batch& batch, const LossOptions&
 
 template <class T>
 void TrainModel<T>::backward() {
+  if (cfg_.architecture == Architecture::encoder_only) return backward_encoder_only();
   const bool encdec = cfg_.architecture == Architecture::encoder_decoder;
   const int B = batch_.B, Tn = batch_.T, S = batch_.S;
   const size_t bt = static_cast<size_t>(B) * Tn;

@@ -7,8 +7,10 @@
 // against, run by, and saved with (model::save_weights_by_role) the inference code.
 //
 // Supported configs (checked, with a clear error otherwise): decoder_only (GPT-2-like:
-// causal self-attention) and encoder_decoder (Vaswani: encoder self-attention over the
-// source, decoder causal self-attention + cross-attention), pre-LN or post-LN, ReLU or
+// causal self-attention), encoder_decoder (Vaswani: encoder self-attention over the
+// source, decoder causal self-attention + cross-attention) and encoder_only with a
+// token_classifier head (a tagger: bidirectional self-attention with source padding
+// masked as keys, then Linear C → n_labels per token), pre-LN or post-LN, ReLU or
 // either GELU, learned positions, tied or separate LM head with bias, fused q|k|v,
 // embedding_scale 1, no embedding LayerNorm or token types, shared src/tgt embeddings.
 //
@@ -29,7 +31,9 @@
 
 namespace tfp::train {
 
-// One batch. Decoder-only uses only the target side.
+// One batch. Decoder-only uses only the target side. Encoder-only (token classifier)
+// uses only the source side: src (B, S) ids, src_pad, and `targets` (B, S) holds one
+// label per source token (ignore_index = not graded); T and tgt are unused.
 struct Batch {
   int B = 0, S = 0, T = 0;
   std::vector<int> src;          // (B, S) source ids (encoder_decoder)
@@ -62,7 +66,9 @@ class TrainModel {
   const model::ModelConfig& config() const { return cfg_; }
   ParamStore<T> params;
 
-  const std::vector<T>& logits() const { return logits_; }  // (B, T, V) of the last forward
+  // (B, T, V) of the last forward; (B, S, n_labels) for an encoder-only classifier.
+  const std::vector<T>& logits() const { return logits_; }
+  int output_size() const { return O_; }  // V, or n_labels for a token classifier
   // Attention probabilities of the last forward, (B, H, Tq, Tk):
   // kind 0 = decoder self-attention, 1 = cross-attention, 2 = encoder self-attention.
   const std::vector<T>& attention_probs(int kind, int layer) const;
@@ -114,10 +120,10 @@ class TrainModel {
                       T* dmemory, int S);
 
   model::ModelConfig cfg_;
-  int C_ = 0, F_ = 0, V_ = 0, H_ = 0;
+  int C_ = 0, F_ = 0, V_ = 0, H_ = 0, O_ = 0;  // O_: logits per token (V or n_labels)
   Param<T>* wte_ = nullptr;
   Param<T>* wpe_ = nullptr;
-  Param<T>* head_w_ = nullptr;
+  Param<T>* head_w_ = nullptr;  // separate LM head, or the token classifier
   Param<T>* head_b_ = nullptr;
   Norm enc_norm_, dec_norm_;
   std::vector<LayerParams> enc_params_, dec_params_;
@@ -127,6 +133,8 @@ class TrainModel {
   std::vector<T> src_x_, tgt_x_;         // embeddings (B·S, C), (B·T, C)
   std::vector<LayerCache> enc_, dec_;
   NormCache enc_final_, dec_final_;
+  CrossEntropyResult forward_encoder_only(const Batch& batch, const LossOptions& loss);
+  void backward_encoder_only();
   std::vector<T> memory_, hidden_;       // encoder output (B·S, C), decoder output (B·T, C)
   std::vector<T> logits_, dlogits_;      // (B·T, V)
 };

@@ -1,0 +1,38 @@
+// tfp train TASK|RECIPE [options] — trains a model natively and writes its folder.
+//   toy tasks (copy, reverse, sort, add): train/toy_runner.h, options as `train_toy`
+//   brown-gpt, brown-pos:                 train/brown_run.h (the shipped Brown models)
+// Progress goes to stderr; the JSON document on stdout is the run's summary.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "train/brown_run.h"
+#include "train/toy_runner.h"
+
+namespace tfp::cli {
+
+void cmd_train(const std::vector<std::string>& argv, JsonWriter& w) {
+  const std::vector<std::string> args(argv.begin() + 1, argv.end());
+  TFP_CHECK(!args.empty(), "train: name a toy task (copy, reverse, sort, add) or a recipe "
+            "(brown-gpt, brown-pos)\n", train::train_usage());
+  if (train::is_brown_recipe(args[0])) {
+    const nlohmann::json j = train::run_brown(train::parse_brown_args(args, false), false, std::cerr);
+    w.raw(j.dump());
+    return;
+  }
+  const train::ToyRunOptions opt = train::parse_train_args(args);
+  const train::ToyRunResult r = train::run_toy_training(opt, std::cerr);
+  w.begin_object();
+  w.key("task").value(train::task_name(opt.trainer.task));
+  w.key("steps").value(r.steps);
+  w.key("train_wall_seconds").value(r.seconds);
+  w.key("train_cpu_seconds").value(r.cpu_seconds);
+  w.key("tokens_per_second").value(r.tokens_per_second);
+  w.key("heldout_loss").value(r.final_eval.loss);
+  w.key("heldout_token_accuracy").value(r.final_eval.token_accuracy);
+  w.key("heldout_sequence_accuracy").value(r.final_eval.sequence_accuracy);
+  w.key("out").value(opt.out_dir);
+  w.end_object();
+}
+
+}  // namespace tfp::cli
