@@ -10,10 +10,16 @@
 # the worker imports them and `tools/build.sh wasm-if-missing` looks for them.
 
 set(TFP_API_HEADER ${CMAKE_SOURCE_DIR}/src/api/tfp_api.h)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TFP_API_HEADER})
+# tfp_inspect_api.h: the inspector's attention maths (rollout, head statistics).
+set(TFP_API_HEADERS ${TFP_API_HEADER} ${CMAKE_SOURCE_DIR}/src/api/tfp_inspect_api.h)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TFP_API_HEADERS})
 
 # Declarations start at column 0 with a return type: "const char* tfp_version(void);".
-file(STRINGS ${TFP_API_HEADER} tfp_api_decls REGEX "^[a-z].*[ *]tfp_[a-z0-9_]+\\(")
+set(tfp_api_decls)
+foreach(header IN LISTS TFP_API_HEADERS)
+  file(STRINGS ${header} header_decls REGEX "^[a-z].*[ *]tfp_[a-z0-9_]+\\(")
+  list(APPEND tfp_api_decls "${header_decls}")
+endforeach()
 set(tfp_exports _malloc _free)
 foreach(decl IN LISTS tfp_api_decls)
   string(REGEX MATCH "tfp_[a-z0-9_]+\\(" fn "${decl}")

@@ -1,0 +1,36 @@
+// C API of the inspector's attention maths (tfp_inspect_api.h): argument checks and
+// copies around inspect/rollout.h. No maths here.
+#include <algorithm>
+#include <vector>
+
+#include "api/api_edge.h"
+#include "api/tfp_inspect_api.h"
+#include "inspect/rollout.h"
+
+using namespace tfp;
+
+extern "C" int tfp_attention_rollout(const float* probs, int L, int H, int T, float residual, int fusion,
+                                     float* out) {
+  return api::guard("tfp_attention_rollout", [&] {
+    TFP_API_REQUIRE(probs && out, "tfp_attention_rollout: probs or out is NULL");
+    TFP_API_REQUIRE(L > 0 && H > 0 && T > 0, "tfp_attention_rollout: L, H, T must be positive, got L=", L,
+                    " H=", H, " T=", T);
+    TFP_API_REQUIRE(fusion >= 0 && fusion <= 2, "tfp_attention_rollout: fusion ", fusion,
+                    " is not 0 (mean), 1 (max) or 2 (min)");
+    const int64_t per = static_cast<int64_t>(H) * T * T;
+    std::vector<TensorView> layers;
+    for (int l = 0; l < L; ++l) layers.emplace_back(probs + l * per, Shape{H, T, T});
+    const Tensor r = inspect::attention_rollout(layers, residual, static_cast<inspect::HeadFusion>(fusion));
+    std::copy(r.data.begin(), r.data.end(), out);
+  });
+}
+
+extern "C" int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* out) {
+  return api::guard("tfp_attention_head_stats", [&] {
+    TFP_API_REQUIRE(probs && out, "tfp_attention_head_stats: probs or out is NULL");
+    TFP_API_REQUIRE(H > 0 && Tq > 0 && Tk > 0, "tfp_attention_head_stats: H, Tq, Tk must be positive, got H=", H,
+                    " Tq=", Tq, " Tk=", Tk);
+    const Tensor s = inspect::attention_head_stats(TensorView(probs, Shape{H, Tq, Tk}));
+    std::copy(s.data.begin(), s.data.end(), out);
+  });
+}
