@@ -1,7 +1,14 @@
 // Vite serves and builds the pages in web/ (`vite web`, `vite build web`).
 // COOP/COEP make the page cross-origin isolated, which a threaded (SharedArrayBuffer)
 // build of the engine will need; they cost nothing now since every asset is our own.
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+// Every page: each .html file in web/ (index.html = the playground, lab.html, ...).
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+const pages = Object.fromEntries(readdirSync(webDir).filter((f) => f.endsWith('.html'))
+  .map((f) => [f.replace(/\.html$/, ''), `${webDir}${f}`]));
 
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -19,6 +26,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    rollupOptions: { input: pages },
     // The module's .wasm must stay a separate file, never an inlined data: URL.
     assetsInlineLimit: (file: string) => (file.endsWith('.wasm') ? false : undefined),
   },

@@ -94,7 +94,7 @@ function sameAsEngine(got) {
 }
 
 test('the page draws every head with the engine\'s numbers and redraws on change', { timeout: 90_000 }, async () => {
-  await page.goto(`${base}/?text=the+cat+sat+on+the+mat&heads=2&d=16&seed=5`);
+  await page.goto(`${base}/lab.html?text=the+cat+sat+on+the+mat&heads=2&d=16&seed=5`);
   let renders = await renderedAfter(0);
   assert.equal(await page.locator('.head-grid-cells .heatmap canvas').count(), 2);
   let got = await pageResult();
@@ -124,6 +124,8 @@ test('the page draws every head with the engine\'s numbers and redraws on change
 
   const first = page.locator('.heatmap').first();
   await first.locator('summary').click();
+  // The table is drawn on the details' toggle event, a task after the click.
+  await first.locator('tbody tr').first().waitFor();
   const cells = await first.locator('tbody tr').evaluateAll((rows) =>
     rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
   assert.equal(cells.length, 6);
@@ -187,7 +189,7 @@ test('the page draws every head with the engine\'s numbers and redraws on change
 
 test('dark theme and a narrow screen', { timeout: 60_000 }, async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto(`${base}/?text=the+restaurant+refused+to+serve+me+a+ham+sandwich&heads=4&d=32&causal=1&seed=2`);
+  await page.goto(`${base}/lab.html?text=the+restaurant+refused+to+serve+me+a+ham+sandwich&heads=4&d=32&causal=1&seed=2`);
   await renderedAfter(0);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, 'rgb(18, 18, 22)');

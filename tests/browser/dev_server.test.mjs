@@ -47,7 +47,7 @@ test('the dev server serves a working, cross-origin isolated attention lab', { t
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  const response = await page.goto(`${base}/?heads=1&text=one+two+three`);
+  const response = await page.goto(`${base}/lab.html?heads=1&text=one+two+three`);
   assert.equal(response.headers()['cross-origin-opener-policy'], 'same-origin');
   assert.equal(response.headers()['cross-origin-embedder-policy'], 'require-corp');
   await page.waitForFunction(() => Number(document.body.dataset.renders ?? 0) > 0, null, { timeout: 30_000 });

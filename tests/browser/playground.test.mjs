@@ -1,0 +1,370 @@
+// The playground page (web/index.html) in Chromium: builds the site, serves it with
+// vite preview, and checks that
+//   - it opens with a model loaded (a shipped model, else the bundled GPT-2 fixture);
+//   - typing a sentence gives the token strip (ids, spans) and the outputs;
+//   - every inspector view shows the engine's numbers for that input. Oracle: the same
+//     fixture run here in Node on the same WASM module through the C API
+//     (tests/js/model_api.mjs), and tfp_attention_rollout / tfp_attention_head_stats
+//     on those maps. Tolerance 1e-6 (same code, same inputs: equality expected);
+//   - next-token bars and generation agree with the engine's greedy/seeded generator,
+//     generation streams and Stop stops it between tokens;
+//   - a GPT-2 model opened as files loads and runs; a broken file shows an error and
+//     the previous model keeps working; a "<script>" token shows as text;
+//   - the URL reproduces the view; no request leaves the page's host; no console errors.
+// Screenshots of every view go to build/screenshots/playground_*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+import { chromium } from 'playwright-core';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readFixture, CHECKPOINTS } from '../js/model_api.mjs';
+
+const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
+const SHOTS = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
+const FIXTURE = 'fixture-gpt2_tiny';
+
+let server, browser, context, page, base, api, gpt2;
+const requests = [];
+const problems = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  gpt2 = api.load(readFixture('gpt2_tiny'), 'gpt2_tiny');
+  await build({ root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts` });
+  const port = await freePort();
+  server = await preview({
+    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
+    preview: { port, strictPort: true, host: '127.0.0.1', open: false },
+  });
+  base = `http://127.0.0.1:${port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+           '--disable-component-update', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
+  context.on('request', (r) => requests.push(r.url()));
+  page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await mkdir(SHOTS, { recursive: true });
+}, { timeout: 180_000 });
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (server ? server.httpServer.close(r) : r()));
+});
+
+const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
+async function after_(key, count, timeout = 20_000) {
+  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
+  return num(key);
+}
+const shown = () => page.evaluate(() => {
+  const s = window.tfpPlay.shown;
+  return { ...s, panels: Object.fromEntries(Object.entries(s.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) };
+});
+
+function close(got, want, what) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
+  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
+}
+
+/** Oracle forward of `model` on `text` (truncated to the context as the page does). */
+function oracle(model, text) {
+  const enc = api.tokenize(model, text);
+  const max = api.info(model).max_positions;
+  const ids = enc.ids.slice(0, max);
+  return { enc, ids, out: api.forward(model, ids, { attention: true }) };
+}
+
+function headSlice(t, h) {
+  const [, Tq, Tk] = t.dims;
+  return Array.from(t.data.subarray(h * Tq * Tk, (h + 1) * Tq * Tk));
+}
+
+function oracleRollout(layers) {
+  const [H, T] = layers[0].dims;
+  const L = layers.length, m = api.m;
+  const all = new Float32Array(L * H * T * T);
+  layers.forEach((l, i) => all.set(l.data, i * H * T * T));
+  const p = api.put(all), o = m._tfp_alloc(L * T * T * 4);
+  try {
+    api.check(m._tfp_attention_rollout(p, L, H, T, 0.5, 0, o));
+    return Array.from(new Float32Array(m.HEAPU8.buffer, o, L * T * T));
+  } finally { m._tfp_free(p); m._tfp_free(o); }
+}
+
+function oracleStats(t) {
+  const [H, Tq, Tk] = t.dims, m = api.m;
+  const p = api.put(t.data), o = m._tfp_alloc(H * 16);
+  try {
+    api.check(m._tfp_attention_head_stats(p, H, Tq, Tk, o));
+    return Array.from(new Float32Array(m.HEAPU8.buffer, o, H * 4));
+  } finally { m._tfp_free(p); m._tfp_free(o); }
+}
+
+test('opens with a model loaded; typing gives tokens, outputs and the engine\'s attention', { timeout: 120_000 }, async () => {
+  await page.goto(`${base}/`);
+  await after_('loads', 0, 60_000);
+  await after_('renders', 0);
+  const info = await page.evaluate(() => window.tfpPlay.modelInfo);
+  assert.ok(info && info.n_heads > 0, 'a model is loaded when the page opens');
+
+  await page.goto(`${base}/?model=${FIXTURE}`);
+  await after_('loads', 0, 60_000);
+  let renders = await after_('renders', 0);
+  const text = 'A cat sat on a mat.';
+  await page.locator('#text').fill(text);
+  renders = await after_('renders', renders);
+  const want = oracle(gpt2, text);
+  const enc = await page.evaluate(() => window.tfpPlay.encoding);
+  assert.deepEqual(enc.ids, want.ids);
+  assert.deepEqual(enc.tokens, want.enc.tokens.slice(0, want.ids.length));
+  assert.deepEqual(enc.offsets, want.enc.offsets.slice(0, 2 * want.ids.length));
+  assert.equal(await page.locator('.token-span').count(), want.ids.length);
+  // Whitespace is visible: GPT-2's "Ġ" shows as "·"; ids and spans are shown.
+  const first = await page.locator('.token-span').nth(1).textContent();
+  assert.ok(first.includes('·') && first.includes(String(want.ids[1])), `token 2 reads ${first}`);
+  // Hovering a token marks its characters in the text.
+  await page.locator('.token-span').nth(1).hover();
+  const [b, e] = want.enc.offsets.slice(2, 4);
+  assert.equal(await page.locator('#text-echo mark').textContent(), text.slice(b, e));
+
+  const att = await page.evaluate(() => window.tfpPlay.attention.map((a) => ({ name: a.name, dims: a.dims, data: Array.from(a.data) })));
+  assert.deepEqual(att.map((a) => a.name).sort(), Object.keys(want.out).filter((n) => n.endsWith('.probs')).sort());
+  for (const a of att) close(a.data, Array.from(want.out[a.name].data), a.name);
+
+  // Next-token bars: the engine's greedy first step has the largest probability.
+  const greedy = api.generate(gpt2, want.ids, { maxTokens: 1, temperature: 0 });
+  const next = await page.evaluate(() => window.tfpPlay.outputs.nextTokens);
+  assert.equal(next.length, 10);
+  assert.equal(next[0].id, greedy.ids[0]);
+  close([next[0].prob], greedy.probs, 'top next-token probability');
+  assert.equal(await page.locator('.prob-bars li').count(), 10);
+  await page.screenshot({ path: `${SHOTS}playground_1280x720.png` });
+});
+
+test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, async () => {
+  const text = 'A cat sat on a mat.';
+  const want = oracle(gpt2, text);
+  const layers = ['dec.0.attn.probs', 'dec.1.attn.probs'].map((n) => want.out[n]);
+  const view = async (name, shot) => {
+    const r = await num('renders');
+    await page.locator(`#tab-${name}`).click();
+    await after_('renders', r);
+    const s = await shown();
+    assert.equal(s.view, name);
+    await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_${shot ?? name}.png` });
+    return s;
+  };
+
+  let s = await view('model');
+  assert.equal(await page.locator('.lh-tile').count(), 2 * 4);
+  close(s.panels['dec.0.attn.probs'].data, Array.from(layers[0].data), 'model view layer 1');
+  close(s.panels['dec.1.attn.probs'].data, Array.from(layers[1].data), 'model view layer 2');
+
+  // Clicking layer 2 head 3 opens it in the matrix view.
+  let r = await num('renders');
+  await page.getByRole('button', { name: 'layer 2 head 3' }).click();
+  await after_('renders', r);
+  s = await shown();
+  assert.equal(s.view, 'matrix');
+  assert.deepEqual([s.layer, s.head], [1, 2]);
+  close(Object.values(s.panels)[0].data, headSlice(layers[1], 2), 'matrix view L2 H3');
+  assert.match(page.url(), /view=matrix&layer=2&head=3/);
+  await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_matrix.png` });
+
+  s = await view('lines');
+  close(s.panels['lines'].data, Array.from(layers[1].data), 'lines view: every head of layer 2');
+  // Selecting a query keeps only its lines: causal row 3 has at most 3 keys per head.
+  r = await num('renders');
+  await page.locator('.token-span').nth(2).click();
+  await after_('renders', r);
+  const drawn = await page.locator('.attention-lines line').count();
+  assert.ok(drawn > 0 && drawn <= 3 * 4, `${drawn} lines for query 3`);
+  await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_lines_query3.png` });
+
+  s = await view('qk');
+  assert.equal(s.note, 'unavailable');
+  s = await view('cross');
+  assert.equal(s.note, 'no cross-attention');
+
+  s = await view('stats');
+  close(s.panels['dec.0.attn.probs:stats'].data, oracleStats(layers[0]), 'head stats layer 1');
+  close(s.panels['dec.1.attn.probs:stats'].data, oracleStats(layers[1]), 'head stats layer 2');
+  assert.equal(await page.locator('.head-stats circle').count(), 8);
+
+  s = await view('rollout');
+  close(s.panels['rollout'].data, oracleRollout(layers), 'rollout');
+
+  s = await view('compare');
+  close(s.panels['A'].data, headSlice(layers[1], 2), 'compare A');
+  r = await num('renders');
+  await page.getByLabel('Second layer').selectOption('0');
+  await after_('renders', r);
+  s = await shown();
+  close(s.panels['B'].data, headSlice(layers[0], 1), 'compare B = layer 1 head 2');
+  await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_compare.png` });
+
+  // Export: PNG, SVG and JSON downloads of the current view.
+  for (const [button, ext] of [['#export-png', '.png'], ['#export-svg', '.svg'], ['#export-json', '.json']]) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
+    assert.ok(dl.suggestedFilename().endsWith(ext), dl.suggestedFilename());
+    const body = await readFile(await dl.path());
+    if (ext === '.png') assert.deepEqual([...body.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+    if (ext === '.svg') assert.match(body.toString(), /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    if (ext === '.json') close(JSON.parse(body).data, Array.from(layers[1].data), 'exported tensor');
+  }
+
+  // The URL reproduces the view in a fresh page.
+  const url = page.url();
+  const p2 = await context.newPage();
+  await p2.goto(url);
+  await p2.waitForFunction(() => window.tfpPlay?.shown?.view === 'compare' && Number(document.body.dataset.loads ?? 0) > 0, null, { timeout: 30_000 });
+  const s2 = await p2.evaluate(() => ({ state: window.tfpPlay.state, A: Array.from(window.tfpPlay.shown.panels.A.data) }));
+  assert.equal(s2.state.text, text);
+  close(s2.A, headSlice(layers[1], 2), 'linked view');
+  await p2.close();
+});
+
+test('generation streams, follows the seed, and Stop stops it', { timeout: 60_000 }, async () => {
+  const prompt = 'A cat';
+  let r = await num('renders');
+  await page.locator('#text').fill(prompt);
+  await after_('renders', r);
+  await page.locator('#gen-max').fill('12');
+  await page.locator('#gen-seed').fill('7');
+  await page.locator('#gen-temp').fill('0.9');
+  await page.locator('#gen-topk').fill('0');
+  await page.locator('#gen-topp').fill('1');
+  let g = await num('generations');
+  await page.locator('#generate').click();
+  await after_('generations', g);
+  g += 1;
+  const full = await page.evaluate(() => window.tfpPlay.outputs.generated);
+  const ids = api.tokenize(gpt2, prompt).ids;
+  const want = api.generate(gpt2, ids, { maxTokens: 12, temperature: 0.9, topK: 0, topP: 1, seed: 7 });
+  assert.deepEqual(full.ids, want.ids);
+  assert.equal(full.text, want.text);
+  assert.equal(await page.locator('#gen-output .gen-new').textContent(), want.text);
+  await page.locator('.generation').screenshot({ path: `${SHOTS}playground_generation.png` });
+
+  // Stop after the first streamed token: a MutationObserver presses Stop as soon as text appears.
+  await page.evaluate(() => {
+    const out = document.getElementById('gen-output');
+    const obs = new MutationObserver(() => {
+      if (window.tfpPlay.outputs.generated.ids.length >= 1) { document.getElementById('stop').click(); obs.disconnect(); }
+    });
+    obs.observe(out, { childList: true, subtree: true, characterData: true });
+  });
+  await page.locator('#generate').click();
+  await after_('generations', g);
+  const stopped = await page.evaluate(() => window.tfpPlay.outputs.generated);
+  assert.equal(stopped.stopReason, 'cancelled');
+  assert.ok(stopped.ids.length >= 1 && stopped.ids.length < 12, `${stopped.ids.length} tokens before Stop`);
+  assert.deepEqual(stopped.ids, want.ids.slice(0, stopped.ids.length));
+  assert.match(await page.locator('#gen-status').textContent(), /stopped/);
+});
+
+test('opening a GPT-2 model as files; a broken file; a <script> token', { timeout: 90_000 }, async () => {
+  // A GPT-2 folder whose tokenizer spells its special token "<script>".
+  const dir = `${CHECKPOINTS}gpt2_tiny/`;
+  const tok = JSON.parse(await readFile(`${dir}tokenizer.json`, 'utf8'));
+  const old = tok.added_tokens[0].content;
+  tok.added_tokens[0].content = '<script>';
+  tok.model.vocab['<script>'] = tok.model.vocab[old];
+  delete tok.model.vocab[old];
+  const files = [
+    { name: 'config.json', mimeType: 'application/json', buffer: await readFile(`${dir}config.json`) },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: await readFile(`${dir}model.safetensors`) },
+    { name: 'tokenizer.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(tok)) },
+  ];
+  let loads = await num('loads');
+  await page.locator('#model-files').setInputFiles(files);
+  loads = await after_('loads', loads, 30_000);
+  assert.match(await page.evaluate(() => window.tfpPlay.modelLabel), /your files/);
+  assert.equal(await page.locator('#model-select').inputValue(), 'local');
+
+  let r = await num('renders');
+  const text = 'hi <script>alert(1)</script>';
+  await page.locator('#text').fill(text);
+  r = await after_('renders', r);
+  const local = api.load({ config: files[0].buffer.toString(), weights: new Uint8Array(files[1].buffer), tokenizer: files[2].buffer.toString() }, 'local');
+  const want = oracle(local, text);
+  assert.ok(want.enc.tokens.includes('<script>'), 'the tokenizer has a <script> token');
+  const att = await page.evaluate(() => window.tfpPlay.attention.map((a) => ({ name: a.name, data: Array.from(a.data) })));
+  for (const a of att) close(a.data, Array.from(want.out[a.name].data), `opened model ${a.name}`);
+  const texts = await page.locator('.token-span .tok-text').allTextContents();
+  assert.ok(texts.includes('<script>'), `tokens shown: ${texts.join(' | ')}`);
+  assert.equal(await page.locator('#tokens script').count(), 0, 'no script element was created');
+  api.free(local);
+  await page.locator('.text-panel').screenshot({ path: `${SHOTS}playground_script_token.png` });
+
+  // A broken safetensors file: a clear error, and the page keeps the model it had.
+  const broken = Buffer.from(files[1].buffer);
+  broken.writeUInt32LE(0xffffff, 0);  // header length far past the end of the file
+  const errors = await num('loadErrors');
+  await page.locator('#model-files').setInputFiles([files[0], { ...files[1], buffer: broken }, files[2]]);
+  await after_('loadErrors', errors);
+  const message = await page.locator('#load-error').textContent();
+  assert.match(message, /Could not load your files .*safetensors/i);
+  assert.match(message, /Still using your files/);
+  await page.locator('.model-panel').screenshot({ path: `${SHOTS}playground_load_error.png` });
+  await page.locator('#text').fill('still working');
+  await after_('renders', r);
+  const enc = await page.evaluate(() => window.tfpPlay.encoding.ids);
+  assert.deepEqual(enc, api.tokenize(gpt2, 'still working').ids);
+
+  // Back to a bundled model through the picker.
+  await page.locator('#model-select').selectOption(FIXTURE);
+  await after_('loads', loads, 30_000);
+});
+
+test('dark theme and a 390 px screen: no horizontal scroll', { timeout: 60_000 }, async () => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${base}/?model=${FIXTURE}&text=The+cat+sat+on+the+mat.&view=lines&layer=2`);
+  await after_('renders', 0, 60_000);
+  await page.screenshot({ path: `${SHOTS}playground_dark_1280x720.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const v of ['model', 'matrix', 'lines', 'stats', 'rollout', 'compare']) {
+    const r = await num('renders');
+    await page.locator(`#tab-${v}`).click();
+    await after_('renders', r);
+    await page.waitForTimeout(100);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${v} view overflows a 390 px screen by ${overflow} px`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: `${SHOTS}playground_390_narrow.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // Keyboard: the view tabs move with the arrow keys and show a focus ring.
+  await page.locator('#tab-compare').focus();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-rollout');
+  const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.equal(ring, 'solid');
+});
+
+test('only the page\'s own host was contacted and nothing logged an error', () => {
+  const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  assert.ok(requests.some((u) => u.endsWith('.safetensors')), 'the bundled model came from the page\'s host');
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,59 @@
+/// <reference types="vite/client" />
+// The models the picker offers, found at build time: every folder under models/ that
+// holds config.json and model.safetensors (shipped models, trained by our trainer), then
+// small test fixtures from tests/fixtures/checkpoints/ so the page always opens with a
+// model even when no shipped model exists yet. Files are emitted as assets and loaded by
+// URL (the engine streams the weights into its heap).
+
+export interface CatalogEntry {
+  id: string;          // URL id: "brown-gpt", "fixture-gpt2_tiny"
+  label: string;
+  config: string;      // URLs
+  weights: string;
+  tokenizer?: string;
+  readme?: string;
+  shipped: boolean;
+}
+
+// Globs are relative to this file: ../../../../ is the repository root.
+const shipped = import.meta.glob('../../../../models/*/{config.json,model.safetensors,tokenizer.json,README.md}',
+  { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+const fixtures = import.meta.glob('../../../../tests/fixtures/checkpoints/{gpt2_tiny,bert_tiny}/{config.json,model.safetensors,tokenizer.json}',
+  { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+
+const FIXTURE_LABELS: Record<string, string> = {
+  gpt2_tiny: 'Tiny GPT-2 (test fixture, random weights)',
+  bert_tiny: 'Tiny BERT (test fixture, random weights)',
+};
+
+function group(files: Record<string, string>, isShipped: boolean): CatalogEntry[] {
+  const byDir = new Map<string, Record<string, string>>();
+  for (const [path, url] of Object.entries(files)) {
+    const parts = path.split('/');
+    const dir = parts[parts.length - 2]!, file = parts[parts.length - 1]!;
+    if (!byDir.has(dir)) byDir.set(dir, {});
+    byDir.get(dir)![file] = url;
+  }
+  const out: CatalogEntry[] = [];
+  for (const [dir, f] of [...byDir.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!f['config.json'] || !f['model.safetensors']) continue;
+    out.push({
+      id: isShipped ? dir : `fixture-${dir}`,
+      label: isShipped ? dir : FIXTURE_LABELS[dir] ?? dir,
+      config: f['config.json'],
+      weights: f['model.safetensors'],
+      ...(f['tokenizer.json'] ? { tokenizer: f['tokenizer.json'] } : {}),
+      ...(f['README.md'] ? { readme: f['README.md'] } : {}),
+      shipped: isShipped,
+    });
+  }
+  return out;
+}
+
+/** Shipped models first (a decoder LM first among them), then the fixtures. */
+export const CATALOG: CatalogEntry[] = [
+  ...group(shipped, true).sort((a, b) => Number(b.id.includes('gpt')) - Number(a.id.includes('gpt'))),
+  ...group(fixtures, false),
+];
+
+export const DEFAULT_MODEL = CATALOG[0]?.id ?? '';

@@ -1,0 +1,55 @@
+// Export of the current view: PNG (the view's SVG rasterised at 2×), SVG, and the
+// attention tensor behind it as JSON. Downloads go through a blob: URL (nothing leaves
+// the machine).
+import { serializeSvg } from '../../widgets/svg';
+import { themeColours } from '../../widgets/theme';
+
+function download(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function svgText(svg: SVGSVGElement): string {
+  const t = themeColours(document.body);
+  return serializeSvg(svg, t.bg, t.fg, t.font);
+}
+
+export function exportSvg(svg: SVGSVGElement, name: string): void {
+  download(`${name}.svg`, new Blob([svgText(svg)], { type: 'image/svg+xml' }));
+}
+
+export async function exportPng(svg: SVGSVGElement, name: string): Promise<void> {
+  const text = svgText(svg);
+  const w = Number(svg.getAttribute('width')) || 600, h = Number(svg.getAttribute('height')) || 400;
+  const img = new Image();
+  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error('export: the SVG did not render'));
+      img.src = url;
+    });
+    const scale = 2;
+    const canvas = document.createElement('canvas');
+    canvas.width = w * scale;
+    canvas.height = h * scale;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('export: no 2D canvas');
+    ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, 'image/png'));
+    if (!blob) throw new Error('export: PNG encoding failed');
+    download(`${name}.png`, blob);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+export function exportJson(value: unknown, name: string): void {
+  download(`${name}.json`, new Blob([JSON.stringify(value, null, 1)], { type: 'application/json' }));
+}

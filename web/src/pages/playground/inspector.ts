@@ -1,0 +1,298 @@
+// The attention inspector: one view at a time over the attention maps of the latest
+// forward pass — model (layer × head grid), matrix (one head), lines (head view),
+// query–key (explained, not available for loaded models), cross-attention, head
+// statistics, rollout and compare. Every number comes from the engine: the maps from
+// the model's forward pass, rollout and statistics from src/inspect/ through the
+// inspect worker. This file arranges and labels them.
+//
+// Legend: L layers, H heads, Tq queries, Tk keys.
+import { AttentionLines } from '../../widgets/attention_lines';
+import { ColorLegend } from '../../widgets/color_legend';
+import { Heatmap } from '../../widgets/heatmap';
+import { HeadStatsChart, type HeadStat } from '../../widgets/head_stats_chart';
+import { LayerHeadGrid } from '../../widgets/layer_head_grid';
+import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
+import type { InspectClient } from './inspect_client';
+import type { AttnSet, PlayState, View } from './state';
+
+/** One family of attention maps of a forward pass (e.g. every decoder self-attention). */
+export interface AttentionFamily {
+  set: AttnSet;
+  label: string;
+  names: string[];          // L engine names, "dec.0.attn.probs"
+  layers: Float32Array[];   // L × (H, Tq, Tk)
+  heads: number;
+  rowTokens: string[];      // (Tq)
+  colTokens: string[];      // (Tk)
+  causal: boolean;          // keys after the query are masked
+}
+
+export interface InspectorInput {
+  families: AttentionFamily[];
+}
+
+/** What the current view shows, for tests and for export. */
+export interface Shown {
+  view: View;
+  set: AttnSet | null;
+  layer: number;
+  head: number;
+  /** The numbers drawn, per panel: name → values. */
+  panels: Record<string, { dims: number[]; data: Float32Array }>;
+  note?: string;
+}
+
+export interface InspectorEvents {
+  change(patch: Partial<PlayState>): void;
+  rendered(shown: Shown): void;
+}
+
+function causalMask(Tq: number, Tk: number): Float32Array {
+  const m = new Float32Array(Tq * Tk);
+  const offset = Tk - Tq;
+  for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++) m[i * Tk + j] = j > i + offset ? 1 : 0;
+  return m;
+}
+
+function note(host: HTMLElement, text: string): void {
+  const p = document.createElement('p');
+  p.className = 'view-note';
+  p.textContent = text;
+  host.replaceChildren(p);
+}
+
+export class Inspector {
+  private input: InspectorInput | null = null;
+  private state: PlayState | null = null;
+  private generation = 0;
+  private readonly grid: LayerHeadGrid;
+  private readonly legend = new ColorLegend('Attention weight');
+  private readonly matrix = new Heatmap({ title: '', rowAxis: 'query', colAxis: 'key' });
+  private readonly compareA = new Heatmap({ title: '', rowAxis: 'query', colAxis: 'key' });
+  private readonly compareB = new Heatmap({ title: '', rowAxis: 'query', colAxis: 'key' });
+  private readonly cross = new Heatmap({ title: '', rowAxis: 'output', colAxis: 'source' });
+  private readonly rollout = new Heatmap({ title: '', rowAxis: 'position', colAxis: 'input token' });
+  private readonly lines: AttentionLines;
+  private readonly stats: HeadStatsChart;
+  private hiddenHeads = new Set<number>();
+  /** SVG of the current view, for export. */
+  private svgOf: () => SVGSVGElement | null = () => null;
+  shown: Shown | null = null;
+
+  constructor(private readonly host: HTMLElement, private readonly client: InspectClient, private readonly events: InspectorEvents) {
+    this.grid = new LayerHeadGrid((layer, head) => events.change({ layer, head, view: 'matrix' }));
+    this.lines = new AttentionLines('Head view: lines from each query (left) to the keys it attends to (right)',
+      (token) => events.change({ token }));
+    this.stats = new HeadStatsChart('Head statistics: entropy and mean attention distance of every head',
+      (layer, head) => events.change({ layer, head }));
+  }
+
+  family(s: PlayState): AttentionFamily | null {
+    const fams = this.input?.families ?? [];
+    return fams.find((f) => f.set === s.set) ?? fams.find((f) => f.set !== 'cross') ?? fams[0] ?? null;
+  }
+
+  update(input: InspectorInput | null, s: PlayState): void {
+    this.input = input;
+    this.state = s;
+    void this.render();
+  }
+
+  redraw(): void {
+    [this.matrix, this.compareA, this.compareB, this.cross, this.rollout].forEach((h) => h.redraw());
+    this.grid.redraw();
+    this.legend.redraw();
+  }
+
+  svg(): SVGSVGElement | null {
+    return this.svgOf();
+  }
+
+  private panel(f: AttentionFamily, layer: number, head: number, title: string): MatrixPanel & { data: Float32Array } {
+    const Tq = f.rowTokens.length, Tk = f.colTokens.length;
+    const data = f.layers[layer]!.subarray(head * Tq * Tk, (head + 1) * Tq * Tk);
+    return { title, rowLabels: f.rowTokens, colLabels: f.colTokens, values: data, data,
+             masked: f.causal ? causalMask(Tq, Tk) : null };
+  }
+
+  private async render(): Promise<void> {
+    const gen = ++this.generation;
+    const s = this.state!;
+    const f = this.family(s);
+    this.legend.update([0, 1]);
+    const shown: Shown = { view: s.view, set: f?.set ?? null, layer: s.layer, head: s.head, panels: {} };
+    this.svgOf = () => null;
+    if (!f) {
+      note(this.host, 'No attention maps yet: type some text.');
+      this.finish(shown, gen);
+      return;
+    }
+    const Tq = f.rowTokens.length, Tk = f.colTokens.length;
+    const title = (l: number, h: number) => `${f.label}: layer ${l + 1}, head ${h + 1}`;
+    switch (s.view) {
+      case 'model': {
+        this.grid.update({ layers: f.layers, heads: f.heads, rows: Tq, cols: Tk,
+                           masked: f.causal ? causalMask(Tq, Tk) : null, selected: { layer: s.layer, head: s.head } });
+        const help = document.createElement('p');
+        help.className = 'help';
+        help.textContent = `${f.layers.length} layers × ${f.heads} heads of ${f.label.toLowerCase()}. Press a map to open it.`;
+        this.host.replaceChildren(this.legend.element, help, this.grid.element);
+        f.layers.forEach((l, i) => (shown.panels[f.names[i]!] = { dims: [f.heads, Tq, Tk], data: l }));
+        this.svgOf = () => matricesSvg(f.layers.flatMap((_, l) => Array.from({ length: f.heads }, (_, h) =>
+          this.panel(f, l, h, `L${l + 1} H${h + 1}`))), f.heads, { cell: 6, labels: false });
+        break;
+      }
+      case 'matrix': {
+        const p = this.panel(f, s.layer, s.head, title(s.layer, s.head));
+        this.matrix.setTitle(p.title);
+        this.matrix.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: p.masked ?? null });
+        this.host.replaceChildren(this.legend.element, this.matrix.element);
+        shown.panels[p.title] = { dims: [Tq, Tk], data: p.data };
+        this.svgOf = () => matricesSvg([p], 1, { cell: 22, labels: true });
+        break;
+      }
+      case 'lines': {
+        const heads = Array.from({ length: f.heads }, (_, h) => h).filter((h) => !this.hiddenHeads.has(h));
+        const probs = new Float32Array(heads.length * Tq * Tk);
+        heads.forEach((h, k) => probs.set(f.layers[s.layer]!.subarray(h * Tq * Tk, (h + 1) * Tq * Tk), k * Tq * Tk));
+        const token = s.token !== null && s.token < Tq ? s.token : null;
+        this.lines.update({ queries: f.rowTokens, keys: f.colTokens, probs, heads, selected: token });
+        const toggles = document.createElement('fieldset');
+        toggles.className = 'head-toggles';
+        const legend = document.createElement('legend');
+        legend.textContent = `Heads of layer ${s.layer + 1} (colour = head)`;
+        toggles.append(legend);
+        for (let h = 0; h < f.heads; h++) {
+          const label = document.createElement('label');
+          const box = document.createElement('input');
+          box.type = 'checkbox';
+          box.checked = !this.hiddenHeads.has(h);
+          box.addEventListener('change', () => {
+            if (box.checked) this.hiddenHeads.delete(h);
+            else this.hiddenHeads.add(h);
+            void this.render();
+          });
+          const swatch = document.createElement('span');
+          swatch.className = `swatch head-${h % 8}`;
+          label.append(box, swatch, document.createTextNode(` H${h + 1}`));
+          toggles.append(label);
+        }
+        const help = document.createElement('p');
+        help.className = 'help';
+        help.textContent = token === null
+          ? 'Line opacity is the attention weight. Press a query token on the left (or in the token strip) to keep only its lines.'
+          : `Only the lines of query ${token + 1}. Press it again to show every query.`;
+        this.host.replaceChildren(toggles, help, this.lines.element);
+        shown.panels['lines'] = { dims: [heads.length, Tq, Tk], data: probs };
+        shown.note = `heads ${heads.map((h) => h + 1).join(',')}; lines ${this.lines.drawn}`;
+        this.svgOf = () => this.lines.svg;
+        break;
+      }
+      case 'qk':
+        note(this.host, 'The query–key drill-down (q, each k, the dot products, ÷√d_k, softmax, the weighted sum) ' +
+          'needs the per-head q, k and v vectors. The model API returns only attention probabilities ' +
+          '(its observer names are *.attn.probs, *.cross.probs and layer outputs), so this view is not ' +
+          'available for loaded models. The attention lab page shows every one of these steps, computed ' +
+          'by the engine, for a self-attention block you configure.');
+        shown.note = 'unavailable';
+        break;
+      case 'cross': {
+        const cf = this.input?.families.find((x) => x.set === 'cross');
+        if (!cf) {
+          note(this.host, 'Cross-attention exists only in encoder–decoder models: translate a sentence with one to see where each output token looked in the source.');
+          shown.note = 'no cross-attention';
+          break;
+        }
+        const layer = Math.min(s.layer, cf.layers.length - 1), head = Math.min(s.head, cf.heads - 1);
+        const p = this.panel(cf, layer, head, `Cross-attention: layer ${layer + 1}, head ${head + 1}`);
+        this.cross.setTitle(p.title);
+        this.cross.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: null });
+        this.host.replaceChildren(this.legend.element, this.cross.element);
+        shown.set = 'cross';
+        shown.panels[p.title] = { dims: [cf.rowTokens.length, cf.colTokens.length], data: p.data };
+        this.svgOf = () => matricesSvg([p], 1, { cell: 22, labels: true });
+        break;
+      }
+      case 'stats': {
+        note(this.host, 'Computing head statistics…');
+        const all = await Promise.all(f.layers.map((l) => this.client.headStats(l, f.heads, Tq, Tk)));
+        if (gen !== this.generation) return;
+        const stats: HeadStat[] = [];
+        all.forEach((a, l) => {
+          for (let h = 0; h < f.heads; h++)
+            stats.push({ layer: l, head: h, entropy: a[h * 4]!, distance: a[h * 4 + 1]!, first: a[h * 4 + 2]!, previous: a[h * 4 + 3]! });
+          shown.panels[`${f.names[l]}:stats`] = { dims: [f.heads, 4], data: a };
+        });
+        this.stats.update(stats, Math.log(Math.max(2, Tk)), Math.max(1, Tk - 1), { layer: s.layer, head: s.head });
+        const help = document.createElement('p');
+        help.className = 'help';
+        help.textContent = 'Entropy 0 = a head looks at one token; ln(T) = it spreads evenly. Mean distance = how far back (or ahead) it looks on average. Press a point to select that head.';
+        this.host.replaceChildren(help, this.stats.element);
+        this.svgOf = () => this.stats.svg;
+        break;
+      }
+      case 'rollout': {
+        if (Tq !== Tk) {
+          note(this.host, 'Rollout chains self-attention maps; pick encoder or decoder self-attention.');
+          break;
+        }
+        note(this.host, 'Computing rollout…');
+        const r = await this.client.rollout(f.layers, f.heads, Tq, 0.5);
+        if (gen !== this.generation) return;
+        const layer = Math.min(s.layer, f.layers.length - 1);
+        const data = r.subarray(layer * Tq * Tq, (layer + 1) * Tq * Tq);
+        const t = `Attention rollout through layers 1–${layer + 1} (${f.label.toLowerCase()}, heads averaged, residual 0.5)`;
+        this.rollout.setTitle(t);
+        // Causal maps chain into causal rollouts: the same cells are structurally zero.
+        this.rollout.update({ rowLabels: f.rowTokens, colLabels: f.colTokens, values: data, masked: f.causal ? causalMask(Tq, Tq) : null });
+        const help = document.createElement('p');
+        help.className = 'help';
+        help.textContent = 'Row i: how much position i draws on each input token once the residual path is counted and the layers are chained (Abnar & Zuidema, 2020). Choose the layer above.';
+        this.host.replaceChildren(this.legend.element, help, this.rollout.element);
+        shown.panels['rollout'] = { dims: [f.layers.length, Tq, Tq], data: r };
+        this.svgOf = () => matricesSvg([{ title: t, rowLabels: f.rowTokens, colLabels: f.colTokens, values: data }], 1, { cell: 22, labels: true });
+        break;
+      }
+      case 'compare': {
+        const l2 = Math.min(s.layer2, f.layers.length - 1), h2 = Math.min(s.head2, f.heads - 1);
+        const a = this.panel(f, s.layer, s.head, title(s.layer, s.head));
+        const b = this.panel(f, l2, h2, title(l2, h2));
+        this.compareA.setTitle(a.title);
+        this.compareA.update({ rowLabels: a.rowLabels, colLabels: a.colLabels, values: a.values, masked: a.masked ?? null });
+        this.compareB.setTitle(b.title);
+        this.compareB.update({ rowLabels: b.rowLabels, colLabels: b.colLabels, values: b.values, masked: b.masked ?? null });
+        const pick = document.createElement('div');
+        pick.className = 'compare-pick';
+        pick.append(this.selector('Second layer', f.layers.length, l2, (v) => this.events.change({ layer2: v })),
+                    this.selector('Second head', f.heads, h2, (v) => this.events.change({ head2: v })));
+        const pair = document.createElement('div');
+        pair.className = 'compare-pair';
+        pair.append(this.compareA.element, this.compareB.element);
+        this.host.replaceChildren(this.legend.element, pick, pair);
+        shown.panels['A'] = { dims: [Tq, Tk], data: a.data };
+        shown.panels['B'] = { dims: [Tq, Tk], data: b.data };
+        shown.note = `B = layer ${l2 + 1} head ${h2 + 1}`;
+        this.svgOf = () => matricesSvg([a, b], 2, { cell: 18, labels: true });
+        break;
+      }
+    }
+    this.finish(shown, gen);
+  }
+
+  private selector(label: string, n: number, value: number, onChange: (v: number) => void): HTMLElement {
+    const wrap = document.createElement('label');
+    wrap.className = 'inline-field';
+    wrap.textContent = `${label} `;
+    const sel = document.createElement('select');
+    for (let i = 0; i < n; i++) sel.add(new Option(String(i + 1), String(i), false, i === value));
+    sel.addEventListener('change', () => onChange(Number(sel.value)));
+    wrap.append(sel);
+    return wrap;
+  }
+
+  private finish(shown: Shown, gen: number): void {
+    if (gen !== this.generation) return;
+    this.shown = shown;
+    this.events.rendered(shown);
+  }
+}

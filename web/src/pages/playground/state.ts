@@ -1,0 +1,96 @@
+// The playground's state: one object, mirrored in the URL's query string so that a
+// link reproduces the view (model, text, attention set, layer, head, view, ...).
+// Parsing clamps every field; layer/head are clamped again once the model is known.
+
+export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'rollout', 'compare'] as const;
+export type View = (typeof VIEWS)[number];
+/** Which attention maps: encoder self, decoder self, decoder cross. */
+export const SETS = ['enc', 'dec', 'cross'] as const;
+export type AttnSet = (typeof SETS)[number];
+
+export interface PlayState {
+  model: string;       // catalog id, or "local" for files the user opened
+  text: string;
+  set: AttnSet | '';   // '' = the model's first set
+  layer: number;       // 0-based
+  head: number;        // 0-based
+  view: View;
+  token: number | null;// selected query token
+  layer2: number;      // the compare view's second head
+  head2: number;
+  // generation and translation
+  temperature: number;
+  topK: number;
+  topP: number;
+  maxTokens: number;
+  seed: number;
+  beam: number;
+}
+
+export const DEFAULT_TEXT = 'The cat sat on the mat.';
+
+export const DEFAULT_STATE: PlayState = {
+  model: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null,
+  layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
+};
+
+function int(s: string | null, lo: number, hi: number, fallback: number): number {
+  if (s === null || !/^-?\d+$/.test(s)) return fallback;
+  const v = Number(s);
+  return v >= lo && v <= hi ? v : fallback;
+}
+
+function num(s: string | null, lo: number, hi: number, fallback: number): number {
+  if (s === null || s === '') return fallback;
+  const v = Number(s);
+  return Number.isFinite(v) && v >= lo && v <= hi ? v : fallback;
+}
+
+export function stateFromQuery(query: string): PlayState {
+  const p = new URLSearchParams(query);
+  const d = DEFAULT_STATE;
+  const view = p.get('view') as View | null;
+  const set = p.get('set') as AttnSet | null;
+  const token = p.get('token');
+  return {
+    model: p.get('model') ?? d.model,
+    text: p.get('text') ?? d.text,
+    set: set && SETS.includes(set) ? set : '',
+    layer: int(p.get('layer'), 1, 1000, 1) - 1,
+    head: int(p.get('head'), 1, 1000, 1) - 1,
+    view: view && VIEWS.includes(view) ? view : d.view,
+    token: token === null ? null : int(token, 1, 100000, 0) > 0 ? int(token, 1, 100000, 0) - 1 : null,
+    layer2: int(p.get('layer2'), 1, 1000, d.layer2 + 1) - 1,
+    head2: int(p.get('head2'), 1, 1000, d.head2 + 1) - 1,
+    temperature: num(p.get('temp'), 0, 5, d.temperature),
+    topK: int(p.get('topk'), 0, 100000, d.topK),
+    topP: num(p.get('topp'), 0, 1, d.topP),
+    maxTokens: int(p.get('max'), 1, 512, d.maxTokens),
+    seed: int(p.get('seed'), 0, 4294967295, d.seed),
+    beam: int(p.get('beam'), 1, 16, d.beam),
+  };
+}
+
+/** Layer, head and token numbers are 1-based in the URL, as the page shows them. */
+export function queryOf(s: PlayState): string {
+  const p = new URLSearchParams();
+  if (s.model) p.set('model', s.model);
+  p.set('text', s.text);
+  if (s.set) p.set('set', s.set);
+  p.set('view', s.view);
+  p.set('layer', String(s.layer + 1));
+  p.set('head', String(s.head + 1));
+  if (s.token !== null) p.set('token', String(s.token + 1));
+  if (s.view === 'compare') {
+    p.set('layer2', String(s.layer2 + 1));
+    p.set('head2', String(s.head2 + 1));
+  }
+  const d = DEFAULT_STATE;
+  if (s.temperature !== d.temperature) p.set('temp', String(s.temperature));
+  if (s.topK !== d.topK) p.set('topk', String(s.topK));
+  if (s.topP !== d.topP) p.set('topp', String(s.topP));
+  if (s.maxTokens !== d.maxTokens) p.set('max', String(s.maxTokens));
+  if (s.seed !== d.seed) p.set('seed', String(s.seed));
+  if (s.beam !== d.beam) p.set('beam', String(s.beam));
+  return p.toString();
+}
