@@ -337,6 +337,40 @@ test('opening a GPT-2 model as files; a broken file; a <script> token', { timeou
   await after_('loads', loads, 30_000);
 });
 
+test('an encoder model (the BERT fixture): per-token outputs and encoder attention', { timeout: 60_000 }, async () => {
+  const text = 'the cat sat';
+  await page.goto(`${base}/?model=fixture-bert_tiny&text=${encodeURIComponent(text)}&view=matrix&layer=2&head=4`);
+  await after_('renders', 0, 60_000);
+  const bert = api.load(readFixture('bert_tiny'), 'bert_tiny');
+  try {
+    const want = oracle(bert, text);
+    const enc = await page.evaluate(() => window.tfpPlay.encoding);
+    assert.deepEqual(enc.ids, want.ids);
+    const att = await page.evaluate(() => window.tfpPlay.attention.map((a) => ({ name: a.name, data: Array.from(a.data) })));
+    assert.deepEqual(att.map((a) => a.name), ['enc.0.attn.probs', 'enc.1.attn.probs']);
+    for (const a of att) close(a.data, Array.from(want.out[a.name].data), a.name);
+    const s = await shown();
+    assert.equal(s.set, 'enc');
+    // The pickers show what the URL asked for (layer 2, head 4; values are 0-based).
+    assert.equal(await page.locator('#layer-select').inputValue(), '1');
+    assert.equal(await page.locator('#head-select').inputValue(), '3');
+    close(Object.values(s.panels)[0].data, headSlice(want.out['enc.1.attn.probs'], 3), 'BERT matrix L2 H4');
+    // No id2label in this config: each token's hidden-state length, from the engine's hidden states.
+    const rows = await page.evaluate(() => window.tfpPlay.outputs.perToken);
+    const [T, C] = want.out.hidden.dims;
+    assert.equal(rows.length, T);
+    rows.forEach((r, t) => {
+      let sq = 0;
+      for (let c = 0; c < C; c++) sq += want.out.hidden.data[t * C + c] ** 2;
+      assert.equal(r.value, Math.sqrt(sq).toFixed(3), `token ${t} norm`);
+    });
+    assert.equal(await page.locator('table.per-token tbody tr').count(), T);
+    await page.screenshot({ path: `${SHOTS}playground_bert_1280x720.png`, fullPage: true });
+  } finally {
+    api.free(bert);
+  }
+});
+
 test('dark theme and a 390 px screen: no horizontal scroll', { timeout: 60_000 }, async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${base}/?model=${FIXTURE}&text=The+cat+sat+on+the+mat.&view=lines&layer=2`);

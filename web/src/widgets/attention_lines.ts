@@ -56,8 +56,10 @@ export class AttentionLines {
         for (let j = 0; j < Tk; j++) {
           const w = d.probs[(slot * Tq + i) * Tk + j]!;
           if (!(w >= min)) continue;
+          // Heads fan out by a pixel or two at each end so equal lines stay distinct.
+          const fan = (slot - (d.heads.length - 1) / 2) * 1.5;
           lines.append(svgEl('line', {
-            x1: lineL, y1: y(i), x2: lineR, y2: y(j), stroke: colour,
+            x1: lineL, y1: y(i) + fan, x2: lineR, y2: y(j) + fan, stroke: colour,
             'stroke-width': 1 + 3 * w, 'stroke-opacity': w.toFixed(3),
           }));
           this.drawn++;

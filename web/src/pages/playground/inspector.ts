@@ -87,8 +87,8 @@ export class Inspector {
       (layer, head) => events.change({ layer, head }));
   }
 
-  family(s: PlayState): AttentionFamily | null {
-    const fams = this.input?.families ?? [];
+  /** The family the state asks for, among `fams` (default: the ones drawn last). */
+  family(s: PlayState, fams: AttentionFamily[] = this.input?.families ?? []): AttentionFamily | null {
     return fams.find((f) => f.set === s.set) ?? fams.find((f) => f.set !== 'cross') ?? fams[0] ?? null;
   }
 

@@ -366,7 +366,7 @@ function showInspectorControls(): void {
     b.tabIndex = on ? 0 : -1;
   });
   const fams = current.families;
-  const f = inspector.family(state);
+  const f = inspector.family(state, fams);
   const wanted = state.view === 'cross' ? fams.find((x) => x.set === 'cross') ?? f : f;
   setSelect.replaceChildren(...fams.map((x) => new Option(x.label, x.set, false, x.set === wanted?.set)));
   setSelect.disabled = fams.length < 2;
@@ -387,7 +387,7 @@ layerSelect.addEventListener('change', () => setState({ ...state, layer: Number(
 headSelect.addEventListener('change', () => setState({ ...state, head: Number(headSelect.value) }, false));
 
 function exportName(): string {
-  const f = inspector.family(state);
+  const f = inspector.family(state, current.families);
   return `${state.model || 'model'}-${state.view}-${f?.set ?? ''}-L${state.layer + 1}H${state.head + 1}`;
 }
 byId('export-svg').addEventListener('click', () => {
@@ -401,7 +401,7 @@ byId('export-png').addEventListener('click', () => {
   else showError('This view has no picture to export.');
 });
 byId('export-json').addEventListener('click', () => {
-  const f = inspector.family(state);
+  const f = inspector.family(state, current.families);
   if (!f) return;
   const layer = Math.min(state.layer, f.layers.length - 1);
   exportJson({
