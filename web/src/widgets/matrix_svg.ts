@@ -43,16 +43,18 @@ export function matricesSvg(panels: MatrixPanel[], columns: number, opts: { cell
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.append(hatchDefs());
   const cell = opts.cell;
-  const labelW = opts.labels ? 90 : 0;
+  // Label room from the longest label (about 7 px a character at 12 px), at most 90 px.
+  const room = (ls: string[][]) => (opts.labels ? Math.min(90, 8 + 7 * Math.max(1, ...ls.flat().map((l) => l.length))) : 0);
+  const labelW = room(panels.map((p) => p.rowLabels)), labelH = room(panels.map((p) => p.colLabels));
   const rows = Math.max(1, ...panels.map((p) => p.rowLabels.length));
   const cols = Math.max(1, ...panels.map((p) => p.colLabels.length));
-  const panelW = labelW + cols * cell + 16, panelH = 20 + labelW + rows * cell + 16;
+  const panelW = labelW + cols * cell + 16, panelH = 20 + labelH + rows * cell + 16;
   panels.forEach((p, k) => {
     const px = (k % columns) * panelW, py = Math.floor(k / columns) * panelH;
     const title = svgEl('text', { x: px + 4, y: py + 14 });
     title.textContent = p.title;
     svg.append(title);
-    const x0 = px + labelW, y0 = py + 20 + labelW;
+    const x0 = px + labelW, y0 = py + 20 + labelH;
     svg.append(cellsGroup(p, x0, y0, cell, opts.colormap ?? 'viridis'));
     if (opts.labels) {
       p.rowLabels.forEach((l, r) => {
