@@ -48,7 +48,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     else if (cmd == "generate") cmd_generate(args, w);
     else if (cmd == "train") cmd_train(args, w);
     else if (cmd == "eval") cmd_eval(args, w);
-    else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate, train, eval; see tfp --help)");
+    else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate; see tfp --help)");
   } catch (const Error& e) {
     print_error(err, e.what());
     return 1;
