@@ -1,12 +1,14 @@
 // tfp train TASK|RECIPE [options] — trains a model natively and writes its folder.
 //   toy tasks (copy, reverse, sort, add): train/toy_runner.h, options as `train_toy`
 //   brown-gpt, brown-pos:                 train/brown_run.h (the shipped Brown models)
+//   numbers-transformer, numbers-gru:     train/seq_recipes.h (the shipped encoder–decoders)
 // Progress goes to stderr; the JSON document on stdout is the run's summary.
 #include <iostream>
 
 #include "cli/commands.h"
 #include "core/error.h"
 #include "train/brown_run.h"
+#include "train/seq_recipes.h"
 #include "train/toy_runner.h"
 
 namespace tfp::cli {
@@ -15,6 +17,10 @@ void cmd_train(const std::vector<std::string>& argv, JsonWriter& w) {
   const std::vector<std::string> args(argv.begin() + 1, argv.end());
   TFP_CHECK(!args.empty(), "train: name a toy task (copy, reverse, sort, add) or a recipe "
             "(brown-gpt, brown-pos)\n", train::train_usage());
+  if (train::is_seq_recipe(args[0])) {  // numbers-transformer, numbers-gru (train/seq_recipes.h)
+    w.raw(train::run_seq_recipe(args, std::cerr).dump());
+    return;
+  }
   if (train::is_brown_recipe(args[0])) {
     const nlohmann::json j = train::run_brown(train::parse_brown_args(args, false), false, std::cerr);
     w.raw(j.dump());

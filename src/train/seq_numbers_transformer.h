@@ -1,0 +1,53 @@
+// Training recipe of the shipped model `numbers-transformer`: a small encoder–decoder
+// Transformer (train/train_model.h) on the number-words task (train/seq_numbers.h),
+// exported as config.json ("model_type": "tfp") + model.safetensors + tokenizer.json so
+// the engine (model::load_model_dir, model::decode_seq2seq), `tfp forward` and the JS API
+// load it unchanged.
+//
+//   numbers-transformer [--steps N] [--seed S] [--out DIR] [--batch B] [--d-model C]
+//                       [--heads H] [--layers L] [--d-ff F] [--lr X] [--eval N]
+//                       [--eval-every K] [--f16]
+//
+// Held-out accuracy is exact match of the teacher-forced argmax over every digit and the
+// end mark, which for a one-answer task is exactly greedy decoding (see train/trainer.h);
+// after training the runner also decodes held-out examples with the engine's
+// decode_seq2seq from the exported files and reports its exact match, and prints for a
+// few examples the source word each output digit attends to most (cross-attention,
+// last decoder layer, mean over heads).
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+
+namespace tfp::train {
+
+struct NumbersRunOptions {
+  int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;
+  int batch = 64;
+  int steps = 2000;
+  uint64_t seed = 1;
+  double lr = 2e-3, min_lr = 1e-4;
+  int warmup = 100;
+  int eval_examples = 1000;
+  int eval_every = 250;  // 0 = only at the end
+  bool f16 = false;      // store weights as F16 in model.safetensors
+  std::string out_dir;   // empty = do not save
+};
+
+struct NumbersRunResult {
+  double held_out_exact = 0;  // teacher-forced argmax exact match (= greedy)
+  double engine_greedy_exact = 0;  // decode_seq2seq on the exported files (when saved)
+  double seconds = 0, cpu_seconds = 0;
+  int64_t parameters = 0;
+};
+
+NumbersRunOptions parse_numbers_args(const std::vector<std::string>& args);
+const char* numbers_usage();
+model::ModelConfig numbers_transformer_config(const NumbersRunOptions& o);
+NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& log);
+// Command-line entry for `tfp train numbers-transformer ...` and the bench runner.
+int run_numbers_transformer_cli(const std::vector<std::string>& args, std::ostream& log);
+
+}  // namespace tfp::train

@@ -1,0 +1,34 @@
+// See seq_recipes.h.
+#include "train/seq_recipes.h"
+
+#include "core/error.h"
+#include "train/seq_numbers_gru.h"
+#include "train/seq_numbers_transformer.h"
+
+namespace tfp::train {
+
+bool is_seq_recipe(const std::string& name) { return name == "numbers-transformer" || name == "numbers-gru"; }
+
+nlohmann::json run_seq_recipe(const std::vector<std::string>& args, std::ostream& log) {
+  TFP_CHECK(!args.empty() && is_seq_recipe(args[0]), "train: expected numbers-transformer or numbers-gru");
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  nlohmann::json j = {{"recipe", args[0]}};
+  if (args[0] == "numbers-transformer") {
+    const NumbersRunOptions o = parse_numbers_args(rest);
+    const NumbersRunResult r = run_numbers_training(o, log);
+    j["steps"] = o.steps, j["parameters"] = r.parameters, j["out"] = o.out_dir;
+    j["train_wall_seconds"] = r.seconds, j["train_cpu_seconds"] = r.cpu_seconds;
+    j["heldout_exact_match"] = r.held_out_exact;
+    if (!o.out_dir.empty()) j["engine_greedy_exact_match"] = r.engine_greedy_exact;
+  } else {
+    const NumbersGruOptions o = parse_numbers_gru_args(rest);
+    const NumbersGruResult r = run_numbers_gru_training(o, log);
+    j["steps"] = o.steps, j["parameters"] = r.parameters, j["out"] = o.out_dir;
+    j["train_wall_seconds"] = r.seconds, j["train_cpu_seconds"] = r.cpu_seconds;
+    j["heldout_exact_match"] = r.held_out_exact;
+    if (!o.out_dir.empty()) j["engine_greedy_exact_match"] = r.engine_greedy_exact, j["alignment"] = r.alignment;
+  }
+  return j;
+}
+
+}  // namespace tfp::train
