@@ -14,6 +14,7 @@
 // Screenshots of every view go to build/screenshots/playground_*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,17 @@ import { ModelApi, readFixture, CHECKPOINTS } from '../js/model_api.mjs';
 const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
 const FIXTURE = 'fixture-gpt2_tiny';
+const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
+
+/** A shipped model's files (models/<name>/), as readFixture gives a fixture's. */
+function readShipped(name) {
+  const dir = `${MODELS}${name}/`;
+  return {
+    config: readFileSync(`${dir}config.json`, 'utf8'),
+    weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
+    tokenizer: existsSync(`${dir}tokenizer.json`) ? readFileSync(`${dir}tokenizer.json`, 'utf8') : null,
+  };
+}
 
 let server, browser, context, page, base, api, gpt2;
 const requests = [];
@@ -126,6 +138,18 @@ test('opens with a model loaded; typing gives tokens, outputs and the engine\'s 
   await after_('renders', 0);
   const info = await page.evaluate(() => window.tfpPlay.modelInfo);
   assert.ok(info && info.n_heads > 0, 'a model is loaded when the page opens');
+  // The default is the shipped Brown LM when it exists, else the GPT-2 fixture.
+  const wantDefault = existsSync(`${MODELS}brown-gpt/model.safetensors`) ? 'brown-gpt' : FIXTURE;
+  assert.equal(await page.evaluate(() => window.tfpPlay.state.model), wantDefault);
+  assert.equal(await page.locator('#model-select').inputValue(), wantDefault);
+  await page.screenshot({ path: `${SHOTS}playground_default_1280x720.png`, fullPage: true });
+  // The picker offers only what the engine loads: the GRU encoder–decoder is left out, with a note.
+  const offered = await page.locator('#model-select option').evaluateAll((os) => os.map((o) => o.value));
+  if (existsSync(`${MODELS}numbers-gru/config.json`)) {
+    assert.ok(!offered.includes('numbers-gru'), `numbers-gru offered: ${offered}`);
+    assert.match(await page.locator('#left-out').innerText(), /numbers-gru/);
+  }
+  if (existsSync(`${MODELS}numbers-transformer/config.json`)) assert.ok(offered.includes('numbers-transformer'));
 
   await page.goto(`${base}/?model=${FIXTURE}`);
   await after_('loads', 0, 60_000);
@@ -394,6 +418,54 @@ test('dark theme and a 390 px screen: no horizontal scroll', { timeout: 60_000 }
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-rollout');
   const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.equal(ring, 'solid');
+});
+
+test('the encoder–decoder (numbers-transformer): translate, then cross-attention equals the engine\'s', {
+  timeout: 60_000, skip: existsSync(`${MODELS}numbers-transformer/model.safetensors`) ? false : 'no models/numbers-transformer',
+}, async () => {
+  const text = 'forty-two thousand';
+  const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
+  const cfg = JSON.parse(readFileSync(`${MODELS}numbers-transformer/config.json`, 'utf8'));
+  try {
+    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=cross&layer=2&head=3`);
+    await after_('loads', 0, 60_000);
+    let r = await after_('renders', 0);
+    await page.locator('#translate').click();
+    await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
+    r = await after_('renders', r);
+    assert.equal(await page.locator('#translation').innerText(), '42000');
+
+    // Oracle: the same module in Node, translating from config.json's start mark; then a
+    // teacher-forced forward pass over [start, translation...], which the page draws.
+    const src = api.tokenize(nt, text).ids;
+    const tr = api.translate(nt, src, { startId: cfg.decoder_start_token_id });
+    assert.deepEqual(tr.ids, [...api.tokenize(nt, '42000').ids, cfg.eos_token_id]);
+    const tgt = [cfg.decoder_start_token_id, ...tr.ids];
+    const fwd = api.forward(nt, src, { attention: true, tgtIds: tgt });
+    const cross = fwd['dec.1.cross.probs'];
+    assert.deepEqual(cross.dims, [cfg.n_heads, tgt.length, src.length]);
+    const s = await shown();
+    assert.equal(s.view, 'cross');
+    assert.equal(s.set, 'cross');
+    assert.deepEqual([s.layer, s.head], [1, 2]);
+    const panel = Object.values(s.panels)[0];
+    assert.deepEqual(panel.dims, [tgt.length, src.length]);
+    close(panel.data, headSlice(cross, 2), 'cross view L2 H3');
+    // While choosing output token t the decoder saw rows 0..t of the teacher-forced pass:
+    // the decoding's own cross-attention rows are the first T rows of it.
+    const own = tr.tensors['dec.1.cross.probs'];
+    const T = tr.ids.length;
+    for (let h = 0; h < cfg.n_heads; h++) {
+      const rows = headSlice(cross, h).slice(0, T * src.length);
+      const mine = Array.from(own.data.subarray(h * T * src.length, (h + 1) * T * src.length));
+      let worst = 0;
+      for (let i = 0; i < rows.length; i++) worst = Math.max(worst, Math.abs(rows[i] - mine[i]));
+      assert.ok(worst <= 1e-5, `head ${h + 1}: greedy decoding and teacher forcing differ by ${worst}`);
+    }
+    await page.screenshot({ path: `${SHOTS}playground_numbers_cross_1280x720.png`, fullPage: true });
+  } finally {
+    api.free(nt);
+  }
 });
 
 test('only the page\'s own host was contacted and nothing logged an error', () => {

@@ -112,6 +112,9 @@ export interface ModelInfo {
   has_embeddings: boolean;
   parameters: number;
   eos_token_id: number;
+  /** config.json's decoder_start_token_id (encoder–decoders), -1 when it has none. Read
+   * by the worker from the config text: the engine's ModelConfig does not keep it. */
+  decoder_start_token_id: number;
   tokenizer: null | {
     vocab_size: number;
     special: { unk: number; pad: number; cls: number; sep: number; mask: number; bos: number; eos: number };
@@ -189,8 +192,11 @@ export interface TranslateArgs {
 }
 
 export interface TranslateResult {
+  /** Output ids, the end token included when the decoder produced it. */
   ids: Int32Array;
   tokens: string[];
+  /** The decoded output without the end token (special tokens skipped): a model whose end
+   * mark is a plain character ("." in numbers-transformer) would otherwise show it. */
   text: string;
   /** (T, S) the last decoder layer's cross-attention, mean over heads. */
   alignment: FloatTensor;

@@ -43,7 +43,7 @@ export interface GenerateOptions {
 export interface TranslateOptions {
   beamSize?: number;  // default 1 = greedy
   maxTokens?: number; // default 0 = as many as the context allows
-  startId?: number;   // default: the tokenizer's bos, else the model's eos
+  startId?: number;   // default: config.json's decoder_start_token_id, else the tokenizer's bos, else eos
   eosId?: number;     // default: the model's eos
 }
 

@@ -21,6 +21,19 @@ async function readText(src: TextSource): Promise<string | null> {
   return r.text();
 }
 
+/** config.json's decoder_start_token_id, -1 when absent (the text already parsed once in
+ * the engine, so a parse failure here cannot happen for a loaded model). */
+function decoderStartOf(configText: string): number {
+  try {
+    const v = (JSON.parse(configText) as { decoder_start_token_id?: unknown }).decoder_start_token_id;
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : -1;
+  } catch {
+    return -1;
+  }
+}
+
+const endsWith = (ids: Int32Array, id: number): boolean => id >= 0 && ids.length > 0 && ids[ids.length - 1] === id;
+
 export class Models {
   private readonly models = new Map<number, { ptr: number; info: ModelInfo }>();
   private readonly generators = new Map<number, { ptr: number; model: number }>();
@@ -47,7 +60,7 @@ export class Models {
       this.setText(files, args.name + '\0', (p) => this.m._tfp_model_files_set_name(files, p));
       progress({ stage: 'parsing', bytes: 0, total: 0 });
       const ptr = this.out((slot) => this.m._tfp_model_load(files, slot));
-      return this.register(ptr);
+      return this.register(ptr, config);
     } finally {
       this.m._tfp_model_files_free(files);
     }
@@ -60,7 +73,7 @@ export class Models {
     try {
       const ptr = this.out((slot) => this.m._tfp_model_create_random(cfg, utf8.encode(config).length, tok,
         tokenizer === undefined ? 0 : utf8.encode(tokenizer).length, seed >>> 0, slot));
-      return this.register(ptr);
+      return this.register(ptr, config);
     } finally {
       this.c.free(cfg);
       if (tok) this.c.free(tok);
@@ -196,9 +209,13 @@ export class Models {
 
   translate(model: number, a: TranslateArgs): TranslateResult {
     const ptr = this.model(model);
+    // The C API's default start (-1) is the tokenizer's bos, else eos; a model trained
+    // with its own start mark names it in config.json, and that must win.
+    const startId = a.startId >= 0 ? a.startId : this.models.get(model)!.info.decoder_start_token_id;
     const cap = Math.max(1, a.maxTokens > 0 ? a.maxTokens : this.models.get(model)!.info.max_positions || 1024);
+    const eos = a.eosId >= 0 ? a.eosId : this.models.get(model)!.info.eos_token_id;
     return this.withInts(a.ids, (src) => this.c.withBuffer(4 * cap + 8, (buf) => {
-      this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, a.startId, a.eosId,
+      this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, startId, a.eosId,
         buf + 8, cap, buf, buf + 4));
       const n = this.c.readU32(buf), list = this.c.readU32(buf + 4);
       try {
@@ -206,10 +223,11 @@ export class Models {
         const all = this.listAll(list);
         const alignment = all.find((t) => t.name === 'alignment')!;
         const hasTok = this.models.get(model)!.info.tokenizer !== null;
+        const shown = endsWith(ids, eos) ? ids.subarray(0, ids.length - 1) : ids;
         return {
           ids,
           tokens: hasTok ? this.tokens(model, ids) : [],
-          text: hasTok ? this.decode(model, ids) : '',
+          text: hasTok && shown.length > 0 ? this.decode(model, shown) : '',
           alignment: { data: alignment.data, dims: alignment.dims },
           crossAttention: all.filter((t) => t.name !== 'alignment'),
         };
@@ -227,8 +245,9 @@ export class Models {
     return h.ptr;
   }
 
-  private register(ptr: number): { model: number; info: ModelInfo } {
+  private register(ptr: number, configText: string): { model: number; info: ModelInfo } {
     const info = JSON.parse(this.m.UTF8ToString(this.m._tfp_model_info_json(ptr))) as ModelInfo;
+    info.decoder_start_token_id = decoderStartOf(configText);
     const model = this.nextHandle++;
     this.models.set(model, { ptr, info });
     return { model, info };

@@ -5,7 +5,7 @@
 import { Engine, type ForwardResult, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
 import { markSpan, TokenSpans } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
-import { CATALOG, DEFAULT_MODEL } from './catalog';
+import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from './catalog';
 import { exportJson, exportPng, exportSvg } from './export';
 import { InspectClient } from './inspect_client';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
@@ -121,7 +121,12 @@ function showError(message: string | null): void {
 
 // ---- model picker -------------------------------------------------------------------
 
-for (const c of CATALOG) modelSelect.add(new Option(c.shipped ? c.label : c.label, c.id));
+for (const c of CATALOG) modelSelect.add(new Option(c.label, c.id));
+if (LEFT_OUT.length > 0) {
+  const leftOut = byId('left-out');
+  leftOut.hidden = false;
+  leftOut.textContent = `Not offered: ${LEFT_OUT.map((m) => `${m.id} (${m.reason})`).join('; ')}.`;
+}
 const localOption = new Option('Your own files', 'local');
 localOption.disabled = true;
 modelSelect.add(localOption);
@@ -293,7 +298,8 @@ async function compute(): Promise<void> {
 function decoderInput(): { ids: number[]; tokens: string[] } {
   const info = current.model!.info;
   const bos = info.tokenizer?.special.bos ?? -1;
-  const start = bos >= 0 ? bos : info.eos_token_id;
+  // The same start mark as translate (engine/models.ts): the config's, else bos, else eos.
+  const start = info.decoder_start_token_id >= 0 ? info.decoder_start_token_id : bos >= 0 ? bos : info.eos_token_id;
   const r = current.translation?.result;
   return { ids: [start, ...(r ? Array.from(r.ids) : [])], tokens: ['⟨start⟩', ...(r ? r.tokens : [])] };
 }
