@@ -2,7 +2,7 @@
 //
 // Recipe. Tokenizer: cased WordPiece (BERT normaliser without lower-casing, BERT
 // pre-tokeniser: whitespace and punctuation split) with a vocabulary built from the
-// training documents: [PAD] [UNK], every character seen (alone and as "##c"), the 6000
+// training documents: [PAD] [UNK], every character seen (alone and as "##c"), the 10000
 // most frequent pieces seen at least twice, and the 1000 most frequent word endings of
 // 2–4 characters as "##ending" — so an unseen word becomes a known prefix plus endings
 // (e.g. "##ing", "##ly") instead of [UNK]. Labels: the 12 coarse tags of brown.h. A
@@ -12,7 +12,7 @@
 // Model: encoder-only, d_model 128, 2 layers, 4 heads, d_ff 512, context 128, pre-LN
 // with a final LayerNorm, GELU, then Linear 128 → 12 per token. Batches of 32 sentences
 // padded to the longest (padding masked as keys and not graded). AdamW (0.9/0.98,
-// weight decay 0.01), 1500 steps, peak lr 2e-3, 100 warm-up steps, cosine to 2e-4,
+// weight decay 0.01), 3000 steps, peak lr 2e-3, 100 warm-up steps, cosine to 2e-4,
 // clipping at 1.
 // Weights saved as F16; config.json carries id2label / label2id.
 //
@@ -47,7 +47,7 @@ namespace tfp::train {
 
 namespace {
 
-constexpr int kContext = 128, kBatch = 32, kWords = 6000, kEndings = 1000, kDefaultSteps = 1500;
+constexpr int kContext = 128, kBatch = 32, kWords = 10000, kEndings = 1000, kDefaultSteps = 3000;
 constexpr int kIgnore = -100;
 
 model::ModelConfig pos_config(int64_t vocab) {
