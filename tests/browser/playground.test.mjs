@@ -143,6 +143,11 @@ test('opens with a model loaded; typing gives tokens, outputs and the engine\'s 
   assert.equal(await page.evaluate(() => window.tfpPlay.state.model), wantDefault);
   assert.equal(await page.locator('#model-select').inputValue(), wantDefault);
   await page.screenshot({ path: `${SHOTS}playground_default_1280x720.png`, fullPage: true });
+  // Next-token candidates spell a leading space as the token strip does ("·the"), never "Ġthe".
+  if (info.architecture === 'decoder_only') {
+    const labels = await page.locator('.prob-bars .bar-label').allInnerTexts();
+    assert.ok(labels.length > 0 && labels.every((l) => !l.includes('Ġ')), `bar labels: ${labels}`);
+  }
   // The picker offers only what the engine loads: the GRU encoder–decoder is left out, with a note.
   const offered = await page.locator('#model-select option').evaluateAll((os) => os.map((o) => o.value));
   if (existsSync(`${MODELS}numbers-gru/config.json`)) {
@@ -332,6 +337,8 @@ test('opening a GPT-2 model as files; a broken file; a <script> token', { timeou
   r = await after_('renders', r);
   const local = api.load({ config: files[0].buffer.toString(), weights: new Uint8Array(files[1].buffer), tokenizer: files[2].buffer.toString() }, 'local');
   const want = oracle(local, text);
+  // The render counted above may be the load's own (of the previous text): wait for this text's.
+  await page.waitForFunction((T) => window.tfpPlay.attention[0]?.dims[1] === T, want.ids.length, { timeout: 20_000 });
   assert.ok(want.enc.tokens.includes('<script>'), 'the tokenizer has a <script> token');
   const att = await page.evaluate(() => window.tfpPlay.attention.map((a) => ({ name: a.name, data: Array.from(a.data) })));
   for (const a of att) close(a.data, Array.from(want.out[a.name].data), `opened model ${a.name}`);
@@ -427,7 +434,7 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
   const cfg = JSON.parse(readFileSync(`${MODELS}numbers-transformer/config.json`, 'utf8'));
   try {
-    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=cross&layer=2&head=3`);
+    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=cross&layer=2&head=3&beam=4`);
     await after_('loads', 0, 60_000);
     let r = await after_('renders', 0);
     await page.locator('#translate').click();
@@ -438,7 +445,7 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
     // Oracle: the same module in Node, translating from config.json's start mark; then a
     // teacher-forced forward pass over [start, translation...], which the page draws.
     const src = api.tokenize(nt, text).ids;
-    const tr = api.translate(nt, src, { startId: cfg.decoder_start_token_id });
+    const tr = api.translate(nt, src, { beamSize: 4, startId: cfg.decoder_start_token_id });
     assert.deepEqual(tr.ids, [...api.tokenize(nt, '42000').ids, cfg.eos_token_id]);
     const tgt = [cfg.decoder_start_token_id, ...tr.ids];
     const fwd = api.forward(nt, src, { attention: true, tgtIds: tgt });
@@ -451,7 +458,7 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
     const panel = Object.values(s.panels)[0];
     assert.deepEqual(panel.dims, [tgt.length, src.length]);
     close(panel.data, headSlice(cross, 2), 'cross view L2 H3');
-    // While choosing output token t the decoder saw rows 0..t of the teacher-forced pass:
+    // While choosing output token t the (winning) hypothesis saw rows 0..t of the teacher-forced pass:
     // the decoding's own cross-attention rows are the first T rows of it.
     const own = tr.tensors['dec.1.cross.probs'];
     const T = tr.ids.length;

@@ -168,7 +168,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], label: string, i
     modelInfoLine.textContent = `${label}: ${i.architecture.replace('_', '-')} (${i.family}), ${layers} layers, ` +
       `${i.n_heads} heads, d_model ${i.d_model}, ${i.parameters.toLocaleString('en')} parameters, ` +
       `context ${i.max_positions} tokens, vocabulary ${i.vocab_size}.`;
-    outputs.setModel(model, false, state);
+    outputs.setModel(model, model.info.family === 'gpt2', state);
     setState({ ...state, model: id, set: '' }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
@@ -278,6 +278,7 @@ async function compute(): Promise<void> {
     current.forward = fwd;
     debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
     current.families = families(fwd, tokens.map((t) => visibleToken(t, byteLevel)), byteLevel);
+    outputs.noteByteLevel(byteLevel);
     if (arch === 'decoder_only') await outputs.showNext(ids);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);
     if (queued) return;

@@ -6,7 +6,7 @@
 // top list), never from a softmax here. Text goes in with textContent only.
 import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
 import { ProbBars } from '../../widgets/prob_bars';
-import { visibleToken } from '../../widgets/token_text';
+import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import type { PlayState } from './state';
 
 export interface OutputEvents {
@@ -65,6 +65,11 @@ export class Outputs {
     this.element = document.createElement('section');
     this.element.className = 'outputs panel';
     this.element.setAttribute('aria-labelledby', 'outputs-title');
+  }
+
+  /** The page saw byte-level tokens ("Ġthe") in the text: show them as it does. */
+  noteByteLevel(byteLevel: boolean): void {
+    this.byteLevel ||= byteLevel;
   }
 
   setModel(model: Model, byteLevel: boolean, s: PlayState): void {
@@ -150,6 +155,9 @@ export class Outputs {
       const first = await it.next();
       if (first.done) return;
       this.nextTokens = first.value.top.map((c) => ({ ...c }));
+      // A byte-level BPE (GPT-2's, brown-gpt's) spells a leading space "Ġ": shown as "·"
+      // like the token strip. Sticky per model: the page's text or these candidates tell.
+      this.byteLevel ||= looksByteLevel(first.value.top.map((c) => c.token));
       this.bars.update(first.value.top.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: `id ${c.id}` })));
     } finally {
       await it.return();
