@@ -45,6 +45,8 @@ TEST_CASE("seq models: numbers-transformer decodes the held-out slice (greedy an
   REQUIRE(m.tokenizer != nullptr);
   CHECK(m.config().architecture == model::Architecture::encoder_decoder);
   CHECK(m.eos_token_id == NumbersTask::kEnd);
+  // The C API's translate starts the decoder here when the caller gives no start id.
+  CHECK(m.decoder_start_token_id == NumbersTask::kStart);
   const std::vector<NumberExample> set = NumbersTask(1).held_out_set(100);
   int greedy_ok = 0, beam_ok = 0;
   AlignmentScore align;

@@ -108,6 +108,8 @@ int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int bea
     opt.max_tokens = max_tokens;
     opt.eos_id = eos_id >= 0 ? eos_id : static_cast<int32_t>(lm.eos_token_id);
     opt.start_id = start_id;
+    // The config's decoder_start_token_id first (as Hugging Face), then bos, then eos.
+    if (opt.start_id < 0) opt.start_id = static_cast<int32_t>(lm.decoder_start_token_id);
     if (opt.start_id < 0 && lm.tokenizer) opt.start_id = lm.tokenizer->special_ids().bos;
     if (opt.start_id < 0) opt.start_id = static_cast<int32_t>(lm.eos_token_id);
     TFP_API_REQUIRE(opt.start_id >= 0, "tfp_model_translate: '", lm.source,

@@ -37,6 +37,7 @@ std::string info_json(const tfp::model::LoadedModel& m) {
   j["has_embeddings"] = c.has_embeddings;
   j["parameters"] = parameters;
   j["eos_token_id"] = m.eos_token_id;
+  j["decoder_start_token_id"] = m.decoder_start_token_id;
   if (m.tokenizer) {
     const tfp::SpecialIds& s = m.tokenizer->special_ids();
     j["tokenizer"] = {{"vocab_size", m.tokenizer->vocab_size()},

@@ -282,6 +282,8 @@ ParsedConfig parse_config_json(std::string_view text, const std::string& source)
   else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: gpt2, bert, torch_transformer, tfp)");
   if (const auto eos = j.find("eos_token_id"); eos != j.end() && eos->is_number_integer())
     p.eos_token_id = eos->get<int64_t>();
+  if (const auto s = j.find("decoder_start_token_id"); s != j.end() && s->is_number_integer())
+    p.decoder_start_token_id = s->get<int64_t>();
   try {
     check_config(p.config);
   } catch (const Error& e) {

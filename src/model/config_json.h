@@ -46,6 +46,7 @@ struct ParsedConfig {
   ModelConfig config;
   CheckpointFamily family = CheckpointFamily::tfp;
   int64_t eos_token_id = -1;  // "eos_token_id" when the config names one (generation stops there)
+  int64_t decoder_start_token_id = -1;  // "decoder_start_token_id": first decoder input (seq2seq)
 };
 
 // `source` names the file in errors: "config.json: gpt2 config needs integer \"n_embd\"".

@@ -40,6 +40,7 @@ LoadedModel load_model(ModelFiles files) {
               " tokens but the model's vocab_size is ", c.vocab_size);
   }
   m.eos_token_id = parsed.eos_token_id;
+  m.decoder_start_token_id = parsed.decoder_start_token_id;
   if (m.eos_token_id < 0 && m.tokenizer) m.eos_token_id = m.tokenizer->special_ids().eos;
   return m;
 }

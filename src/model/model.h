@@ -31,6 +31,7 @@ struct LoadedModel {
   std::unique_ptr<Tokenizer> tokenizer;  // null when there was no tokenizer.json
   BindReport report;
   int64_t eos_token_id = -1;  // from config.json, else the tokenizer's eos, else -1
+  int64_t decoder_start_token_id = -1;  // from config.json; -1 when it names none
   std::string source;         // the folder, or the name given to the buffers
 
   const ModelConfig& config() const { return model.config; }
