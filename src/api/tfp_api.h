@@ -13,7 +13,7 @@
  *     tfp_attn_lab_* (one multi-head attention block to experiment with),
  *     tfp_model_* (load from buffers, describe, tokenise, forward, translate),
  *     tfp_encoding_* (one tokenised text), tfp_generator_* (a generation loop, one
- *     token per call).
+ *     token per call), tfp_trainer_* (training a toy-task model step by step).
  *   - Every pointer's owner is stated. "Borrowed" means the callee only reads it during
  *     the call; "copied" means the callee keeps its own copy; "owned by <handle>"
  *     means it stays valid until that handle is freed or changed as stated.
@@ -301,6 +301,72 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
 int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int beam_size, int max_tokens,
                         int start_id, int eos_id, int32_t* out_ids, int capacity, int* out_len,
                         tfp_tensors** alignment);
+
+/* ---- training: a toy-task trainer, stepped by the caller --------------------------- */
+
+/* A tiny Transformer being trained on a toy task (train/trainer.h): the training page's
+ * worker creates one, calls tfp_trainer_step in small chunks (reading the losses),
+ * evaluates and looks at attention between chunks, and exports the result as the three
+ * files tfp_model_load reads. Caller-owned; free with tfp_trainer_free. */
+typedef struct tfp_trainer tfp_trainer;
+
+/* task: "copy", "reverse", "sort" or "add" (borrowed, NUL-terminated).
+ * options_json (options_bytes bytes, borrowed; NULL or "{}" = the defaults of
+ * `tfp train TASK`): an object whose keys are the `tfp train` flags without "--" and
+ * with '-' spelt '_', so the same options give the same run as the native CLI:
+ *   "steps" (schedule length; default per task), "batch", "d_model", "heads", "layers",
+ *   "d_ff", "size" (digits), "lr" (min_lr = lr/10), "label_smoothing" (numbers);
+ *   "arch": "decoder" | "encdec"; "act": "relu" | "gelu" | "gelu_new";
+ *   "post_ln": true | false.
+ * seed: as `tfp train --seed`. An unknown task, an unknown key, a value of the wrong type
+ * or out of range is TFP_ERR_INVALID_ARGUMENT naming it. *out receives the trainer
+ * (caller-owned), NULL on failure. */
+int tfp_trainer_create(const char* task, const char* options_json, size_t options_bytes, uint32_t seed,
+                       tfp_trainer** out);
+void tfp_trainer_free(tfp_trainer* trainer);
+
+/* Runs n_steps (> 0) optimisation steps. losses (n_steps doubles, caller-owned) receives
+ * each step's mean training cross-entropy; it may be NULL. Steps past the schedule's
+ * length keep the final learning rate. */
+int tfp_trainer_step(tfp_trainer* trainer, int n_steps, double* losses);
+
+/* Evaluates on the fixed held-out set (prompts never trained on). sequence_accuracy:
+ * the share of answers right at every position (= greedy decoding is right);
+ * token_accuracy and loss: per graded token. Any out-pointer may be NULL. */
+int tfp_trainer_evaluate(tfp_trainer* trainer, double* sequence_accuracy, double* token_accuracy,
+                         double* loss);
+
+/* What is being trained, as a JSON object (owned by the trainer, valid until the next
+ * call of this function on it or tfp_trainer_free):
+ *   { "task", "size", "architecture", "d_model", "n_heads", "n_layers", "d_ff",
+ *     "parameters", "batch", "steps" (the schedule), "steps_done", "seed",
+ *     "tokens_per_step" (B times the padded input length, as `tfp train` counts them),
+ *     "vocab" ("_.>=+0123456789": token id i is character i) } */
+const char* tfp_trainer_info_json(tfp_trainer* trainer);
+
+/* Runs the current model on one example, prompt (NUL-terminated, borrowed; 1 to the
+ * task's longest prompt, in its alphabet, e.g. "3141"; the answer is the task's), and
+ * returns every attention map in *out (caller-owned), cut to the example's real tokens
+ * (padding removed), with the names tfp_model_forward uses:
+ *   "dec.i.attn.probs"   (H, T, T)  decoder (causal) self-attention, layer i
+ *   "dec.i.cross.probs"  (H, T, S)  cross-attention (encoder-decoder only)
+ *   "enc.i.attn.probs"   (H, S, S)  encoder self-attention (encoder-decoder only)
+ * The tokens: tfp_trainer_attention_tokens. */
+int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors** out);
+/* The tokens of the latest tfp_trainer_attention, one character each: source 0 the
+ * decoder input (T: "3141>1413" decoder-only, ">1413" encoder-decoder), source 1 the
+ * encoder input (S: "3141"; "" for decoder-only). Owned by the trainer, valid until the
+ * next tfp_trainer_attention or tfp_trainer_free. "" before any. */
+const char* tfp_trainer_attention_tokens(const tfp_trainer* trainer, int source);
+
+/* The trained model as the files tfp_model_load reads: config.json, model.safetensors
+ * and tokenizer.json. Each pointer/size pair may be NULL. The bytes are owned by the
+ * trainer and valid until the next tfp_trainer_export, tfp_trainer_step or
+ * tfp_trainer_free (copy them out before training on). The texts are not
+ * NUL-terminated; use the sizes. */
+int tfp_trainer_export(tfp_trainer* trainer, const char** config_json, size_t* config_bytes,
+                       const uint8_t** weights, size_t* weights_bytes, const char** tokenizer_json,
+                       size_t* tokenizer_bytes);
 
 #ifdef __cplusplus
 } /* extern "C" */

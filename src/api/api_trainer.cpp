@@ -1,0 +1,251 @@
+// tfp_trainer_*: the toy-task trainer (train/trainer.h) behind the C API, for the training
+// page's worker. This file only translates: options JSON to the `tfp train` arguments
+// (so the same options mean the same run natively and in the browser), trainer results
+// to status codes, attention maps to a tensor list. The training itself is train/'s.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/api_edge.h"
+#include "api/api_tensors.h"
+#include "train/toy_runner.h"
+#include "train/trainer.h"
+
+struct tfp_trainer {
+  std::unique_ptr<tfp::train::Trainer> trainer;
+  std::string info;                      // tfp_trainer_info_json's text
+  std::string config, tokenizer;         // tfp_trainer_export's files
+  std::vector<uint8_t> weights;
+  std::string tokens_dec, tokens_enc;    // tfp_trainer_attention_tokens
+};
+
+namespace {
+
+using tfp::api::argument_error;
+using json = nlohmann::json;
+
+// The JSON keys and the `tfp train` flags they stand for. Numbers and strings take a
+// value; post_ln is a boolean that adds the bare flag.
+struct OptionKey {
+  const char* key;
+  const char* flag;
+  enum { Number, String, Flag } kind;
+};
+constexpr OptionKey kOptionKeys[] = {
+    {"steps", "--steps", OptionKey::Number},   {"batch", "--batch", OptionKey::Number},
+    {"d_model", "--d-model", OptionKey::Number}, {"heads", "--heads", OptionKey::Number},
+    {"layers", "--layers", OptionKey::Number}, {"d_ff", "--d-ff", OptionKey::Number},
+    {"size", "--size", OptionKey::Number},     {"lr", "--lr", OptionKey::Number},
+    {"label_smoothing", "--label-smoothing", OptionKey::Number},
+    {"arch", "--arch", OptionKey::String},     {"act", "--act", OptionKey::String},
+    {"post_ln", "--post-ln", OptionKey::Flag},
+};
+
+std::string known_keys() {
+  std::string s;
+  for (const OptionKey& k : kOptionKeys) s += std::string(s.empty() ? "" : ", ") + k.key;
+  return s;
+}
+
+// The `tfp train` argument list for (task, options JSON, seed).
+std::vector<std::string> train_args(const std::string& task, const char* text, size_t bytes, uint32_t seed) {
+  std::vector<std::string> args{task, "--seed", std::to_string(seed)};
+  if (text == nullptr || bytes == 0) return args;
+  const json j = json::parse(text, text + bytes, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) argument_error("tfp_trainer_create: options are not valid JSON");
+  if (!j.is_object()) argument_error("tfp_trainer_create: options must be a JSON object, got ", j.type_name());
+  for (const auto& [key, value] : j.items()) {
+    const OptionKey* k = nullptr;
+    for (const OptionKey& o : kOptionKeys) k = key == o.key ? &o : k;
+    if (!k) argument_error("tfp_trainer_create: unknown option \"", key, "\" (known: ", known_keys(), ")");
+    switch (k->kind) {
+      case OptionKey::Number:
+        if (!value.is_number())
+          argument_error("tfp_trainer_create: option \"", key, "\" must be a number, got ", value.dump());
+        args.push_back(k->flag);
+        args.push_back(value.dump());
+        break;
+      case OptionKey::String:
+        if (!value.is_string())
+          argument_error("tfp_trainer_create: option \"", key, "\" must be a string, got ", value.dump());
+        args.push_back(k->flag);
+        args.push_back(value.get<std::string>());
+        break;
+      case OptionKey::Flag:
+        if (!value.is_boolean())
+          argument_error("tfp_trainer_create: option \"", key, "\" must be true or false, got ", value.dump());
+        if (value.get<bool>()) args.push_back(k->flag);
+        break;
+    }
+  }
+  return args;
+}
+
+tfp::train::Trainer& trainer_of(tfp_trainer* t, const char* where) {
+  TFP_API_REQUIRE(t != nullptr && t->trainer, where, ": trainer is NULL");
+  return *t->trainer;
+}
+
+// The real tokens of a row of characters: up to the first padding character, without a
+// final end mark (a padded decoder-only row keeps "." as an input whose prediction is not
+// graded; the unpadded example's input ends before it).
+std::string unpadded(const std::string& s) {
+  using tfp::train::Task;
+  std::string r = s.substr(0, s.find(Task::character(Task::kPad)));
+  if (!r.empty() && r.back() == Task::character(Task::kEnd)) r.pop_back();
+  return r;
+}
+
+}  // namespace
+
+extern "C" {
+
+int tfp_trainer_create(const char* task, const char* options_json, size_t options_bytes, uint32_t seed,
+                       tfp_trainer** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_trainer_create", [&] {
+    TFP_API_REQUIRE(out != nullptr, "tfp_trainer_create: out is NULL");
+    TFP_API_REQUIRE(task != nullptr, "tfp_trainer_create: task is NULL");
+    tfp::train::ToyRunOptions opt;
+    try {
+      opt = tfp::train::parse_train_args(train_args(task, options_json, options_bytes, seed));
+    } catch (const tfp::Error& e) {
+      // The runner's messages name the flag; keep the first line (the rest is CLI usage).
+      const std::string m = e.what();
+      argument_error("tfp_trainer_create: ", m.substr(0, m.find('\n')));
+    }
+    auto t = std::make_unique<tfp_trainer>();
+    t->trainer = std::make_unique<tfp::train::Trainer>(opt.trainer);
+    *out = t.release();
+  });
+}
+
+void tfp_trainer_free(tfp_trainer* trainer) { delete trainer; }
+
+int tfp_trainer_step(tfp_trainer* trainer, int n_steps, double* losses) {
+  return tfp::api::guard("tfp_trainer_step", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_step");
+    TFP_API_REQUIRE(n_steps > 0, "tfp_trainer_step: n_steps must be positive, got ", n_steps);
+    // The exported bytes describe the weights before these steps: drop them.
+    trainer->config.clear();
+    trainer->tokenizer.clear();
+    trainer->weights.clear();
+    for (int i = 0; i < n_steps; ++i) {
+      const double loss = tr.step().loss;
+      if (losses) losses[i] = loss;
+    }
+  });
+}
+
+int tfp_trainer_evaluate(tfp_trainer* trainer, double* sequence_accuracy, double* token_accuracy,
+                         double* loss) {
+  return tfp::api::guard("tfp_trainer_evaluate", [&] {
+    const tfp::train::EvalStats e = trainer_of(trainer, "tfp_trainer_evaluate").evaluate();
+    if (sequence_accuracy) *sequence_accuracy = e.sequence_accuracy;
+    if (token_accuracy) *token_accuracy = e.token_accuracy;
+    if (loss) *loss = e.loss;
+  });
+}
+
+const char* tfp_trainer_info_json(tfp_trainer* trainer) {
+  const char* result = nullptr;
+  tfp::api::guard("tfp_trainer_info_json", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_info_json");
+    const tfp::train::TrainerOptions& o = tr.options();
+    const auto arch = tr.config().architecture;
+    // Counted as `tfp train` counts them (train/toy_runner.cpp), so tokens/s agree.
+    const int per_example = arch == tfp::model::Architecture::encoder_decoder
+                                ? tr.task().max_prompt_len() + tr.task().max_answer_len() + 1
+                                : tr.task().context_len(arch);
+    const json j = {{"task", tfp::train::task_name(o.task)},
+                    {"size", tr.task().size()},
+                    {"architecture", tfp::model::architecture_name(arch)},
+                    {"d_model", o.d_model},
+                    {"n_heads", o.n_heads},
+                    {"n_layers", o.n_layers},
+                    {"d_ff", o.d_ff},
+                    {"parameters", tr.model().params.num_elements()},
+                    {"batch", o.batch},
+                    {"steps", o.steps},
+                    {"steps_done", tr.steps_done()},
+                    {"seed", o.seed},
+                    {"tokens_per_step", static_cast<int64_t>(o.batch) * per_example},
+                    {"vocab", tfp::train::Task::vocab()}};
+    trainer->info = j.dump();
+    result = trainer->info.c_str();
+  });
+  return result;
+}
+
+int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_trainer_attention", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_attention");
+    TFP_API_REQUIRE(out != nullptr, "tfp_trainer_attention: out is NULL");
+    TFP_API_REQUIRE(prompt != nullptr, "tfp_trainer_attention: prompt is NULL");
+    const std::string p = prompt;
+    const int longest = tr.task().max_prompt_len();
+    TFP_API_REQUIRE(!p.empty() && static_cast<int>(p.size()) <= longest, "tfp_trainer_attention: prompt \"", p,
+                    "\" has ", p.size(), " characters; this task takes 1 to ", longest);
+    for (char ch : p)
+      TFP_API_REQUIRE((ch >= '0' && ch <= '9') || ch == '+', "tfp_trainer_attention: prompt \"", p,
+                      "\" may hold only digits (and '+' for add)");
+    tr.inspect({p, tr.task().solve(p)});
+
+    const tfp::model::ModelConfig& c = tr.config();
+    const int H = c.n_heads;
+    auto list = std::make_unique<tfp_tensors>();
+    std::string dec, enc;
+    // kind 0 decoder self, 1 cross, 2 encoder self (Trainer::attention).
+    auto add = [&](int kind, int layer, const std::string& name) {
+      std::vector<tfp::train::AttentionMap> heads;
+      for (int h = 0; h < H; ++h) heads.push_back(tr.attention(kind, layer, h));
+      const std::string q = unpadded(heads[0].queries), k = unpadded(heads[0].keys);
+      const int Tq = static_cast<int>(q.size()), Tk = static_cast<int>(k.size());
+      tfp::Tensor t({H, Tq, Tk});
+      for (int h = 0; h < H; ++h)
+        for (int i = 0; i < Tq; ++i)
+          for (int j = 0; j < Tk; ++j)
+            t.data[(static_cast<size_t>(h) * Tq + i) * Tk + j] =
+                heads[h].probs[static_cast<size_t>(i) * heads[h].Tk + j];
+      list->add(name, std::move(t));
+      if (kind != 2) dec = q;
+      if (kind != 0) enc = k;
+    };
+    for (int i = 0; i < c.n_encoder_layers; ++i) add(2, i, "enc." + std::to_string(i) + ".attn.probs");
+    for (int i = 0; i < c.n_decoder_layers; ++i) {
+      add(0, i, "dec." + std::to_string(i) + ".attn.probs");
+      if (c.architecture == tfp::model::Architecture::encoder_decoder)
+        add(1, i, "dec." + std::to_string(i) + ".cross.probs");
+    }
+    trainer->tokens_dec = dec;
+    trainer->tokens_enc = enc;
+    *out = list.release();
+  });
+}
+
+const char* tfp_trainer_attention_tokens(const tfp_trainer* trainer, int source) {
+  if (!trainer) return "";
+  return source == 1 ? trainer->tokens_enc.c_str() : trainer->tokens_dec.c_str();
+}
+
+int tfp_trainer_export(tfp_trainer* trainer, const char** config_json, size_t* config_bytes,
+                       const uint8_t** weights, size_t* weights_bytes, const char** tokenizer_json,
+                       size_t* tokenizer_bytes) {
+  return tfp::api::guard("tfp_trainer_export", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_export");
+    trainer->config = tr.config_json();
+    trainer->weights = tr.safetensors();
+    trainer->tokenizer = tr.tokenizer_json();
+    if (config_json) *config_json = trainer->config.data();
+    if (config_bytes) *config_bytes = trainer->config.size();
+    if (weights) *weights = trainer->weights.data();
+    if (weights_bytes) *weights_bytes = trainer->weights.size();
+    if (tokenizer_json) *tokenizer_json = trainer->tokenizer.data();
+    if (tokenizer_bytes) *tokenizer_bytes = trainer->tokenizer.size();
+  });
+}
+
+}  // extern "C"
