@@ -292,7 +292,8 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
 /* ---- encoder-decoder decoding ------------------------------------------------------- */
 
 /* Greedy (beam_size 1) or beam-search decoding (model/beam.h) of src_ids (n, borrowed).
- * start_id -1: the tokenizer's bos, else the model's eos; eos_id -1: the model's eos.
+ * start_id -1: config.json's decoder_start_token_id, else the tokenizer's bos, else the
+ *   model's eos; eos_id -1: the model's eos.
  * max_tokens 0: as many as the context allows. Output ids go to out_ids (capacity
  * ints, caller-owned; too small is TFP_ERR_INVALID_ARGUMENT), their count to *out_len.
  * *alignment (caller-owned) receives "alignment" (T, S) — the last decoder layer's
