@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "train/rng.h"
+#include "grad_check.h"
 #include "train/seq_gru_attention.h"
 #include "train/seq_gru_cell.h"
 #include "train/seq_gru_model.h"
@@ -23,37 +24,10 @@ using namespace tfp::train;
 
 namespace {
 
-using Vec = std::vector<double>;
-
-Vec uniform_vec(Rng& rng, size_t n, double scale = 1.0) {
-  Vec v(n);
-  for (double& x : v) x = scale * (2.0 * rng.uniform() - 1.0);
-  return v;
-}
-
-double dot(const Vec& a, const Vec& b) {
-  double s = 0;
-  for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
-  return s;
-}
-
-// Worst |a − n| / (1e-7 + 1e-6|n|) over x's entries (must be <= 1).
-double grad_check(const std::function<double()>& loss, Vec& x, const Vec& analytic) {
-  REQUIRE(analytic.size() == x.size());
-  const double h = 1e-5;
-  double worst = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double keep = x[i];
-    x[i] = keep + h;
-    const double lp = loss();
-    x[i] = keep - h;
-    const double lm = loss();
-    x[i] = keep;
-    const double num = (lp - lm) / (2 * h);
-    worst = std::max(worst, std::abs(analytic[i] - num) / (1e-7 + 1e-6 * std::abs(num)));
-  }
-  return worst;
-}
+using test::Vec;
+using test::dot;
+using test::grad_check;
+using test::uniform_vec;
 
 }  // namespace
 

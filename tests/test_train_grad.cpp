@@ -23,44 +23,17 @@
 #include "train/layer_norm_grad.h"
 #include "train/linear_grad.h"
 #include "train/rng.h"
+#include "grad_check.h"
 
 using namespace tfp;
 using namespace tfp::train;
 
 namespace {
 
-using Vec = std::vector<double>;
-
-Vec randn_like(Rng& rng, size_t n, double scale = 1.0) {
-  Vec v(n);
-  for (auto& x : v) x = scale * (2.0 * rng.uniform() - 1.0);
-  return v;
-}
-
-double dot(const Vec& a, const Vec& b) {
-  double s = 0;
-  for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
-  return s;
-}
-
-// Compares `analytic` (size of x) with central differences of loss() in x.
-// Returns the worst violation ratio |a − n| / (1e-7 + 1e-6|n|) (must be <= 1).
-double grad_check(const std::function<double()>& loss, Vec& x, const Vec& analytic) {
-  REQUIRE(analytic.size() == x.size());
-  const double h = 1e-5;
-  double worst = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double keep = x[i];
-    x[i] = keep + h;
-    const double lp = loss();
-    x[i] = keep - h;
-    const double lm = loss();
-    x[i] = keep;
-    const double num = (lp - lm) / (2 * h);
-    worst = std::max(worst, std::abs(analytic[i] - num) / (1e-7 + 1e-6 * std::abs(num)));
-  }
-  return worst;
-}
+using test::Vec;
+using test::dot;
+using test::grad_check;
+using test::uniform_vec;
 
 }  // namespace
 
@@ -68,8 +41,8 @@ TEST_CASE("train grad: linear layer dX, dW, db") {
   Rng rng(1);
   for (int trial = 0; trial < 3; ++trial) {
     const int N = 1 + rng.below(6), I = 1 + rng.below(7), O = 1 + rng.below(5);
-    Vec x = randn_like(rng, N * I), w = randn_like(rng, O * I), b = randn_like(rng, O);
-    const Vec R = randn_like(rng, N * O);
+    Vec x = uniform_vec(rng, N * I), w = uniform_vec(rng, O * I), b = uniform_vec(rng, O);
+    const Vec R = uniform_vec(rng, N * O);
     auto loss = [&] {
       Vec y(N * O);
       linear_forward<double>(y.data(), x.data(), w.data(), b.data(), N, I, O);
@@ -87,9 +60,9 @@ TEST_CASE("train grad: layer norm dX, dgamma, dbeta") {
   Rng rng(2);
   for (int trial = 0; trial < 3; ++trial) {
     const int N = 1 + rng.below(5), C = 2 + rng.below(9);
-    Vec x = randn_like(rng, N * C, 3.0), g = randn_like(rng, C), be = randn_like(rng, C);
+    Vec x = uniform_vec(rng, N * C, 3.0), g = uniform_vec(rng, C), be = uniform_vec(rng, C);
     for (auto& v : x) v += 5.0;  // a large mean: the backward must remove it exactly
-    const Vec R = randn_like(rng, N * C);
+    const Vec R = uniform_vec(rng, N * C);
     auto loss = [&] {
       Vec y(N * C);
       layer_norm_forward<double>(y.data(), nullptr, nullptr, x.data(), g.data(), be.data(), N, C, 1e-5);
@@ -110,8 +83,8 @@ TEST_CASE("train grad: activations relu, gelu (erf), gelu_new (tanh)") {
   Rng rng(3);
   for (Activation a : {Activation::Relu, Activation::GeluErf, Activation::GeluTanh}) {
     CAPTURE(activation_name(a));
-    Vec x = randn_like(rng, 40, 4.0);
-    const Vec R = randn_like(rng, 40);
+    Vec x = uniform_vec(rng, 40, 4.0);
+    const Vec R = uniform_vec(rng, 40);
     auto loss = [&] {
       Vec y(x.size());
       activation_forward<double>(a, y.data(), x.data(), x.size());
@@ -133,10 +106,10 @@ TEST_CASE("train grad: activations relu, gelu (erf), gelu_new (tanh)") {
 TEST_CASE("train grad: token + position embedding scatter-add") {
   Rng rng(4);
   const int B = 2, T = 5, C = 3, V = 4, P = 7;
-  Vec wte = randn_like(rng, V * C), wpe = randn_like(rng, P * C);
+  Vec wte = uniform_vec(rng, V * C), wpe = uniform_vec(rng, P * C);
   std::vector<int> ids(B * T);
   for (auto& id : ids) id = rng.below(V);  // 10 draws from 4 ids: repeats guaranteed
-  const Vec R = randn_like(rng, B * T * C);
+  const Vec R = uniform_vec(rng, B * T * C);
   auto loss = [&] {
     Vec x(B * T * C);
     embedding_forward<double>(x.data(), ids.data(), wte.data(), wpe.data(), B, T, C, V, P);
@@ -156,8 +129,8 @@ TEST_CASE("train grad: token + position embedding scatter-add") {
 TEST_CASE("train grad: softmax backward") {
   Rng rng(5);
   const int rows = 3, cols = 6;
-  Vec s = randn_like(rng, rows * cols, 3.0);
-  const Vec R = randn_like(rng, rows * cols);
+  Vec s = uniform_vec(rng, rows * cols, 3.0);
+  const Vec R = uniform_vec(rng, rows * cols);
   auto loss = [&] {
     Vec p = s;
     softmax_rows_forward<double>(p.data(), rows, cols);
@@ -183,10 +156,10 @@ void check_attention(uint64_t seed, int B, int Tq, int Tk, int C, int H, bool cr
   CAPTURE(seed);
   Rng rng(seed);
   if (!cross) Tk = Tq;
-  Vec xq = randn_like(rng, B * Tq * C), xkv = cross ? randn_like(rng, B * Tk * C) : Vec{};
-  Vec in_w = randn_like(rng, 3 * C * C, 0.5), in_b = randn_like(rng, 3 * C, 0.5);
-  Vec out_w = randn_like(rng, C * C, 0.5), out_b = randn_like(rng, C, 0.5);
-  const Vec R = randn_like(rng, B * Tq * C);
+  Vec xq = uniform_vec(rng, B * Tq * C), xkv = cross ? uniform_vec(rng, B * Tk * C) : Vec{};
+  Vec in_w = uniform_vec(rng, 3 * C * C, 0.5), in_b = uniform_vec(rng, 3 * C, 0.5);
+  Vec out_w = uniform_vec(rng, C * C, 0.5), out_b = uniform_vec(rng, C, 0.5);
+  const Vec R = uniform_vec(rng, B * Tq * C);
   AttentionDims d{B, Tq, Tk, C, H};
   AttentionMaskSpec m;
   m.causal = causal;
@@ -245,7 +218,7 @@ TEST_CASE("train grad: multi-head cross-attention with padding, one memory fully
 TEST_CASE("train grad: cross-entropy with label smoothing and ignore index") {
   Rng rng(9);
   const int N = 5, V = 7;
-  Vec z = randn_like(rng, N * V, 3.0);
+  Vec z = uniform_vec(rng, N * V, 3.0);
   const std::vector<int> y = {3, -100, 0, 6, -100};
   for (double eps : {0.0, 0.1}) {
     CAPTURE(eps);
