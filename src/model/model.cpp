@@ -1,6 +1,8 @@
 // Loading a model folder or in-memory files into a LoadedModel (see model.h).
 #include "model/model.h"
 
+#include <filesystem>
+
 #include "io/file.h"
 #include "tokenizer/tokenizer_json.h"
 
@@ -43,6 +45,14 @@ LoadedModel load_model(ModelFiles files) {
   m.decoder_start_token_id = parsed.decoder_start_token_id;
   if (m.eos_token_id < 0 && m.tokenizer) m.eos_token_id = m.tokenizer->special_ids().eos;
   return m;
+}
+
+void save_model_dir(const std::string& dir, const std::string& config_json,
+                    const std::vector<uint8_t>& safetensors, const std::string& tokenizer_json) {
+  std::filesystem::create_directories(dir);
+  io::write_file(io::join_path(dir, "config.json"), config_json.data(), config_json.size());
+  io::write_file(io::join_path(dir, "model.safetensors"), safetensors);
+  io::write_file(io::join_path(dir, "tokenizer.json"), tokenizer_json.data(), tokenizer_json.size());
 }
 
 LoadedModel load_model_dir(const std::string& dir) {

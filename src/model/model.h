@@ -50,6 +50,11 @@ LoadedModel load_model(ModelFiles files);
 // dir/config.json, dir/model.safetensors, dir/tokenizer.json (optional).
 LoadedModel load_model_dir(const std::string& dir);
 
+// The inverse of load_model_dir: creates dir if needed and writes config.json,
+// model.safetensors and tokenizer.json (the trainer's export, every recipe alike).
+void save_model_dir(const std::string& dir, const std::string& config_json,
+                    const std::vector<uint8_t>& safetensors, const std::string& tokenizer_json);
+
 // dir/tokenizer.json alone (a folder with only a tokenizer is enough for tokenising).
 Tokenizer load_tokenizer_dir(const std::string& dir);
 

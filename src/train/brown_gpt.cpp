@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <filesystem>
 #include <iomanip>
 
 #include "core/error.h"
@@ -214,15 +213,11 @@ nlohmann::json train_brown_gpt(const BrownRunOptions& opt, std::ostream& log) {
   j["heldout_tokens"] = held_ids.size();
   j["heldout_words"] = held_words;
   if (!opt.out_dir.empty()) {
-    std::filesystem::create_directories(opt.out_dir);
     nlohmann::json c = nlohmann::json::parse(model::config_to_json(cfg));
     c["eos_token_id"] = eos;
-    const std::string cj = c.dump(2);
-    io::write_file(io::join_path(opt.out_dir, "config.json"), cj.data(), cj.size());
-    io::write_file(io::join_path(opt.out_dir, "model.safetensors"),
-                   model::save_weights_by_role(cfg, m.weights(), io::DType::F16));
-    const std::string tj = to_tokenizer_json(tok);
-    io::write_file(io::join_path(opt.out_dir, "tokenizer.json"), tj.data(), tj.size());
+    model::save_model_dir(opt.out_dir, c.dump(2),
+                          model::save_weights_by_role(cfg, m.weights(), io::DType::F16),
+                          to_tokenizer_json(tok));
     // The final figures come from the saved files (F16 weights), as `tfp eval` computes them.
     const model::LoadedModel lm = model::load_model_dir(opt.out_dir);
     const LmEval e = engine_eval(lm.config(), lm.weights(), held_ids, 0);

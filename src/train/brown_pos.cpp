@@ -24,7 +24,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <filesystem>
 #include <iomanip>
 #include <map>
 #include <unordered_map>
@@ -320,13 +319,9 @@ nlohmann::json train_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
   j["train_cpu_seconds"] = cpu;
   j["baseline_accuracy"] = baseline;
   if (!opt.out_dir.empty()) {
-    std::filesystem::create_directories(opt.out_dir);
-    const std::string cj = pos_config_json(cfg);
-    io::write_file(io::join_path(opt.out_dir, "config.json"), cj.data(), cj.size());
-    io::write_file(io::join_path(opt.out_dir, "model.safetensors"),
-                   model::save_weights_by_role(cfg, m.weights(), io::DType::F16));
-    const std::string tj = to_tokenizer_json(tok);
-    io::write_file(io::join_path(opt.out_dir, "tokenizer.json"), tj.data(), tj.size());
+    model::save_model_dir(opt.out_dir, pos_config_json(cfg),
+                          model::save_weights_by_role(cfg, m.weights(), io::DType::F16),
+                          to_tokenizer_json(tok));
     // Final figures from the saved files, with the saved tokenizer, as `tfp eval` does.
     const model::LoadedModel lm = model::load_model_dir(opt.out_dir);
     const PosEval e = engine_eval(lm.config(), lm.weights(), encode_split(*lm.tokenizer, docs, true), 0);

@@ -4,12 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
 #include <iomanip>
 
-#include "io/file.h"
 #include "io/safetensors.h"
 #include "model/gru_seq2seq.h"
+#include "model/model.h"
 #include "train/lr_schedule.h"
 #include "train/optimizer.h"
 #include "train/seq_align.h"
@@ -126,15 +125,10 @@ NumbersGruResult run_numbers_gru_training(const NumbersGruOptions& o, std::ostre
   }
   if (o.out_dir.empty()) return res;
 
-  std::filesystem::create_directories(o.out_dir);
-  const std::string cfg_text = model::gru_config_to_json(cfg);
-  io::write_file(io::join_path(o.out_dir, "config.json"), cfg_text.data(), cfg_text.size());
   io::SafeTensorsWriter w;
   w.set_metadata("format", "tfp_gru_seq2seq");
   for (const Param<float>& p : m.params) w.add_f32(p.name, p.shape, p.value.data(), o.f16 ? io::DType::F16 : io::DType::F32);
-  io::write_file(io::join_path(o.out_dir, "model.safetensors"), w.finish());
-  const std::string tok = NumbersTask::tokenizer_json();
-  io::write_file(io::join_path(o.out_dir, "tokenizer.json"), tok.data(), tok.size());
+  model::save_model_dir(o.out_dir, model::gru_config_to_json(cfg), w.finish(), NumbersTask::tokenizer_json());
   log << "wrote " << o.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
 
   const model::GruSeq2SeqModel lm = model::load_gru_seq2seq_dir(o.out_dir);

@@ -4,12 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
 #include <iomanip>
 
 #include <nlohmann/json.hpp>
 
-#include "io/file.h"
 #include "model/beam.h"
 #include "model/config_json.h"
 #include "model/model.h"
@@ -183,17 +181,14 @@ NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& 
   if (o.out_dir.empty()) return res;
 
   // Export, then check the files with the engine itself.
-  std::filesystem::create_directories(o.out_dir);
   nlohmann::json cfg = nlohmann::json::parse(model::config_to_json(m.config()));
   cfg["eos_token_id"] = NumbersTask::kEnd;
   cfg["decoder_start_token_id"] = NumbersTask::kStart;
   cfg["pad_token_id"] = NumbersTask::kPad;
-  const std::string cfg_text = cfg.dump(2);
-  io::write_file(io::join_path(o.out_dir, "config.json"), cfg_text.data(), cfg_text.size());
-  io::write_file(io::join_path(o.out_dir, "model.safetensors"),
-                 model::save_weights_by_role(m.config(), m.weights(), o.f16 ? io::DType::F16 : io::DType::F32));
-  const std::string tok = NumbersTask::tokenizer_json();
-  io::write_file(io::join_path(o.out_dir, "tokenizer.json"), tok.data(), tok.size());
+  model::save_model_dir(
+      o.out_dir, cfg.dump(2),
+      model::save_weights_by_role(m.config(), m.weights(), o.f16 ? io::DType::F16 : io::DType::F32),
+      NumbersTask::tokenizer_json());
   log << "wrote " << o.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
 
   const model::LoadedModel lm = model::load_model_dir(o.out_dir);

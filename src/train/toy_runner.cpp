@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
 #include <iomanip>
 
-#include "io/file.h"
+#include "model/model.h"
 
 namespace tfp::train {
 
@@ -135,12 +134,7 @@ ToyRunResult run_toy_training(const ToyRunOptions& opt, std::ostream& log) {
   log << "example: " << demo.prompt << tr.task().separator() << tr.generate(demo.prompt)
       << "  (expected " << demo.answer << ")\n";
   if (!opt.out_dir.empty()) {
-    std::filesystem::create_directories(opt.out_dir);
-    io::write_file(io::join_path(opt.out_dir, "config.json"), tr.config_json().data(),
-                   tr.config_json().size());
-    io::write_file(io::join_path(opt.out_dir, "model.safetensors"), tr.safetensors());
-    const std::string tok = tr.tokenizer_json();
-    io::write_file(io::join_path(opt.out_dir, "tokenizer.json"), tok.data(), tok.size());
+    model::save_model_dir(opt.out_dir, tr.config_json(), tr.safetensors(), tr.tokenizer_json());
     log << "wrote " << opt.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
   }
   return res;
