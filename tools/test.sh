@@ -14,5 +14,8 @@ if compgen -G "tests/js/*.test.mjs" >/dev/null; then
   echo "== JS API tests"; node --test tests/js/
 fi
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
+  # One production build of the site for every browser test (tests/browser/harness.mjs).
+  export TFP_WEB_DIST="$PWD/build/web-test/suite/"
+  echo "== site build"; npx --no-install vite build web --logLevel warn --outDir "$TFP_WEB_DIST" --emptyOutDir
   echo "== browser tests"; node --test --test-concurrency=1 tests/browser/
 fi

@@ -1,5 +1,4 @@
-// The attention lab page in Chromium: builds the site (vite build web), serves it with
-// vite preview on a free port, and checks that
+// The attention lab page in Chromium (site built and served by harness.mjs); checks that
 //   - the page draws one heatmap per head and its numbers equal the engine's — the same
 //     request run here in Node on the same module (oracle; exact equality expected: the
 //     same wasm code on the same inputs; tolerance 1e-6 allowed for engine differences
@@ -11,58 +10,18 @@
 // Screenshots go to build/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
-import { chromium } from 'playwright-core';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
+import { openSite, SHOTS } from './harness.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
-const SHOTS = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
-
-let server, browser, context, page, base, api;
-const requests = [];
-const problems = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+let site, page, base, api, requests, problems;
 
 before(async () => {
   api = new Api(await loadTfp());
-  await build({ root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts` });
-  const port = await freePort();
-  server = await preview({
-    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
-    preview: { port, strictPort: true, host: '127.0.0.1', open: false },
-  });
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--no-first-run'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  context.on('request', (r) => requests.push(r.url()));
-  page = await context.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await mkdir(SHOTS, { recursive: true });
+  site = await openSite({ name: 'attention_lab' });
+  ({ page, base, requests, problems } = site);
 }, { timeout: 120_000 });
 
-after(async () => {
-  await browser?.close();
-  await new Promise((r) => (server ? server.httpServer.close(r) : r()));
-});
+after(async () => { await site?.close(); });
 
 /** Waits until the page has drawn more than `count` results; returns the new count. */
 async function renderedAfter(count) {

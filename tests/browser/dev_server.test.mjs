@@ -3,44 +3,16 @@
 // COOP/COEP headers that make the page cross-origin isolated (for a threaded engine).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer as netServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { chromium } from 'playwright-core';
+import { openSite } from './harness.mjs';
 
-const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
-let server, browser, base;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = netServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+let site, browser, base;
 
 before(async () => {
-  const port = await freePort();
-  server = await createServer({
-    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
-    server: { port, strictPort: true, host: '127.0.0.1', open: false, hmr: false },
-  });
-  await server.listen();
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--no-first-run'],
-  });
+  site = await openSite({ name: 'dev_server', server: 'dev' });
+  ({ browser, base } = site);
 }, { timeout: 60_000 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(async () => { await site?.close(); });
 
 test('the dev server serves a working, cross-origin isolated attention lab', { timeout: 60_000 }, async () => {
   const page = await browser.newPage();

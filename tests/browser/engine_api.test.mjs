@@ -8,53 +8,24 @@
 // rejects with a message and the same engine then loads and runs a good model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer as netServer } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { chromium } from 'playwright-core';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
+import { openSite } from './harness.mjs';
 
-const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
-let server, browser, page, base, api;
+let site, page, api;
 const problems = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = netServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   api = new ModelApi(await loadTfp());
-  const port = await freePort();
-  server = await createServer({
-    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
-    server: { port, strictPort: true, host: '127.0.0.1', open: false, hmr: false },
-  });
-  await server.listen();
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--no-first-run'],
-  });
-  page = await (await browser.newContext()).newPage();
+  site = await openSite({ name: 'engine_api', server: 'dev' });
+  page = site.page;
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.goto(`${base}/engine_test.html`);
+  await page.goto(`${site.base}/engine_test.html`);
   await page.evaluate(() => window.tfpEngineReady);
 }, { timeout: 120_000 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(async () => { await site?.close(); });
 
 // The fixtures, served by the dev server from outside web/ (Vite's /@fs/ prefix).
 const fixtureUrl = (name) => `/@fs${CHECKPOINTS}${name}/`;

@@ -15,16 +15,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
-import { chromium } from 'playwright-core';
+import { openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, CHECKPOINTS } from '../js/model_api.mjs';
 
-const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
-const SHOTS = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
 const FIXTURE = 'fixture-gpt2_tiny';
 const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
 
@@ -38,48 +34,16 @@ function readShipped(name) {
   };
 }
 
-let server, browser, context, page, base, api, gpt2;
-const requests = [];
-const problems = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+let site, page, base, api, gpt2, requests, problems;
 
 before(async () => {
   api = new ModelApi(await loadTfp());
   gpt2 = api.load(readFixture('gpt2_tiny'), 'gpt2_tiny');
-  await build({ root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts` });
-  const port = await freePort();
-  server = await preview({
-    root: WEB, logLevel: 'warn', configFile: `${WEB}vite.config.ts`,
-    preview: { port, strictPort: true, host: '127.0.0.1', open: false },
-  });
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--no-first-run'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
-  context.on('request', (r) => requests.push(r.url()));
-  page = await context.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await mkdir(SHOTS, { recursive: true });
+  site = await openSite({ name: 'playground' });
+  ({ page, base, requests, problems } = site);
 }, { timeout: 180_000 });
 
-after(async () => {
-  await browser?.close();
-  await new Promise((r) => (server ? server.httpServer.close(r) : r()));
-});
+after(async () => { await site?.close(); });
 
 const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
 async function after_(key, count, timeout = 20_000) {
@@ -264,7 +228,7 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
 
   // The URL reproduces the view in a fresh page.
   const url = page.url();
-  const p2 = await context.newPage();
+  const p2 = await site.newPage();
   await p2.goto(url);
   await p2.waitForFunction(() => window.tfpPlay?.shown?.view === 'compare' && Number(document.body.dataset.loads ?? 0) > 0, null, { timeout: 30_000 });
   const s2 = await p2.evaluate(() => ({ state: window.tfpPlay.state, A: Array.from(window.tfpPlay.shown.panels.A.data) }));

@@ -1,0 +1,133 @@
+// What every browser test needs: the site built and served on a free port, Debian's
+// Chromium launched through playwright-core, one page whose requests and console errors
+// are recorded, and screenshots in build/screenshots/.
+//
+//   const site = await openSite({ name: 'drilldown' });
+//   await site.page.goto(`${site.base}/index.html`); ... await site.shot('drilldown_light');
+//   await site.close();
+//
+// Servers (option `server`):
+//   'preview' (default)  the production build served by `vite preview` (COOP/COEP headers);
+//   'static'             the same build served by a bare static server with no special
+//                        headers, as any static host would;
+//   'dev'                the Vite dev server on web/ (what `npm start` runs).
+// The build goes to build/web-test/<name>/ so tests running at once never share a folder;
+// tools/test.sh builds once and passes TFP_WEB_DIST so the suite does not rebuild per file.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer as httpServer } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, createServer as viteServer, preview } from 'vite';
+import { chromium } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const WEB = `${ROOT}web/`;
+export const SHOTS = `${ROOT}build/screenshots/`;
+const CONFIG = `${WEB}vite.config.ts`;
+
+const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                      '--disable-component-update', '--no-first-run'];
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = netServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds web/ into build/web-test/<name>/ (or reuses $TFP_WEB_DIST); returns the folder. */
+export async function buildSite(name) {
+  const shared = process.env.TFP_WEB_DIST;
+  if (shared && existsSync(join(shared, 'index.html'))) return shared;
+  const outDir = `${ROOT}build/web-test/${name}/`;
+  await build({ root: WEB, logLevel: 'warn', configFile: CONFIG, build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+const TYPES = {
+  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
+  '.md': 'text/markdown', '.webmanifest': 'application/manifest+json',
+};
+
+/** A bare static file server (no COOP/COEP, no SPA fallback): what a plain host does. */
+function staticServer(dir, port) {
+  const server = httpServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    let file = join(dir, path);
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) { res.writeHead(404).end('not found'); return; }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+async function startServer(kind, name, port) {
+  if (kind === 'dev') {
+    const dev = await viteServer({
+      root: WEB, logLevel: 'warn', configFile: CONFIG,
+      server: { port, strictPort: true, host: '127.0.0.1', open: false, hmr: false },
+    });
+    await dev.listen();
+    return () => dev.close();
+  }
+  const outDir = await buildSite(name);
+  if (kind === 'static') {
+    const s = await staticServer(outDir, port);
+    return () => new Promise((r) => s.close(r));
+  }
+  const p = await preview({
+    root: WEB, logLevel: 'warn', configFile: CONFIG, build: { outDir },
+    preview: { port, strictPort: true, host: '127.0.0.1', open: false },
+  });
+  return () => new Promise((r) => p.httpServer.close(r));
+}
+
+/**
+ * Serves the site and opens one page in Chromium.
+ * Returns { base, browser, context, page, requests, problems, shot, close }:
+ * requests = every URL the context asked for; problems = console errors and page errors.
+ */
+export async function openSite({ name, server = 'preview', viewport = { width: 1280, height: 720 },
+                                  contextOptions = {} } = {}) {
+  if (!name) throw new Error('openSite: give the test a name (its build folder)');
+  const port = await freePort();
+  const stopServer = await startServer(server, name, port);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
+  const context = await browser.newContext({ viewport, acceptDownloads: true, ...contextOptions });
+  const requests = [];
+  const problems = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const watch = (page) => {
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    return page;
+  };
+  const page = watch(await context.newPage());
+  await mkdir(SHOTS, { recursive: true });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    browser, context, page, requests, problems,
+    /** Another page in the same context, watched like the first. */
+    newPage: async () => watch(await context.newPage()),
+    /** Saves build/screenshots/<file>.png of `target` (default: the first page). */
+    shot: (file, { target = page, fullPage = false } = {}) =>
+      target.screenshot({ path: `${SHOTS}${file}.png`, fullPage }),
+    /** Requests that left the site's own host. */
+    foreignRequests: () => requests.filter((u) => !u.startsWith(`http://127.0.0.1:${port}/`)
+                                               && !u.startsWith('data:') && !u.startsWith('blob:')),
+    close: async () => {
+      await browser.close();
+      await stopServer();
+    },
+  };
+}
