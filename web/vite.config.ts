@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { precachePlugin } from './plugins/precache_plugin';
 
 // Every page: each .html file in web/ (index.html = the playground, lab.html, ...).
 const webDir = fileURLToPath(new URL('.', import.meta.url));
@@ -17,6 +18,8 @@ const isolation = {
 
 export default defineConfig({
   base: './',
+  // Production builds: sw.js precaches the build so every page works offline.
+  plugins: [precachePlugin()],
   server: { headers: isolation },
   preview: { headers: isolation },
   // The engine's worker is an ES module (it imports the Emscripten ES module). Switch

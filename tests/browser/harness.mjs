@@ -11,6 +11,8 @@
 //   'static'             the same build served by a bare static server with no special
 //                        headers, as any static host would;
 //   'dev'                the Vite dev server on web/ (what `npm start` runs).
+// Option `subPath` ('static' only, e.g. '/some/sub/path'): the build is served under that
+// folder of the host, as a static host serving several sites would; `base` includes it.
 // The build goes to build/web-test/<name>/ so tests running at once never share a folder;
 // tools/test.sh builds once and passes TFP_WEB_DIST so the suite does not rebuild per file.
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -58,9 +60,13 @@ const TYPES = {
 };
 
 /** A bare static file server (no COOP/COEP, no SPA fallback): what a plain host does. */
-function staticServer(dir, port) {
+function staticServer(dir, port, subPath = '') {
   const server = httpServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (subPath) {
+      if (!path.startsWith(`${subPath}/`)) { res.writeHead(404).end('not found'); return; }
+      path = path.slice(subPath.length);
+    }
     let file = join(dir, path);
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
@@ -71,7 +77,7 @@ function staticServer(dir, port) {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-async function startServer(kind, name, port) {
+async function startServer(kind, name, port, subPath) {
   if (kind === 'dev') {
     const dev = await viteServer({
       root: WEB, logLevel: 'warn', configFile: CONFIG,
@@ -82,7 +88,7 @@ async function startServer(kind, name, port) {
   }
   const outDir = await buildSite(name);
   if (kind === 'static') {
-    const s = await staticServer(outDir, port);
+    const s = await staticServer(outDir, port, subPath);
     return () => new Promise((r) => s.close(r));
   }
   const p = await preview({
@@ -98,10 +104,14 @@ async function startServer(kind, name, port) {
  * requests = every URL the context asked for; problems = console errors and page errors.
  */
 export async function openSite({ name, server = 'preview', viewport = { width: 1280, height: 720 },
-                                  contextOptions = {} } = {}) {
+                                  contextOptions = {}, subPath = '' } = {}) {
   if (!name) throw new Error('openSite: give the test a name (its build folder)');
+  if (subPath && (server !== 'static' || !/^(\/[\w.-]+)+$/.test(subPath)))
+    throw new Error(`openSite: subPath '${subPath}' needs server 'static' and the form '/a/b'`);
   const port = await freePort();
-  const stopServer = await startServer(server, name, port);
+  const stop = await startServer(server, name, port, subPath);
+  let stopped = null;
+  const stopServer = () => (stopped ??= stop());
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
   const context = await browser.newContext({ viewport, acceptDownloads: true, ...contextOptions });
   const requests = [];
@@ -115,13 +125,15 @@ export async function openSite({ name, server = 'preview', viewport = { width: 1
   const page = watch(await context.newPage());
   await mkdir(SHOTS, { recursive: true });
   return {
-    base: `http://127.0.0.1:${port}`,
+    base: `http://127.0.0.1:${port}${subPath}`,
     browser, context, page, requests, problems,
     /** Another page in the same context, watched like the first. */
     newPage: async () => watch(await context.newPage()),
     /** Saves build/screenshots/<file>.png of `target` (default: the first page). */
     shot: (file, { target = page, fullPage = false } = {}) =>
       target.screenshot({ path: `${SHOTS}${file}.png`, fullPage }),
+    /** Stops the server (the browser stays): nothing answers on the port any more. */
+    stopServer,
     /** Requests that left the site's own host. */
     foreignRequests: () => requests.filter((u) => !u.startsWith(`http://127.0.0.1:${port}/`)
                                                && !u.startsWith('data:') && !u.startsWith('blob:')),
