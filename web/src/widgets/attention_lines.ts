@@ -4,6 +4,7 @@
 // keeps only its lines. SVG, so the view exports as it is drawn.
 //
 // Legend: H heads, Tq queries, Tk keys.
+import { setLabelAttr, setLabelText, t as tr, type Label } from '../i18n/i18n';
 import { SVG_NS, svgEl } from './svg';
 
 /** Okabe & Ito (2008) colours, without black (invisible on the dark theme). */
@@ -26,14 +27,14 @@ export class AttentionLines {
   /** Number of lines drawn by the latest update (tests read it). */
   drawn = 0;
 
-  constructor(title: string, private readonly onSelect: (query: number | null) => void) {
+  constructor(title: Label, private readonly onSelect: (query: number | null) => void) {
     this.element = document.createElement('figure');
     this.element.className = 'attention-lines';
     const cap = document.createElement('figcaption');
-    cap.textContent = title;
+    setLabelText(cap, title);
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('role', 'img');
-    this.svg.setAttribute('aria-label', title);
+    setLabelAttr(this.svg, 'aria-label', title);
     this.element.append(cap, this.svg);
   }
 
@@ -75,7 +76,7 @@ export class AttentionLines {
         t.setAttribute('tabindex', '0');
         t.setAttribute('role', 'button');
         t.setAttribute('aria-pressed', String(active));
-        t.setAttribute('aria-label', `query ${i + 1} ${text}: show only its lines`);
+        t.setAttribute('aria-label', tr('w.lineQuery', { query: i + 1, text }));
         const pick = () => this.onSelect(d.selected === i ? null : i);
         t.addEventListener('click', pick);
         t.addEventListener('keydown', (e) => {

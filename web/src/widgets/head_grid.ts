@@ -2,6 +2,7 @@
 // colour scale (so heads can be compared) with one legend.
 //
 // Legend: H heads, T tokens.
+import { t } from '../i18n/i18n';
 import { ColorLegend } from './color_legend';
 import type { ColormapName } from './colormap';
 import { Heatmap } from './heatmap';
@@ -24,7 +25,7 @@ export class HeadGrid {
   constructor(private readonly colormapName: ColormapName = 'viridis') {
     this.element = document.createElement('section');
     this.element.className = 'head-grid';
-    this.legend = new ColorLegend('Attention weight');
+    this.legend = new ColorLegend(t('w.attentionWeight'));
     this.grid = document.createElement('div');
     this.grid.className = 'head-grid-cells';
     this.element.append(this.legend.element, this.grid);
@@ -39,7 +40,7 @@ export class HeadGrid {
     const T = d.tokens.length, H = d.heads;
     if (d.probs.length !== H * T * T)
       throw new Error(`head grid: probs has ${d.probs.length} values, expected H·T·T = ${H}·${T}·${T}`);
-    const title = d.titleFor ?? ((h: number, n: number) => `Head ${h + 1} of ${n}`);
+    const title = d.titleFor ?? ((h: number, n: number) => t('w.headOf', { head: h + 1, heads: n }));
     while (this.maps.length > H) this.maps.pop()!.destroy();
     while (this.maps.length < H) {
       const map = new Heatmap({ title: '', colormap: this.colormapName });

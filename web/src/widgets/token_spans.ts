@@ -2,6 +2,7 @@
 // span in the text, whitespace and byte tokens made visible (token_text.ts). Hovering or
 // focusing a token reports its index (the page marks that span in the text); pressing
 // it selects it. Every label is set with textContent: a token "<script>" shows as text.
+import { setLabelAttr, t, type Label } from '../i18n/i18n';
 import { visibleToken } from './token_text';
 
 export interface TokenSpanData {
@@ -22,10 +23,10 @@ export class TokenSpans {
   private items: HTMLButtonElement[] = [];
   private selected: number | null = null;
 
-  constructor(label: string, private readonly events: TokenSpanEvents) {
+  constructor(label: Label, private readonly events: TokenSpanEvents) {
     this.element = document.createElement('ol');
     this.element.className = 'token-spans';
-    this.element.setAttribute('aria-label', label);
+    setLabelAttr(this.element, 'aria-label', label);
   }
 
   get count(): number {
@@ -52,7 +53,7 @@ export class TokenSpans {
       span.textContent = end > begin ? `${begin}–${end}` : '—';
       b.append(text, id, span);
       b.dataset.index = String(i);
-      b.setAttribute('aria-label', `token ${i + 1}: ${shown}, id ${d.ids[i]}, characters ${begin} to ${end}`);
+      b.setAttribute('aria-label', t('w.tokenSpan', { index: i + 1, token: shown, id: d.ids[i]!, begin, end }));
       b.addEventListener('pointerenter', () => this.events.onHover(i));
       b.addEventListener('pointerleave', () => this.events.onHover(null));
       b.addEventListener('focus', () => this.events.onHover(i));

@@ -1,5 +1,7 @@
 // Token strip: the input's tokens in order, as buttons. Pressing one toggles a flag on
 // it (the attention lab uses it to mark padding); the flag shows as aria-pressed.
+import { t } from '../i18n/i18n';
+
 export class TokenStrip {
   private buttons: HTMLButtonElement[] = [];
 
@@ -13,7 +15,7 @@ export class TokenStrip {
       b.className = 'token';
       const on = flagged.includes(i);
       b.setAttribute('aria-pressed', String(on));
-      b.title = on ? `${flagLabel}: press to unmark` : `press to mark as ${flagLabel}`;
+      b.title = on ? t('w.flagUnmark', { flag: flagLabel }) : t('w.flagMark', { flag: flagLabel });
       const idx = document.createElement('span');
       idx.className = 'token-index';
       idx.textContent = String(i + 1);

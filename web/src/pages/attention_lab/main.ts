@@ -2,6 +2,7 @@
 // (in its worker) for one multi-head self-attention block over the words and draws each
 // head's weights. All numbers come from the engine; this file only wires the page.
 import { Engine, EngineError, type AttentionResult } from '../../engine/engine';
+import { onLocaleChange, t, withLang } from '../../i18n/i18n';
 import { HeadGrid } from '../../widgets/head_grid';
 import { TokenStrip } from '../../widgets/token_strip';
 import { DEFAULT_STATE, MAX_TOKENS, queryOf, stateFromQuery, tokensOf, type LabState } from './state';
@@ -54,7 +55,7 @@ function showControls(s: LabState): void {
   if (Number(windowInput.value) !== s.window || windowInput.value === '') windowInput.value = String(s.window);
   if (Number(seedInput.value) !== s.seed || seedInput.value === '') seedInput.value = String(s.seed);
   (form.elements.namedItem('scale') as RadioNodeList).value = s.scale;
-  strip.update(tokensOf(s.text), s.padding, 'padding');
+  strip.update(tokensOf(s.text), s.padding, t('lab.padding'));
 }
 
 function readControls(): LabState {
@@ -79,7 +80,7 @@ function readControls(): LabState {
 function setState(next: LabState): void {
   state = next;
   debug.state = next;
-  history.replaceState(null, '', `?${queryOf(next)}`);
+  history.replaceState(null, '', `?${withLang(queryOf(next))}`);
   showControls(next);
   schedule();
 }
@@ -106,7 +107,7 @@ async function compute(): Promise<void> {
   const tokens = tokensOf(s.text);
   try {
     if (tokens.length === 0) {
-      showError('Type at least one word.');
+      showError(() => t('lab.typeWord'));
       return;
     }
     const padding = new Uint8Array(tokens.length);
@@ -120,19 +121,35 @@ async function compute(): Promise<void> {
     if (s !== state && queued) return;  // stale: a newer state is about to be drawn
     draw(result, s);
     showError(null);
-    statusLine.textContent =
-      `${tokens.length} tokens, ${s.heads} head${s.heads > 1 ? 's' : ''} of ${s.dModel / s.heads} dimensions. ` +
-      `Engine ${engine.info.version} (${engine.info.simdArch}): ${result.workerMs.toFixed(1)} ms in the worker, ` +
-      `${roundTrip.toFixed(1)} ms round trip.`;
+    const info = engine.info;
+    showStatus(() => t('lab.status', {
+      tokens: t('common.tokens', { count: tokens.length }),
+      heads: t('lab.heads.count', { count: s.heads, dims: s.dModel / s.heads }),
+      version: info.version, arch: info.simdArch,
+      workerMs: result.workerMs.toFixed(1), roundTripMs: roundTrip.toFixed(1),
+    }));
   } catch (e) {
-    showError(e instanceof EngineError ? `The engine refused: ${e.message}` : `Unexpected error: ${String(e)}`);
+    // The engine's own message stays as it is (English); the frame around it is ours.
+    showError(() => (e instanceof EngineError ? t('common.engineRefused', { message: e.message })
+                                              : t('common.unexpected', { message: String(e) })));
   } finally {
     running = false;
     if (queued) schedule();
   }
 }
 
+/** The state the shown result was computed for (a language switch repaints it as is). */
+let drawnState: LabState = state;
+
 function draw(result: AttentionResult, s: LabState): void {
+  paint(result, s);
+  debug.result = result;
+  debug.renders += 1;
+  document.body.dataset.renders = String(debug.renders);
+}
+
+function paint(result: AttentionResult, s: LabState): void {
+  drawnState = s;
   const [H] = result.probs.dims as [number, number, number];
   let max = 0;
   for (const v of result.probs.data) max = Math.max(max, v);
@@ -143,15 +160,32 @@ function draw(result: AttentionResult, s: LabState): void {
     masked: result.masked.data,
     domain: s.scale === 'max' && max > 0 ? [0, max] : [0, 1],
   });
-  debug.result = result;
-  debug.renders += 1;
-  document.body.dataset.renders = String(debug.renders);
 }
 
-function showError(message: string | null): void {
-  errorLine.hidden = message === null;
-  errorLine.textContent = message ?? '';
+// The status and error lines are kept as functions of the locale, so a language switch
+// rewrites them without asking the engine again.
+let statusText: () => string = () => statusLine.textContent ?? '';
+let errorText: (() => string) | null = null;
+
+function showStatus(text: () => string): void {
+  statusText = text;
+  statusLine.textContent = text();
 }
+
+function showError(message: (() => string) | null): void {
+  errorText = message;
+  errorLine.hidden = message === null;
+  errorLine.textContent = message ? message() : '';
+}
+
+// A language switch redraws the text from what the page already has: the controls,
+// the last result (head titles, legend), the status and the error.
+onLocaleChange(() => {
+  showControls(state);
+  if (debug.result) paint(debug.result, drawnState);
+  statusLine.textContent = statusText();
+  if (errorText) errorLine.textContent = errorText();
+});
 
 // Controls → state. Typing is debounced a little; everything else applies at once.
 let typingTimer = 0;
@@ -173,11 +207,11 @@ Engine.create().then(
   (e) => {
     engine = e;
     debug.engineInfo = { ...e.info };
-    statusLine.textContent = 'Computing…';
+    showStatus(() => t('common.computing'));
     schedule();
   },
   (e: unknown) => {
-    statusLine.textContent = 'The engine did not start.';
-    showError(String(e instanceof Error ? e.message : e));
+    showStatus(() => t('common.engineDidNotStart'));
+    showError(() => String(e instanceof Error ? e.message : e));
   },
 );
