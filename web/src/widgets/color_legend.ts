@@ -10,6 +10,7 @@ export class ColorLegend {
   private readonly hi: HTMLElement;
   private readonly swatch: HTMLCanvasElement;
   private name: ColormapName = 'viridis';
+  private shownKey = '';
 
   constructor(label: string) {
     this.element = document.createElement('div');
@@ -34,7 +35,12 @@ export class ColorLegend {
     this.element.append(title, scale, mask);
   }
 
+  /** Sets the scale; repaints only when it changed (the inspector calls this on every
+   *  head switch). A theme change repaints through redraw(). */
   update(domain: [number, number], name: ColormapName = this.name): void {
+    const key = `${domain[0]}|${domain[1]}|${name}`;
+    if (key === this.shownKey) return;
+    this.shownKey = key;
     this.name = name;
     this.lo.textContent = domain[0].toFixed(2);
     this.hi.textContent = domain[1].toFixed(2);
@@ -44,6 +50,8 @@ export class ColorLegend {
   }
 
   redraw(): void {
+    // Detached, the theme's CSS variables do not apply: draw again once in the page.
+    if (!this.element.isConnected) requestAnimationFrame(() => { if (this.element.isConnected) this.redraw(); });
     const dpr = window.devicePixelRatio || 1;
     const theme = themeColours(this.element);
     const map = colormap(this.name);

@@ -8,6 +8,9 @@ export interface Colormap {
   name: ColormapName;
   /** 256 colours as [r, g, b] bytes, index 0 = low. */
   rgb: Uint8ClampedArray;
+  /** The same 256 colours as ImageData pixels (bytes r, g, b, 255 read as one uint32 in
+   *  the platform's byte order), so a pixel is written with one store. */
+  rgba: Uint32Array;
   /** CSS colour for value v on the scale [lo, hi] (clamped). */
   css(v: number, lo: number, hi: number): string;
   /** Relative luminance (0..1) of that colour, to pick readable text on it. */
@@ -29,11 +32,14 @@ export function colormap(name: ColormapName): Colormap {
   if (hit) return hit;
   const interp = name === 'cividis' ? interpolateCividis : interpolateViridis;
   const rgb = new Uint8ClampedArray(256 * 3);
+  const rgba = new Uint32Array(256);
+  const rgbaBytes = new Uint8ClampedArray(rgba.buffer);
   const css: string[] = [];
   const lum: number[] = [];
   for (let i = 0; i < 256; i++) {
     const [r, g, b] = parseColour(interp(i / 255));
     rgb.set([r, g, b], i * 3);
+    rgbaBytes.set([r, g, b, 255], i * 4);
     css.push(`rgb(${r}, ${g}, ${b})`);
     const lin = (c: number) => {
       const s = c / 255;
@@ -48,9 +54,22 @@ export function colormap(name: ColormapName): Colormap {
   const map: Colormap = {
     name,
     rgb,
+    rgba,
     css: (v, lo, hi) => css[index(v, lo, hi)]!,
     luminance: (v, lo, hi) => lum[index(v, lo, hi)]!,
   };
   cache.set(name, map);
   return map;
+}
+
+/** A CSS colour (as getComputedStyle gives it: #rrggbb or rgb()/rgba()) as one ImageData
+ *  pixel in the layout of Colormap.rgba; `fallback` when it cannot be read. */
+export function pixelOf(css: string, fallback: [number, number, number]): number {
+  let c = fallback;
+  try {
+    c = parseColour(css.replace(/^rgba\((\s*\d+,\s*\d+,\s*\d+),\s*[\d.]+\s*\)$/, 'rgb($1)'));
+  } catch { /* keep the fallback */ }
+  const px = new Uint32Array(1);
+  new Uint8ClampedArray(px.buffer).set([c[0], c[1], c[2], 255]);
+  return px[0]!;
 }

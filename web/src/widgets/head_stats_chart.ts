@@ -4,6 +4,7 @@
 // heads (high distance to token 0, low entropy), broad heads (high entropy). A table
 // below lists every number, including the first-token and previous-token shares.
 import { HEAD_COLOURS } from './attention_lines';
+import { DataTableToggle } from './data_table';
 import { svgEl, SVG_NS } from './svg';
 
 export interface HeadStat {
@@ -18,7 +19,8 @@ export interface HeadStat {
 export class HeadStatsChart {
   readonly element: HTMLElement;
   readonly svg: SVGSVGElement;
-  private readonly table: HTMLElement;
+  private readonly table: DataTableToggle;
+  private stats: HeadStat[] = [];
 
   constructor(title: string, private readonly onPick: (layer: number, head: number) => void) {
     this.element = document.createElement('figure');
@@ -28,13 +30,9 @@ export class HeadStatsChart {
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('role', 'img');
     this.svg.setAttribute('aria-label', `${title}: entropy against mean attention distance, one point per head`);
-    const details = document.createElement('details');
-    const summary = document.createElement('summary');
-    summary.textContent = 'Values as a table';
-    this.table = document.createElement('div');
-    this.table.className = 'table-scroll';
-    details.append(summary, this.table);
-    this.element.append(cap, this.svg, details);
+    this.table = new DataTableToggle('head statistics', (host) => this.renderTable(host, title));
+    this.table.element.classList.add('heatmap-table');
+    this.element.append(cap, this.svg, this.table.element);
   }
 
   update(stats: HeadStat[], maxEntropy: number, maxDistance: number, selected: { layer: number; head: number }): void {
@@ -43,6 +41,7 @@ export class HeadStatsChart {
     this.svg.setAttribute('width', String(W));
     this.svg.setAttribute('height', String(H));
     this.svg.replaceChildren();
+    this.stats = stats;
     // Axes from 0 to a little above the largest value (or the stated maxima, if smaller).
     const top = (v: number) => v * 1.15;
     const xMax = Math.max(0.5, Math.min(maxDistance, top(Math.max(...stats.map((s) => s.distance))))),
@@ -84,20 +83,32 @@ export class HeadStatsChart {
       });
       this.svg.append(c);
     });
+    this.table.refresh();
+  }
+
+  /** The data-table alternative: every head's numbers to 3 decimals. */
+  private renderTable(host: HTMLElement, title: string): void {
     const table = document.createElement('table');
+    const cap = document.createElement('caption');
+    cap.textContent = title;
+    table.append(cap);
     const head = table.createTHead().insertRow();
-    for (const h of ['layer', 'head', 'entropy (nats)', 'mean distance', 'first-token share', 'previous-token share']) {
+    for (const h of ['layer', 'head', 'entropy (nats)', 'mean distance (tokens)', 'first-token share', 'previous-token share']) {
       const th = document.createElement('th');
       th.scope = 'col';
       th.textContent = h;
       head.append(th);
     }
     const body = table.createTBody();
-    stats.forEach((s) => {
+    this.stats.forEach((s) => {
       const tr = body.insertRow();
-      for (const v of [String(s.layer + 1), String(s.head + 1), s.entropy.toFixed(3), s.distance.toFixed(2), s.first.toFixed(3), s.previous.toFixed(3)])
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = String(s.layer + 1);
+      tr.append(th);
+      for (const v of [String(s.head + 1), s.entropy.toFixed(3), s.distance.toFixed(3), s.first.toFixed(3), s.previous.toFixed(3)])
         tr.insertCell().textContent = v;
     });
-    this.table.replaceChildren(table);
+    host.replaceChildren(table);
   }
 }

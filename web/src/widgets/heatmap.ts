@@ -4,8 +4,16 @@
 // or the keyboard cursor, and a data table with the same numbers for screen readers.
 //
 // Reusable by the playground and every tutorial: give it labels and a Float32Array.
-import { colormap, type ColormapName } from './colormap';
-import { hatchPattern, themeColours, type ThemeColours } from './theme';
+//
+// Drawing is split so that a redraw costs what changed: the cells are rasterised once
+// per matrix / size / theme into device pixels (raster.ts: one uint32 store a pixel from
+// the colour map's table, masked cells hatched) and kept as an ImageData; moving the
+// pointer or the keyboard cursor only puts that image back and redraws the labels and
+// the cursor. Label widths are measured once per label set.
+import { colormap, pixelOf, type ColormapName } from './colormap';
+import { DataTableToggle } from './data_table';
+import { rasterize } from './raster';
+import { themeColours, type ThemeColours } from './theme';
 
 export interface HeatmapData {
   rowLabels: string[];           // (rows) e.g. query tokens
@@ -26,6 +34,8 @@ export interface HeatmapOptions {
 
 const MIN_CELL = 3;
 const LABEL_MAX_CHARS = 12;
+/** Rows the data table shows at once; bigger matrices get pages of rows. */
+export const TABLE_PAGE_ROWS = 32;
 
 function shorten(s: string): string {
   return s.length > LABEL_MAX_CHARS ? s.slice(0, LABEL_MAX_CHARS - 1) + '…' : s;
@@ -38,16 +48,23 @@ export class Heatmap {
   private readonly canvas: HTMLCanvasElement;
   private readonly tooltip: HTMLElement;
   private readonly readout: HTMLElement;
-  private readonly details: HTMLDetailsElement;
-  private readonly tableHost: HTMLElement;
+  private readonly table: DataTableToggle;
   private readonly caption: HTMLElement;
   private readonly observer: ResizeObserver;
   private data: HeatmapData | null = null;
   private opts: Required<HeatmapOptions>;
   private layout = { left: 0, top: 0, cell: 0, rows: 0, cols: 0, vertical: false };
   private cursor: { r: number; c: number } | null = null;
+  private painted: HeatmapData | null = null;
   private hover: { r: number; c: number } | null = null;
   private width = 0;
+  private tablePage = 0;
+  private theme: ThemeColours | null = null;
+  /** The cells as device pixels, and what they were painted from. */
+  private cells: { img: ImageData; key: string; x: number; y: number } | null = null;
+  private labelWidths: { rows: string[]; cols: string[]; font: string; rowW: number; colW: number } | null = null;
+  /** Full rasterisations so far (tests: a cursor move must not add one). */
+  rasterCount = 0;
 
   constructor(options: HeatmapOptions) {
     this.opts = { rowAxis: 'query', colAxis: 'key', colormap: 'viridis', maxCell: 44, digits: 3, ...options };
@@ -70,15 +87,10 @@ export class Heatmap {
     this.readout.className = 'heatmap-readout';
     this.readout.id = `${id}-readout`;
     this.readout.setAttribute('aria-live', 'polite');
-    this.details = document.createElement('details');
-    this.details.className = 'heatmap-table';
-    const summary = document.createElement('summary');
-    summary.textContent = 'Values as a table';
-    this.tableHost = document.createElement('div');
-    this.tableHost.className = 'table-scroll';
-    this.details.append(summary, this.tableHost);
+    this.table = new DataTableToggle('the map', (host) => this.renderTable(host));
+    this.table.element.classList.add('heatmap-table');
     frame.append(this.canvas, this.tooltip);
-    this.element.append(this.caption, frame, this.readout, this.details);
+    this.element.append(this.caption, frame, this.readout, this.table.element);
 
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => this.setHover(null, 0, 0));
@@ -86,10 +98,9 @@ export class Heatmap {
     this.canvas.addEventListener('focus', () => {
       if (!this.cursor && this.data) this.setCursor({ r: 0, c: 0 });
     });
-    this.details.addEventListener('toggle', () => this.renderTable());
-    this.observer = new ResizeObserver(() => {
-      const w = frame.clientWidth;
-      if (w > 0 && Math.abs(w - this.width) >= 1) {
+    this.observer = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0]?.contentRect.width ?? 0) + 8;  // + the frame's padding
+      if (w > 8 && Math.abs(w - this.width) >= 1) {
         this.width = w;
         this.draw();
       }
@@ -112,17 +123,24 @@ export class Heatmap {
       throw new Error(`heatmap: mask has ${data.masked.length} entries for ${rows} × ${cols}`);
     this.data = data;
     if (this.cursor && (this.cursor.r >= rows || this.cursor.c >= cols)) this.cursor = null;
+    if (this.tablePage * TABLE_PAGE_ROWS >= rows) this.tablePage = 0;
     this.hover = null;
     this.tooltip.hidden = true;
     this.draw();
     this.updateReadout();
-    if (this.details.open) this.renderTable();
-    else this.tableHost.replaceChildren();
+    this.table.refresh();
   }
 
   /** Redraws with the current theme (call when prefers-color-scheme changes). */
   redraw(): void {
+    this.theme = null;
+    this.labelWidths = null;
     this.draw();
+  }
+
+  /** The data-table toggle (tests, and pages that want to open it). */
+  get dataTable(): DataTableToggle {
+    return this.table;
   }
 
   destroy(): void {
@@ -143,54 +161,59 @@ export class Heatmap {
     const data = this.data;
     const ctx = this.canvas.getContext('2d');
     if (!data || !ctx) return;
-    const theme = themeColours(this.element);
+    // Reading the theme recalculates style: once, then on redraw() (theme change).
+    // Detached, the page's CSS variables do not apply: not kept (the ResizeObserver
+    // draws again when the map enters the page).
+    const theme = this.theme ?? themeColours(this.element);
+    if (this.element.isConnected) this.theme = theme;
     const rows = data.rowLabels.length, cols = data.colLabels.length;
     const font = `12px ${theme.font}`;
-    ctx.font = font;
-    const textW = (s: string) => ctx.measureText(shorten(s)).width;
-    const rowLabelW = Math.ceil(Math.max(0, ...data.rowLabels.map(textW)));
-    const colLabelW = Math.ceil(Math.max(0, ...data.colLabels.map(textW)));
-    const left = rowLabelW + 10;
+    let lw = this.labelWidths;
+    if (!lw || lw.rows !== data.rowLabels || lw.cols !== data.colLabels || lw.font !== font) {
+      ctx.font = font;
+      const textW = (s: string) => ctx.measureText(shorten(s)).width;
+      lw = this.labelWidths = { rows: data.rowLabels, cols: data.colLabels, font,
+                                rowW: Math.ceil(Math.max(0, ...data.rowLabels.map(textW))),
+                                colW: Math.ceil(Math.max(0, ...data.colLabels.map(textW))) };
+    }
+    const left = lw.rowW + 10;
     const avail = (this.width || this.element.clientWidth || 320) - left - 12;  // frame padding
     const cell = Math.max(MIN_CELL, Math.min(this.opts.maxCell, Math.floor(avail / Math.max(cols, 1))));
     // Column labels stand upright when they are wider than a cell.
-    const vertical = colLabelW + 4 > cell;
-    const top = (vertical ? colLabelW : 14) + 10;
+    const vertical = lw.colW + 4 > cell;
+    const top = (vertical ? lw.colW : 14) + 10;
     this.layout = { left, top, cell, rows, cols, vertical };
 
     const cssW = left + cols * cell + 2, cssH = top + rows * cell + 2;
     const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(cssW * dpr);
-    this.canvas.height = Math.round(cssH * dpr);
-    this.canvas.style.width = `${cssW}px`;
-    this.canvas.style.height = `${cssH}px`;
+    const devW = Math.round(cssW * dpr), devH = Math.round(cssH * dpr);
+    // Assigning a canvas size reallocates it even when equal: only on a real change.
+    if (this.canvas.width !== devW || this.canvas.height !== devH) {
+      this.canvas.width = devW;
+      this.canvas.height = devH;
+      this.canvas.style.width = `${cssW}px`;
+      this.canvas.style.height = `${cssH}px`;
+    }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, cssW, cssH);
 
-    // Cells: one image pixel per cell, scaled up without smoothing.
+    // Cells: device pixels from the colour table, rasterised only when the matrix, the
+    // size or the theme changed.
     const map = colormap(this.opts.colormap);
     const [lo, hi] = this.domain();
-    const img = new ImageData(Math.max(cols, 1), Math.max(rows, 1));
-    for (let i = 0; i < rows * cols; i++) {
-      const t = hi > lo ? (data.values[i]! - lo) / (hi - lo) : 0;
-      const k = Math.max(0, Math.min(255, Math.round(t * 255))) * 3;
-      img.data.set([map.rgb[k]!, map.rgb[k + 1]!, map.rgb[k + 2]!, 255], i * 4);
+    const x = Math.round(left * dpr), y = Math.round(top * dpr);
+    const w = Math.max(1, Math.round((left + cols * cell) * dpr) - x), h = Math.max(1, Math.round((top + rows * cell) * dpr) - y);
+    const key = `${w}x${h}@${dpr}|${lo},${hi}|${this.opts.colormap}|${theme.maskBg}|${theme.maskLine}`;
+    const c = this.cells;
+    if (!c || c.key !== key || this.painted !== data) {
+      const img = c && c.img.width === w && c.img.height === h ? c.img : new ImageData(w, h);
+      rasterize(img, { values: data.values, rows, cols, masked: data.masked ?? null, domain: [lo, hi] },
+                { lut: map.rgba, dpr, maskBg: pixelOf(theme.maskBg, [228, 228, 232]), maskLine: pixelOf(theme.maskLine, [154, 154, 164]) });
+      this.cells = { img, key, x, y };
+      this.painted = data;
+      this.rasterCount++;
     }
-    const bitmap = document.createElement('canvas');
-    bitmap.width = img.width;
-    bitmap.height = img.height;
-    bitmap.getContext('2d')?.putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(bitmap, left, top, cols * cell, rows * cell);
-
-    // Masked cells: hatched grey over the cell.
-    if (data.masked) {
-      ctx.fillStyle = hatchPattern(ctx, theme);
-      ctx.beginPath();
-      for (let r = 0; r < rows; r++)
-        for (let c = 0; c < cols; c++) if (data.masked[r * cols + c] !== 0) ctx.rect(left + c * cell, top + r * cell, cell, cell);
-      ctx.fill();
-    }
+    if (rows > 0 && cols > 0) ctx.putImageData(this.cells!.img, x, y);
 
     // Values inside large cells.
     if (cell >= 34) {
@@ -288,6 +311,20 @@ export class Heatmap {
     this.cursor = at;
     this.draw();
     this.updateReadout();
+    // An open table follows the cursor: its page of rows, its cell marked.
+    if (this.table.isOpen) {
+      const page = at ? Math.floor(at.r / TABLE_PAGE_ROWS) : this.tablePage;
+      if (page !== this.tablePage) {
+        this.tablePage = page;
+        this.table.refresh();
+      } else {
+        this.table.host.querySelector('td.cursor')?.classList.remove('cursor');
+        if (at) {
+          const tr = this.table.host.querySelectorAll('tbody tr')[at.r - page * TABLE_PAGE_ROWS];
+          tr?.querySelectorAll('td')[at.c]?.classList.add('cursor');
+        }
+      }
+    }
   }
 
   private updateReadout(): void {
@@ -321,13 +358,22 @@ export class Heatmap {
     this.setCursor(next);
   }
 
-  private renderTable(): void {
-    if (!this.details.open || !this.data) return;
+  /** The table of one page of rows (all of them up to TABLE_PAGE_ROWS): row headers are
+   *  the query tokens, column headers the key tokens, values to `digits` decimals. */
+  private renderTable(host: HTMLElement): void {
+    if (!this.data) return;
     const d = this.data;
-    const cols = d.colLabels.length;
+    const rows = d.rowLabels.length, cols = d.colLabels.length;
+    const pages = Math.max(1, Math.ceil(rows / TABLE_PAGE_ROWS));
+    const page = Math.min(this.tablePage, pages - 1);
+    const r0 = page * TABLE_PAGE_ROWS, r1 = Math.min(rows, r0 + TABLE_PAGE_ROWS);
+    const parts: HTMLElement[] = [];
+    if (pages > 1) parts.push(this.pager(page, pages, rows));
     const table = document.createElement('table');
     const cap = document.createElement('caption');
-    cap.textContent = `${this.opts.title} (rows: ${this.opts.rowAxis} tokens; columns: ${this.opts.colAxis} tokens)`;
+    cap.textContent = `${this.opts.title} (rows: ${this.opts.rowAxis} tokens` +
+      (pages > 1 ? ` ${r0 + 1}–${r1} of ${rows}` : '') + `; columns: ${this.opts.colAxis} tokens)`;
+    table.append(cap);
     const thead = table.createTHead().insertRow();
     const corner = document.createElement('th');
     corner.textContent = `${this.opts.rowAxis} \\ ${this.opts.colAxis}`;
@@ -339,11 +385,12 @@ export class Heatmap {
       thead.append(th);
     });
     const body = table.createTBody();
-    d.rowLabels.forEach((label, r) => {
+    const at = this.cursor;
+    for (let r = r0; r < r1; r++) {
       const tr = body.insertRow();
       const th = document.createElement('th');
       th.scope = 'row';
-      th.textContent = `${r + 1} ${label}`;
+      th.textContent = `${r + 1} ${d.rowLabels[r]}`;
       tr.append(th);
       for (let c = 0; c < cols; c++) {
         const td = tr.insertCell();
@@ -353,9 +400,46 @@ export class Heatmap {
         } else {
           td.textContent = d.values[r * cols + c]!.toFixed(this.opts.digits);
         }
+        if (at && at.r === r && at.c === c) td.classList.add('cursor');
       }
+    }
+    parts.push(table);
+    host.replaceChildren(...parts);
+  }
+
+  /** Previous / next page of rows and a direct choice of page. */
+  private pager(page: number, pages: number, rows: number): HTMLElement {
+    const nav = document.createElement('div');
+    nav.className = 'table-pager';
+    const go = (p: number) => {
+      this.tablePage = Math.max(0, Math.min(pages - 1, p));
+      this.table.refresh();
+    };
+    const button = (text: string, label: string, to: number, disabled: boolean) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = text;
+      b.setAttribute('aria-label', label);
+      b.disabled = disabled;
+      b.addEventListener('click', () => {
+        go(to);
+        // The pager was rebuilt: keep the focus on it (the select at either end).
+        const again = this.table.host.querySelector<HTMLButtonElement>(`.table-pager [aria-label="${label}"]`);
+        (again && !again.disabled ? again : this.table.host.querySelector<HTMLElement>('.table-pager select'))?.focus();
+      });
+      return b;
+    };
+    const sel = document.createElement('select');
+    sel.setAttribute('aria-label', `${this.opts.rowAxis} rows shown`);
+    for (let p = 0; p < pages; p++) {
+      const a = p * TABLE_PAGE_ROWS + 1, b = Math.min(rows, (p + 1) * TABLE_PAGE_ROWS);
+      sel.add(new Option(`${this.opts.rowAxis} rows ${a}–${b} of ${rows}`, String(p), false, p === page));
+    }
+    sel.addEventListener('change', () => {
+      go(Number(sel.value));
+      this.table.host.querySelector<HTMLSelectElement>('.table-pager select')?.focus();
     });
-    table.prepend(cap);
-    this.tableHost.replaceChildren(table);
+    nav.append(button('‹', 'previous rows', page - 1, page === 0), sel, button('›', 'next rows', page + 1, page === pages - 1));
+    return nav;
   }
 }

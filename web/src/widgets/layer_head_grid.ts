@@ -2,9 +2,16 @@
 // one row per layer and one column per head, on one colour scale. Each picture is a
 // button: pressing it (or Enter on it) opens that head. Arrow keys move between heads.
 //
+// Built for redraw speed (the 50 ms budget at T = 128): the tiles (buttons + canvases)
+// are made once per grid shape and reused; a map is repainted only when its numbers,
+// the tile size, the device pixel ratio or the theme change, each with one putImageData
+// of device pixels (raster.ts). Selecting another head only moves the highlight
+// (aria-pressed, a CSS outline): nothing is repainted.
+//
 // Legend: L layers, H heads, Tq queries, Tk keys.
-import { colormap, type ColormapName } from './colormap';
-import { hatchPattern, themeColours } from './theme';
+import { colormap, pixelOf, type ColormapName } from './colormap';
+import { rasterize } from './raster';
+import { themeColours } from './theme';
 
 export interface LayerHeadData {
   layers: Float32Array[];        // L × (H, Tq, Tk)
@@ -15,23 +22,78 @@ export interface LayerHeadData {
   selected: { layer: number; head: number };
 }
 
+const MIN_TILE = 36, MAX_TILE = 160, ROW_LABEL = 28, GAP = 8;
+
+/** What a painted tile shows; the tile is repainted when any of it changes. */
+interface Painted {
+  probs: Float32Array | null;
+  masked: Float32Array | null;
+  rows: number;
+  cols: number;
+  px: number;      // device pixels on a side
+  theme: string;
+}
+
 export class LayerHeadGrid {
   readonly element: HTMLElement;
   private buttons: HTMLButtonElement[][] = [];
+  private canvases: HTMLCanvasElement[][] = [];
+  private painted: Painted[][] = [];
+  private shape = { L: -1, H: -1 };
   private data: LayerHeadData | null = null;
+  private size = 0;
+  private theme: { key: string; maskBg: number; maskLine: number; connected: boolean } | null = null;
+  private readonly observer: ResizeObserver;
+  private observedWidth = 0;
+  /** Tiles repainted by the last update (for tests and the bench: 0 on a head switch). */
+  repainted = 0;
 
   constructor(private readonly onOpen: (layer: number, head: number) => void, private readonly map: ColormapName = 'viridis') {
     this.element = document.createElement('div');
     this.element.className = 'layer-head-grid';
     this.element.setAttribute('role', 'group');
     this.element.setAttribute('aria-label', 'Every attention map: rows are layers, columns are heads');
+    // Tile size follows the width the grid is given (phone to desktop).
+    this.observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width ?? 0;
+      if (w > 0 && Math.abs(w - this.observedWidth) >= 1) {
+        this.observedWidth = w;
+        if (this.data && (this.tileSize(this.data) !== this.size || !this.theme?.connected)) this.update(this.data);
+      }
+    });
+    this.observer.observe(this.element);
+  }
+
+  /** Tile edge in CSS px: one device pixel per cell when there is room (a 128-token map
+   *  in 128 px at DPR 1), at least 88 px, at most what H tiles fit in the width. */
+  private tileSize(d: LayerHeadData): number {
+    const dpr = window.devicePixelRatio || 1;
+    const want = Math.min(MAX_TILE, Math.max(88, Math.ceil(Math.max(d.rows, d.cols) / dpr)));
+    const width = this.observedWidth || this.element.parentElement?.clientWidth || 600;
+    const fit = Math.floor((width - ROW_LABEL) / Math.max(d.heads, 1)) - GAP;
+    return Math.max(MIN_TILE, Math.min(want, fit));
   }
 
   update(d: LayerHeadData): void {
     this.data = d;
     const L = d.layers.length, H = d.heads;
-    const size = Math.max(36, Math.min(88, Math.floor(560 / Math.max(H, 1))));
-    this.element.style.setProperty('--tile', `${size}px`);
+    if (L !== this.shape.L || H !== this.shape.H) this.build(L, H);
+    const size = this.tileSize(d);
+    if (size !== this.size) {
+      this.size = size;
+      this.element.style.setProperty('--tile', `${size}px`);
+    }
+    this.select(d.selected);
+    this.paint(false);
+  }
+
+  /** Repaints every tile (the theme or the device pixel ratio changed). */
+  redraw(): void {
+    if (this.data) this.paint(true);
+  }
+
+  private build(L: number, H: number): void {
+    this.shape = { L, H };
     this.element.style.gridTemplateColumns = `auto repeat(${H}, var(--tile))`;
     const cells: HTMLElement[] = [document.createElement('span')];
     for (let h = 0; h < H; h++) {
@@ -41,62 +103,84 @@ export class LayerHeadGrid {
       cells.push(s);
     }
     this.buttons = [];
+    this.canvases = [];
+    this.painted = [];
     for (let l = 0; l < L; l++) {
       const s = document.createElement('span');
       s.className = 'lh-row';
       s.textContent = `L${l + 1}`;
       cells.push(s);
-      const row: HTMLButtonElement[] = [];
+      const row: HTMLButtonElement[] = [], crow: HTMLCanvasElement[] = [], prow: Painted[] = [];
       for (let h = 0; h < H; h++) {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'lh-tile';
         b.setAttribute('aria-label', `layer ${l + 1} head ${h + 1}`);
-        b.setAttribute('aria-pressed', String(d.selected.layer === l && d.selected.head === h));
-        b.tabIndex = d.selected.layer === l && d.selected.head === h ? 0 : -1;
+        b.dataset.layer = String(l);
+        b.dataset.head = String(h);
         const c = document.createElement('canvas');
         c.setAttribute('aria-hidden', 'true');
         b.append(c);
         b.addEventListener('click', () => this.onOpen(l, h));
         b.addEventListener('keydown', (e) => this.onKey(e, l, h));
-        this.draw(c, d.layers[l]!, h, size);
         row.push(b);
+        crow.push(c);
+        prow.push({ probs: null, masked: null, rows: 0, cols: 0, px: 0, theme: '' });
         cells.push(b);
       }
       this.buttons.push(row);
+      this.canvases.push(crow);
+      this.painted.push(prow);
     }
     this.element.replaceChildren(...cells);
   }
 
-  private draw(canvas: HTMLCanvasElement, probs: Float32Array, h: number, size: number): void {
+  private select(sel: { layer: number; head: number }): void {
+    this.buttons.forEach((row, l) => row.forEach((b, h) => {
+      const on = sel.layer === l && sel.head === h;
+      if (b.getAttribute('aria-pressed') !== String(on)) b.setAttribute('aria-pressed', String(on));
+      // Roving tab stop on the selected map, unless the user is moving focus in the grid.
+      if (!this.element.contains(document.activeElement)) b.tabIndex = on ? 0 : -1;
+    }));
+  }
+
+  private paint(force: boolean): void {
     const d = this.data!;
-    const { rows, cols } = d;
     const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(size * dpr);
-    canvas.height = Math.round(size * dpr);
-    canvas.style.width = canvas.style.height = `${size}px`;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    const img = new ImageData(Math.max(cols, 1), Math.max(rows, 1));
-    const cm = colormap(this.map);
-    for (let i = 0; i < rows * cols; i++) {
-      const k = Math.max(0, Math.min(255, Math.round(probs[h * rows * cols + i]! * 255))) * 3;
-      img.data.set([cm.rgb[k]!, cm.rgb[k + 1]!, cm.rgb[k + 2]!, 255], i * 4);
+    const px = Math.round(this.size * dpr);
+    // The theme is read (a style recalculation) only when asked to repaint everything:
+    // the page calls redraw() when the colour scheme changes.
+    if (force || !this.theme || !this.theme.connected) {
+      const theme = themeColours(this.element);
+      // Detached, the page's CSS variables do not apply (the fallbacks are the light
+      // theme's): read again once the grid is in the page (see the ResizeObserver).
+      this.theme = { key: `${theme.maskBg}|${theme.maskLine}|${this.map}`, connected: this.element.isConnected,
+                     maskBg: pixelOf(theme.maskBg, [228, 228, 232]), maskLine: pixelOf(theme.maskLine, [154, 154, 164]) };
     }
-    const bitmap = document.createElement('canvas');
-    bitmap.width = img.width;
-    bitmap.height = img.height;
-    bitmap.getContext('2d')?.putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.drawImage(bitmap, 0, 0, size, size);
-    if (d.masked) {
-      ctx.fillStyle = hatchPattern(ctx, themeColours(this.element));
-      const cw = size / cols, ch = size / rows;
-      ctx.beginPath();
-      for (let r = 0; r < rows; r++)
-        for (let c = 0; c < cols; c++) if (d.masked[r * cols + c] !== 0) ctx.rect(c * cw, r * ch, cw, ch);
-      ctx.fill();
+    const themeKey = this.theme.key;
+    const style = { lut: colormap(this.map).rgba, dpr, maskBg: this.theme.maskBg, maskLine: this.theme.maskLine };
+    const T = d.rows * d.cols;
+    let img: ImageData | null = null;
+    this.repainted = 0;
+    for (let l = 0; l < this.shape.L; l++) {
+      for (let h = 0; h < this.shape.H; h++) {
+        const c = this.canvases[l]![h]!, p = this.painted[l]![h]!;
+        const probs = d.layers[l]!, masked = d.masked ?? null;
+        if (!force && p.probs === probs && p.masked === masked && p.rows === d.rows && p.cols === d.cols &&
+            p.px === px && p.theme === themeKey) continue;
+        if (c.width !== px || c.height !== px) {
+          c.width = px;
+          c.height = px;
+        }
+        c.style.width = c.style.height = `${this.size}px`;
+        const ctx = c.getContext('2d');
+        if (!ctx) continue;
+        img ??= new ImageData(px, px);
+        rasterize(img, { values: probs, offset: h * T, rows: d.rows, cols: d.cols, masked }, style);
+        ctx.putImageData(img, 0, 0);
+        Object.assign(p, { probs, masked, rows: d.rows, cols: d.cols, px, theme: themeKey });
+        this.repainted++;
+      }
     }
   }
 
@@ -112,9 +196,5 @@ export class LayerHeadGrid {
     this.buttons.flat().forEach((x) => (x.tabIndex = -1));
     b.tabIndex = 0;
     b.focus();
-  }
-
-  redraw(): void {
-    if (this.data) this.update(this.data);
   }
 }
