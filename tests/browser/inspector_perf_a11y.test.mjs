@@ -276,3 +276,23 @@ test('screenshots: light and dark, desktop and phone width', { timeout: 90_000 }
   assert.deepEqual(site.problems, []);
   assert.deepEqual(site.foreignRequests(), []);
 });
+
+test('device pixel ratio 2: canvases have two device pixels per CSS pixel', { timeout: 60_000 }, async () => {
+  const ctx = await site.browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 2 });
+  const p2 = await ctx.newPage();
+  try {
+    for (const view of ['model', 'matrix']) {
+      await p2.goto(`${site.base}/?model=${MODEL}&view=${view}&text=${encodeURIComponent(TEXT)}`);
+      await p2.waitForFunction((v) => window.tfpPlay?.shown?.view === v && window.tfpPlay.encoding?.ids.length === 128, view, { timeout: 60_000 });
+      const sizes = await p2.evaluate(() => Array.from(document.querySelectorAll('#view canvas'), (c) => {
+        const r = c.getBoundingClientRect();
+        return { w: c.width, h: c.height, cssW: r.width, cssH: r.height };
+      }).filter((s) => s.cssW > 20));
+      assert.ok(sizes.length > 0);
+      for (const s of sizes) {
+        assert.ok(Math.abs(s.w - 2 * s.cssW) <= 1 && Math.abs(s.h - 2 * s.cssH) <= 1, `${view}: canvas ${s.w}×${s.h} for ${s.cssW}×${s.cssH} CSS px`);
+      }
+      await p2.locator('#inspector').screenshot({ path: `${SHOTS}inspector_${view}_light_dpr2_panel.png` });
+    }
+  } finally { await ctx.close(); }
+});
