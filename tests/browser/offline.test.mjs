@@ -106,7 +106,7 @@ test('the built site works offline from a bare static host under a sub-path', { 
     await page.reload();
     const reloaded = await openPlayground(page, null);
     assert.equal(reloaded.model, defaultModel, 'offline, the playground opens with its default model');
-    await site.shot('offline_playground');
+    await site.shot('offline_playground', { fullPage: true });
     // A shared link (state in the query) opens offline too.
     const linked = await openPlayground(page, `${base}/?text=The+dog+ran.&view=matrix`);
     assert.equal(await page.evaluate(() => window.tfpPlay.state.view), 'matrix');

@@ -6,13 +6,17 @@
 //   r.probs.data  // Float32Array, dims [H, T, T]
 //   const model = await engine.load(fileList, { onProgress: (p) => show(p.stage, p.bytes, p.total) });
 //   (model.ts: tokenize, forward, generate, translate, dispose)
+//   const roll = await engine.rollout(out.attention.filter((t) => t.name.endsWith('.attn.probs')));
+//   const stats = await engine.headStats(out.attention);  // (H, 4) per map
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
+import type { FloatTensor, RolloutArgs } from './messages';
 
 export type {
   AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
   ModelInfo, NamedTensor, TokenChoice, TokenizeResult, TranslateResult,
 } from './messages';
+export type { RolloutArgs } from './messages';
 export { Model, Generation } from './model';
 export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';
 
@@ -151,6 +155,26 @@ export class Engine implements Channel {
                                        ...(options.tokenizer !== undefined ? { tokenizer: options.tokenizer } : {}) });
     if (reply.ok && reply.kind === 'load') return new Model(this, reply.result.model, reply.result.info);
     throw new EngineError('engine: unexpected reply to randomModel');
+  }
+
+  /**
+   * Attention rollout, computed by the engine: `layers` are self-attention maps (H, T, T)
+   * in forward order (a forward pass's "*.attn.probs"); returns (L, T, T), slice l being
+   * the rollout after layer l. The maps are copied to the worker; the caller keeps them.
+   */
+  async rollout(layers: FloatTensor[], options: Omit<RolloutArgs, 'layers'> = {}): Promise<FloatTensor> {
+    const reply = await this.request({ kind: 'rollout', args: { ...options, layers } });
+    if (reply.ok && reply.kind === 'rollout') return reply.result;
+    throw new EngineError('engine: unexpected reply to rollout');
+  }
+
+  /** Per-head statistics of each map (H, Tq, Tk), computed by the engine: (H, 4) per map,
+   * columns entropy (nats), mean attention distance (tokens), first-token share,
+   * previous-token share. The maps are copied to the worker; the caller keeps them. */
+  async headStats(maps: FloatTensor[]): Promise<FloatTensor[]> {
+    const reply = await this.request({ kind: 'head-stats', maps });
+    if (reply.ok && reply.kind === 'head-stats') return reply.result;
+    throw new EngineError('engine: unexpected reply to headStats');
   }
 
   /** The module's heap size (it only grows) and the live models and generators. */

@@ -112,8 +112,8 @@ export interface ModelInfo {
   has_embeddings: boolean;
   parameters: number;
   eos_token_id: number;
-  /** config.json's decoder_start_token_id (encoder–decoders), -1 when it has none. Read
-   * by the worker from the config text: the engine's ModelConfig does not keep it. */
+  /** config.json's decoder_start_token_id (encoder–decoders), -1 when it has none; the
+   * engine starts translate's decoder from it when no start id is given. */
   decoder_start_token_id: number;
   tokenizer: null | {
     vocab_size: number;
@@ -204,6 +204,16 @@ export interface TranslateResult {
   crossAttention: NamedTensor[];
 }
 
+/** Attention rollout (Abnar & Zuidema) over a stack of self-attention layers. */
+export interface RolloutArgs {
+  /** Each layer's maps (H, T, T), in forward order. */
+  layers: FloatTensor[];
+  /** α in [0, 1], the weight of the residual path; default 0.5 (as the paper). */
+  residual?: number;
+  /** How heads combine; default 'mean'. */
+  fusion?: 'mean' | 'max' | 'min';
+}
+
 export type Request =
   | { id: number; kind: 'info' }
   | { id: number; kind: 'attention'; args: AttentionRequest }
@@ -217,7 +227,9 @@ export type Request =
   | { id: number; kind: 'generate-next'; generator: number }
   | { id: number; kind: 'generate-stop'; generator: number }
   | { id: number; kind: 'translate'; model: number; args: TranslateArgs }
-  | { id: number; kind: 'memory' };
+  | { id: number; kind: 'memory' }
+  | { id: number; kind: 'rollout'; args: RolloutArgs }
+  | { id: number; kind: 'head-stats'; maps: FloatTensor[] };
 
 export type Reply =
   | { id: number; ok: true; kind: 'info'; result: EngineInfo }
@@ -235,6 +247,10 @@ export type Reply =
   | { id: number; ok: true; kind: 'translate'; result: TranslateResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
+  /** (L, T, T): slice l is the rollout after layer l. */
+  | { id: number; ok: true; kind: 'rollout'; result: FloatTensor }
+  /** Per map, (H, 4): entropy, mean distance, first-token share, previous-token share. */
+  | { id: number; ok: true; kind: 'head-stats'; result: FloatTensor[] }
   | { id: number; ok: false; error: string }
   /** Sent once, unsolicited, when the module failed to start. */
   | { id: -1; ok: false; error: string };

@@ -21,17 +21,6 @@ async function readText(src: TextSource): Promise<string | null> {
   return r.text();
 }
 
-/** config.json's decoder_start_token_id, -1 when absent (the text already parsed once in
- * the engine, so a parse failure here cannot happen for a loaded model). */
-function decoderStartOf(configText: string): number {
-  try {
-    const v = (JSON.parse(configText) as { decoder_start_token_id?: unknown }).decoder_start_token_id;
-    return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : -1;
-  } catch {
-    return -1;
-  }
-}
-
 const endsWith = (ids: Int32Array, id: number): boolean => id >= 0 && ids.length > 0 && ids[ids.length - 1] === id;
 
 export class Models {
@@ -60,7 +49,7 @@ export class Models {
       this.setText(files, args.name + '\0', (p) => this.m._tfp_model_files_set_name(files, p));
       progress({ stage: 'parsing', bytes: 0, total: 0 });
       const ptr = this.out((slot) => this.m._tfp_model_load(files, slot));
-      return this.register(ptr, config);
+      return this.register(ptr);
     } finally {
       this.m._tfp_model_files_free(files);
     }
@@ -73,7 +62,7 @@ export class Models {
     try {
       const ptr = this.out((slot) => this.m._tfp_model_create_random(cfg, utf8.encode(config).length, tok,
         tokenizer === undefined ? 0 : utf8.encode(tokenizer).length, seed >>> 0, slot));
-      return this.register(ptr, config);
+      return this.register(ptr);
     } finally {
       this.c.free(cfg);
       if (tok) this.c.free(tok);
@@ -209,13 +198,11 @@ export class Models {
 
   translate(model: number, a: TranslateArgs): TranslateResult {
     const ptr = this.model(model);
-    // The C API's default start (-1) is the tokenizer's bos, else eos; a model trained
-    // with its own start mark names it in config.json, and that must win.
-    const startId = a.startId >= 0 ? a.startId : this.models.get(model)!.info.decoder_start_token_id;
+    // startId -1: the engine's default (config.json's decoder_start_token_id, else bos, else eos).
     const cap = Math.max(1, a.maxTokens > 0 ? a.maxTokens : this.models.get(model)!.info.max_positions || 1024);
     const eos = a.eosId >= 0 ? a.eosId : this.models.get(model)!.info.eos_token_id;
     return this.withInts(a.ids, (src) => this.c.withBuffer(4 * cap + 8, (buf) => {
-      this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, startId, a.eosId,
+      this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, a.startId, a.eosId,
         buf + 8, cap, buf, buf + 4));
       const n = this.c.readU32(buf), list = this.c.readU32(buf + 4);
       try {
@@ -245,9 +232,8 @@ export class Models {
     return h.ptr;
   }
 
-  private register(ptr: number, configText: string): { model: number; info: ModelInfo } {
+  private register(ptr: number): { model: number; info: ModelInfo } {
     const info = JSON.parse(this.m.UTF8ToString(this.m._tfp_model_info_json(ptr))) as ModelInfo;
-    info.decoder_start_token_id = decoderStartOf(configText);
     const model = this.nextHandle++;
     this.models.set(model, { ptr, info });
     return { model, info };

@@ -74,6 +74,11 @@ export interface TfpModule {
   _tfp_generator_text(gen: number): number;
   _tfp_generator_top(gen: number, ids: number, probs: number, cap: number): number;
 
+  // tfp_inspect_api.h: maths on attention maps the caller has (attention_maths.ts).
+  _tfp_attention_rollout(probs: number, L: number, H: number, T: number, residual: number, fusion: number,
+                         out: number): number;
+  _tfp_attention_head_stats(probs: number, H: number, Tq: number, Tk: number, out: number): number;
+
   _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
                        startId: number, eosId: number, outIds: number, capacity: number, outLen: number,
                        alignment: number): number;

@@ -6,6 +6,7 @@
 import createTfp from './wasm/tfp.mjs';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
+import { attentionRollout, headStats } from './attention_maths';
 import { ATTENTION_TENSORS, type FloatTensor, type Reply, type Request } from './messages';
 
 // The worker global, typed by hand so this file needs only the DOM library.
@@ -17,7 +18,7 @@ const scope = self as unknown as WorkerScope;
 
 const ready = createTfp().then((m) => {
   const calls = new Calls(m);
-  return { calls, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
+  return { calls, m, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
 });
 ready.catch((e: unknown) => scope.postMessage({ id: -1, ok: false, error: `engine failed to start: ${String(e)}` }));
 
@@ -70,6 +71,14 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       const result = models.translate(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'translate', result },
         [result.ids.buffer, ...buffers([result.alignment, ...result.crossAttention])]);
+    }
+    case 'rollout': {
+      const result = attentionRollout(engine.calls, engine.m, req.args);
+      return reply({ id: req.id, ok: true, kind: 'rollout', result }, [result.data.buffer]);
+    }
+    case 'head-stats': {
+      const result = headStats(engine.calls, engine.m, req.maps);
+      return reply({ id: req.id, ok: true, kind: 'head-stats', result }, buffers(result));
     }
     case 'memory':
       return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });

@@ -3,7 +3,7 @@
 // query–key (explained, not available for loaded models), cross-attention, head
 // statistics, rollout and compare. Every number comes from the engine: the maps from
 // the model's forward pass, rollout and statistics from src/inspect/ through the
-// inspect worker. This file arranges and labels them.
+// engine worker (Engine.rollout / headStats). This file arranges and labels them.
 //
 // Legend: L layers, H heads, Tq queries, Tk keys.
 import { AttentionLines } from '../../widgets/attention_lines';
@@ -12,7 +12,7 @@ import { Heatmap } from '../../widgets/heatmap';
 import { HeadStatsChart, type HeadStat } from '../../widgets/head_stats_chart';
 import { LayerHeadGrid } from '../../widgets/layer_head_grid';
 import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
-import type { InspectClient } from './inspect_client';
+import type { Engine } from '../../engine/engine';
 import type { AttnSet, PlayState, View } from './state';
 
 /** One family of attention maps of a forward pass (e.g. every decoder self-attention). */
@@ -79,7 +79,10 @@ export class Inspector {
   private svgOf: () => SVGSVGElement | null = () => null;
   shown: Shown | null = null;
 
-  constructor(private readonly host: HTMLElement, private readonly client: InspectClient, private readonly events: InspectorEvents) {
+  /** The engine's rollout and head statistics (set by the page once the engine runs). */
+  maths: Pick<Engine, 'rollout' | 'headStats'> | null = null;
+
+  constructor(private readonly host: HTMLElement, private readonly events: InspectorEvents) {
     this.grid = new LayerHeadGrid((layer, head) => events.change({ layer, head, view: 'matrix' }));
     this.lines = new AttentionLines('Head view: lines from each query (left) to the keys it attends to (right)',
       (token) => events.change({ token }));
@@ -214,11 +217,12 @@ export class Inspector {
         break;
       }
       case 'stats': {
+        if (!this.maths) break;
         note(this.host, 'Computing head statistics…');
-        const all = await Promise.all(f.layers.map((l) => this.client.headStats(l, f.heads, Tq, Tk)));
+        const all = await this.maths.headStats(f.layers.map((data) => ({ data, dims: [f.heads, Tq, Tk] })));
         if (gen !== this.generation) return;
         const stats: HeadStat[] = [];
-        all.forEach((a, l) => {
+        all.forEach(({ data: a }, l) => {
           for (let h = 0; h < f.heads; h++)
             stats.push({ layer: l, head: h, entropy: a[h * 4]!, distance: a[h * 4 + 1]!, first: a[h * 4 + 2]!, previous: a[h * 4 + 3]! });
           shown.panels[`${f.names[l]}:stats`] = { dims: [f.heads, 4], data: a };
@@ -236,8 +240,9 @@ export class Inspector {
           note(this.host, 'Rollout chains self-attention maps; pick encoder or decoder self-attention.');
           break;
         }
+        if (!this.maths) break;
         note(this.host, 'Computing rollout…');
-        const r = await this.client.rollout(f.layers, f.heads, Tq, 0.5);
+        const r = (await this.maths.rollout(f.layers.map((data) => ({ data, dims: [f.heads, Tq, Tq] })), { residual: 0.5 })).data;
         if (gen !== this.generation) return;
         const layer = Math.min(s.layer, f.layers.length - 1);
         const data = r.subarray(layer * Tq * Tq, (layer + 1) * Tq * Tq);

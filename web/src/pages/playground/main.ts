@@ -1,13 +1,12 @@
 // The playground page: model picker (shipped models, bundled fixtures, your own files),
 // text → tokens → outputs, and the attention inspector. All numbers come from the
-// engine (web/src/engine/ for the model, inspect_worker.ts for rollout and statistics);
+// engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
 import { Engine, type ForwardResult, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
 import { markSpan, TokenSpans } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from './catalog';
 import { exportJson, exportPng, exportSvg } from './export';
-import { InspectClient } from './inspect_client';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type View } from './state';
@@ -72,8 +71,7 @@ const debug: PlayDebug = {
 };
 window.tfpPlay = debug;
 
-const client = new InspectClient();
-const inspector = new Inspector(byId('view'), client, {
+const inspector = new Inspector(byId('view'), {
   change: (patch) => setState({ ...state, ...patch }, false),
   rendered: (shown) => {
     debug.shown = shown;
@@ -438,6 +436,7 @@ showInspectorControls();
 Engine.create().then(
   (e) => {
     engine = e;
+    inspector.maths = e;
     statusLine.textContent = 'Loading the model…';
     return state.model === 'local' ? loadCatalog(DEFAULT_MODEL) : loadCatalog(state.model);
   },
