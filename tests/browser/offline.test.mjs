@@ -10,7 +10,8 @@
 //     fails, nothing goes to another host, no console error;
 //   - served by vite preview (COOP/COEP): the page is cross-origin isolated online and
 //     stays so when the same page comes from the cache offline; on the bare server it is
-//     not isolated and works all the same (the page does not rely on it).
+//     not isolated and works all the same (the page does not rely on it);
+//   - the dev server (`npm start`) registers no worker.
 // Screenshots: build/screenshots/offline_*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -143,6 +144,23 @@ test('COOP/COEP isolation stays when the page comes from the cache (vite preview
     assert.equal(offline.isolated, true, 'the cached page keeps the headers that isolate it');
     assert.deepEqual(site.foreignRequests(), []);
     assert.deepEqual(problems, []);
+  } finally {
+    await site.close();
+  }
+});
+
+test('the dev server registers no service worker (it would serve stale code)', { timeout: 90_000 }, async () => {
+  const site = await openSite({ name: 'offline-dev', server: 'dev' });
+  const { page, base } = site;
+  try {
+    await openPlayground(page, `${base}/`);
+    await page.waitForTimeout(500);  // past the load event, when the built pages register
+    const s = await page.evaluate(async () => ({
+      meta: document.querySelector('meta[name="tfp-sw"]') !== null,
+      registrations: (await navigator.serviceWorker.getRegistrations()).length,
+      controlled: navigator.serviceWorker.controller !== null,
+    }));
+    assert.deepEqual(s, { meta: false, registrations: 0, controlled: false });
   } finally {
     await site.close();
   }
