@@ -12,8 +12,10 @@
 //        draw     → inspector render finished (the DOM/SVG of the view is built)
 //        paint    → the next frame after the render (rAF, then a message: after paint)
 //   2. Inspector redraw when switching heads and layers at T=128 on --model (default
-//      brown-gpt, the largest shipped token model): from the <select> change to render
-//      done and to the next painted frame; median and p95 over --switches switches.
+//      brown-gpt, the largest shipped token model), in the matrix view (one head) and
+//      the model view (every layer × head map): from the <select> change to render done
+//      and to the next painted frame (rAF, then a message); median and p95 over
+//      --switches switches of each kind.
 //   3. Forward pass in the engine worker (the page's own `workerMs`, shown in its status
 //      line) at T=20 and T=128, median over --forwards recomputes.
 //
@@ -254,6 +256,7 @@ async function main() {
     await ctx.close();
     ({ ctx, page } = await openPage(browser, base, BIG_MODEL, text128, 'model'));
     const headG = await switches(page, 'head-select', SWITCHES);
+    const layerG = await switches(page, 'layer-select', SWITCHES);
     await ctx.close();
     res.big = { model: BIG_MODEL, T, layers: info.n_encoder_layers + info.n_decoder_layers, heads: info.n_heads,
                 parameters: info.parameters, d_model: info.d_model,
@@ -262,6 +265,7 @@ async function main() {
                   'matrix view, head': { render: summary(headM.out.map((x) => x.render)), frame: summary(headM.out.map((x) => x.frame)) },
                   'matrix view, layer': { render: summary(layerM.out.map((x) => x.render)), frame: summary(layerM.out.map((x) => x.frame)) },
                   'model view (all maps), head': { render: summary(headG.out.map((x) => x.render)), frame: summary(headG.out.map((x) => x.frame)) },
+                  'model view (all maps), layer': { render: summary(layerG.out.map((x) => x.render)), frame: summary(layerG.out.map((x) => x.frame)) },
                 } };
   } finally {
     await browser.close();
