@@ -47,11 +47,24 @@ export interface InspectorEvents {
   rendered(shown: Shown): void;
 }
 
+let lastMask: { Tq: number; Tk: number; m: Float32Array } | null = null;
+/** The causal mask (Tq, Tk); the same array while the shape stays, so the widgets can
+ *  tell that nothing changed and skip repainting. Read-only. */
 function causalMask(Tq: number, Tk: number): Float32Array {
+  if (lastMask && lastMask.Tq === Tq && lastMask.Tk === Tk) return lastMask.m;
   const m = new Float32Array(Tq * Tk);
   const offset = Tk - Tq;
   for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++) m[i * Tk + j] = j > i + offset ? 1 : 0;
+  lastMask = { Tq, Tk, m };
   return m;
+}
+
+/** Puts `nodes` in `host`, unless they are there already (re-inserting the same nodes
+ *  would restyle and relayout them for nothing on every head switch). */
+function mount(host: HTMLElement, ...nodes: Node[]): void {
+  const kids = host.childNodes;
+  if (kids.length === nodes.length && nodes.every((n, i) => kids[i] === n)) return;
+  host.replaceChildren(...nodes);
 }
 
 function note(host: HTMLElement, text: string): void {
@@ -75,6 +88,7 @@ export class Inspector {
   private readonly lines: AttentionLines;
   private readonly stats: HeadStatsChart;
   private hiddenHeads = new Set<number>();
+  private readonly modelHelp = document.createElement('p');
   /** SVG of the current view, for export. */
   private svgOf: () => SVGSVGElement | null = () => null;
   shown: Shown | null = null;
@@ -134,12 +148,14 @@ export class Inspector {
     const title = (l: number, h: number) => `${f.label}: layer ${l + 1}, head ${h + 1}`;
     switch (s.view) {
       case 'model': {
+        const help = this.modelHelp;
+        help.className = 'help';
+        const text = `${f.layers.length} layers × ${f.heads} heads of ${f.label.toLowerCase()}. Press a map to open it.`;
+        if (help.textContent !== text) help.textContent = text;
+        // In the page first: the grid sizes its tiles to the width and reads the theme.
+        mount(this.host, this.legend.element, help, this.grid.element);
         this.grid.update({ layers: f.layers, heads: f.heads, rows: Tq, cols: Tk,
                            masked: f.causal ? causalMask(Tq, Tk) : null, selected: { layer: s.layer, head: s.head } });
-        const help = document.createElement('p');
-        help.className = 'help';
-        help.textContent = `${f.layers.length} layers × ${f.heads} heads of ${f.label.toLowerCase()}. Press a map to open it.`;
-        this.host.replaceChildren(this.legend.element, help, this.grid.element);
         f.layers.forEach((l, i) => (shown.panels[f.names[i]!] = { dims: [f.heads, Tq, Tk], data: l }));
         this.svgOf = () => matricesSvg(f.layers.flatMap((_, l) => Array.from({ length: f.heads }, (_, h) =>
           this.panel(f, l, h, `L${l + 1} H${h + 1}`))), f.heads, { cell: 6, labels: false });
@@ -148,8 +164,8 @@ export class Inspector {
       case 'matrix': {
         const p = this.panel(f, s.layer, s.head, title(s.layer, s.head));
         this.matrix.setTitle(p.title);
+        mount(this.host, this.legend.element, this.matrix.element);
         this.matrix.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: p.masked ?? null });
-        this.host.replaceChildren(this.legend.element, this.matrix.element);
         shown.panels[p.title] = { dims: [Tq, Tk], data: p.data };
         this.svgOf = () => matricesSvg([p], 1, { cell: 22, labels: true });
         break;
