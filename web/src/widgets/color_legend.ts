@@ -1,5 +1,6 @@
 // A colour legend: the colour bar of a heatmap's scale with its end values, plus the
 // hatched swatch that marks masked cells, so nobody reads a mask as a small weight.
+import { bindAttr, bindText, setLabelText, t, type Label } from '../i18n/i18n';
 import { colormap, type ColormapName } from './colormap';
 import { hatchPattern, themeColours } from './theme';
 
@@ -12,12 +13,12 @@ export class ColorLegend {
   private name: ColormapName = 'viridis';
   private shownKey = '';
 
-  constructor(label: string) {
+  constructor(label: Label) {
     this.element = document.createElement('div');
     this.element.className = 'color-legend';
     const title = document.createElement('span');
     title.className = 'legend-title';
-    title.textContent = label;
+    setLabelText(title, label);
     this.lo = document.createElement('span');
     this.hi = document.createElement('span');
     this.bar = document.createElement('canvas');
@@ -25,7 +26,7 @@ export class ColorLegend {
     this.swatch = document.createElement('canvas');
     this.swatch.setAttribute('aria-hidden', 'true');
     const maskText = document.createElement('span');
-    maskText.textContent = 'masked (not allowed to attend)';
+    bindText(maskText, () => t('w.legendMasked'));
     const scale = document.createElement('span');
     scale.className = 'legend-scale';
     scale.append(this.lo, this.bar, this.hi);
@@ -44,8 +45,8 @@ export class ColorLegend {
     this.name = name;
     this.lo.textContent = domain[0].toFixed(2);
     this.hi.textContent = domain[1].toFixed(2);
-    this.element.setAttribute('aria-label',
-      `Colour scale ${name} from ${domain[0].toFixed(2)} (dark) to ${domain[1].toFixed(2)} (bright); hatched grey cells are masked`);
+    bindAttr(this.element, 'aria-label', () =>
+      t('w.legendLabel', { name, lo: domain[0].toFixed(2), hi: domain[1].toFixed(2) }));
     this.redraw();
   }
 

@@ -5,23 +5,25 @@
 // than compare colours. The table is built only while it is open, so a closed one costs
 // nothing on redraw. Large matrices are shown a page of rows at a time (see Heatmap), so
 // a 128 × 128 map stays usable.
+import { bindAttr, bindText, label, t, type Label } from '../i18n/i18n';
+
 export class DataTableToggle {
   readonly element: HTMLDetailsElement;
   readonly summary: HTMLElement;
   /** Where the owner puts its table (and any paging controls). */
   readonly host: HTMLElement;
 
-  constructor(what: string, private readonly render: (host: HTMLElement) => void) {
+  constructor(what: Label, private readonly render: (host: HTMLElement) => void) {
     this.element = document.createElement('details');
     this.element.className = 'data-table';
     this.summary = document.createElement('summary');
-    this.summary.textContent = 'Values as a table';
+    bindText(this.summary, () => t('w.valuesAsTable'));
     this.host = document.createElement('div');
     this.host.className = 'table-scroll';
     // Scrollable with the keyboard (arrow keys scroll a focused region).
     this.host.tabIndex = 0;
     this.host.setAttribute('role', 'region');
-    this.host.setAttribute('aria-label', `${what} as a table`);
+    bindAttr(this.host, 'aria-label', () => t('w.asTable', { what: label(what) }));
     this.element.append(this.summary, this.host);
     this.element.addEventListener('toggle', () => {
       if (this.element.open) this.render(this.host);

@@ -25,7 +25,7 @@ export class HeadGrid {
   constructor(private readonly colormapName: ColormapName = 'viridis') {
     this.element = document.createElement('section');
     this.element.className = 'head-grid';
-    this.legend = new ColorLegend(t('w.attentionWeight'));
+    this.legend = new ColorLegend(() => t('w.attentionWeight'));
     this.grid = document.createElement('div');
     this.grid.className = 'head-grid-cells';
     this.element.append(this.legend.element, this.grid);

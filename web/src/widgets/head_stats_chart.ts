@@ -3,6 +3,7 @@
 // kinds of head stand apart: previous-token heads (distance ≈ 1, low entropy), sink
 // heads (high distance to token 0, low entropy), broad heads (high entropy). A table
 // below lists every number, including the first-token and previous-token shares.
+import { label, setLabelText, bindAttr, t, type Label } from '../i18n/i18n';
 import { HEAD_COLOURS } from './attention_lines';
 import { DataTableToggle } from './data_table';
 import { svgEl, SVG_NS } from './svg';
@@ -22,15 +23,15 @@ export class HeadStatsChart {
   private readonly table: DataTableToggle;
   private stats: HeadStat[] = [];
 
-  constructor(title: string, private readonly onPick: (layer: number, head: number) => void) {
+  constructor(title: Label, private readonly onPick: (layer: number, head: number) => void) {
     this.element = document.createElement('figure');
     this.element.className = 'head-stats';
     const cap = document.createElement('figcaption');
-    cap.textContent = title;
+    setLabelText(cap, title);
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('role', 'img');
-    this.svg.setAttribute('aria-label', `${title}: entropy against mean attention distance, one point per head`);
-    this.table = new DataTableToggle('head statistics', (host) => this.renderTable(host, title));
+    bindAttr(this.svg, 'aria-label', () => t('w.statsLabel', { title: label(title) }));
+    this.table = new DataTableToggle(() => t('w.headStatistics'), (host) => this.renderTable(host, label(title)));
     this.table.element.classList.add('heatmap-table');
     this.element.append(cap, this.svg, this.table.element);
   }
@@ -60,18 +61,18 @@ export class HeadStatsChart {
       text((xMax * k / 4).toFixed(1), { x: x(xMax * k / 4), y: H - B + 14, 'text-anchor': 'middle' });
       text((yMax * k / 4).toFixed(2), { x: L - 4, y: y(yMax * k / 4), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
     }
-    text('mean attention distance (tokens)', { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
-    text('entropy (nats)', { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' });
+    text(t('w.statsX'), { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
+    text(t('w.statsY'), { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' });
     stats.forEach((s) => {
       const on = s.layer === selected.layer && s.head === selected.head;
       const c = svgEl('circle', {
         cx: x(s.distance), cy: y(s.entropy), r: on ? 7 : 5,
         fill: HEAD_COLOURS[s.head % HEAD_COLOURS.length]!, 'fill-opacity': 0.85,
         stroke: on ? 'currentColor' : 'none', 'stroke-width': 2, tabindex: 0, role: 'button',
-        'aria-label': `layer ${s.layer + 1} head ${s.head + 1}: entropy ${s.entropy.toFixed(3)}, distance ${s.distance.toFixed(2)}`,
+        'aria-label': t('w.statsPoint', { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2) }),
       });
       const title = svgEl('title');
-      title.textContent = `L${s.layer + 1} H${s.head + 1}: entropy ${s.entropy.toFixed(3)} nats, distance ${s.distance.toFixed(2)}`;
+      title.textContent = t('w.statsPointTitle', { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2) });
       c.append(title);
       const tag = svgEl('text', { x: x(s.distance) + 8, y: y(s.entropy), 'dominant-baseline': 'middle', class: 'point-label' });
       tag.textContent = `L${s.layer + 1}H${s.head + 1}`;
@@ -93,7 +94,7 @@ export class HeadStatsChart {
     cap.textContent = title;
     table.append(cap);
     const head = table.createTHead().insertRow();
-    for (const h of ['layer', 'head', 'entropy (nats)', 'mean distance (tokens)', 'first-token share', 'previous-token share']) {
+    for (const h of [t('w.colLayer'), t('w.colHead'), t('w.colEntropy'), t('w.colDistance'), t('w.colFirst'), t('w.colPrevious')]) {
       const th = document.createElement('th');
       th.scope = 'col';
       th.textContent = h;

@@ -10,6 +10,7 @@
 // the colour map's table, masked cells hatched) and kept as an ImageData; moving the
 // pointer or the keyboard cursor only puts that image back and redraws the labels and
 // the cursor. Label widths are measured once per label set.
+import { label, t, type Label } from '../i18n/i18n';
 import { colormap, pixelOf, type ColormapName } from './colormap';
 import { DataTableToggle } from './data_table';
 import { rasterize } from './raster';
@@ -25,8 +26,8 @@ export interface HeatmapData {
 
 export interface HeatmapOptions {
   title: string;                 // the accessible name, also shown as the caption
-  rowAxis?: string;              // "query"
-  colAxis?: string;              // "key"
+  rowAxis?: Label;               // "query" (a function: follows the page's language)
+  colAxis?: Label;               // "key"
   colormap?: ColormapName;
   maxCell?: number;              // largest cell edge in CSS px
   digits?: number;               // decimals in the readout, table and in-cell text
@@ -67,7 +68,7 @@ export class Heatmap {
   rasterCount = 0;
 
   constructor(options: HeatmapOptions) {
-    this.opts = { rowAxis: 'query', colAxis: 'key', colormap: 'viridis', maxCell: 44, digits: 3, ...options };
+    this.opts = { rowAxis: () => t('w.query'), colAxis: () => t('w.key'), colormap: 'viridis', maxCell: 44, digits: 3, ...options };
     const id = `heatmap-${nextId++}`;
     this.element = document.createElement('figure');
     this.element.className = 'heatmap';
@@ -87,7 +88,7 @@ export class Heatmap {
     this.readout.className = 'heatmap-readout';
     this.readout.id = `${id}-readout`;
     this.readout.setAttribute('aria-live', 'polite');
-    this.table = new DataTableToggle('the map', (host) => this.renderTable(host));
+    this.table = new DataTableToggle(() => t('w.theMap'), (host) => this.renderTable(host));
     this.table.element.classList.add('heatmap-table');
     frame.append(this.canvas, this.tooltip);
     this.element.append(this.caption, frame, this.readout, this.table.element);
@@ -268,10 +269,9 @@ export class Heatmap {
 
   private describe(r: number, c: number): string {
     const d = this.data!;
-    const q = `${this.opts.rowAxis} ${r + 1} “${d.rowLabels[r]}”`;
-    const k = `${this.opts.colAxis} ${c + 1} “${d.colLabels[c]}”`;
-    const v = this.isMasked(r, c) ? 'masked' : d.values[r * d.colLabels.length + c]!.toFixed(this.opts.digits);
-    return `${q} → ${k}: ${v}`;
+    const v = this.isMasked(r, c) ? t('w.masked') : d.values[r * d.colLabels.length + c]!.toFixed(this.opts.digits);
+    return t('w.cell', { rowAxis: label(this.opts.rowAxis), row: r + 1, rowLabel: d.rowLabels[r]!,
+                         colAxis: label(this.opts.colAxis), col: c + 1, colLabel: d.colLabels[c]!, value: v });
   }
 
   private cellAt(e: PointerEvent): { r: number; c: number } | null {
@@ -334,7 +334,7 @@ export class Heatmap {
     this.readout.classList.toggle('idle', !at);
     this.readout.textContent = at
       ? this.describe(at.r, at.c)
-      : `${this.data.rowLabels.length} by ${this.data.colLabels.length} map. Use the arrow keys to read values.`;
+      : t('w.mapHint', { rows: this.data.rowLabels.length, cols: this.data.colLabels.length });
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -371,12 +371,14 @@ export class Heatmap {
     if (pages > 1) parts.push(this.pager(page, pages, rows));
     const table = document.createElement('table');
     const cap = document.createElement('caption');
-    cap.textContent = `${this.opts.title} (rows: ${this.opts.rowAxis} tokens` +
-      (pages > 1 ? ` ${r0 + 1}–${r1} of ${rows}` : '') + `; columns: ${this.opts.colAxis} tokens)`;
+    const rowAxis = label(this.opts.rowAxis), colAxis = label(this.opts.colAxis);
+    cap.textContent = pages > 1
+      ? t('w.tableCaptionPaged', { title: this.opts.title, rowAxis, colAxis, from: r0 + 1, to: r1, rows })
+      : t('w.tableCaption', { title: this.opts.title, rowAxis, colAxis });
     table.append(cap);
     const thead = table.createTHead().insertRow();
     const corner = document.createElement('th');
-    corner.textContent = `${this.opts.rowAxis} \\ ${this.opts.colAxis}`;
+    corner.textContent = t('w.tableCorner', { rowAxis, colAxis });
     thead.append(corner);
     d.colLabels.forEach((label, c) => {
       const th = document.createElement('th');
@@ -395,7 +397,7 @@ export class Heatmap {
       for (let c = 0; c < cols; c++) {
         const td = tr.insertCell();
         if (this.isMasked(r, c)) {
-          td.textContent = 'masked';
+          td.textContent = t('w.masked');
           td.className = 'masked';
         } else {
           td.textContent = d.values[r * cols + c]!.toFixed(this.opts.digits);
@@ -430,16 +432,17 @@ export class Heatmap {
       return b;
     };
     const sel = document.createElement('select');
-    sel.setAttribute('aria-label', `${this.opts.rowAxis} rows shown`);
+    const rowAxis = label(this.opts.rowAxis);
+    sel.setAttribute('aria-label', t('w.rowsShown', { rowAxis }));
     for (let p = 0; p < pages; p++) {
       const a = p * TABLE_PAGE_ROWS + 1, b = Math.min(rows, (p + 1) * TABLE_PAGE_ROWS);
-      sel.add(new Option(`${this.opts.rowAxis} rows ${a}–${b} of ${rows}`, String(p), false, p === page));
+      sel.add(new Option(t('w.rowsOption', { rowAxis, from: a, to: b, rows }), String(p), false, p === page));
     }
     sel.addEventListener('change', () => {
       go(Number(sel.value));
       this.table.host.querySelector<HTMLSelectElement>('.table-pager select')?.focus();
     });
-    nav.append(button('‹', 'previous rows', page - 1, page === 0), sel, button('›', 'next rows', page + 1, page === pages - 1));
+    nav.append(button('‹', t('w.prevRows'), page - 1, page === 0), sel, button('›', t('w.nextRows'), page + 1, page === pages - 1));
     return nav;
   }
 }

@@ -9,6 +9,7 @@
 // (aria-pressed, a CSS outline): nothing is repainted.
 //
 // Legend: L layers, H heads, Tq queries, Tk keys.
+import { bindAttr, t } from '../i18n/i18n';
 import { colormap, pixelOf, type ColormapName } from './colormap';
 import { rasterize } from './raster';
 import { themeColours } from './theme';
@@ -52,7 +53,7 @@ export class LayerHeadGrid {
     this.element = document.createElement('div');
     this.element.className = 'layer-head-grid';
     this.element.setAttribute('role', 'group');
-    this.element.setAttribute('aria-label', 'Every attention map: rows are layers, columns are heads');
+    bindAttr(this.element, 'aria-label', () => t('w.gridLabel'));
     // Tile size follows the width the grid is given (phone to desktop).
     this.observer = new ResizeObserver((entries) => {
       const w = entries[0]?.contentRect.width ?? 0;
@@ -115,7 +116,7 @@ export class LayerHeadGrid {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'lh-tile';
-        b.setAttribute('aria-label', `layer ${l + 1} head ${h + 1}`);
+        bindAttr(b, 'aria-label', () => t('w.gridTile', { layer: l + 1, head: h + 1 }));
         b.dataset.layer = String(l);
         b.dataset.head = String(h);
         const c = document.createElement('canvas');
