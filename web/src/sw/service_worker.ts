@@ -6,7 +6,9 @@
 //   install   caches every file of the build (pages, JS, CSS, the .wasm, shipped and
 //             fixture models, fonts) under a cache named after this site's scope and a
 //             hash of the files' contents;
-//   activate  deletes this scope's older caches and takes control of open pages;
+//   activate  deletes this scope's older caches and takes control of open pages (a new
+//             deploy's worker waits, as browsers do by default, until no page of the
+//             old one is open: an open page never loses the files it may still fetch);
 //   fetch     pages (navigations, *.html): network first, the cached copy when the
 //             network fails, so an online visit always gets the latest deploy;
 //             build assets (hashed names under assets/): cache first, the network on
