@@ -87,9 +87,12 @@ TEST_CASE("checkpoint: BERT (BertForMaskedLM names, F32) with token types and pa
   const LoadedModel m = load_model_dir(checkpoint_dir("bert_tiny"));
   CHECK(m.family == CheckpointFamily::bert);
   CHECK_FALSE(m.config().fused_qkv);
-  // pooler (2) and the cls.predictions head (5) are unused-but-allowed; position_ids is
-  // an I64 buffer, ignored.
-  CHECK(m.report.unused_allowed.size() == 7);
+  // The cls.predictions head (5 tensors) is bound: the model is a masked LM (its logits
+  // are checked on bert_mlm_tiny, test_checkpoint_mlm.cpp); the pooler (2) is
+  // unused-but-allowed; position_ids is an I64 buffer, ignored.
+  CHECK(m.config().encoder_head == EncoderHead::masked_lm);
+  CHECK(m.report.unused_allowed ==
+        std::vector<std::string>{"bert.pooler.dense.bias", "bert.pooler.dense.weight"});
   CHECK(m.report.ignored == std::vector<std::string>{"bert.embeddings.position_ids"});
 
   const nlohmann::json want = read_json(checkpoint_dir("bert_tiny") + "/expected.json");
@@ -99,7 +102,7 @@ TEST_CASE("checkpoint: BERT (BertForMaskedLM names, F32) with token types and pa
   for (int a : want["attention_mask"].get<std::vector<int>>()) padding.push_back(a ? 0 : 1);
   inspect::RecordingObserver obs({"*.attn.probs"});
   const ForwardResult r = forward_encoder_only(m.config(), m.weights(), ids, types, padding, &obs);
-  CHECK(r.logits.empty());
+  CHECK(r.logits.shape == Shape{static_cast<int64_t>(ids.size()), m.config().vocab_size});
   // Every row, padding rows included: HF masks only keys (see gen_checkpoints.py).
   CHECK(max_abs_diff(r.hidden, want["hidden"]) < 1e-4);
   check_attentions(obs, want["attentions"], "enc", 1e-4);

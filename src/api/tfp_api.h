@@ -197,6 +197,9 @@ void tfp_model_free(tfp_model* model);
  *   { "source", "family", "architecture", "config": {every ModelConfig field},
  *     "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff",
  *     "vocab_size", "max_positions", "parameters", "eos_token_id",
+ *     "head": "lm" | "masked_lm" | "token_classifier" | "none"  (what "logits" are:
+ *             next-token, [MASK]-filling vocabulary logits, per-token labels, or absent),
+ *     "mask_token_id": the tokenizer's [MASK] id, -1 when none,
  *     "tokenizer": null | { "vocab_size", "special": { "unk", "pad", "cls", "sep",
  *                                                     "mask", "bos", "eos" } } }
  * Special ids are -1 where the tokenizer has none. NULL for NULL. */
@@ -255,6 +258,20 @@ const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
 int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
                       const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
                       int want_attention, tfp_tensors** out);
+
+/* Masked-LM models ("head": "masked_lm", e.g. BertForMaskedLM): the most probable fillers
+ * of every mask in ids (n, borrowed), the softmax over the vocabulary computed in the
+ * engine (model/fill_mask.h). mask_id -1 = the tokenizer's [MASK]. token_type_ids and
+ * attention_mask as tfp_model_forward (may be NULL). Caller-owned outputs:
+ *   positions  (n)           the index in ids of each mask, in order
+ *   out_ids    (n * top_k)   row m: the top_k ids for positions[m], most probable first
+ *   out_probs  (n * top_k)   their probabilities
+ * A row has min(top_k, V) entries; the rest of the row holds id -1, probability 0.
+ * *n_masked receives the number of masks (0 when ids holds none; not an error).
+ * A model without the head, top_k < 1, or no mask id is TFP_ERR_INVALID_ARGUMENT. */
+int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
+                        const int32_t* attention_mask, int mask_id, int top_k, int32_t* positions,
+                        int32_t* out_ids, float* out_probs, int* n_masked);
 
 /* ---- generation: one token per call ------------------------------------------------- */
 

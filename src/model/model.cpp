@@ -8,6 +8,27 @@
 
 namespace tfp::model {
 
+namespace {
+
+// HF ties cls.predictions.decoder.bias to cls.predictions.bias (one vector). The binder
+// took the first name present; a second copy under the other name must be that same
+// vector, else the file is ambiguous and we say so rather than pick one.
+void check_bert_decoder_bias(const io::SafeTensors& st, const TensorView& bound) {
+  for (const char* name : {"cls.predictions.decoder.bias", "bert.cls.predictions.decoder.bias"}) {
+    const io::TensorEntry* e = st.find(name);
+    if (!e || !io::dtype_is_float_supported(e->dtype)) continue;
+    const TensorView b = st.f32(*e);
+    if (b.data == bound.data) continue;  // it is the one that was bound
+    bool same = b.shape == bound.shape;
+    for (int64_t i = 0; same && i < b.numel(); ++i) same = b.data[i] == bound.data[i];
+    TFP_CHECK(same, st.source(), ": tensor '", name, "' ", shape_str(b.shape),
+              " differs from cls.predictions.bias ", shape_str(bound.shape),
+              ", but BERT ties them (the masked-LM decoder's bias is one vector)");
+  }
+}
+
+}  // namespace
+
 LoadedModel load_model(ModelFiles files) {
   LoadedModel m;
   m.source = files.name;
@@ -16,8 +37,15 @@ LoadedModel load_model(ModelFiles files) {
   m.model.config = parsed.config;
   auto st = std::make_shared<io::SafeTensors>(
       io::SafeTensors::parse(std::move(files.safetensors), io::join_path(files.name, "model.safetensors")));
+  // A BERT file saved from BertForMaskedLM / BertForPreTraining carries the masked-LM
+  // head (cls.predictions.*): bind and run it, so the output is vocabulary logits. A
+  // BertModel file has none and gives hidden states.
+  if (m.family == CheckpointFamily::bert && bert_has_mlm_head(*st))
+    m.model.config.encoder_head = EncoderHead::masked_lm;
   m.model.weights = ModelWeights::for_config(m.model.config);
   m.report = bind_checkpoint(m.model.config, m.family, *st, m.model.weights);
+  if (m.model.config.encoder_head == EncoderHead::masked_lm && m.family == CheckpointFamily::bert)
+    check_bert_decoder_bias(*st, m.model.weights.mlm_bias);
   m.tensors = st;
   m.model.backing = st;
   // GPT-2 ties its LM head to wte; a stored lm_head.weight is accepted only if it is that

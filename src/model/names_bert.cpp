@@ -1,10 +1,27 @@
 // Hugging Face BERT (BertModel / BertFor*) tensor names → roles. Attention has separate
 // query/key/value Linears; LayerNorms were called gamma/beta in older checkpoints.
-// The pooler and the pre-training/classification heads (cls.*) are not run: they are
-// reported as unused-but-allowed.
+//
+// The masked-LM head (BertForMaskedLM / BertForPreTraining cls.predictions.*) is bound
+// when the file has it (bert_has_mlm_head; the loader then sets encoder_head =
+// masked_lm): transform.dense → activation → transform.LayerNorm → decoder, where the
+// decoder's weight is the word embedding table (tied; HF drops the duplicate when it
+// saves safetensors) unless the file stores cls.predictions.decoder.weight, and its bias
+// is cls.predictions.bias (HF ties cls.predictions.decoder.bias to it: the same vector,
+// saved under either name or both).
+// Not run, reported as unused-but-allowed: the pooler, the next-sentence head
+// cls.seq_relationship.*, classifier heads.
 #include "model/names_table.h"
 
 namespace tfp::model {
+
+bool bert_has_mlm_head(const io::SafeTensors& st) {
+  for (const io::TensorEntry& e : st.entries()) {
+    std::string_view name = e.name;
+    if (name.starts_with("bert.")) name.remove_prefix(5);
+    if (name.starts_with("cls.predictions.")) return true;
+  }
+  return false;
+}
 
 const NameTable& names_bert() {
   static const NameTable table{
@@ -36,6 +53,14 @@ const NameTable& names_bert() {
            "encoder.layer.{i}.output.LayerNorm.weight|encoder.layer.{i}.output.LayerNorm.gamma"},
           {"enc.{i}.norm_ffn.beta",
            "encoder.layer.{i}.output.LayerNorm.bias|encoder.layer.{i}.output.LayerNorm.beta"},
+          {"mlm.transform.weight", "cls.predictions.transform.dense.weight"},
+          {"mlm.transform.bias", "cls.predictions.transform.dense.bias"},
+          {"mlm.norm.gamma",
+           "cls.predictions.transform.LayerNorm.weight|cls.predictions.transform.LayerNorm.gamma"},
+          {"mlm.norm.beta",
+           "cls.predictions.transform.LayerNorm.bias|cls.predictions.transform.LayerNorm.beta"},
+          {"mlm.decoder.weight", "cls.predictions.decoder.weight"},
+          {"mlm.bias", "cls.predictions.bias|cls.predictions.decoder.bias"},
       },
       {"embeddings.position_ids"},
       {"pooler.*", "cls.*", "classifier.*", "qa_outputs.*"},

@@ -12,7 +12,9 @@
 //   - ignored:     known non-weight buffers (GPT-2 attn.bias / attn.masked_bias causal
 //                  masks, BERT embeddings.position_ids)                        → silent
 //   - allowed:     known weights of heads the engine does not run (BERT pooler.*,
-//                  cls.*; GPT-2 lm_head.weight, a copy of the tied wte)       → listed in
+//                  cls.seq_relationship.*, cls.predictions.* of a head that is
+//                  bound under its other name; GPT-2 lm_head.weight, a copy of
+//                  the tied wte)                                               → listed in
 //                  the report's `unused_allowed`, not an error
 // All problems are collected and reported together, by checkpoint name and role.
 // Optional name prefixes ("transformer.", "bert.") are stripped before lookup, so both
@@ -47,6 +49,10 @@ const NameTable& names_bert();
 const NameTable& names_torch_transformer();  // nn.Transformer
 const NameTable& names_torch_encoder();       // nn.TransformerEncoder
 const NameTable& names_torch_decoder();       // nn.TransformerDecoder
+// True when a BERT file holds the masked-LM head (any cls.predictions.* tensor, with or
+// without the "bert." prefix): the loader then binds it (encoder_head = masked_lm) and a
+// missing or mis-shaped part of it is an error naming the tensor.
+bool bert_has_mlm_head(const io::SafeTensors& st);
 // The table of a family; for CheckpointFamily::tfp (our own files, named by role) null.
 const NameTable* name_table_for(CheckpointFamily family);
 

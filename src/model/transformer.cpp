@@ -195,12 +195,13 @@ Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorV
       out = nn::linear(hidden, w.classifier, "classifier");  // (T, n_labels)
       break;
     case EncoderHead::masked_lm: {
-      // BERT: dense → activation → LayerNorm → tied decoder (+ its own bias).
-      Tensor t = nn::linear(hidden, w.mlm_transform, "mlm.transform");
+      // BERT: dense → activation (config hidden_act; erf GELU) → LayerNorm → decoder
+      // (V, C), tied to the token embeddings unless the file stored its own, + bias (V).
+      Tensor t = nn::linear(hidden, w.mlm_transform, "mlm.transform");  // (T, C)
       nn::apply_activation(t, cfg.activation);
       nn::layer_norm_inplace(t, w.mlm_norm, "mlm.norm");
       nn::Linear dec;
-      dec.weight = w.embed.token;
+      dec.weight = w.mlm_decoder.empty() ? w.embed.token : w.mlm_decoder;
       dec.bias = w.mlm_bias;
       out = nn::linear(t.view(), dec, "mlm.decoder");  // (T, V)
       break;

@@ -130,6 +130,7 @@ std::vector<WeightSlot> weight_slots(const ModelConfig& cfg, ModelWeights& w) {
       s.linear("mlm.transform", w.mlm_transform, C, C);
       s.norm("mlm.norm", w.mlm_norm, C);
       s.add("mlm.bias", &w.mlm_bias, {V});
+      s.add("mlm.decoder.weight", &w.mlm_decoder, {V, C}, /*required=*/false);  // absent = tied
     }
   }
   return std::move(s.slots);
@@ -178,9 +179,10 @@ ModelWeights random_weights(const ModelConfig& cfg, uint64_t seed, float std_dev
     return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
   };
   for (WeightSlot& s : weight_slots(cfg, w)) {
-    Tensor t(s.expected_now());
     const bool is_gamma = s.role.size() > 6 && s.role.ends_with(".gamma");
     const bool is_shift = s.role.ends_with(".bias") || s.role.ends_with(".beta");
+    if (!s.required && !is_shift) continue;  // an optional untied copy (mlm.decoder): tied
+    Tensor t(s.expected_now());
     for (float& x : t.data) {
       if (is_gamma) x = 1.0f + (randomize_norms_and_biases ? 0.1f * static_cast<float>(normal()) : 0.0f);
       else if (is_shift) x = randomize_norms_and_biases ? 0.1f * static_cast<float>(normal()) : 0.0f;

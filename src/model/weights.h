@@ -13,9 +13,10 @@
 //   enc.norm.{gamma,beta}  dec.norm.{gamma,beta}
 //   lm_head.{weight,bias}  classifier.{weight,bias}
 //   mlm.transform.{weight,bias}  mlm.norm.{gamma,beta}  mlm.bias (V)
+//   mlm.decoder.weight (V,C)  optional: absent = tied to embed.token (BERT's usual case)
 // Linear weights are listed with their PyTorch (out, in) shape; a slot whose Linear has
 // layout InOut (GPT-2 Conv1D) expects the transpose. Biases are optional (absent = 0)
-// but checked when present.
+// but checked when present; so is mlm.decoder.weight (absent = tied).
 //
 // How a binder uses it:
 //   ModelWeights w = ModelWeights::for_config(cfg);   // layers sized, norm eps set
@@ -56,6 +57,8 @@ struct ModelWeights {
   nn::Linear mlm_transform;           // (C, C) BERT cls.predictions.transform.dense
   nn::LayerNormWeights mlm_norm;      // BERT cls.predictions.transform.LayerNorm
   TensorView mlm_bias;                // (V) BERT cls.predictions.bias
+  TensorView mlm_decoder;             // (V, C) untied cls.predictions.decoder.weight;
+                                      // empty = the decoder is embed.token (tied)
 
   // Tensors the views may point into when nobody else owns them (converted f16
   // weights, randomly initialised test models). A deque keeps element addresses stable.
@@ -96,7 +99,8 @@ std::vector<std::string> weight_problems(const ModelConfig& cfg, const ModelWeig
 void validate_weights(const ModelConfig& cfg, const ModelWeights& w);
 
 // Deterministic pseudo-random weights for tests, tutorials and the trainer's
-// initialisation: normal(0, std) matrices, zero biases, unit gammas, layout OutIn — the
+// initialisation: normal(0, std) matrices, zero biases, unit gammas, layout OutIn (optional
+// matrices such as mlm.decoder.weight stay absent: tied), the
 // same numbers natively and in WASM. randomize_norms_and_biases (tests) draws biases and
 // betas from normal(0, 0.1) and gammas from 1 + normal(0, 0.1) so that they matter.
 ModelWeights random_weights(const ModelConfig& cfg, uint64_t seed, float std = 0.02f,

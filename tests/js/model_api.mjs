@@ -121,6 +121,26 @@ export class ModelApi extends Api {
     }
   }
 
+  /** tfp_model_fill_mask: per mask { position, ids, probs } (topK each, fewer when V < topK). */
+  fillMask(model, ids, { topK = 10, maskId = -1 } = {}) {
+    const n = ids.length, p = this.put(this.ints(ids));
+    const buf = this.m._tfp_alloc(4 + 4 * n + 8 * n * topK);
+    try {
+      const pos = buf + 4, outIds = pos + 4 * n, outProbs = outIds + 4 * n * topK;
+      this.check(this.m._tfp_model_fill_mask(model, p, n, 0, 0, maskId, topK, pos, outIds, outProbs, buf));
+      const count = this.u32(buf), heap = this.m.HEAPU8.buffer;
+      const all = new Int32Array(heap, outIds, count * topK), probs = new Float32Array(heap, outProbs, count * topK);
+      return Array.from(new Int32Array(heap, pos, count), (position, r) => {
+        const row = Array.from(all.subarray(r * topK, (r + 1) * topK));
+        const k = row.includes(-1) ? row.indexOf(-1) : topK;
+        return { position, ids: row.slice(0, k), probs: Array.from(probs.subarray(r * topK, r * topK + k)) };
+      });
+    } finally {
+      this.m._tfp_free(p);
+      this.m._tfp_free(buf);
+    }
+  }
+
   /** Runs a generator to the end (or `limit` tokens); returns ids, probs, text, reason. */
   generate(model, prompt, { maxTokens = 20, temperature = 1, topK = 0, topP = 1, seed = 0, stop = null, limit = Infinity } = {}) {
     const p = this.put(this.ints(prompt));

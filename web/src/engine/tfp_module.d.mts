@@ -79,6 +79,10 @@ export interface TfpModule {
                          out: number): number;
   _tfp_attention_head_stats(probs: number, H: number, Tq: number, Tk: number, out: number): number;
 
+  _tfp_model_fill_mask(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
+                       maskId: number, topK: number, positions: number, outIds: number, outProbs: number,
+                       nMasked: number): number;
+
   _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
                        startId: number, eosId: number, outIds: number, capacity: number, outLen: number,
                        alignment: number): number;
