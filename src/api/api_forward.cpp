@@ -1,6 +1,7 @@
 // tfp_model_forward: one forward pass of a token model, results and (on request) every
 // layer's attention probabilities, recorded by the observer the forward pass reports to.
 #include "api/api_edge.h"
+#include "api/api_gru.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
 #include "inspect/observer.h"
@@ -12,6 +13,9 @@ extern "C" {
 int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
                       const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
                       int want_attention, tfp_tensors** out) {
+  if (model && model->gru)  // the recurrent encoder-decoder (api_gru.h)
+    return tfp::api::gru_model_forward(model, ids, n, token_type_ids, attention_mask, tgt_ids, n_tgt,
+                                       want_attention, out);
   if (out) *out = nullptr;
   return tfp::api::guard("tfp_model_forward", [&] {
     namespace m = tfp::model;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/api_edge.h"
+#include "api/api_gru.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
 #include "model/beam.h"
@@ -96,6 +97,9 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
 int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int beam_size, int max_tokens,
                         int start_id, int eos_id, int32_t* out_ids, int capacity, int* out_len,
                         tfp_tensors** alignment) {
+  if (model && model->gru)  // the recurrent encoder-decoder (api_gru.h)
+    return tfp::api::gru_model_translate(model, src_ids, n, beam_size, max_tokens, start_id, eos_id, out_ids,
+                                         capacity, out_len, alignment);
   if (alignment) *alignment = nullptr;
   if (out_len) *out_len = 0;
   return tfp::api::guard("tfp_model_translate", [&] {

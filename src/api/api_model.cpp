@@ -3,14 +3,25 @@
 #include <nlohmann/json.hpp>
 
 #include "api/api_edge.h"
+#include "api/api_gru.h"
 #include "api/api_model.h"
 #include "model/weights.h"
 
 namespace tfp::api {
 
 tfp::model::LoadedModel& loaded_of(tfp_model* model, const char* where) {
-  TFP_API_REQUIRE(model != nullptr && model->loaded, where, ": model is NULL");
+  TFP_API_REQUIRE(model != nullptr && (model->loaded || model->gru), where, ": model is NULL");
+  TFP_API_REQUIRE(model->loaded, where, ": does not apply to '", model->source,
+                  "', a recurrent (GRU) encoder-decoder with additive attention (tfp_gru_seq2seq): it has "
+                  "no self-attention layers and no decoder-only generation; use tfp_model_translate, "
+                  "tfp_model_forward (with tgt_ids) or the tokenizer functions");
   return *model->loaded;
+}
+
+const tfp::Tokenizer* tokenizer_ptr(const tfp_model* model) {
+  if (!model) return nullptr;
+  if (model->gru) return model->gru->tokenizer.get();
+  return model->loaded ? model->loaded->tokenizer.get() : nullptr;
 }
 
 namespace {
@@ -38,33 +49,27 @@ std::string info_json(const tfp::model::LoadedModel& m) {
   j["parameters"] = parameters;
   j["eos_token_id"] = m.eos_token_id;
   j["decoder_start_token_id"] = m.decoder_start_token_id;
-  // What the output is: "lm" (decoders: next-token logits), "masked_lm" (BERT with
-  // cls.predictions: vocabulary logits per token), "token_classifier", "none" (hidden).
-  const bool decoder_lm = c.has_decoder() && c.has_embeddings && c.lm_head;
-  j["head"] = decoder_lm ? "lm"
-              : c.architecture != tfp::model::Architecture::encoder_only ? "none"
-              : c.encoder_head == tfp::model::EncoderHead::masked_lm ? "masked_lm"
-              : c.encoder_head == tfp::model::EncoderHead::token_classifier ? "token_classifier"
-                                                                            : "none";
-  j["mask_token_id"] = m.tokenizer ? m.tokenizer->special_ids().mask : -1;
-  if (m.tokenizer) {
-    const tfp::SpecialIds& s = m.tokenizer->special_ids();
-    j["tokenizer"] = {{"vocab_size", m.tokenizer->vocab_size()},
-                      {"special", {{"unk", s.unk}, {"pad", s.pad}, {"cls", s.cls}, {"sep", s.sep},
-                                   {"mask", s.mask}, {"bos", s.bos}, {"eos", s.eos}}}};
-  } else {
-    j["tokenizer"] = nullptr;
-  }
+  j["self_attention"] = true;  // a Transformer (a GRU model says false: api_gru.cpp)
+  j["tokenizer"] = tokenizer_info(m.tokenizer.get());
   // Replace (never throw on) invalid UTF-8 in a file name.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace
 
+nlohmann::json tokenizer_info(const tfp::Tokenizer* tok) {
+  if (!tok) return nullptr;
+  const tfp::SpecialIds& s = tok->special_ids();
+  return {{"vocab_size", tok->vocab_size()},
+          {"special", {{"unk", s.unk}, {"pad", s.pad}, {"cls", s.cls}, {"sep", s.sep},
+                       {"mask", s.mask}, {"bos", s.bos}, {"eos", s.eos}}}};
+}
+
 tfp_model* wrap_model(tfp::model::LoadedModel m) {
   auto handle = std::make_unique<tfp_model>();
   handle->loaded = std::make_shared<tfp::model::LoadedModel>(std::move(m));
   handle->info_json = info_json(*handle->loaded);
+  handle->source = handle->loaded->source;
   return handle.release();
 }
 
@@ -128,7 +133,8 @@ int tfp_model_load(tfp_model_files* files, tfp_model** out) {
     files->taken = true;
     tfp::model::ModelFiles f = std::move(files->files);
     files->files = {};
-    *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
+    if (tfp::model::is_gru_config_json(f.config_json)) *out = tfp::api::load_gru_model(std::move(f));
+    else *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
   });
 }
 
@@ -145,7 +151,8 @@ int tfp_model_load_buffers(const char* config_json, size_t config_bytes, const u
     f.safetensors.assign(weights, weights + weights_bytes);
     if (tokenizer_json) f.tokenizer_json = std::string(tokenizer_json, tokenizer_bytes);
     if (name) f.name = name;
-    *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
+    if (tfp::model::is_gru_config_json(f.config_json)) *out = tfp::api::load_gru_model(std::move(f));
+    else *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
   });
 }
 
@@ -154,6 +161,9 @@ int tfp_model_create_random(const char* config_json, size_t config_bytes, const 
   if (out) *out = nullptr;
   return tfp::api::guard("tfp_model_create_random", [&] {
     TFP_API_REQUIRE(out != nullptr && config_json != nullptr, "tfp_model_create_random: config_json or out is NULL");
+    TFP_API_REQUIRE(!tfp::model::is_gru_config_json(std::string_view(config_json, config_bytes)),
+                    "tfp_model_create_random: random weights are made for Transformer configs only, not for "
+                    "tfp_gru_seq2seq (load its files with tfp_model_load)");
     // Random weights by role, written as our own safetensors and loaded like any file:
     // one path for every model, whatever its origin.
     const tfp::model::ParsedConfig parsed =

@@ -2,12 +2,14 @@
 // tfp_encoding, tfp_generator), shared by the api_*.cpp files that implement them.
 #pragma once
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "api/tfp_api.h"
 #include "model/generate.h"
+#include "model/gru_seq2seq.h"
 #include "model/model.h"
 
 struct tfp_model_files {
@@ -19,6 +21,10 @@ struct tfp_model {
   // Shared: generators hold a reference, so freeing the model never pulls the weights
   // from under a generation in progress.
   std::shared_ptr<tfp::model::LoadedModel> loaded;
+  // Instead of `loaded`: the recurrent encoder–decoder (model_type tfp_gru_seq2seq),
+  // served by api_gru.cpp. Exactly one of the two is set.
+  std::shared_ptr<const tfp::model::GruSeq2SeqModel> gru;
+  std::string source;     // the folder or name given at load (for messages)
   std::string info_json;  // built once at load
   std::string decoded;    // the latest tfp_model_decode result
   std::string token;      // the latest tfp_model_id_to_token result
@@ -41,7 +47,14 @@ struct tfp_generator {
 
 namespace tfp::api {
 
+// The Transformer behind the handle; for a GRU model a clear "does not apply" error
+// naming `where` (TFP_ERR_INVALID_ARGUMENT), so functions that do not dispatch to
+// api_gru.cpp refuse it by name.
 tfp::model::LoadedModel& loaded_of(tfp_model* model, const char* where);
+// The "tokenizer" value of the info JSON: null, or { "vocab_size", "special": {...} }.
+nlohmann::json tokenizer_info(const tfp::Tokenizer* tok);
+// The model's tokenizer, whichever kind it is; null without tokenizer.json (or model).
+const tfp::Tokenizer* tokenizer_ptr(const tfp_model* model);
 // Builds the handle (and its info JSON) around a freshly loaded model.
 tfp_model* wrap_model(tfp::model::LoadedModel m);
 

@@ -5,14 +5,13 @@
 #include "api/api_edge.h"
 #include "api/api_model.h"
 
-using tfp::api::loaded_of;
-
 namespace {
 
 const tfp::Tokenizer& tokenizer_of(tfp_model* model, const char* where) {
-  const tfp::model::LoadedModel& m = loaded_of(model, where);
-  TFP_API_REQUIRE(m.tokenizer != nullptr, where, ": '", m.source, "' has no tokenizer.json");
-  return *m.tokenizer;
+  TFP_API_REQUIRE(model != nullptr && (model->loaded || model->gru), where, ": model is NULL");
+  const tfp::Tokenizer* tok = tfp::api::tokenizer_ptr(model);  // Transformer or GRU alike
+  TFP_API_REQUIRE(tok != nullptr, where, ": '", model->source, "' has no tokenizer.json");
+  return *tok;
 }
 
 }  // namespace
@@ -71,10 +70,11 @@ const char* tfp_model_decode(tfp_model* model, const int32_t* ids, int n, int sk
 }
 
 const char* tfp_model_id_to_token(tfp_model* model, int32_t id) {
-  if (!model || !model->loaded || !model->loaded->tokenizer) return nullptr;
+  const tfp::Tokenizer* tok = tfp::api::tokenizer_ptr(model);
+  if (!tok) return nullptr;
   const char* result = nullptr;
   tfp::api::guard("tfp_model_id_to_token", [&] {
-    model->token = model->loaded->tokenizer->id_to_token(id);
+    model->token = tok->id_to_token(id);
     result = model->token.c_str();
   });
   return result;

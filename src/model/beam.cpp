@@ -13,10 +13,10 @@ namespace tfp::model {
 namespace {
 
 struct Beam {
-  std::vector<int32_t> ids;  // output tokens so far (the start token excluded)
+  std::vector<int32_t> ids;             // output tokens so far (the start token excluded)
   double log_prob = 0;
-  KVCache cache;             // holds start + ids (except, transiently, the newest token)
-  std::vector<double> log_p; // (V) log-probabilities of the next token
+  std::unique_ptr<DecoderState> state;  // has seen start + ids
+  std::vector<double> log_p;            // (V) log-probabilities of the next token
 };
 
 struct Candidate {
@@ -26,13 +26,13 @@ struct Candidate {
 };
 
 // log softmax in double precision; the max is subtracted before exp (no overflow).
-std::vector<double> log_softmax(const float* z, int64_t V) {
-  const double mx = *std::max_element(z, z + V);
+std::vector<double> log_softmax(const std::vector<float>& z) {
+  const double mx = *std::max_element(z.begin(), z.end());
   double sum = 0;
-  for (int64_t i = 0; i < V; ++i) sum += std::exp(z[i] - mx);
+  for (float v : z) sum += std::exp(v - mx);
   const double log_z = mx + std::log(sum);
-  std::vector<double> out(static_cast<size_t>(V));
-  for (int64_t i = 0; i < V; ++i) out[static_cast<size_t>(i)] = z[i] - log_z;
+  std::vector<double> out(z.size());
+  for (size_t i = 0; i < z.size(); ++i) out[i] = z[i] - log_z;
   return out;
 }
 
@@ -40,41 +40,50 @@ double score_of(double log_prob, size_t length, float length_penalty) {
   return log_prob / std::pow(static_cast<double>(std::max<size_t>(length, 1)), length_penalty);
 }
 
-// Runs `token` through the beam's cache and stores the next-token log-probabilities.
-void advance(const ModelConfig& cfg, const ModelWeights& w, Beam& b, const Tensor& memory,
-             const std::vector<uint8_t>& src_padding, int32_t token) {
-  const int32_t ids[1] = {token};
-  const ForwardResult r = encoder_decoder_step(cfg, w, b.cache, memory, src_padding, ids);  // (1, V)
-  b.log_p = log_softmax(r.logits.row(0), r.logits.dim(-1));
+// Feeds `token` to the beam's state and stores the next-token log-probabilities.
+void advance(Beam& b, int32_t token, int64_t vocab_size) {
+  const std::vector<float> logits = b.state->step(token);  // (V)
+  TFP_CHECK(static_cast<int64_t>(logits.size()) == vocab_size, "translate: the decoder gave ", logits.size(),
+            " logits for a vocabulary of ", vocab_size);
+  b.log_p = log_softmax(logits);
 }
+
+// The Transformer's decoder memory: a KV cache over the encoded source.
+class TransformerState final : public DecoderState {
+ public:
+  TransformerState(const ModelConfig& cfg, const ModelWeights& w, const Tensor& memory,
+                   const std::vector<uint8_t>& src_padding, int64_t context)
+      : cfg_(cfg), w_(w), memory_(memory), src_padding_(src_padding), cache_(cfg, context) {}
+  std::unique_ptr<DecoderState> clone() const override { return std::make_unique<TransformerState>(*this); }
+  std::vector<float> step(int32_t token) override {
+    const int32_t ids[1] = {token};
+    const ForwardResult r = encoder_decoder_step(cfg_, w_, cache_, memory_, src_padding_, ids);  // (1, V)
+    return std::vector<float>(r.logits.row(0), r.logits.row(0) + r.logits.dim(-1));
+  }
+
+ private:
+  const ModelConfig& cfg_;
+  const ModelWeights& w_;
+  const Tensor& memory_;  // (S, C)
+  const std::vector<uint8_t>& src_padding_;
+  KVCache cache_;  // each beam owns its past: clone() copies it
+};
 
 }  // namespace
 
-Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::span<const int32_t> src_ids,
-                           const DecodeOptions& opt, const std::vector<uint8_t>& src_padding) {
-  TFP_CHECK(cfg.architecture == Architecture::encoder_decoder && cfg.has_embeddings && cfg.lm_head,
-            "translate: needs an encoder-decoder model with token embeddings and an LM head, this one is ",
-            architecture_name(cfg.architecture), cfg.has_embeddings ? "" : " on embeddings");
-  TFP_CHECK(!src_ids.empty(), "translate: the source is empty (no tokens)");
+Translation beam_search(const DecoderState& root, const DecodeOptions& opt, int max_tokens, int64_t vocab_size) {
   TFP_CHECK(opt.beam_size >= 1 && opt.beam_size <= 1024, "translate: beam_size must be in [1, 1024], got ",
             opt.beam_size);
-  TFP_CHECK(opt.start_id >= 0 && opt.start_id < cfg.vocab_size, "translate: start token id ", opt.start_id,
-            " is outside the vocabulary [0, ", cfg.vocab_size, ")");
-  TFP_CHECK(opt.eos_id >= -1 && opt.eos_id < cfg.vocab_size, "translate: eos id ", opt.eos_id,
-            " is outside the vocabulary [0, ", cfg.vocab_size, ")");
+  TFP_CHECK(opt.start_id >= 0 && opt.start_id < vocab_size, "translate: start token id ", opt.start_id,
+            " is outside the vocabulary [0, ", vocab_size, ")");
+  TFP_CHECK(opt.eos_id >= -1 && opt.eos_id < vocab_size, "translate: eos id ", opt.eos_id,
+            " is outside the vocabulary [0, ", vocab_size, ")");
   TFP_CHECK(std::isfinite(opt.length_penalty), "translate: length_penalty must be finite");
-  const int64_t context = cfg.max_positions > 0 ? cfg.max_positions : 1024;
-  TFP_CHECK(cfg.positional != Positional::learned || static_cast<int64_t>(src_ids.size()) <= context,
-            "translate: the source has ", src_ids.size(), " tokens, more than the model's context of ", context);
-  TFP_CHECK(opt.max_tokens >= 0, "translate: max_tokens must be >= 0, got ", opt.max_tokens);
-  const int max_tokens = static_cast<int>(std::min<int64_t>(opt.max_tokens > 0 ? opt.max_tokens : context - 1,
-                                                            context - 1));
-  TFP_CHECK(max_tokens >= 1, "translate: the model's context (", context, ") leaves no room for output");
+  TFP_CHECK(max_tokens >= 1, "translate: max_tokens must be >= 1, got ", max_tokens);
 
-  const Tensor memory = encode_source(cfg, w, src_ids, src_padding);  // (S, C)
   std::vector<Beam> beams(1);
-  beams[0].cache = KVCache(cfg, context);
-  advance(cfg, w, beams[0], memory, src_padding, opt.start_id);
+  beams[0].state = root.clone();
+  advance(beams[0], opt.start_id, vocab_size);
 
   struct Finished {
     std::vector<int32_t> ids;
@@ -119,8 +128,8 @@ Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::s
       Beam b;
       b.ids = std::move(ids);
       b.log_prob = c.log_prob;
-      b.cache = beams[c.beam].cache;  // each beam owns its past: copy the parent's cache
-      advance(cfg, w, b, memory, src_padding, c.token);
+      b.state = beams[c.beam].state->clone();  // each beam owns its past
+      advance(b, c.token, vocab_size);
       next.push_back(std::move(b));
     }
     if (last || finished.size() >= K) break;
@@ -136,6 +145,29 @@ Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::s
   t.log_prob = best->log_prob;
   t.score = best->score;
   t.reason = best->reason;
+  return t;
+}
+
+Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::span<const int32_t> src_ids,
+                           const DecodeOptions& opt, const std::vector<uint8_t>& src_padding) {
+  TFP_CHECK(cfg.architecture == Architecture::encoder_decoder && cfg.has_embeddings && cfg.lm_head,
+            "translate: needs an encoder-decoder model with token embeddings and an LM head, this one is ",
+            architecture_name(cfg.architecture), cfg.has_embeddings ? "" : " on embeddings");
+  TFP_CHECK(!src_ids.empty(), "translate: the source is empty (no tokens)");
+  TFP_CHECK(opt.beam_size >= 1 && opt.beam_size <= 1024, "translate: beam_size must be in [1, 1024], got ",
+            opt.beam_size);
+  TFP_CHECK(opt.start_id >= 0 && opt.start_id < cfg.vocab_size, "translate: start token id ", opt.start_id,
+            " is outside the vocabulary [0, ", cfg.vocab_size, ")");
+  const int64_t context = cfg.max_positions > 0 ? cfg.max_positions : 1024;
+  TFP_CHECK(cfg.positional != Positional::learned || static_cast<int64_t>(src_ids.size()) <= context,
+            "translate: the source has ", src_ids.size(), " tokens, more than the model's context of ", context);
+  TFP_CHECK(opt.max_tokens >= 0, "translate: max_tokens must be >= 0, got ", opt.max_tokens);
+  const int max_tokens = static_cast<int>(std::min<int64_t>(opt.max_tokens > 0 ? opt.max_tokens : context - 1,
+                                                            context - 1));
+  TFP_CHECK(max_tokens >= 1, "translate: the model's context (", context, ") leaves no room for output");
+
+  const Tensor memory = encode_source(cfg, w, src_ids, src_padding);  // (S, C)
+  Translation t = beam_search(TransformerState(cfg, w, memory, src_padding, context), opt, max_tokens, cfg.vocab_size);
 
   // Alignment: the decoder input is start + every output token but the last, so row t
   // is the step that chose ids[t].

@@ -12,6 +12,11 @@
 //   score = (sum of log p) / length^length_penalty      (length counts eos)
 // With beam_size 1 this is greedy decoding: argmax at every step, stop at eos.
 //
+// The search itself (beam_search) knows nothing of the model: it drives a DecoderState,
+// one hypothesis' decoder memory that can be copied and fed one token. The Transformer
+// implements it with a KV cache (decode_seq2seq below), the recurrent encoder–decoder
+// with its GRU state (model/gru_seq2seq.h gru_translate) — one search for both.
+//
 // Alignment: the chosen output is run once more with teacher forcing under an observer;
 // row t of "dec.i.cross.probs" is where the decoder looked in the source while choosing
 // output token t.
@@ -19,6 +24,7 @@
 // Legend: S source tokens, T output tokens, H heads, V vocabulary.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -44,6 +50,22 @@ struct Translation {
   std::vector<Tensor> cross_probs;  // per decoder layer (H, T, S)
   Tensor alignment;                 // (T, S) the last layer's cross_probs, mean over heads
 };
+
+// One hypothesis' decoder memory (a KV cache, a recurrent state): what a model gives the
+// search. clone() copies it for a beam that branches; step(token) feeds one token (the
+// start mark first, then each chosen output) and returns the next token's logits (V).
+class DecoderState {
+ public:
+  virtual ~DecoderState() = default;
+  virtual std::unique_ptr<DecoderState> clone() const = 0;
+  virtual std::vector<float> step(int32_t token) = 0;
+};
+
+// The search: ids, log_prob, score and reason of the best hypothesis (no attention).
+// root is a fresh state (nothing fed yet); opt.start_id is fed to it first. max_tokens
+// (>= 1) is the limit already resolved by the caller. Checks beam_size, the ids against
+// vocab_size and length_penalty.
+Translation beam_search(const DecoderState& root, const DecodeOptions& opt, int max_tokens, int64_t vocab_size);
 
 // src_padding (S): 1 = padded source token (masked as a key), empty = none.
 // Throws tfp::Error for a model that is not an encoder–decoder token LM, an empty or

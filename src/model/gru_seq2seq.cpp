@@ -186,16 +186,13 @@ GruEncoded gru_encode(const GruSeq2SeqModel& m, std::span<const int32_t> src) {
   return r;
 }
 
-namespace {
-
 // One decoder step: attention with s_{t−1}, then the GRU, then the output layer.
-// s (1, D) is replaced by s_t; returns logits (V) and writes α_t into probs (S).
-Tensor decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs) {
+Tensor gru_decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs) {
   const GruSeq2SeqConfig& c = m.config;
   const int64_t E = c.embed_dim, Ce = c.encoder_width(), D = c.decoder_hidden, S = enc.states.shape[0];
   TFP_CHECK(y_prev >= 0 && y_prev < c.vocab_size, "gru decoder: token id ", y_prev, " outside the vocabulary");
   const nn::AdditiveAttentionResult a = nn::additive_attention(s.view(), enc.states.view(), m.attention);
-  std::memcpy(probs, a.probs.ptr(), sizeof(float) * S);
+  if (probs) std::memcpy(probs, a.probs.ptr(), sizeof(float) * S);
   Tensor x({1, E + Ce});  // [E[y_{t−1}] ; c_t]
   std::memcpy(x.ptr(), m.embed.data + y_prev * E, sizeof(float) * E);
   std::memcpy(x.ptr() + E, a.context.ptr(), sizeof(float) * Ce);
@@ -206,26 +203,24 @@ Tensor decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, 
   return nn::linear(o.view(), m.out, "gru decoder output");
 }
 
-Tensor initial_state(const GruSeq2SeqModel& m, const GruEncoded& enc) {
+Tensor gru_initial_state(const GruSeq2SeqModel& m, const GruEncoded& enc) {
   Tensor s = nn::linear(TensorView{enc.summary.ptr(), {1, m.config.encoder_hidden}}, m.bridge, "gru bridge");
   for (float& v : s.data) v = std::tanh(v);
   return s;  // (1, D)
 }
-
-}  // namespace
 
 GruDecodeResult gru_greedy_decode(const GruSeq2SeqModel& m, std::span<const int32_t> src, int max_tokens) {
   const GruSeq2SeqConfig& c = m.config;
   const int limit = max_tokens > 0 ? max_tokens : static_cast<int>(c.max_target_tokens);
   const GruEncoded enc = gru_encode(m, src);
   const int64_t S = enc.states.shape[0];
-  Tensor s = initial_state(m, enc);
+  Tensor s = gru_initial_state(m, enc);
   GruDecodeResult r;
   std::vector<float> att;
   int32_t y = c.decoder_start_token_id;
   for (int t = 0; t < limit; ++t) {
     att.resize(static_cast<size_t>(t + 1) * S);
-    Tensor logits = decoder_step(m, enc, s, y, att.data() + static_cast<size_t>(t) * S);
+    Tensor logits = gru_decoder_step(m, enc, s, y, att.data() + static_cast<size_t>(t) * S);
     const int64_t V = logits.numel();
     // log p of the argmax: z_max − logsumexp(z).
     kernels::softmax_rows(logits.ptr(), 1, static_cast<int>(V), V);
@@ -243,15 +238,58 @@ GruForwardResult gru_forward(const GruSeq2SeqModel& m, std::span<const int32_t> 
   TFP_CHECK(!tgt.empty(), "gru_forward: empty decoder input");
   const GruEncoded enc = gru_encode(m, src);
   const int64_t S = enc.states.shape[0], T = static_cast<int64_t>(tgt.size()), V = m.config.vocab_size;
-  Tensor s = initial_state(m, enc);
+  Tensor s = gru_initial_state(m, enc);
   GruForwardResult r;
   r.logits = Tensor({T, V});
   r.attention = Tensor({T, S});
+  r.states = Tensor({T, m.config.decoder_hidden});
   for (int64_t t = 0; t < T; ++t) {
-    const Tensor logits = decoder_step(m, enc, s, tgt[t], r.attention.row(t));
+    const Tensor logits = gru_decoder_step(m, enc, s, tgt[t], r.attention.row(t));
     std::memcpy(r.logits.row(t), logits.ptr(), sizeof(float) * V);
+    std::memcpy(r.states.row(t), s.ptr(), sizeof(float) * m.config.decoder_hidden);
   }
   return r;
+}
+
+namespace {
+
+// The recurrent decoder's memory for beam search: s (1, D) over the shared encoding.
+class GruState final : public DecoderState {
+ public:
+  GruState(const GruSeq2SeqModel& m, const GruEncoded& enc) : m_(m), enc_(enc), s_(gru_initial_state(m, enc)) {}
+  std::unique_ptr<DecoderState> clone() const override { return std::make_unique<GruState>(*this); }
+  std::vector<float> step(int32_t token) override {
+    const Tensor logits = gru_decoder_step(m_, enc_, s_, token, nullptr);  // (1, V)
+    return logits.data;
+  }
+
+ private:
+  const GruSeq2SeqModel& m_;
+  const GruEncoded& enc_;
+  Tensor s_;  // (1, D)
+};
+
+}  // namespace
+
+Translation gru_translate(const GruSeq2SeqModel& m, std::span<const int32_t> src, DecodeOptions opt) {
+  const GruSeq2SeqConfig& c = m.config;
+  if (opt.start_id < 0) opt.start_id = c.decoder_start_token_id;
+  if (opt.eos_id < 0) opt.eos_id = c.eos_token_id;
+  TFP_CHECK(!src.empty(), "translate: the source is empty (no tokens)");
+  TFP_CHECK(opt.max_tokens >= 0, "translate: max_tokens must be >= 0, got ", opt.max_tokens);
+  const int max_tokens = opt.max_tokens > 0 ? opt.max_tokens : static_cast<int>(c.max_target_tokens);
+  const GruEncoded enc = gru_encode(m, src);
+  Translation t = beam_search(GruState(m, enc), opt, max_tokens, c.vocab_size);
+  // Alignment: teacher forcing over start + every output token but the last, so row t
+  // is α_t, the attention of the step that chose ids[t].
+  std::vector<int32_t> tgt{opt.start_id};
+  tgt.insert(tgt.end(), t.ids.begin(), t.ids.end() - 1);
+  GruForwardResult f = gru_forward(m, src, tgt);
+  const int64_t T = f.attention.shape[0], S = f.attention.shape[1];
+  t.cross_probs.push_back(Tensor({1, T, S}));
+  t.cross_probs[0].data = f.attention.data;
+  t.alignment = std::move(f.attention);
+  return t;
 }
 
 }  // namespace tfp::model

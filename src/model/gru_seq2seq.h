@@ -24,6 +24,7 @@
 
 #include "core/tensor.h"
 #include "io/safetensors.h"
+#include "model/beam.h"
 #include "nn/additive_attention.h"
 #include "nn/gru.h"
 #include "tokenizer/tokenizer.h"
@@ -94,8 +95,22 @@ GruDecodeResult gru_greedy_decode(const GruSeq2SeqModel& m, std::span<const int3
 // mark first). Used by tests and to inspect a chosen output.
 struct GruForwardResult {
   Tensor logits, attention;
+  Tensor states;  // (T, D) s_t, the decoder state after reading tgt_ids[t]
 };
 GruForwardResult gru_forward(const GruSeq2SeqModel& m, std::span<const int32_t> src_ids,
                              std::span<const int32_t> tgt_ids);
+
+// The decoder one step at a time (what greedy, teacher forcing and beam search share).
+// s_0 (1, D) from the encoding; then each step attends with s_{t−1}, writes α_t into
+// probs (S floats, may be null), replaces s (1, D) with s_t and returns the logits (V).
+Tensor gru_initial_state(const GruSeq2SeqModel& m, const GruEncoded& enc);
+Tensor gru_decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs);
+
+// Greedy (beam_size 1) or beam search (model/beam.h beam_search, the Transformer's
+// search) with opt.start_id (-1: config's decoder_start_token_id), opt.eos_id (-1:
+// config's eos_token_id) and opt.max_tokens (0: config's max_target_tokens). The result's
+// alignment is the chosen output's attention (T, S) and cross_probs one (1, T, S) tensor:
+// additive attention is one "head" of one cross-attention "layer".
+Translation gru_translate(const GruSeq2SeqModel& m, std::span<const int32_t> src_ids, DecodeOptions opt);
 
 }  // namespace tfp::model
