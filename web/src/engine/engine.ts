@@ -16,9 +16,11 @@ export type {
   AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
   ModelInfo, NamedTensor, TokenChoice, TokenizeResult, TranslateResult,
 } from './messages';
+export type { FillMaskResult, MaskFill } from './messages';
 export type { RolloutArgs } from './messages';
 export { Model, Generation } from './model';
 export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';
+export type { FillMaskOptions } from './model';
 
 /**
  * Where a model's files come from:

@@ -7,7 +7,7 @@
 //   for await (const t of model.generate('The cat', { maxTokens: 20, seed: 1 })) show(t.text);
 //   model.dispose();
 import type {
-  ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
+  FillMaskResult, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
@@ -45,6 +45,13 @@ export interface TranslateOptions {
   maxTokens?: number; // default 0 = as many as the context allows
   startId?: number;   // default: config.json's decoder_start_token_id, else the tokenizer's bos, else eos
   eosId?: number;     // default: the model's eos
+}
+
+export interface FillMaskOptions {
+  topK?: number;      // default 10
+  maskId?: number;    // default: the tokenizer's [MASK]
+  tokenTypeIds?: ArrayLike<number>;
+  attentionMask?: ArrayLike<number>;
 }
 
 function ints(x: ArrayLike<number> | undefined): Int32Array | undefined {
@@ -97,6 +104,18 @@ export class Model {
     const r = await this.request({ kind: 'translate', model: this.handle, args });
     if (r.ok && r.kind === 'translate') return r.result;
     throw unexpected('translate');
+  }
+
+  /** Masked-LM models (info.head === 'masked_lm'): the top fillers of every [MASK] in ids
+   * with their probabilities, computed by the engine. No mask in ids: an empty list. */
+  async fillMask(ids: ArrayLike<number>, options: FillMaskOptions = {}): Promise<FillMaskResult> {
+    const args = {
+      ids: Int32Array.from(ids), topK: options.topK ?? 10, tokenTypeIds: ints(options.tokenTypeIds),
+      attentionMask: ints(options.attentionMask), ...(options.maskId !== undefined ? { maskId: options.maskId } : {}),
+    };
+    const r = await this.request({ kind: 'fill-mask', model: this.handle, args });
+    if (r.ok && r.kind === 'fill-mask') return r.result;
+    throw unexpected('fillMask');
   }
 
   /** Frees the model in the worker. Later calls reject. */

@@ -6,7 +6,7 @@
 import type { TfpModule } from './wasm/tfp.mjs';
 import { Calls, TfpError } from './calls';
 import type {
-  FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
+  FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
   NamedTensor, TextSource, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
 } from './messages';
 
@@ -222,6 +222,38 @@ export class Models {
         this.m._tfp_tensors_free(list);
       }
     }));
+  }
+
+  /** tfp_model_fill_mask: the top fillers of every mask, with the vocabulary's spelling. */
+  fillMask(model: number, a: FillMaskArgs): FillMaskResult {
+    const started = performance.now();
+    const ptr = this.model(model);
+    const n = a.ids.length, k = Math.max(1, Math.floor(a.topK));
+    for (const [what, x] of [['tokenTypeIds', a.tokenTypeIds], ['attentionMask', a.attentionMask]] as const)
+      if (x && x.length !== n) throw new TfpError(1, `fillMask: ${what} has ${x.length} values for ${n} tokens`);
+    const opt = (x: Int32Array | undefined, body: (p: number) => FillMaskResult): FillMaskResult =>
+      x ? this.withInts(x, body) : body(0);
+    // Layout of one scratch buffer: n_masked (4) | positions (n) | ids (n·k) | probs (n·k).
+    return this.withInts(a.ids, (ids) => opt(a.tokenTypeIds, (types) => opt(a.attentionMask, (mask) =>
+      this.c.withBuffer(4 + 4 * n + 8 * n * k, (buf) => {
+        const pos = buf + 4, outIds = pos + 4 * n, outProbs = outIds + 4 * n * k;
+        this.c.check(this.m._tfp_model_fill_mask(ptr, ids, n, types, mask, a.maskId ?? -1, a.topK, pos, outIds,
+          outProbs, buf));
+        const count = this.c.readU32(buf), heap = this.m.HEAPU8.buffer;
+        const positions = new Int32Array(heap, pos, count).slice();
+        const allIds = new Int32Array(heap, outIds, count * k).slice();
+        const allProbs = new Float32Array(heap, outProbs, count * k).slice();
+        const masks = Array.from(positions, (position, r) => {
+          const candidates = [];
+          for (let j = 0; j < k; j++) {
+            const id = allIds[r * k + j]!;
+            if (id < 0) break;  // the vocabulary is smaller than k
+            candidates.push({ id, prob: allProbs[r * k + j]!, token: this.token(model, id) });
+          }
+          return { position, candidates };
+        });
+        return { masks, workerMs: performance.now() - started };
+      }))));
   }
 
   // ---- helpers --------------------------------------------------------------------

@@ -80,6 +80,8 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       const result = headStats(engine.calls, engine.m, req.maps);
       return reply({ id: req.id, ok: true, kind: 'head-stats', result }, buffers(result));
     }
+    case 'fill-mask':
+      return reply({ id: req.id, ok: true, kind: 'fill-mask', result: models.fillMask(req.model, req.args) });
     case 'memory':
       return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });
     default: {

@@ -1,8 +1,9 @@
 // The model's outputs, by kind: a decoder-only LM shows the next token's top-10
 // probabilities and streams generations (temperature, top-k, top-p, max tokens, seed,
 // Stop); an encoder shows per-token outputs (the argmax label when config.json has
-// id2label, else the hidden state's length); an encoder–decoder translates with a
-// beam size. Probabilities come from the engine's sampler (the generator's per-step
+// id2label, else the hidden state's length) and, for a masked LM (BERT with its
+// cls.predictions head), the top 10 fillers of every [MASK] in the text (the engine's
+// tfp_model_fill_mask); an encoder–decoder translates with a beam size. Probabilities come from the engine's sampler (the generator's per-step
 // top list), never from a softmax here. Text goes in with textContent only.
 import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
 import { ProbBars } from '../../widgets/prob_bars';
@@ -43,6 +44,32 @@ function numberInput(id: string, min: number, max: number, step: number): HTMLIn
   return i;
 }
 
+const MASK_TEXT = '[MASK]';
+
+function note(text: string): HTMLElement {
+  const p = document.createElement('p');
+  p.className = 'help';
+  p.textContent = text;
+  return p;
+}
+
+/** Puts text at the cursor of the page's text box (replacing a selection) and tells the
+ * page, as typing would. */
+function insertAtCursor(text: string): void {
+  const box = document.getElementById('text') as HTMLTextAreaElement | null;
+  if (!box) return;
+  const start = box.selectionStart ?? box.value.length, end = box.selectionEnd ?? start;
+  const before = box.value.slice(0, start), after = box.value.slice(end);
+  // A mask is a word of its own: spaces around it unless there already are some.
+  const pre = before.length > 0 && !/\s$/.test(before) ? ' ' : '';
+  const post = after.length > 0 && !/^[\s.,!?;:]/.test(after) ? ' ' : '';
+  box.value = before + pre + text + post + after;
+  const at = before.length + pre.length + text.length;
+  box.focus();
+  box.setSelectionRange(at, at);
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 function heading(text: string): HTMLElement {
   const h = document.createElement('h3');
   h.textContent = text;
@@ -59,6 +86,8 @@ export class Outputs {
   nextTokens: { id: number; prob: number; token: string }[] = [];
   generated: { ids: number[]; text: string; stopReason: string } = { ids: [], text: '', stopReason: '' };
   perToken: { token: string; value: string }[] = [];
+  /** For tests: the latest [MASK] predictions, as the engine gave them. */
+  fillMask: { position: number; candidates: { id: number; prob: number; token: string }[] }[] = [];
   private nextGen = 0;
 
   constructor(private readonly events: OutputEvents) {
@@ -79,10 +108,17 @@ export class Outputs {
     const title = document.createElement('h2');
     title.id = 'outputs-title';
     const arch = model.info.architecture;
-    title.textContent = arch === 'decoder_only' ? 'Next token and generation' : arch === 'encoder_only' ? 'Per-token outputs' : 'Translation';
+    const mlm = arch === 'encoder_only' && model.info.head === 'masked_lm';
+    title.textContent = arch === 'decoder_only' ? 'Next token and generation' : mlm ? 'Fill the [MASK]'
+      : arch === 'encoder_only' ? 'Per-token outputs' : 'Translation';
     this.element.replaceChildren(title);
+    this.fillMask = [];
+    this.fillHost = null;
     if (arch === 'decoder_only') this.buildDecoder(s);
-    else if (arch === 'encoder_only') this.buildEncoder();
+    else if (arch === 'encoder_only') {
+      if (mlm) this.buildFillMask();
+      this.buildEncoder(mlm ? 'Per-token outputs' : null);
+    }
     else this.buildTranslate(s);
   }
 
@@ -224,10 +260,16 @@ export class Outputs {
 
   private perTokenHost: HTMLElement | null = null;
 
-  private buildEncoder(): void {
+  private buildEncoder(title: string | null): void {
     this.perTokenHost = document.createElement('div');
     this.perTokenHost.className = 'table-scroll';
-    this.element.append(this.perTokenHost);
+    if (!title) {
+      this.element.append(this.perTokenHost);
+      return;
+    }
+    const wrap = document.createElement('div');
+    wrap.append(heading(title), this.perTokenHost);
+    this.element.append(wrap);
   }
 
   /** Argmax label per token (config id2label), else the hidden state's L2 length. */
@@ -237,7 +279,7 @@ export class Outputs {
     const rows: { token: string; value: string }[] = [];
     const T = tokens.length;
     let header = 'hidden-state length ‖h‖';
-    if (id2label && out.logits) {
+    if (id2label && out.logits && info.head !== 'masked_lm') {  // an MLM's logits are over the vocabulary
       header = 'label (largest logit)';
       const V = out.logits.dims[1]!;
       for (let t = 0; t < T; t++) {
@@ -271,6 +313,76 @@ export class Outputs {
       tr.insertCell().textContent = r.value;
     });
     this.perTokenHost.replaceChildren(table);
+  }
+
+  // ---- masked LM ----------------------------------------------------------------
+
+  private fillHost: HTMLElement | null = null;
+  private fillSeq = 0;
+
+  private buildFillMask(): void {
+    const hint = document.createElement('p');
+    hint.className = 'help';
+    hint.id = 'mask-hint';
+    hint.append('Type ');
+    const code = document.createElement('code');
+    code.textContent = MASK_TEXT;
+    hint.append(code, ' (capitals, square brackets) where a word is missing, or put it at the cursor with the button. ' +
+      'The model predicts what fits each mask; the bars are its probabilities, computed in the engine.');
+    const insert = document.createElement('button');
+    insert.type = 'button';
+    insert.id = 'insert-mask';
+    insert.textContent = `Insert ${MASK_TEXT}`;
+    insert.addEventListener('click', () => insertAtCursor(MASK_TEXT));
+    const row = document.createElement('div');
+    row.className = 'buttons';
+    row.append(insert);
+    this.fillHost = document.createElement('div');
+    this.fillHost.className = 'fill-mask';
+    this.fillHost.id = 'fill-mask';
+    this.fillHost.setAttribute('aria-live', 'polite');
+    const section = document.createElement('div');
+    section.className = 'fill-mask-section';
+    section.append(heading(`Predictions at each ${MASK_TEXT}`), hint, row, this.fillHost);
+    this.element.append(section);
+  }
+
+  /** The top 10 fillers of every [MASK] in ids (the model's tokens), from the engine. */
+  async showFillMask(ids: Int32Array, tokens: string[]): Promise<void> {
+    const model = this.model, host = this.fillHost;
+    if (!model || !host || model.info.head !== 'masked_lm') return;
+    const seq = ++this.fillSeq;
+    const maskId = model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1;
+    if (maskId < 0) {
+      this.fillMask = [];
+      host.replaceChildren(note(`This tokenizer has no ${MASK_TEXT} token.`));
+      return;
+    }
+    if (!ids.includes(maskId)) {
+      this.fillMask = [];
+      host.replaceChildren(note(`No ${MASK_TEXT} in the text yet.`));
+      return;
+    }
+    try {
+      const r = await model.fillMask(ids, { topK: 10, maskId });
+      if (seq !== this.fillSeq) return;  // a newer text is already being shown
+      this.fillMask = r.masks.map((m) => ({ position: m.position, candidates: m.candidates.map((c) => ({ ...c })) }));
+      host.replaceChildren(...r.masks.map((m, i) => {
+        const box = document.createElement('div');
+        box.className = 'mask-fill';
+        const before = m.position > 0 ? tokens[m.position - 1] : undefined;
+        const title = `${MASK_TEXT} ${i + 1} of ${r.masks.length}: token #${m.position + 1}` +
+          (before !== undefined ? `, after “${visibleToken(before, this.byteLevel)}”` : '');
+        const bars = new ProbBars(`Predictions for ${MASK_TEXT} at token ${m.position + 1}`);
+        bars.update(m.candidates.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: `id ${c.id}` })));
+        const h = document.createElement('h4');
+        h.textContent = title;
+        box.append(h, bars.element);
+        return box;
+      }));
+    } catch (e) {
+      if (seq === this.fillSeq) this.events.error(`Fill-mask failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   // ---- encoder-decoder ----------------------------------------------------------
