@@ -112,11 +112,11 @@ test('opens with a model loaded; typing gives tokens, outputs and the engine\'s 
     const labels = await page.locator('.prob-bars .bar-label').allInnerTexts();
     assert.ok(labels.length > 0 && labels.every((l) => !l.includes('Ġ')), `bar labels: ${labels}`);
   }
-  // The picker offers only what the engine loads: the GRU encoder–decoder is left out, with a note.
+  // The picker offers every shipped model, the GRU encoder–decoder too (tests/browser/gru_model.test.mjs).
   const offered = await page.locator('#model-select option').evaluateAll((os) => os.map((o) => o.value));
   if (existsSync(`${MODELS}numbers-gru/config.json`)) {
-    assert.ok(!offered.includes('numbers-gru'), `numbers-gru offered: ${offered}`);
-    assert.match(await page.locator('#left-out').innerText(), /numbers-gru/);
+    assert.ok(offered.includes('numbers-gru'), `numbers-gru not offered: ${offered}`);
+    assert.ok(await page.locator('#left-out').isHidden());
   }
   if (existsSync(`${MODELS}numbers-transformer/config.json`)) assert.ok(offered.includes('numbers-transformer'));
 

@@ -67,6 +67,10 @@ function mount(host: HTMLElement, ...nodes: Node[]): void {
   host.replaceChildren(...nodes);
 }
 
+/** Views that read self-attention maps (a grid of them, their statistics, their chain,
+ * one row's q·k); a model with cross-attention only gets a note instead. */
+const NEEDS_SELF_ATTENTION: View[] = ['model', 'stats', 'rollout', 'qk'];
+
 function note(host: HTMLElement, text: string): void {
   const p = document.createElement('p');
   p.className = 'view-note';
@@ -141,6 +145,12 @@ export class Inspector {
     this.svgOf = () => null;
     if (!f) {
       note(this.host, 'No attention maps yet: type some text.');
+      this.finish(shown, gen);
+      return;
+    }
+    if (NEEDS_SELF_ATTENTION.includes(s.view) && !this.input!.families.some((x) => x.set !== 'cross')) {
+      this.noSelfAttention(s.view);
+      shown.note = 'no self-attention';
       this.finish(shown, gen);
       return;
     }
@@ -298,6 +308,27 @@ export class Inspector {
       }
     }
     this.finish(shown, gen);
+  }
+
+  /** A model whose only attention is cross-attention — a recurrent encoder–decoder
+   * such as numbers-gru (GRU encoder and decoder, additive attention) — has no
+   * self-attention maps for this view: say so and offer the cross view. */
+  private noSelfAttention(view: View): void {
+    const what: Partial<Record<View, string>> = {
+      model: 'The layer × head grid', stats: 'Head statistics', rollout: 'Rollout', qk: 'The query–key drill-down',
+    };
+    const p = document.createElement('p');
+    p.className = 'view-note';
+    p.textContent = `This model has no self-attention maps. ${what[view] ?? 'This view'} needs them, but the only ` +
+      'attention here is cross-attention from each output step to the source: in a recurrent encoder–decoder ' +
+      '(numbers-gru) GRUs read the input and carry the state, and one additive (Bahdanau) attention ' +
+      '(1 layer, 1 head, scored by a small network instead of q·k) picks where to look. ';
+    const open = document.createElement('button');
+    open.type = 'button';
+    open.textContent = 'Open the cross-attention view';
+    open.addEventListener('click', () => this.events.change({ view: 'cross' }));
+    p.append(open);
+    this.host.replaceChildren(p);
   }
 
   private selector(label: string, n: number, value: number, onChange: (v: number) => void): HTMLElement {

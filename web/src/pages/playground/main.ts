@@ -166,6 +166,11 @@ async function loadModel(source: Parameters<Engine['load']>[0], label: string, i
     modelInfoLine.textContent = `${label}: ${i.architecture.replace('_', '-')} (${i.family}), ${layers} layers, ` +
       `${i.n_heads} heads, d_model ${i.d_model}, ${i.parameters.toLocaleString('en')} parameters, ` +
       `context ${i.max_positions} tokens, vocabulary ${i.vocab_size}.`;
+    const r = i.recurrent;  // a GRU encoder–decoder: say what its "1 layer, 1 head" is
+    if (r) modelInfoLine.textContent = `${label}: recurrent encoder–decoder: ${r.bidirectional_encoder ? 'bidirectional ' : ''}` +
+      `GRU encoder (${r.encoder_hidden} per direction), GRU decoder (${r.decoder_hidden}), ${r.attention} (Bahdanau) ` +
+      `attention — no self-attention; ${i.parameters.toLocaleString('en')} parameters, source up to ${i.max_positions} ` +
+      `tokens, vocabulary ${i.vocab_size}.`;
     outputs.setModel(model, model.info.family === 'gpt2', state);
     setState({ ...state, model: id, set: '' }, true);
   } catch (e) {
@@ -279,7 +284,6 @@ async function compute(): Promise<void> {
     outputs.noteByteLevel(byteLevel);
     if (arch === 'decoder_only') await outputs.showNext(ids);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);
-    if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens);
     if (queued) return;
     showError(null);
     statusLine.textContent = `${T} tokens` + (truncated ? ` (the text has ${enc.ids.length}; the model's context holds ${max}, so only the first ${max} are used)` : '') +
