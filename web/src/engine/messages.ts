@@ -115,6 +115,11 @@ export interface ModelInfo {
   /** config.json's decoder_start_token_id (encoder–decoders), -1 when it has none; the
    * engine starts translate's decoder from it when no start id is given. */
   decoder_start_token_id: number;
+  /** What "logits" are: next-token ("lm"), [MASK]-filling vocabulary logits per token
+   * ("masked_lm", e.g. BertForMaskedLM), per-token labels, or none (hidden states). */
+  head?: 'lm' | 'masked_lm' | 'token_classifier' | 'none';
+  /** The tokenizer's [MASK] id, -1 when it has none. */
+  mask_token_id?: number;
   /** false for a model without self-attention maps (the recurrent encoder–decoder). */
   self_attention?: boolean;
   /** Recurrent models (model_type tfp_gru_seq2seq): what the layers really are. Their
@@ -192,6 +197,28 @@ export interface GeneratedToken {
   stopReason?: 'max_tokens' | 'eos' | 'context_full';
 }
 
+/** Masked-LM models: the most probable fillers of every mask in ids. */
+export interface FillMaskArgs {
+  ids: Int32Array;
+  topK: number;
+  /** The mask id; absent = the tokenizer's [MASK]. */
+  maskId?: number;
+  tokenTypeIds?: Int32Array;
+  attentionMask?: Int32Array;
+}
+
+/** One mask of the input and what the engine predicts there, most probable first
+ * (softmax over the vocabulary computed in the engine). */
+export interface MaskFill {
+  position: number;
+  candidates: TokenChoice[];
+}
+
+export interface FillMaskResult {
+  masks: MaskFill[];
+  workerMs: number;
+}
+
 export interface TranslateArgs {
   ids: Int32Array;
   beamSize: number;
@@ -236,6 +263,7 @@ export type Request =
   | { id: number; kind: 'generate-next'; generator: number }
   | { id: number; kind: 'generate-stop'; generator: number }
   | { id: number; kind: 'translate'; model: number; args: TranslateArgs }
+  | { id: number; kind: 'fill-mask'; model: number; args: FillMaskArgs }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
   | { id: number; kind: 'head-stats'; maps: FloatTensor[] };
@@ -254,6 +282,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'generate-next'; result: GeneratedToken | null }
   | { id: number; ok: true; kind: 'generate-stop' }
   | { id: number; ok: true; kind: 'translate'; result: TranslateResult }
+  | { id: number; ok: true; kind: 'fill-mask'; result: FillMaskResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
   /** (L, T, T): slice l is the rollout after layer l. */

@@ -21,12 +21,13 @@ const shipped = import.meta.glob('../../../../models/*/{config.json,model.safete
 // The configs' text, to leave out models the engine cannot load (see UNSUPPORTED).
 const shippedConfigs = import.meta.glob('../../../../models/*/config.json',
   { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-const fixtures = import.meta.glob('../../../../tests/fixtures/checkpoints/{gpt2_tiny,bert_tiny}/{config.json,model.safetensors,tokenizer.json}',
+const fixtures = import.meta.glob('../../../../tests/fixtures/checkpoints/{gpt2_tiny,bert_tiny,bert_mlm_tiny}/{config.json,model.safetensors,tokenizer.json}',
   { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 const FIXTURE_LABELS: Record<string, string> = {
   gpt2_tiny: 'Tiny GPT-2 (test fixture, random weights)',
   bert_tiny: 'Tiny BERT (test fixture, random weights)',
+  bert_mlm_tiny: 'Tiny BERT masked LM, fills [MASK] (test fixture, random weights)',
 };
 
 /** model_type values that tfp_model_load refuses, with the reason shown under the

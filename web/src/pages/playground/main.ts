@@ -284,6 +284,7 @@ async function compute(): Promise<void> {
     outputs.noteByteLevel(byteLevel);
     if (arch === 'decoder_only') await outputs.showNext(ids);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);
+    if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens);
     if (queued) return;
     showError(null);
     statusLine.textContent = `${T} tokens` + (truncated ? ` (the text has ${enc.ids.length}; the model's context holds ${max}, so only the first ${max} are used)` : '') +
