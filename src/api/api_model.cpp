@@ -49,6 +49,15 @@ std::string info_json(const tfp::model::LoadedModel& m) {
   j["parameters"] = parameters;
   j["eos_token_id"] = m.eos_token_id;
   j["decoder_start_token_id"] = m.decoder_start_token_id;
+  // What the output is: "lm" (decoders: next-token logits), "masked_lm" (BERT with
+  // cls.predictions: vocabulary logits per token), "token_classifier", "none" (hidden).
+  const bool decoder_lm = c.has_decoder() && c.has_embeddings && c.lm_head;
+  j["head"] = decoder_lm ? "lm"
+              : c.architecture != tfp::model::Architecture::encoder_only ? "none"
+              : c.encoder_head == tfp::model::EncoderHead::masked_lm ? "masked_lm"
+              : c.encoder_head == tfp::model::EncoderHead::token_classifier ? "token_classifier"
+                                                                            : "none";
+  j["mask_token_id"] = m.tokenizer ? m.tokenizer->special_ids().mask : -1;
   j["self_attention"] = true;  // a Transformer (a GRU model says false: api_gru.cpp)
   j["tokenizer"] = tokenizer_info(m.tokenizer.get());
   // Replace (never throw on) invalid UTF-8 in a file name.
