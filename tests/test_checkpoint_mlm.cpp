@@ -283,3 +283,26 @@ TEST_CASE("checkpoint mlm: the WordPiece tokenizer keeps [MASK] whole (added spe
   const Encoding b = m.tokenizer->encode("the [mask] cat");
   CHECK(b.ids == std::vector<int32_t>{2, 5, 1, 1, 1, 6, 3});  // [ mask ] → [UNK] × 3
 }
+
+TEST_CASE("checkpoint mlm: bert-base-uncased's config.json parses (fields HF writes that we do not use are ignored)") {
+  // The published file, verbatim (transformers 4.6 era).
+  const std::string text = R"({"architectures": ["BertForMaskedLM"], "attention_probs_dropout_prob": 0.1,
+    "gradient_checkpointing": false, "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": 768,
+    "initializer_range": 0.02, "intermediate_size": 3072, "layer_norm_eps": 1e-12, "max_position_embeddings": 512,
+    "model_type": "bert", "num_attention_heads": 12, "num_hidden_layers": 12, "pad_token_id": 0,
+    "position_embedding_type": "absolute", "transformers_version": "4.6.0.dev0", "type_vocab_size": 2,
+    "use_cache": true, "vocab_size": 30522})";
+  const ParsedConfig p = parse_config_json(text);
+  CHECK(p.family == CheckpointFamily::bert);
+  const ModelConfig& c = p.config;
+  CHECK(c.d_model == 768);
+  CHECK(c.n_heads == 12);
+  CHECK(c.n_encoder_layers == 12);
+  CHECK(c.d_ff == 3072);
+  CHECK(c.vocab_size == 30522);
+  CHECK(c.max_positions == 512);
+  CHECK(c.activation == nn::Activation::gelu_erf);  // HF "gelu" is the exact (erf) GELU
+  CHECK(c.layer_norm_eps == 1e-12f);
+  // The head is decided by the weights file, not by "architectures".
+  CHECK(c.encoder_head == EncoderHead::none);
+}
