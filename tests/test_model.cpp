@@ -166,12 +166,25 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   const model::ForwardResult r = model::forward_encoder_decoder(cfg, w, src, tgt, {}, &all);
   std::vector<std::string> names;
   for (const auto& [n, t] : all.records()) names.push_back(n);
-  const std::vector<std::string> expected = {
-      "enc.embed.out", "enc.0.attn.probs", "enc.0.attn.out", "enc.0.ffn.out", "enc.0.out",
-      "enc.1.attn.probs", "enc.1.attn.out", "enc.1.ffn.out", "enc.1.out",
-      "dec.embed.out", "dec.0.attn.probs", "dec.0.attn.out", "dec.0.cross.probs",
-      "dec.0.cross.out", "dec.0.ffn.out", "dec.0.out", "dec.1.attn.probs", "dec.1.attn.out",
-      "dec.1.cross.probs", "dec.1.cross.out", "dec.1.ffn.out", "dec.1.out", "logits"};
+  // Each attention block also reports what the query-key drill-down replays (q, k, v,
+  // head_out, mask: inspect/attention_steps.h), right after its probs.
+  auto heads = [](const std::string& b) {
+    return std::vector<std::string>{b + ".probs", b + ".q", b + ".k", b + ".v", b + ".head_out", b + ".mask"};
+  };
+  std::vector<std::string> expected = {"enc.embed.out"};
+  auto add = [&](std::vector<std::string> more) { expected.insert(expected.end(), more.begin(), more.end()); };
+  for (const char* l : {"enc.0", "enc.1"}) {
+    add(heads(std::string(l) + ".attn"));
+    add({std::string(l) + ".attn.out", std::string(l) + ".ffn.out", std::string(l) + ".out"});
+  }
+  add({"dec.embed.out"});
+  for (const char* l : {"dec.0", "dec.1"}) {
+    add(heads(std::string(l) + ".attn"));
+    add({std::string(l) + ".attn.out"});
+    add(heads(std::string(l) + ".cross"));
+    add({std::string(l) + ".cross.out", std::string(l) + ".ffn.out", std::string(l) + ".out"});
+  }
+  add({"logits"});
   CHECK(names == expected);
   CHECK(all.get("enc.1.attn.probs").shape == Shape{4, 5, 5});   // (H, S, S)
   CHECK(all.get("dec.1.attn.probs").shape == Shape{4, 3, 3});   // (H, T, T)
@@ -190,7 +203,7 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   // Prefix filter: "dec.1" takes dec.1.* only.
   inspect::RecordingObserver one({"dec.1"});
   model::forward_encoder_decoder(cfg, w, src, tgt, {}, &one);
-  CHECK(one.records().size() == 6);
+  CHECK(one.records().size() == 16);  // attn: probs, 5 drill-down tensors, out; cross: same; ffn.out, out
   CHECK_THROWS_WITH_AS(one.get("enc.0.out"),
                        doctest::Contains("nothing recorded as \"enc.0.out\""), Error);
   CHECK(inspect::glob_match("dec.*.cross.probs", "dec.12.cross.probs"));

@@ -19,6 +19,15 @@
 //   dec.i.cross.out      (T, C)     cross-attention output (before residual)
 //   dec.norm.out         (T, C)     decoder final norm (GPT-2 ln_f)
 //   logits               (T, V)     LM head / classifier output
+// The query–key drill-down's inputs (inspect/attention_steps.h), only computed and
+// copied when asked for; <b> is enc.i.attn, dec.i.attn or dec.i.cross:
+//   <b>.q                (H, Tq, D) queries after projection (and rotation, e.g. RoPE)
+//   <b>.k, <b>.v         (H, Tk, D) keys (after rotation) and values; with a KV cache
+//                                   every cached position, Tk = positions so far
+//   <b>.mask             (Tq, Tk)   what the block added to its scaled scores: the
+//                                   additive mask (0 without one), -inf where causal /
+//                                   window / padding forbid; (H, Tq, Tk) if per head
+//   <b>.head_out         (H, Tq, D) probs·v per head, before the output projection
 // Self-attention is "attn" in every layer (encoder, decoder, decoder-only); cross-attention
 // is "cross". Decoder-only models (GPT-2) name their layers "dec.i".
 //

@@ -17,6 +17,7 @@
 // Legend: Tq query tokens, Tk key/value tokens, C model width, H heads, D = C/H head size.
 #include "nn/attention.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -80,6 +81,17 @@ void attend(HeadsRef q, HeadsRef k, HeadsRef v, float* out, int64_t ldo, int64_t
     pv.layout = kernels::BLayout::KN;
     kernels::matmul(pv);
   }
+}
+
+// Copies a strided "(H, T, D)" operand into a packed (H, T, D) tensor (inspector only).
+Tensor gather_heads(HeadsRef x, int64_t H, int64_t T, int64_t D) {
+  Tensor out({H, T, D});
+  for (int64_t h = 0; h < H; ++h)
+    for (int64_t t = 0; t < T; ++t) {
+      const float* src = x.data + h * x.head_stride + t * x.ld;
+      std::copy(src, src + D, out.ptr() + (h * T + t) * D);
+    }
+  return out;
 }
 
 // Projection of x by output features [o0, o1) of `layer` (the whole layer by default).
@@ -177,7 +189,7 @@ AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
                                      const TensorView& x_kv,  // (Tk, Ckv)
                                      const AttentionWeights& w, int n_heads,
                                      const AttentionMask& mask, bool need_probs,
-                                     const AttentionHooks& hooks) {
+                                     const AttentionHooks& hooks, bool need_heads) {
   const char* op = "multi_head_attention";
   TFP_CHECK(x_q.rank() == 2 && x_kv.rank() == 2, op, ": inputs must be (T, C); got query ",
             shape_str(x_q.shape), ", key/value ", shape_str(x_kv.shape));
@@ -254,12 +266,18 @@ AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
   }
 
   AttentionResult r;
+  if (need_heads) {  // the inspector's copies of exactly what the scores are made of
+    r.q = gather_heads(qr, n_heads, Tq, D);
+    r.k = gather_heads(kr, n_heads, Tk, D);
+    r.v = gather_heads(vr, n_heads, Tk, D);
+  }
   if (need_probs) r.probs = Tensor({n_heads, Tq, Tk});
   Tensor heads({Tq, C});  // (Tq, C): head h writes its (Tq, D) into columns [h·D, (h+1)·D)
   attend(qr, kr, vr, heads.ptr(), C, D, n_heads, static_cast<int>(Tq), static_cast<int>(Tk),
          static_cast<int>(D), static_cast<int>(D), 1.0f / std::sqrt(static_cast<float>(D)), mask,
          hooks, need_probs ? r.probs.ptr() : nullptr);
 
+  if (need_heads) r.head_out = gather_heads({heads.ptr(), C, D}, n_heads, Tq, D);
   r.out = w.out.empty() ? std::move(heads) : linear(heads, w.out, op);
   return r;
 }

@@ -61,14 +61,19 @@ struct AttentionWeights {
 struct AttentionResult {
   Tensor out;    // (Tq, C)
   Tensor probs;  // (H, Tq, Tk) when requested, else empty
+  // The per-head inputs and output of the scores, when need_heads is set (else empty):
+  // what the inspector's query-key drill-down replays (inspect/attention_steps.h).
+  Tensor q, k, v;    // (H, Tq, D), (H, Tk, D), (H, Tk, D) after projection and any rotation
+  Tensor head_out;   // (H, Tq, D) probs·v per head, before the output projection
 };
 
 // Self-attention when x_kv is the same tensor as x_q, cross-attention otherwise.
+// need_heads: also return q, k, v and head_out (copies; nothing extra when false).
 AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
                                      const TensorView& x_kv,  // (Tk, C)
                                      const AttentionWeights& w, int n_heads,
                                      const AttentionMask& mask, bool need_probs,
-                                     const AttentionHooks& hooks = {});
+                                     const AttentionHooks& hooks = {}, bool need_heads = false);
 
 // The core on already projected, per-head tensors: softmax(q·kᵀ·scale + mask)·v.
 // q (H, Tq, D), k (H, Tk, D), v (H, Tk, Dv) → out (H, Tq, Dv); probs (H, Tq, Tk) if asked.

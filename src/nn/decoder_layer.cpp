@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "inspect/attention_steps.h"
+
 namespace tfp::nn {
 
 void DecoderLayerCache::reset(int n_heads, int64_t head_dim, int64_t cap) {
@@ -71,7 +73,7 @@ Tensor merge_and_project(const Tensor& heads,  // (H, T, D)
 AttentionResult cached_self_attention(const TensorView& x,  // (T, C) already normed if pre-LN
                                       const AttentionWeights& w, int H,
                                       const AttentionMask& mask, DecoderLayerCache& cache,
-                                      bool need_probs) {
+                                      bool need_probs, bool need_heads) {
   const char* op = "decoder_layer.cached_self_attention";
   TFP_CHECK(mask.additive.empty() && mask.key_padding.empty(), op,
             ": with a KV cache only the causal/window mask is supported (got an additive or "
@@ -110,6 +112,16 @@ AttentionResult cached_self_attention(const TensorView& x,  // (T, C) already no
     std::memcpy(heads.ptr() + h * T * D, r.out.ptr(), T * D * sizeof(float));
     if (need_probs) std::memcpy(res.probs.ptr() + h * T * Tk, r.probs.ptr(), T * Tk * sizeof(float));
   }
+  if (need_heads) {  // the inspector's copies: every cached key/value, not only the new ones
+    res.q = q;
+    res.k = Tensor({H, Tk, D});
+    res.v = Tensor({H, Tk, D});
+    for (int h = 0; h < H; ++h) {
+      std::memcpy(res.k.ptr() + h * Tk * D, cache.k.ptr() + h * cache.capacity * D, Tk * D * sizeof(float));
+      std::memcpy(res.v.ptr() + h * Tk * D, cache.v.ptr() + h * cache.capacity * D, Tk * D * sizeof(float));
+    }
+    res.head_out = heads;
+  }
   res.out = merge_and_project(heads, w, op);
   return res;
 }
@@ -119,7 +131,7 @@ AttentionResult cached_cross_attention(const TensorView& x,       // (T, C)
                                        const TensorView& memory,  // (S, C) or empty if cached
                                        const AttentionWeights& w, int H,
                                        const AttentionMask& mask, DecoderLayerCache& cache,
-                                       bool need_probs) {
+                                       bool need_probs, bool need_heads) {
   const char* op = "decoder_layer.cached_cross_attention";
   const int64_t C = attn_width(w), D = C / H;
   if (!cache.has_memory) {
@@ -135,6 +147,12 @@ AttentionResult cached_cross_attention(const TensorView& x,       // (T, C)
                                                    cache.cross_v.view(), mask,
                                                    1.0f / std::sqrt(static_cast<float>(D)),
                                                    need_probs);
+  if (need_heads) {
+    r.q = q;
+    r.k = cache.cross_k;
+    r.v = cache.cross_v;
+    r.head_out = r.out;  // (H, T, D) before the output projection
+  }
   r.out = merge_and_project(r.out, w, op);
   return r;
 }
@@ -167,11 +185,13 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
   detail::residual(h, w.norm_attn, opt.norm_first, "decoder_layer.norm_attn",
                    [&](const TensorView& in) {
                      const bool probs = scope.wants("attn.probs");
+                     const bool heads = inspect::wants_heads(scope, "attn");  // drill-down
                      AttentionResult a =
-                         cache ? cached_self_attention(in, w.attn, H, self_mask, *cache, probs)
-                               : multi_head_attention(in, in, w.attn, H, self_mask, probs);
+                         cache ? cached_self_attention(in, w.attn, H, self_mask, *cache, probs, heads)
+                               : multi_head_attention(in, in, w.attn, H, self_mask, probs, {}, heads);
                      if (scope.active()) {
                        if (!a.probs.empty()) scope.emit("attn.probs", a.probs);  // (H, T, Tk)
+                       if (heads) inspect::emit_heads(scope, "attn", a, self_mask, H);
                        scope.emit("attn.out", a.out);
                      }
                      return std::move(a.out);
@@ -182,12 +202,15 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
     detail::residual(h, w.norm_cross, opt.norm_first, "decoder_layer.norm_cross",
                      [&](const TensorView& in) {
                        const bool probs = scope.wants("cross.probs");
+                       const bool heads = inspect::wants_heads(scope, "cross");
                        AttentionResult a =
                            cache ? cached_cross_attention(in, memory, w.cross, H, memory_mask,
-                                                          *cache, probs)
-                                 : multi_head_attention(in, memory, w.cross, H, memory_mask, probs);
+                                                          *cache, probs, heads)
+                                 : multi_head_attention(in, memory, w.cross, H, memory_mask, probs,
+                                                        {}, heads);
                        if (scope.active()) {
                          if (!a.probs.empty()) scope.emit("cross.probs", a.probs);  // (H, T, S)
+                         if (heads) inspect::emit_heads(scope, "cross", a, memory_mask, H);
                          scope.emit("cross.out", a.out);
                        }
                        return std::move(a.out);

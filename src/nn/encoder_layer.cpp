@@ -5,6 +5,7 @@
 // trains more stably in deep stacks.
 #include "nn/encoder_layer.h"
 
+#include "inspect/attention_steps.h"
 #include "kernels/kernels.h"
 
 namespace tfp::nn {
@@ -31,10 +32,12 @@ Tensor encoder_layer(const TensorView& x,  // (T, C)
   // Self-attention: every token looks at every (unmasked) token of the same sequence.
   detail::residual(h, w.norm_attn, opt.norm_first, "encoder_layer.norm_attn",
                    [&](const TensorView& in) {
+                     const bool heads = inspect::wants_heads(scope, "attn");  // drill-down
                      AttentionResult a = multi_head_attention(in, in, w.attn, opt.n_heads, mask,
-                                                              scope.wants("attn.probs"));
+                                                              scope.wants("attn.probs"), {}, heads);
                      if (scope.active()) {
                        if (!a.probs.empty()) scope.emit("attn.probs", a.probs);  // (H, T, T)
+                       if (heads) inspect::emit_heads(scope, "attn", a, mask, opt.n_heads);
                        scope.emit("attn.out", a.out);
                      }
                      return std::move(a.out);

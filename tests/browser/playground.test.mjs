@@ -194,8 +194,10 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
   assert.ok(drawn > 0 && drawn <= 3 * 4, `${drawn} lines for query 3`);
   await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_lines_query3.png` });
 
+  // The query–key drill-down of the query chosen above (drilldown.test.mjs checks every step).
   s = await view('qk');
-  assert.equal(s.note, 'unavailable');
+  assert.equal(s.note, 'query 2');
+  close(s.panels.probs.data, headSlice(layers[1], 2).slice(2 * want.ids.length, 3 * want.ids.length), 'drill-down softmax L2 H3 q3');
   s = await view('cross');
   assert.equal(s.note, 'no cross-attention');
 

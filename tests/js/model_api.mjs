@@ -141,6 +141,27 @@ export class ModelApi extends Api {
     }
   }
 
+  /** tfp_model_attention_steps: every step of one attention row, { name: { dims, data } }
+   * (q, k, v, scores, scaled, bias, mask, logits, probs, weighted_v, out, scale). */
+  attentionSteps(model, ids, { set, layer, head, query, tgtIds = null, tokenTypeIds = null, attentionMask = null }) {
+    const ptrs = [];
+    const put = (a) => {
+      if (!a) return 0;
+      const p = this.put(this.ints(a));
+      ptrs.push(p);
+      return p;
+    };
+    try {
+      const s = this.cstr(set);
+      ptrs.push(s);
+      const list = this.out((slot) => this.m._tfp_model_attention_steps(model, put(ids), ids.length, put(tokenTypeIds),
+        put(attentionMask), put(tgtIds), tgtIds ? tgtIds.length : 0, s, layer, head, query, slot));
+      return this.tensors(list);
+    } finally {
+      ptrs.forEach((p) => this.m._tfp_free(p));
+    }
+  }
+
   /** Runs a generator to the end (or `limit` tokens); returns ids, probs, text, reason. */
   generate(model, prompt, { maxTokens = 20, temperature = 1, topK = 0, topP = 1, seed = 0, stop = null, limit = Infinity } = {}) {
     const p = this.put(this.ints(prompt));

@@ -240,6 +240,44 @@ export interface TranslateResult {
   crossAttention: NamedTensor[];
 }
 
+/** The query–key drill-down of one attention row (tfp_model_attention_steps). The model
+ * runs on the same inputs as `forward`; set/layer/head/query pick the row. */
+export interface AttentionStepsArgs {
+  ids: Int32Array;
+  tokenTypeIds?: Int32Array;
+  /** Hugging Face convention: 1 = real token, 0 = padding. */
+  attentionMask?: Int32Array;
+  /** Encoder-decoder models: the decoder input ids (needed for 'dec' and 'cross'). */
+  tgtIds?: Int32Array;
+  /** 'enc' encoder self-attention, 'dec' decoder self-attention, 'cross' cross-attention. */
+  set: 'enc' | 'dec' | 'cross';
+  layer: number;  // 0-based, as every index here
+  head: number;
+  query: number;
+}
+
+/** Every step of the row, from the engine (Tk keys, D = C/H). */
+export interface AttentionStepsResult {
+  q: FloatTensor;         // (D) the query vector
+  k: FloatTensor;         // (Tk, D) every key
+  v: FloatTensor;         // (Tk, D) every value
+  scores: FloatTensor;    // (Tk) q·k_j
+  scaled: FloatTensor;    // (Tk) q·k_j / √D
+  bias: FloatTensor;      // (Tk) additive mask / positional bias (0 where masked)
+  mask: FloatTensor;      // (Tk) 1 = key masked for this query
+  logits: FloatTensor;    // (Tk) scaled + bias, -Infinity where masked
+  probs: FloatTensor;     // (Tk) softmax: the forward pass's attention row
+  weightedV: FloatTensor; // (Tk, D) probs_j · v_j
+  out: FloatTensor;       // (D) Σ_j probs_j · v_j: the head's output for the query
+  scale: number;          // 1/√D
+  workerMs: number;
+}
+
+/** The steps' tensors, in the order the worker transfers them. */
+export const ATTENTION_STEPS_TENSORS = [
+  'q', 'k', 'v', 'scores', 'scaled', 'bias', 'mask', 'logits', 'probs', 'weightedV', 'out',
+] as const;
+
 /** Attention rollout (Abnar & Zuidema) over a stack of self-attention layers. */
 export interface RolloutArgs {
   /** Each layer's maps (H, T, T), in forward order. */
@@ -263,6 +301,7 @@ export type Request =
   | { id: number; kind: 'generate-next'; generator: number }
   | { id: number; kind: 'generate-stop'; generator: number }
   | { id: number; kind: 'translate'; model: number; args: TranslateArgs }
+  | { id: number; kind: 'attention-steps'; model: number; args: AttentionStepsArgs }
   | { id: number; kind: 'fill-mask'; model: number; args: FillMaskArgs }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
@@ -282,6 +321,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'generate-next'; result: GeneratedToken | null }
   | { id: number; ok: true; kind: 'generate-stop' }
   | { id: number; ok: true; kind: 'translate'; result: TranslateResult }
+  | { id: number; ok: true; kind: 'attention-steps'; result: AttentionStepsResult }
   | { id: number; ok: true; kind: 'fill-mask'; result: FillMaskResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }

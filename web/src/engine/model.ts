@@ -9,6 +9,7 @@
 import type {
   FillMaskResult, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
+import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
 export interface Channel {
@@ -116,6 +117,23 @@ export class Model {
     const r = await this.request({ kind: 'fill-mask', model: this.handle, args });
     if (r.ok && r.kind === 'fill-mask') return r.result;
     throw unexpected('fillMask');
+  }
+
+  /**
+   * The query–key drill-down of one attention row, computed by the engine from the q, k,
+   * v and mask of a forward pass on `ids` (and `tgtIds` for encoder–decoders): q, every
+   * k and v, q·k, ÷√d_k, bias/mask, softmax (= the forward pass's attention row), the
+   * weighted values and their sum. `set`: 'enc' | 'dec' | 'cross'; indices 0-based.
+   */
+  async attentionSteps(ids: ArrayLike<number>, pick: Pick<AttentionStepsArgs, 'set' | 'layer' | 'head' | 'query'>,
+                       options: Omit<ForwardOptions, 'attention'> = {}): Promise<AttentionStepsResult> {
+    const args: AttentionStepsArgs = {
+      ids: Int32Array.from(ids), set: pick.set, layer: pick.layer, head: pick.head, query: pick.query,
+      tokenTypeIds: ints(options.tokenTypeIds), attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
+    };
+    const r = await this.request({ kind: 'attention-steps', model: this.handle, args });
+    if (r.ok && r.kind === 'attention-steps') return r.result;
+    throw unexpected('attentionSteps');
   }
 
   /** Frees the model in the worker. Later calls reject. */

@@ -4,11 +4,13 @@
 // from the engine. Heap views are made at the moment of use (memory growth detaches
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
+import { attentionSteps } from './attention_steps';
 import { Calls, TfpError } from './calls';
 import type {
   FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
   NamedTensor, TextSource, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
 } from './messages';
+import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 
 const utf8 = new TextEncoder();
 
@@ -254,6 +256,11 @@ export class Models {
         });
         return { masks, workerMs: performance.now() - started };
       }))));
+  }
+
+  /** tfp_model_attention_steps: the query–key drill-down of one row (attention_steps.ts). */
+  attentionSteps(model: number, a: AttentionStepsArgs): AttentionStepsResult {
+    return attentionSteps(this.c, this.m, this.model(model), a);
   }
 
   // ---- helpers --------------------------------------------------------------------

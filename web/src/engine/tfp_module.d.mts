@@ -74,14 +74,18 @@ export interface TfpModule {
   _tfp_generator_text(gen: number): number;
   _tfp_generator_top(gen: number, ids: number, probs: number, cap: number): number;
 
+  _tfp_model_fill_mask(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
+                       maskId: number, topK: number, positions: number, outIds: number, outProbs: number,
+                       nMasked: number): number;
+
+  _tfp_model_attention_steps(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
+                             tgtIds: number, nTgt: number, set: number, layer: number, head: number, query: number,
+                             out: number): number;
+
   // tfp_inspect_api.h: maths on attention maps the caller has (attention_maths.ts).
   _tfp_attention_rollout(probs: number, L: number, H: number, T: number, residual: number, fusion: number,
                          out: number): number;
   _tfp_attention_head_stats(probs: number, H: number, Tq: number, Tk: number, out: number): number;
-
-  _tfp_model_fill_mask(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
-                       maskId: number, topK: number, positions: number, outIds: number, outProbs: number,
-                       nMasked: number): number;
 
   _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
                        startId: number, eosId: number, outIds: number, capacity: number, outLen: number,

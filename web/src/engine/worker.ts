@@ -7,7 +7,7 @@ import createTfp from './wasm/tfp.mjs';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
 import { attentionRollout, headStats } from './attention_maths';
-import { ATTENTION_TENSORS, type FloatTensor, type Reply, type Request } from './messages';
+import { ATTENTION_STEPS_TENSORS, ATTENTION_TENSORS, type FloatTensor, type Reply, type Request } from './messages';
 
 // The worker global, typed by hand so this file needs only the DOM library.
 interface WorkerScope {
@@ -72,6 +72,13 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'translate', result },
         [result.ids.buffer, ...buffers([result.alignment, ...result.crossAttention])]);
     }
+    case 'fill-mask':
+      return reply({ id: req.id, ok: true, kind: 'fill-mask', result: models.fillMask(req.model, req.args) });
+    case 'attention-steps': {
+      const result = models.attentionSteps(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'attention-steps', result },
+        ATTENTION_STEPS_TENSORS.map((n) => result[n].data.buffer));
+    }
     case 'rollout': {
       const result = attentionRollout(engine.calls, engine.m, req.args);
       return reply({ id: req.id, ok: true, kind: 'rollout', result }, [result.data.buffer]);
@@ -80,8 +87,6 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       const result = headStats(engine.calls, engine.m, req.maps);
       return reply({ id: req.id, ok: true, kind: 'head-stats', result }, buffers(result));
     }
-    case 'fill-mask':
-      return reply({ id: req.id, ok: true, kind: 'fill-mask', result: models.fillMask(req.model, req.args) });
     case 'memory':
       return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });
     default: {

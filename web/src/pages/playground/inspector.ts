@@ -1,9 +1,10 @@
 // The attention inspector: one view at a time over the attention maps of the latest
 // forward pass — model (layer × head grid), matrix (one head), lines (head view),
-// query–key (explained, not available for loaded models), cross-attention, head
-// statistics, rollout and compare. Every number comes from the engine: the maps from
-// the model's forward pass, rollout and statistics from src/inspect/ through the
-// engine worker (Engine.rollout / headStats). This file arranges and labels them.
+// query–key drill-down (drilldown.ts), cross-attention, head statistics, rollout and
+// compare. Every number comes from the engine: the maps from the model's forward pass,
+// rollout, statistics and the drill-down's steps from src/inspect/ through the engine
+// worker (Engine.rollout / headStats, Model.attentionSteps). This file arranges and
+// labels them.
 //
 // Legend: L layers, H heads, Tq queries, Tk keys.
 import { AttentionLines } from '../../widgets/attention_lines';
@@ -12,6 +13,8 @@ import { Heatmap } from '../../widgets/heatmap';
 import { HeadStatsChart, type HeadStat } from '../../widgets/head_stats_chart';
 import { LayerHeadGrid } from '../../widgets/layer_head_grid';
 import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
+import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
+import { DrillDown, drillPanels } from './drilldown';
 import type { Engine } from '../../engine/engine';
 import type { AttnSet, PlayState, View } from './state';
 
@@ -93,6 +96,9 @@ export class Inspector {
   private readonly stats: HeadStatsChart;
   private hiddenHeads = new Set<number>();
   private readonly modelHelp = document.createElement('p');
+  private readonly drill: DrillDown;
+  /** The engine's drill-down for the text the families came from (set by the page). */
+  steps: ((pick: Pick<AttentionStepsArgs, 'set' | 'layer' | 'head' | 'query'>) => Promise<AttentionStepsResult>) | null = null;
   /** SVG of the current view, for export. */
   private svgOf: () => SVGSVGElement | null = () => null;
   shown: Shown | null = null;
@@ -104,6 +110,7 @@ export class Inspector {
     this.grid = new LayerHeadGrid((layer, head) => events.change({ layer, head, view: 'matrix' }));
     this.lines = new AttentionLines('Head view: lines from each query (left) to the keys it attends to (right)',
       (token) => events.change({ token }));
+    this.drill = new DrillDown((token) => events.change({ token }));
     this.stats = new HeadStatsChart('Head statistics: entropy and mean attention distance of every head',
       (layer, head) => events.change({ layer, head }));
   }
@@ -217,14 +224,33 @@ export class Inspector {
         this.svgOf = () => this.lines.svg;
         break;
       }
-      case 'qk':
-        note(this.host, 'The query–key drill-down (q, each k, the dot products, ÷√d_k, softmax, the weighted sum) ' +
-          'needs the per-head q, k and v vectors. The model API returns only attention probabilities ' +
-          '(its observer names are *.attn.probs, *.cross.probs and layer outputs), so this view is not ' +
-          'available for loaded models. The attention lab page shows every one of these steps, computed ' +
-          'by the engine, for a self-attention block you configure.');
-        shown.note = 'unavailable';
+      case 'qk': {
+        // One row of one head, replayed by the engine from the q, k, v and mask of the
+        // forward pass; the query is the selected token (default: the last one).
+        const layer = Math.min(s.layer, f.layers.length - 1), head = Math.min(s.head, f.heads - 1);
+        const query = s.token !== null && s.token < Tq ? s.token : Tq - 1;
+        if (!this.steps) {
+          note(this.host, 'The drill-down needs a model and some text.');
+          break;
+        }
+        let r: AttentionStepsResult;
+        try {
+          r = await this.steps({ set: f.set, layer, head, query });
+        } catch (e) {
+          if (gen !== this.generation) return;
+          note(this.host, `The engine refused the drill-down: ${e instanceof Error ? e.message : String(e)}`);
+          shown.note = 'error';
+          break;
+        }
+        if (gen !== this.generation) return;
+        this.drill.update({ family: f, layer, head, query, steps: r });
+        if (this.host.firstChild !== this.drill.element || this.host.childNodes.length !== 1) this.host.replaceChildren(this.drill.element);
+        Object.assign(shown.panels, drillPanels(r));
+        shown.layer = layer;
+        shown.head = head;
+        shown.note = `query ${query}`;
         break;
+      }
       case 'cross': {
         const cf = this.input?.families.find((x) => x.set === 'cross');
         if (!cf) {

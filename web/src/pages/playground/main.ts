@@ -281,6 +281,9 @@ async function compute(): Promise<void> {
     current.forward = fwd;
     debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
     current.families = families(fwd, tokens.map((t) => visibleToken(t, byteLevel)), byteLevel);
+    // The drill-down replays rows of this same pass (same ids, same decoder input).
+    const stepOpts = arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {};
+    inspector.steps = (pick) => model.attentionSteps(ids, pick, stepOpts);
     outputs.noteByteLevel(byteLevel);
     if (arch === 'decoder_only') await outputs.showNext(ids);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);

@@ -1,0 +1,129 @@
+// tfp_model_attention_steps (tfp_inspect_api.h): runs the model's forward pass with an
+// observer that records one attention block's q, k, v and mask, then replays the
+// chosen row with inspect::attention_steps. Argument checks and copies; no maths here.
+#include <cmath>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "api/api_edge.h"
+#include "api/api_model.h"
+#include "api/api_tensors.h"
+#include "api/tfp_inspect_api.h"
+#include "inspect/attention_steps.h"
+#include "inspect/observer.h"
+
+using tfp::api::loaded_of;
+
+namespace {
+
+namespace m = tfp::model;
+
+// Which block a (set, layer) names, and how many queries it has; checks every index
+// before the forward pass runs, so a bad request costs nothing and says what is valid.
+std::string block_of(const m::ModelConfig& c, const char* set, int layer, int head, int query,
+                     int n, int n_tgt) {
+  const char* f = "tfp_model_attention_steps";
+  TFP_API_REQUIRE(set != nullptr, f, ": set is NULL (\"enc\", \"dec\" or \"cross\")");
+  const std::string s(set);
+  const bool enc_dec = c.architecture == m::Architecture::encoder_decoder;
+  std::string valid;
+  if (c.has_encoder()) valid += "\"enc\"";
+  if (c.has_decoder()) valid += std::string(valid.empty() ? "" : ", ") + "\"dec\"";
+  if (enc_dec) valid += ", \"cross\"";
+  const bool known = (s == "enc" && c.has_encoder()) || (s == "dec" && c.has_decoder()) ||
+                     (s == "cross" && enc_dec);
+  TFP_API_REQUIRE(known, f, ": set \"", s, "\" does not exist in this ",
+                  m::architecture_name(c.architecture), " model (valid: ", valid, ")");
+  const int64_t L = s == "enc" ? c.n_encoder_layers : c.n_decoder_layers;
+  const char* stack = s == "enc" ? "encoder" : "decoder";
+  TFP_API_REQUIRE(layer >= 0 && layer < L, f, ": layer ", layer, " is out of range: the model has ",
+                  L, " ", stack, " layers (0..", L - 1, ")");
+  TFP_API_REQUIRE(head >= 0 && head < c.n_heads, f, ": head ", head, " is out of range: the model has ",
+                  c.n_heads, " heads (0..", c.n_heads - 1, ")");
+  // Queries: the encoder reads ids; an encoder-decoder's decoder reads tgt_ids.
+  const int Tq = s == "enc" || !enc_dec ? n : n_tgt;
+  TFP_API_REQUIRE(query >= 0 && query < Tq, f, ": query ", query, " is out of range: the ",
+                  s == "enc" || !enc_dec ? "input" : "decoder input (tgt_ids)", " has ", Tq,
+                  " tokens (0..", Tq - 1, ")");
+  return (s == "enc" ? "enc." : "dec.") + std::to_string(layer) + (s == "cross" ? ".cross" : ".attn");
+}
+
+}  // namespace
+
+extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, int n,
+                                         const int32_t* token_type_ids, const int32_t* attention_mask,
+                                         const int32_t* tgt_ids, int n_tgt, const char* set, int layer,
+                                         int head, int query, tfp_tensors** out) {
+  if (out) *out = nullptr;
+  return tfp::api::guard("tfp_model_attention_steps", [&] {
+    const char* f = "tfp_model_attention_steps";
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    const m::LoadedModel& lm = loaded_of(model, f);
+    const m::ModelConfig& c = lm.config();
+    TFP_API_REQUIRE(c.has_embeddings, f, ": '", lm.source,
+                    "' takes embeddings (a PyTorch nn.Transformer checkpoint), not token ids");
+    TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": no input tokens (n = ", n, ")");
+    const bool enc_dec = c.architecture == m::Architecture::encoder_decoder;
+    if (enc_dec) {
+      TFP_API_REQUIRE(tgt_ids != nullptr && n_tgt > 0, f,
+                      ": an encoder-decoder model needs decoder input ids (tgt_ids)");
+    }
+    const std::string block = block_of(c, set, layer, head, query, n, enc_dec ? n_tgt : 0);
+
+    // Record exactly this block's q, k, v and mask (exact names: nothing else is copied).
+    tfp::inspect::RecordingObserver obs(
+        {block + ".q", block + ".k", block + ".v", block + ".mask"});
+    const std::span<const int32_t> x(ids, static_cast<size_t>(n));
+    switch (c.architecture) {
+      case m::Architecture::decoder_only:
+        TFP_API_REQUIRE(!token_type_ids && !attention_mask, f,
+                        ": token types and attention masks apply to encoder-only models");
+        m::forward_decoder_only(c, lm.weights(), x, &obs);
+        break;
+      case m::Architecture::encoder_only: {
+        std::vector<int32_t> types;
+        if (token_type_ids) types.assign(token_type_ids, token_type_ids + n);
+        std::vector<uint8_t> padding;  // HF attention_mask 1 = real → our 1 = padding
+        if (attention_mask) {
+          for (int i = 0; i < n; ++i) {
+            TFP_API_REQUIRE(attention_mask[i] == 0 || attention_mask[i] == 1, f,
+                            ": attention_mask values must be 0 or 1, got ", attention_mask[i],
+                            " at position ", i);
+            padding.push_back(attention_mask[i] == 0 ? 1 : 0);
+          }
+        }
+        m::forward_encoder_only(c, lm.weights(), x, types, padding, &obs);
+        break;
+      }
+      case m::Architecture::encoder_decoder:
+        TFP_API_REQUIRE(!token_type_ids && !attention_mask, f,
+                        ": token types and attention masks apply to encoder-only models");
+        m::forward_encoder_decoder(c, lm.weights(), x,
+                                   std::span<const int32_t>(tgt_ids, static_cast<size_t>(n_tgt)), {},
+                                   &obs);
+        break;
+    }
+
+    const tfp::Tensor& q = obs.get(block + ".q");  // (H, Tq, D)
+    const float scale = 1.0f / std::sqrt(static_cast<float>(q.dim(2)));  // as multi_head_attention
+    tfp::inspect::AttentionSteps st =
+        tfp::inspect::attention_steps(q, obs.get(block + ".k"), obs.get(block + ".v"),
+                                      obs.get(block + ".mask"), head, query, scale);
+    auto list = std::make_unique<tfp_tensors>();
+    list->add("q", std::move(st.q));
+    list->add("k", std::move(st.k));
+    list->add("v", std::move(st.v));
+    list->add("scores", std::move(st.scores));
+    list->add("scaled", std::move(st.scaled));
+    list->add("bias", std::move(st.bias));
+    list->add("mask", std::move(st.masked));
+    list->add("logits", std::move(st.logits));
+    list->add("probs", std::move(st.probs));
+    list->add("weighted_v", std::move(st.weighted_v));
+    list->add("out", std::move(st.out));
+    list->add("scale", tfp::Tensor({1}, scale));
+    *out = list.release();
+  });
+}

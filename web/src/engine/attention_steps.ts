@@ -1,0 +1,47 @@
+// The worker's side of tfp_model_attention_steps (src/api/tfp_inspect_api.h): the
+// query–key drill-down of one attention row. Marshalling only — the engine runs the
+// model, records that block's q, k, v and mask, and replays the row; every number comes
+// back from it. Heap views are made at the moment of use and copied out.
+import type { TfpModule } from './wasm/tfp.mjs';
+import { TfpError, type Calls } from './calls';
+import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
+
+const SETS = ['enc', 'dec', 'cross'] as const;
+
+/** Runs the drill-down on the model at `modelPtr` (a tfp_model*). */
+export function attentionSteps(c: Calls, m: TfpModule, modelPtr: number, a: AttentionStepsArgs): AttentionStepsResult {
+  const started = performance.now();
+  if (!SETS.includes(a.set)) throw new TfpError(1, `attentionSteps: set '${String(a.set)}' is not enc, dec or cross`);
+  const ptrs: number[] = [];
+  const ints = (x: Int32Array | undefined, what: string): number => {
+    if (!x) return 0;
+    if (what !== 'tgtIds' && x.length !== a.ids.length)
+      throw new TfpError(1, `attentionSteps: ${what} has ${x.length} values for ${a.ids.length} tokens`);
+    const p = c.put(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+    ptrs.push(p);
+    return p;
+  };
+  try {
+    const ids = ints(a.ids, 'ids'), types = ints(a.tokenTypeIds, 'tokenTypeIds');
+    const mask = ints(a.attentionMask, 'attentionMask'), tgt = ints(a.tgtIds, 'tgtIds');
+    const set = c.put(new TextEncoder().encode(a.set + '\0'));
+    ptrs.push(set);
+    const list = c.withBuffer(4, (slot) => {
+      c.check(m._tfp_model_attention_steps(modelPtr, ids, a.ids.length, types, mask, tgt, a.tgtIds?.length ?? 0,
+        set, a.layer, a.head, a.query, slot));
+      return c.readU32(slot);
+    });
+    try {
+      const t = (name: string) => c.tensor(list, name);
+      return {
+        q: t('q'), k: t('k'), v: t('v'), scores: t('scores'), scaled: t('scaled'), bias: t('bias'), mask: t('mask'),
+        logits: t('logits'), probs: t('probs'), weightedV: t('weighted_v'), out: t('out'),
+        scale: t('scale').data[0]!, workerMs: performance.now() - started,
+      };
+    } finally {
+      m._tfp_tensors_free(list);
+    }
+  } finally {
+    ptrs.forEach((p) => c.free(p));
+  }
+}

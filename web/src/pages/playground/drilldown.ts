@@ -1,0 +1,191 @@
+// The inspector's query–key drill-down: for one layer, head and query token, every step
+// of attention as the tutorials teach it — q, each key k_j, q·k_j, ÷√d_k, the bias or
+// mask, the softmax, each p_j·v_j and their sum — on the real loaded model. Every number
+// is the engine's (tfp_model_attention_steps through the worker); this file lays them out:
+// a query picker (buttons, arrow keys), the formula (KaTeX), q as a vector strip, one
+// table row per key, and the output vector.
+//
+// Legend: Tk keys, D = d_k head size.
+import katex from 'katex';
+import 'katex/dist/katex.min.css';
+import type { AttentionStepsResult } from '../../engine/messages';
+import { maxAbs, vectorBars } from '../../widgets/vector_bars';
+import type { AttentionFamily } from './inspector';
+
+export interface DrillInput {
+  family: AttentionFamily;
+  layer: number;
+  head: number;
+  query: number;
+  steps: AttentionStepsResult;
+}
+
+/** The numbers a drill-down shows, by name (for tests and export): the engine's tensors. */
+export function drillPanels(r: AttentionStepsResult): Record<string, { dims: number[]; data: Float32Array }> {
+  return {
+    q: r.q, k: r.k, v: r.v, scores: r.scores, scaled: r.scaled, bias: r.bias, mask: r.mask, logits: r.logits,
+    probs: r.probs, weighted_v: r.weightedV, out: r.out, scale: { dims: [1], data: Float32Array.of(r.scale) },
+  };
+}
+
+const FORMULA = String.raw`\mathrm{out}_i \;=\; \sum_j \underbrace{\operatorname{softmax}_j\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}} + b_{ij}\Big)}_{p_{ij}}\; v_j
+  \;=\; \operatorname{softmax}\!\Big(\frac{q_i K^\top}{\sqrt{d_k}} + b_i\Big)\,V`;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** A numeric table cell: the rounded value shown, the engine's full value kept. */
+function num(v: number, digits = 3): HTMLTableCellElement {
+  const td = el('td', 'num', Number.isFinite(v) ? v.toFixed(digits) : v < 0 ? '−∞' : String(v));
+  td.dataset.value = String(v);
+  return td;
+}
+
+export class DrillDown {
+  readonly element = el('section', 'drilldown');
+  private readonly picker = el('div', 'qk-picker');
+  private readonly formula = el('div', 'qk-formula');
+  private readonly summary = el('p', 'help');
+  private readonly body = el('div', 'qk-body');
+  private queryButtons: HTMLButtonElement[] = [];
+  private pickerKey = '';
+
+  constructor(private readonly onQuery: (query: number) => void) {
+    this.element.setAttribute('aria-label', 'Query–key drill-down');
+    katex.render(FORMULA, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    this.formula.setAttribute('aria-label',
+      'out_i = sum over j of softmax_j of (q_i dot k_j over square root of d_k, plus b_ij), times v_j');
+    this.element.append(this.picker, this.formula, this.summary, this.body);
+  }
+
+  /** Query token buttons (row tokens of the family); one tab stop, arrows move. */
+  private updatePicker(tokens: string[], query: number): void {
+    const key = tokens.join('\u0000');
+    if (key !== this.pickerKey) {
+      this.pickerKey = key;
+      const label = el('span', 'qk-picker-label', 'Query token');
+      label.id = 'qk-picker-label';
+      const group = el('div', 'qk-tokens');
+      group.setAttribute('role', 'toolbar');
+      group.setAttribute('aria-labelledby', label.id);
+      this.queryButtons = tokens.map((t, i) => {
+        const b = el('button', 'qk-token', t);
+        b.type = 'button';
+        b.dataset.index = String(i);
+        b.setAttribute('aria-label', `query ${i + 1}: ${t}`);
+        b.addEventListener('click', () => this.onQuery(i));
+        b.addEventListener('keydown', (e) => {
+          const n = tokens.length;
+          const next = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? Math.min(n - 1, i + 1)
+            : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? Math.max(0, i - 1)
+              : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+          if (next < 0) return;
+          e.preventDefault();
+          this.queryButtons[next]?.focus();
+          this.onQuery(next);
+        });
+        return b;
+      });
+      group.append(...this.queryButtons);
+      this.picker.replaceChildren(label, group);
+    }
+    this.queryButtons.forEach((b, i) => {
+      b.setAttribute('aria-pressed', String(i === query));
+      b.tabIndex = i === query ? 0 : -1;
+    });
+  }
+
+  update(d: DrillInput): void {
+    const { family: f, steps: r, query } = d;
+    const D = r.q.dims[0]!, Tk = r.scores.dims[0]!;
+    this.updatePicker(f.rowTokens, query);
+    const qTok = f.rowTokens[query] ?? `#${query + 1}`;
+    const masked = Array.from(r.mask.data).filter((m) => m !== 0).length;
+    this.summary.textContent = `${f.label}, layer ${d.layer + 1}, head ${d.head + 1}: query ${query + 1} “${qTok}” ` +
+      `against ${Tk} keys (${masked} masked). d_k = ${D}, so the scores are multiplied by 1/√${D} = ${r.scale.toFixed(4)}.`;
+
+    // q and the keys share one colour scale (they meet in the dot product); the weighted
+    // values and the output share another.
+    const qkScale = maxAbs(r.q.data, r.k.data);
+    const vScale = maxAbs(r.weightedV.data, r.out.data);
+    const qRow = el('div', 'qk-vector');
+    qRow.append(el('span', 'qk-vector-label', `q (query ${query + 1}, ${D} values)`),
+      vectorBars(r.q.data, { label: `q, the query vector of token ${query + 1}`, scale: qkScale }));
+
+    const table = el('table', 'qk-table');
+    const caption = el('caption', undefined,
+      'Each key j: its vector, the dot product with q, the scaled score, the bias or mask, the softmax weight, and the weighted value');
+    const thead = el('thead');
+    const hr = el('tr');
+    for (const [text, title] of [['j', 'key position'], ['key', 'key token'], ['k_j', 'key vector'],
+      ['q·k_j', 'dot product'], ['÷√d_k', `scaled: q·k_j × ${r.scale.toFixed(4)}`], ['+ bias', 'additive mask or bias; masked keys get −∞'],
+      ['softmax p_j', 'attention weight'], ['p_j·v_j', 'weighted value vector']] as const) {
+      const th = el('th', undefined, text);
+      th.scope = 'col';
+      th.title = title;
+      hr.append(th);
+    }
+    thead.append(hr);
+    const tbody = el('tbody');
+    const maxP = Math.max(1e-12, ...r.probs.data);
+    for (let j = 0; j < Tk; j++) {
+      const isMasked = r.mask.data[j] !== 0;
+      // The query's own position is marked: in self-attention a token is also a key.
+      const own = j === query && f.set !== 'cross' && f.rowTokens.length === f.colTokens.length;
+      const tr = el('tr', [isMasked ? 'masked' : '', own ? 'self' : ''].filter(Boolean).join(' ') || undefined);
+      const th = el('th', 'num', String(j + 1));
+      th.scope = 'row';
+      const key = el('td', 'qk-key', f.colTokens[j] ?? `#${j + 1}`);
+      const kCell = el('td', 'qk-vec');
+      kCell.append(vectorBars(r.k.data.subarray(j * D, (j + 1) * D), { label: `k_${j + 1}`, scale: qkScale, compact: true }));
+      const bias = isMasked ? el('td', 'num qk-masked', 'masked') : num(r.bias.data[j]!);
+      if (isMasked) {
+        bias.dataset.value = '-Infinity';
+        bias.title = 'masked: −∞ before the softmax, so the weight is exactly 0';
+      }
+      const p = r.probs.data[j]!;
+      const w = el('td', 'qk-weight');
+      w.dataset.value = String(p);
+      if (isMasked) w.append(el('span', 'qk-masked', '0 (masked)'));
+      else {
+        const track = el('span', 'bar-track');
+        const fill = el('span', 'bar-fill');
+        fill.style.width = `${(100 * p) / maxP}%`;
+        track.append(fill);
+        w.append(track, el('span', 'bar-value', p.toFixed(4)));
+      }
+      const wv = el('td', 'qk-vec');
+      wv.append(vectorBars(r.weightedV.data.subarray(j * D, (j + 1) * D), { label: `p_${j + 1} v_${j + 1}`, scale: vScale, compact: true }));
+      tr.append(th, key, kCell, num(r.scores.data[j]!), num(r.scaled.data[j]!), bias, w, wv);
+      tbody.append(tr);
+    }
+    const tfoot = el('tfoot');
+    const fr = el('tr');
+    const sumLabel = el('th', undefined, 'Σ');
+    sumLabel.scope = 'row';
+    const probSum = Array.from(r.probs.data).reduce((a, b) => a + b, 0);
+    const sumCell = el('td', 'qk-weight', `Σ p_j = ${probSum.toFixed(4)}`);
+    sumCell.colSpan = 1;
+    const outCell = el('td', 'qk-vec');
+    outCell.append(vectorBars(r.out.data, { label: 'out, the sum of the weighted values', scale: vScale, compact: true }));
+    const gap = el('td', undefined, 'out = Σ_j p_j·v_j');
+    gap.colSpan = 5;
+    fr.append(sumLabel, gap, sumCell, outCell);
+    tfoot.append(fr);
+    table.append(caption, thead, tbody, tfoot);
+    const scroller = el('div', 'qk-table-wrap');
+    scroller.tabIndex = 0;
+    scroller.setAttribute('role', 'region');
+    scroller.setAttribute('aria-label', 'Keys of the drill-down (scrolls sideways on narrow screens)');
+    scroller.append(table);
+
+    const outRow = el('div', 'qk-vector');
+    outRow.append(el('span', 'qk-vector-label', `out (head ${d.head + 1}'s output for query ${query + 1}, before the output projection)`),
+      vectorBars(r.out.data, { label: `out, head ${d.head + 1}'s output for query ${query + 1}`, scale: vScale }));
+    this.body.replaceChildren(qRow, scroller, outRow);
+  }
+}
