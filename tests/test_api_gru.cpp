@@ -126,6 +126,7 @@ TEST_CASE("api gru: numbers-gru loads through tfp_model_load and describes itsel
   CHECK(info["architecture"] == "encoder_decoder");
   CHECK(info["model_type"] == "tfp_gru_seq2seq");
   CHECK(info["self_attention"] == false);
+  CHECK(info["head"] == "lm");  // "logits" are the decoder's next-token logits
   CHECK(info["recurrent"]["cell"] == "gru");
   CHECK(info["recurrent"]["attention"] == "additive");
   CHECK(info["recurrent"]["bidirectional_encoder"] == true);

@@ -30,6 +30,8 @@ std::string gru_info_json(const tfp_model& h) {
   j["family"] = "tfp";
   j["architecture"] = "encoder_decoder";
   j["model_type"] = "tfp_gru_seq2seq";
+  j["head"] = "lm";  // next-token logits of the decoder, as a Transformer encoder-decoder's
+  j["mask_token_id"] = m.tokenizer ? m.tokenizer->special_ids().mask : -1;
   j["self_attention"] = false;
   j["recurrent"] = {{"cell", "gru"},
                     {"bidirectional_encoder", c.bidirectional},

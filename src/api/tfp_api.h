@@ -151,7 +151,11 @@ int tfp_attn_lab_run(tfp_attn_lab* lab, const float* x, int T, tfp_tensors** out
 
 /* A loaded model: config + weights (+ tokenizer), as model/model.h's LoadedModel. The
  * caller owns it and frees it with tfp_model_free; generators made from it keep what
- * they need alive, so a model may be freed before its generators. */
+ * they need alive, so a model may be freed before its generators.
+ * The same handle holds the recurrent encoder-decoder (config.json "model_type":
+ * "tfp_gru_seq2seq", model/gru_seq2seq.h, e.g. models/numbers-gru): info, tokenizer,
+ * forward and translate work on it; a call that does not apply to it (a generator, an
+ * operation on self-attention layers) is TFP_ERR_INVALID_ARGUMENT naming the call. */
 typedef struct tfp_model tfp_model;
 
 /* Staging for a model's files, so that the weights are copied only once: the caller
@@ -200,6 +204,13 @@ void tfp_model_free(tfp_model* model);
  *     "head": "lm" | "masked_lm" | "token_classifier" | "none"  (what "logits" are:
  *             next-token, [MASK]-filling vocabulary logits, per-token labels, or absent),
  *     "mask_token_id": the tokenizer's [MASK] id, -1 when none,
+ *     "decoder_start_token_id": config.json's, -1 when none,
+ *     "self_attention": false only for the recurrent encoder-decoder, which also reports
+ *       "model_type": "tfp_gru_seq2seq", "max_target_tokens" and "recurrent": { "cell":
+ *       "gru", "bidirectional_encoder", "embed_dim", "encoder_hidden", "decoder_hidden",
+ *       "attention": "additive", "attention_dim" }, with n_encoder_layers 0,
+ *       n_decoder_layers 1, n_heads 1 (its one additive attention as a cross-attention
+ *       layer of one head), d_model its decoder width and max_positions its source limit,
  *     "tokenizer": null | { "vocab_size", "special": { "unk", "pad", "cls", "sep",
  *                                                     "mask", "bos", "eos" } } }
  * Special ids are -1 where the tokenizer has none. NULL for NULL. */
@@ -254,7 +265,9 @@ const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
  * token_type_ids (n) and attention_mask (n; HF convention: 1 = real, 0 = padding) may be
  * NULL and apply to encoder-only models. For encoder-decoders, ids is the source and
  * tgt_ids (n_tgt) the decoder input (teacher forcing); tgt_ids is ignored otherwise.
- * Errors: ids out of the vocabulary, more tokens than the context (TFP_ERR_ENGINE). */
+ * Errors: ids out of the vocabulary, more tokens than the context (TFP_ERR_ENGINE).
+ * The recurrent encoder-decoder gives "logits", "hidden" = its decoder states (T, D), and
+ * "dec.0.cross.probs" (1, T, S) = its additive attention; it has no self-attention maps. */
 int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
                       const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
                       int want_attention, tfp_tensors** out);
@@ -311,7 +324,8 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
 /* Greedy (beam_size 1) or beam-search decoding (model/beam.h) of src_ids (n, borrowed).
  * start_id -1: config.json's decoder_start_token_id, else the tokenizer's bos, else the
  *   model's eos; eos_id -1: the model's eos.
- * max_tokens 0: as many as the context allows. Output ids go to out_ids (capacity
+ * max_tokens 0: as many as the context allows (the recurrent encoder-decoder: its
+ * config's max_target_tokens; its one "layer" is "dec.0.cross.probs" (1, T, S)). Output ids go to out_ids (capacity
  * ints, caller-owned; too small is TFP_ERR_INVALID_ARGUMENT), their count to *out_len.
  * *alignment (caller-owned) receives "alignment" (T, S) — the last decoder layer's
  * cross-attention averaged over heads — and "dec.i.cross.probs" (H, T, S) per layer;
