@@ -1,6 +1,8 @@
 // Probability bars: labelled horizontal bars (e.g. the next token's top 10), drawn with
 // plain elements so they scale, wrap and read well with a screen reader (a list with
 // each label and percentage). Labels go in via textContent.
+import { setLabelAttr, type Label } from '../i18n/i18n';
+
 export interface Bar {
   label: string;
   value: number;   // 0..1
@@ -10,10 +12,10 @@ export interface Bar {
 export class ProbBars {
   readonly element: HTMLElement;
 
-  constructor(label: string) {
+  constructor(label: Label) {
     this.element = document.createElement('ol');
     this.element.className = 'prob-bars';
-    this.element.setAttribute('aria-label', label);
+    setLabelAttr(this.element, 'aria-label', label);
   }
 
   update(bars: Bar[]): void {

@@ -3,6 +3,8 @@
 // the panel colour at 0 (colour-blind safe: the two hues differ in lightness too) — with
 // each value in the cell's tooltip and the whole vector in the accessible name.
 // Plain elements, so the strip stretches to its container and never scrolls the page.
+import { t } from '../i18n/i18n';
+
 export interface VectorBarsOptions {
   /** Accessible name, e.g. "q, the query vector of token 3". */
   label: string;
@@ -29,7 +31,7 @@ export function vectorBars(values: ArrayLike<number>, o: VectorBarsOptions): HTM
   strip.className = o.compact ? 'vector-bars compact' : 'vector-bars';
   strip.setAttribute('role', 'img');
   const shown = Array.from(values, (v) => v.toFixed(digits));
-  strip.setAttribute('aria-label', `${o.label}: ${values.length} values: ${shown.join(', ')}`);
+  strip.setAttribute('aria-label', t('w.vectorLabel', { label: o.label, count: values.length, values: shown.join(', ') }));
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     const cell = document.createElement('span');

@@ -1,4 +1,5 @@
 /// <reference types="vite/client" />
+import { t, type MessageKey } from '../../i18n/i18n';
 // The models the picker offers, found at build time: every folder under models/ that
 // holds config.json and model.safetensors (shipped models, trained by our trainer), then
 // small test fixtures from tests/fixtures/checkpoints/ so the page always opens with a
@@ -7,7 +8,8 @@
 
 export interface CatalogEntry {
   id: string;          // URL id: "brown-gpt", "fixture-gpt2_tiny"
-  label: string;
+  label: string;       // the name as the page opened; shown through catalogLabel()
+  labelKey?: MessageKey;
   config: string;      // URLs
   weights: string;
   tokenizer?: string;
@@ -24,16 +26,21 @@ const shippedConfigs = import.meta.glob('../../../../models/*/config.json',
 const fixtures = import.meta.glob('../../../../tests/fixtures/checkpoints/{gpt2_tiny,bert_tiny,bert_mlm_tiny}/{config.json,model.safetensors,tokenizer.json}',
   { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
-const FIXTURE_LABELS: Record<string, string> = {
-  gpt2_tiny: 'Tiny GPT-2 (test fixture, random weights)',
-  bert_tiny: 'Tiny BERT (test fixture, random weights)',
-  bert_mlm_tiny: 'Tiny BERT masked LM, fills [MASK] (test fixture, random weights)',
+const FIXTURE_LABELS: Record<string, MessageKey> = {
+  gpt2_tiny: 'play.fixtureGpt2',
+  bert_tiny: 'play.fixtureBert',
+  bert_mlm_tiny: 'play.fixtureBertMlm',
 };
+
+/** An entry's name in the page's language (shipped models go by their folder name). */
+export function catalogLabel(c: CatalogEntry): string {
+  return c.labelKey ? t(c.labelKey) : c.label;
+}
 
 /** model_type values that tfp_model_load refuses, with the reason shown under the
  * picker. Empty: every shipped model loads (the recurrent encoder–decoder numbers-gru,
  * tfp_gru_seq2seq, too, through src/api/api_gru.cpp). */
-const UNSUPPORTED: Record<string, string> = {};
+const UNSUPPORTED: Record<string, MessageKey> = {};
 
 function modelTypeOf(configText: string | undefined): string {
   try {
@@ -45,7 +52,7 @@ function modelTypeOf(configText: string | undefined): string {
 }
 
 /** Shipped folders left out of the picker, with the reason (shown under it). */
-export const LEFT_OUT: { id: string; reason: string }[] = [];
+export const LEFT_OUT: { id: string; reason: MessageKey }[] = [];
 
 function group(files: Record<string, string>, isShipped: boolean): CatalogEntry[] {
   const byDir = new Map<string, Record<string, string>>();
@@ -67,7 +74,8 @@ function group(files: Record<string, string>, isShipped: boolean): CatalogEntry[
     }
     out.push({
       id: isShipped ? dir : `fixture-${dir}`,
-      label: isShipped ? dir : FIXTURE_LABELS[dir] ?? dir,
+      label: isShipped ? dir : FIXTURE_LABELS[dir] ? t(FIXTURE_LABELS[dir]!) : dir,
+      ...(!isShipped && FIXTURE_LABELS[dir] ? { labelKey: FIXTURE_LABELS[dir]! } : {}),
       config: f['config.json'],
       weights: f['model.safetensors'],
       ...(f['tokenizer.json'] ? { tokenizer: f['tokenizer.json'] } : {}),

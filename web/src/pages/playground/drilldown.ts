@@ -9,6 +9,7 @@
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import type { AttentionStepsResult } from '../../engine/messages';
+import { t as msg, type MessageKey } from '../../i18n/i18n';
 import { maxAbs, vectorBars } from '../../widgets/vector_bars';
 import type { AttentionFamily } from './inspector';
 
@@ -55,19 +56,23 @@ export class DrillDown {
   private pickerKey = '';
 
   constructor(private readonly onQuery: (query: number) => void) {
-    this.element.setAttribute('aria-label', 'Query–key drill-down');
     katex.render(FORMULA, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
-    this.formula.setAttribute('aria-label',
-      'out_i = sum over j of softmax_j of (q_i dot k_j over square root of d_k, plus b_ij), times v_j');
+    this.relabel();
     this.element.append(this.picker, this.formula, this.summary, this.body);
+  }
+
+  /** The fixed labels, in the page's language (the page re-renders on a switch). */
+  private relabel(): void {
+    this.element.setAttribute('aria-label', msg('play.qk.title'));
+    this.formula.setAttribute('aria-label', msg('play.qk.formula'));
   }
 
   /** Query token buttons (row tokens of the family); one tab stop, arrows move. */
   private updatePicker(tokens: string[], query: number): void {
-    const key = tokens.join('\u0000');
+    const key = `${tokens.join('\u0000')}\u0000${msg('play.qk.queryToken')}`;  // rebuilt on a language switch too
     if (key !== this.pickerKey) {
       this.pickerKey = key;
-      const label = el('span', 'qk-picker-label', 'Query token');
+      const label = el('span', 'qk-picker-label', msg('play.qk.queryToken'));
       label.id = 'qk-picker-label';
       const group = el('div', 'qk-tokens');
       group.setAttribute('role', 'toolbar');
@@ -76,7 +81,7 @@ export class DrillDown {
         const b = el('button', 'qk-token', t);
         b.type = 'button';
         b.dataset.index = String(i);
-        b.setAttribute('aria-label', `query ${i + 1}: ${t}`);
+        b.setAttribute('aria-label', msg('play.qk.queryButton', { query: i + 1, token: t }));
         b.addEventListener('click', () => this.onQuery(i));
         b.addEventListener('keydown', (e) => {
           const n = tokens.length;
@@ -102,31 +107,32 @@ export class DrillDown {
   update(d: DrillInput): void {
     const { family: f, steps: r, query } = d;
     const D = r.q.dims[0]!, Tk = r.scores.dims[0]!;
+    this.relabel();
     this.updatePicker(f.rowTokens, query);
     const qTok = f.rowTokens[query] ?? `#${query + 1}`;
     const masked = Array.from(r.mask.data).filter((m) => m !== 0).length;
-    this.summary.textContent = `${f.label}, layer ${d.layer + 1}, head ${d.head + 1}: query ${query + 1} “${qTok}” ` +
-      `against ${Tk} keys (${masked} masked). d_k = ${D}, so the scores are multiplied by 1/√${D} = ${r.scale.toFixed(4)}.`;
+    this.summary.textContent = msg('play.qk.summary', { family: f.label, layer: d.layer + 1, head: d.head + 1, query: query + 1,
+      token: qTok, keys: msg('play.qk.keys', { count: Tk }), masked, D, scale: r.scale.toFixed(4) });
 
     // q and the keys share one colour scale (they meet in the dot product); the weighted
     // values and the output share another.
     const qkScale = maxAbs(r.q.data, r.k.data);
     const vScale = maxAbs(r.weightedV.data, r.out.data);
     const qRow = el('div', 'qk-vector');
-    qRow.append(el('span', 'qk-vector-label', `q (query ${query + 1}, ${D} values)`),
-      vectorBars(r.q.data, { label: `q, the query vector of token ${query + 1}`, scale: qkScale }));
+    qRow.append(el('span', 'qk-vector-label', msg('play.qk.qLabel', { query: query + 1, D })),
+      vectorBars(r.q.data, { label: msg('play.qk.qBars', { query: query + 1 }), scale: qkScale }));
 
     const table = el('table', 'qk-table');
-    const caption = el('caption', undefined,
-      'Each key j: its vector, the dot product with q, the scaled score, the bias or mask, the softmax weight, and the weighted value');
+    const caption = el('caption', undefined, msg('play.qk.caption'));
     const thead = el('thead');
     const hr = el('tr');
-    for (const [text, title] of [['j', 'key position'], ['key', 'key token'], ['k_j', 'key vector'],
-      ['q·k_j', 'dot product'], ['÷√d_k', `scaled: q·k_j × ${r.scale.toFixed(4)}`], ['+ bias', 'additive mask or bias; masked keys get −∞'],
-      ['softmax p_j', 'attention weight'], ['p_j·v_j', 'weighted value vector']] as const) {
+    const cols: [string, MessageKey][] = [['j', 'play.qk.colJ'], [msg('play.qk.key'), 'play.qk.colKey'], ['k_j', 'play.qk.colK'],
+      ['q·k_j', 'play.qk.colDot'], ['÷√d_k', 'play.qk.colScaled'], [msg('play.qk.bias'), 'play.qk.colBias'],
+      ['softmax p_j', 'play.qk.colP'], ['p_j·v_j', 'play.qk.colPV']];
+    for (const [text, title] of cols) {
       const th = el('th', undefined, text);
       th.scope = 'col';
-      th.title = title;
+      th.title = msg(title, { scale: r.scale.toFixed(4) });
       hr.append(th);
     }
     thead.append(hr);
@@ -142,15 +148,15 @@ export class DrillDown {
       const key = el('td', 'qk-key', f.colTokens[j] ?? `#${j + 1}`);
       const kCell = el('td', 'qk-vec');
       kCell.append(vectorBars(r.k.data.subarray(j * D, (j + 1) * D), { label: `k_${j + 1}`, scale: qkScale, compact: true }));
-      const bias = isMasked ? el('td', 'num qk-masked', 'masked') : num(r.bias.data[j]!);
+      const bias = isMasked ? el('td', 'num qk-masked', msg('w.masked')) : num(r.bias.data[j]!);
       if (isMasked) {
         bias.dataset.value = '-Infinity';
-        bias.title = 'masked: −∞ before the softmax, so the weight is exactly 0';
+        bias.title = msg('play.qk.maskedTitle');
       }
       const p = r.probs.data[j]!;
       const w = el('td', 'qk-weight');
       w.dataset.value = String(p);
-      if (isMasked) w.append(el('span', 'qk-masked', '0 (masked)'));
+      if (isMasked) w.append(el('span', 'qk-masked', msg('play.qk.zeroMasked')));
       else {
         const track = el('span', 'bar-track');
         const fill = el('span', 'bar-fill');
@@ -171,7 +177,7 @@ export class DrillDown {
     const sumCell = el('td', 'qk-weight', `Σ p_j = ${probSum.toFixed(4)}`);
     sumCell.colSpan = 1;
     const outCell = el('td', 'qk-vec');
-    outCell.append(vectorBars(r.out.data, { label: 'out, the sum of the weighted values', scale: vScale, compact: true }));
+    outCell.append(vectorBars(r.out.data, { label: msg('play.qk.outSum'), scale: vScale, compact: true }));
     const gap = el('td', undefined, 'out = Σ_j p_j·v_j');
     gap.colSpan = 5;
     fr.append(sumLabel, gap, sumCell, outCell);
@@ -180,12 +186,12 @@ export class DrillDown {
     const scroller = el('div', 'qk-table-wrap');
     scroller.tabIndex = 0;
     scroller.setAttribute('role', 'region');
-    scroller.setAttribute('aria-label', 'Keys of the drill-down (scrolls sideways on narrow screens)');
+    scroller.setAttribute('aria-label', msg('play.qk.scroller'));
     scroller.append(table);
 
     const outRow = el('div', 'qk-vector');
-    outRow.append(el('span', 'qk-vector-label', `out (head ${d.head + 1}'s output for query ${query + 1}, before the output projection)`),
-      vectorBars(r.out.data, { label: `out, head ${d.head + 1}'s output for query ${query + 1}`, scale: vScale }));
+    outRow.append(el('span', 'qk-vector-label', msg('play.qk.outLabel', { head: d.head + 1, query: query + 1 })),
+      vectorBars(r.out.data, { label: msg('play.qk.outBars', { head: d.head + 1, query: query + 1 }), scale: vScale }));
     this.body.replaceChildren(qRow, scroller, outRow);
   }
 }

@@ -8,6 +8,7 @@
 //
 // Legend: L layers, H heads, Tq queries, Tk keys.
 import { AttentionLines } from '../../widgets/attention_lines';
+import { t as tr, type MessageKey } from '../../i18n/i18n';
 import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import { HeadStatsChart, type HeadStat } from '../../widgets/head_stats_chart';
@@ -86,12 +87,13 @@ export class Inspector {
   private state: PlayState | null = null;
   private generation = 0;
   private readonly grid: LayerHeadGrid;
-  private readonly legend = new ColorLegend('Attention weight');
-  private readonly matrix = new Heatmap({ title: '', rowAxis: 'query', colAxis: 'key' });
-  private readonly compareA = new Heatmap({ title: '', rowAxis: 'query', colAxis: 'key' });
-  private readonly compareB = new Heatmap({ title: '', rowAxis: 'query', colAxis: 'key' });
-  private readonly cross = new Heatmap({ title: '', rowAxis: 'output', colAxis: 'source' });
-  private readonly rollout = new Heatmap({ title: '', rowAxis: 'position', colAxis: 'input token' });
+  // Labels are functions so that they follow the page's language (a switch re-renders).
+  private readonly legend = new ColorLegend(() => tr('play.insp.attentionWeight'));
+  private readonly matrix = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey') });
+  private readonly compareA = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey') });
+  private readonly compareB = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey') });
+  private readonly cross = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisOutput'), colAxis: () => tr('play.insp.axisSource') });
+  private readonly rollout = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisPosition'), colAxis: () => tr('play.insp.axisInput') });
   private readonly lines: AttentionLines;
   private readonly stats: HeadStatsChart;
   private hiddenHeads = new Set<number>();
@@ -108,10 +110,10 @@ export class Inspector {
 
   constructor(private readonly host: HTMLElement, private readonly events: InspectorEvents) {
     this.grid = new LayerHeadGrid((layer, head) => events.change({ layer, head, view: 'matrix' }));
-    this.lines = new AttentionLines('Head view: lines from each query (left) to the keys it attends to (right)',
+    this.lines = new AttentionLines(() => tr('play.insp.linesTitle'),
       (token) => events.change({ token }));
     this.drill = new DrillDown((token) => events.change({ token }));
-    this.stats = new HeadStatsChart('Head statistics: entropy and mean attention distance of every head',
+    this.stats = new HeadStatsChart(() => tr('play.insp.statsTitle'),
       (layer, head) => events.change({ layer, head }));
   }
 
@@ -151,7 +153,7 @@ export class Inspector {
     const shown: Shown = { view: s.view, set: f?.set ?? null, layer: s.layer, head: s.head, panels: {} };
     this.svgOf = () => null;
     if (!f) {
-      note(this.host, 'No attention maps yet: type some text.');
+      note(this.host, tr('play.insp.noMaps'));
       this.finish(shown, gen);
       return;
     }
@@ -162,12 +164,13 @@ export class Inspector {
       return;
     }
     const Tq = f.rowTokens.length, Tk = f.colTokens.length;
-    const title = (l: number, h: number) => `${f.label}: layer ${l + 1}, head ${h + 1}`;
+    const title = (l: number, h: number) => tr('play.insp.mapTitle', { family: f.label, layer: l + 1, head: h + 1 });
     switch (s.view) {
       case 'model': {
         const help = this.modelHelp;
         help.className = 'help';
-        const text = `${f.layers.length} layers × ${f.heads} heads of ${f.label.toLowerCase()}. Press a map to open it.`;
+        const text = tr('play.insp.gridHelp', { layers: tr('play.layers', { count: f.layers.length }),
+                                                heads: tr('play.heads', { count: f.heads }), family: f.label.toLowerCase() });
         if (help.textContent !== text) help.textContent = text;
         // In the page first: the grid sizes its tiles to the width and reads the theme.
         mount(this.host, this.legend.element, help, this.grid.element);
@@ -196,7 +199,7 @@ export class Inspector {
         const toggles = document.createElement('fieldset');
         toggles.className = 'head-toggles';
         const legend = document.createElement('legend');
-        legend.textContent = `Heads of layer ${s.layer + 1} (colour = head)`;
+        legend.textContent = tr('play.insp.headsOfLayer', { layer: s.layer + 1 });
         toggles.append(legend);
         for (let h = 0; h < f.heads; h++) {
           const label = document.createElement('label');
@@ -215,9 +218,7 @@ export class Inspector {
         }
         const help = document.createElement('p');
         help.className = 'help';
-        help.textContent = token === null
-          ? 'Line opacity is the attention weight. Press a query token on the left (or in the token strip) to keep only its lines.'
-          : `Only the lines of query ${token + 1}. Press it again to show every query.`;
+        help.textContent = token === null ? tr('play.insp.linesHelp') : tr('play.insp.linesOne', { query: token + 1 });
         this.host.replaceChildren(toggles, help, this.lines.element);
         shown.panels['lines'] = { dims: [heads.length, Tq, Tk], data: probs };
         shown.note = `heads ${heads.map((h) => h + 1).join(',')}; lines ${this.lines.drawn}`;
@@ -230,7 +231,7 @@ export class Inspector {
         const layer = Math.min(s.layer, f.layers.length - 1), head = Math.min(s.head, f.heads - 1);
         const query = s.token !== null && s.token < Tq ? s.token : Tq - 1;
         if (!this.steps) {
-          note(this.host, 'The drill-down needs a model and some text.');
+          note(this.host, tr('play.insp.drillNeeds'));
           break;
         }
         let r: AttentionStepsResult;
@@ -238,7 +239,7 @@ export class Inspector {
           r = await this.steps({ set: f.set, layer, head, query });
         } catch (e) {
           if (gen !== this.generation) return;
-          note(this.host, `The engine refused the drill-down: ${e instanceof Error ? e.message : String(e)}`);
+          note(this.host, tr('play.insp.drillRefused', { message: e instanceof Error ? e.message : String(e) }));
           shown.note = 'error';
           break;
         }
@@ -254,12 +255,12 @@ export class Inspector {
       case 'cross': {
         const cf = this.input?.families.find((x) => x.set === 'cross');
         if (!cf) {
-          note(this.host, 'Cross-attention exists only in encoder–decoder models: translate a sentence with one to see where each output token looked in the source.');
+          note(this.host, tr('play.insp.noCross'));
           shown.note = 'no cross-attention';
           break;
         }
         const layer = Math.min(s.layer, cf.layers.length - 1), head = Math.min(s.head, cf.heads - 1);
-        const p = this.panel(cf, layer, head, `Cross-attention: layer ${layer + 1}, head ${head + 1}`);
+        const p = this.panel(cf, layer, head, tr('play.insp.crossTitle', { layer: layer + 1, head: head + 1 }));
         this.cross.setTitle(p.title);
         this.cross.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: null });
         this.host.replaceChildren(this.legend.element, this.cross.element);
@@ -270,7 +271,7 @@ export class Inspector {
       }
       case 'stats': {
         if (!this.maths) break;
-        note(this.host, 'Computing head statistics…');
+        note(this.host, tr('play.insp.computingStats'));
         const all = await this.maths.headStats(f.layers.map((data) => ({ data, dims: [f.heads, Tq, Tk] })));
         if (gen !== this.generation) return;
         const stats: HeadStat[] = [];
@@ -282,29 +283,29 @@ export class Inspector {
         this.stats.update(stats, Math.log(Math.max(2, Tk)), Math.max(1, Tk - 1), { layer: s.layer, head: s.head });
         const help = document.createElement('p');
         help.className = 'help';
-        help.textContent = 'Entropy 0 = a head looks at one token; ln(T) = it spreads evenly. Mean distance = how far back (or ahead) it looks on average. Press a point to select that head.';
+        help.textContent = tr('play.insp.statsHelp');
         this.host.replaceChildren(help, this.stats.element);
         this.svgOf = () => this.stats.svg;
         break;
       }
       case 'rollout': {
         if (Tq !== Tk) {
-          note(this.host, 'Rollout chains self-attention maps; pick encoder or decoder self-attention.');
+          note(this.host, tr('play.insp.rolloutNeedsSelf'));
           break;
         }
         if (!this.maths) break;
-        note(this.host, 'Computing rollout…');
+        note(this.host, tr('play.insp.computingRollout'));
         const r = (await this.maths.rollout(f.layers.map((data) => ({ data, dims: [f.heads, Tq, Tq] })), { residual: 0.5 })).data;
         if (gen !== this.generation) return;
         const layer = Math.min(s.layer, f.layers.length - 1);
         const data = r.subarray(layer * Tq * Tq, (layer + 1) * Tq * Tq);
-        const t = `Attention rollout through layers 1–${layer + 1} (${f.label.toLowerCase()}, heads averaged, residual 0.5)`;
+        const t = tr('play.insp.rolloutTitle', { layer: layer + 1, family: f.label.toLowerCase() });
         this.rollout.setTitle(t);
         // Causal maps chain into causal rollouts: the same cells are structurally zero.
         this.rollout.update({ rowLabels: f.rowTokens, colLabels: f.colTokens, values: data, masked: f.causal ? causalMask(Tq, Tq) : null });
         const help = document.createElement('p');
         help.className = 'help';
-        help.textContent = 'Row i: how much position i draws on each input token once the residual path is counted and the layers are chained (Abnar & Zuidema, 2020). Choose the layer above.';
+        help.textContent = tr('play.insp.rolloutHelp');
         this.host.replaceChildren(this.legend.element, help, this.rollout.element);
         shown.panels['rollout'] = { dims: [f.layers.length, Tq, Tq], data: r };
         this.svgOf = () => matricesSvg([{ title: t, rowLabels: f.rowTokens, colLabels: f.colTokens, values: data }], 1, { cell: 22, labels: true });
@@ -320,8 +321,8 @@ export class Inspector {
         this.compareB.update({ rowLabels: b.rowLabels, colLabels: b.colLabels, values: b.values, masked: b.masked ?? null });
         const pick = document.createElement('div');
         pick.className = 'compare-pick';
-        pick.append(this.selector('Second layer', f.layers.length, l2, (v) => this.events.change({ layer2: v })),
-                    this.selector('Second head', f.heads, h2, (v) => this.events.change({ head2: v })));
+        pick.append(this.selector(tr('play.insp.secondLayer'), f.layers.length, l2, (v) => this.events.change({ layer2: v })),
+                    this.selector(tr('play.insp.secondHead'), f.heads, h2, (v) => this.events.change({ head2: v })));
         const pair = document.createElement('div');
         pair.className = 'compare-pair';
         pair.append(this.compareA.element, this.compareB.element);
@@ -340,18 +341,15 @@ export class Inspector {
    * such as numbers-gru (GRU encoder and decoder, additive attention) — has no
    * self-attention maps for this view: say so and offer the cross view. */
   private noSelfAttention(view: View): void {
-    const what: Partial<Record<View, string>> = {
-      model: 'The layer × head grid', stats: 'Head statistics', rollout: 'Rollout', qk: 'The query–key drill-down',
+    const what: Partial<Record<View, MessageKey>> = {
+      model: 'play.insp.whatModel', stats: 'play.insp.whatStats', rollout: 'play.insp.whatRollout', qk: 'play.insp.whatQk',
     };
     const p = document.createElement('p');
     p.className = 'view-note';
-    p.textContent = `This model has no self-attention maps. ${what[view] ?? 'This view'} needs them, but the only ` +
-      'attention here is cross-attention from each output step to the source: in a recurrent encoder–decoder ' +
-      '(numbers-gru) GRUs read the input and carry the state, and one additive (Bahdanau) attention ' +
-      '(1 layer, 1 head, scored by a small network instead of q·k) picks where to look. ';
+    p.textContent = tr('play.insp.noSelf', { what: tr(what[view] ?? 'play.insp.whatView') });
     const open = document.createElement('button');
     open.type = 'button';
-    open.textContent = 'Open the cross-attention view';
+    open.textContent = tr('play.insp.openCross');
     open.addEventListener('click', () => this.events.change({ view: 'cross' }));
     p.append(open);
     this.host.replaceChildren(p);

@@ -3,9 +3,10 @@
 // engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
 import { Engine, type ForwardResult, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
-import { markSpan, TokenSpans } from '../../widgets/token_spans';
+import { label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
+import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
-import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from './catalog';
+import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from './catalog';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
@@ -80,7 +81,7 @@ const inspector = new Inspector(byId('view'), {
   },
 });
 
-const strip = new TokenSpans('Tokens of the text', {
+const strip = new TokenSpans(() => t('play.tokensOfText'), {
   onHover: (i) => {
     const enc = current.encoding;
     markSpan(textEcho, textBox.value, i === null || !enc ? null : [enc.offsets[2 * i]!, enc.offsets[2 * i + 1]!]);
@@ -104,55 +105,90 @@ const current: Current = { model: null, label: '', encoding: null, forward: null
 function setState(next: PlayState, recompute: boolean): void {
   state = next;
   debug.state = next;
-  history.replaceState(null, '', `?${queryOf(next)}`);
+  history.replaceState(null, '', `?${withLang(queryOf(next))}`);
   showInspectorControls();
   strip.setSelected(next.token);
   if (recompute) schedule();
   else inspector.update({ families: current.families }, state);
 }
 
-function showError(message: string | null): void {
+// The status, error and model lines are kept as functions of the locale: a language
+// switch rewrites them from what the page has, without asking the engine again.
+let statusText: () => string = () => statusLine.textContent ?? '';
+let errorText: Label | null = null;
+let loadErrorText: Label | null = null;
+let modelInfoText: Label = '';
+
+function showStatus(text: () => string): void {
+  statusText = text;
+  statusLine.textContent = text();
+}
+
+function showError(message: Label | null): void {
+  errorText = message;
   errorLine.hidden = message === null;
-  errorLine.textContent = message ?? '';
-  if (message) debug.errors.push(message);
+  errorLine.textContent = message === null ? '' : labelText(message);
+  if (message) debug.errors.push(labelText(message));
+}
+
+function showLoadError(message: Label): void {
+  loadErrorText = message;
+  loadError.textContent = labelText(message);
+  loadError.hidden = false;
 }
 
 // ---- model picker -------------------------------------------------------------------
 
-for (const c of CATALOG) modelSelect.add(new Option(c.label, c.id));
-if (LEFT_OUT.length > 0) {
-  const leftOut = byId('left-out');
-  leftOut.hidden = false;
-  leftOut.textContent = `Not offered: ${LEFT_OUT.map((m) => `${m.id} (${m.reason})`).join('; ')}.`;
-}
-const localOption = new Option('Your own files', 'local');
+for (const c of CATALOG) modelSelect.add(new Option(catalogLabel(c), c.id));
+const leftOut = byId('left-out');
+const localOption = new Option(t('play.ownFiles'), 'local');
 localOption.disabled = true;
 modelSelect.add(localOption);
 
-let engine: Engine | null = null;
+/** The picker's names and the note on models left out, in the page's language. */
+function showPickerText(): void {
+  CATALOG.forEach((c, i) => { modelSelect.options[i]!.text = catalogLabel(c); });
+  localOption.text = t('play.ownFiles');
+  leftOut.hidden = LEFT_OUT.length === 0;
+  if (LEFT_OUT.length > 0)
+    leftOut.textContent = t('play.notOffered', { list: LEFT_OUT.map((m) => t('play.notOfferedItem', { id: m.id, reason: t(m.reason) })).join('; ') });
+}
+showPickerText();
 
-async function loadModel(source: Parameters<Engine['load']>[0], label: string, id: string): Promise<void> {
+const ARCH_KEYS: Record<string, MessageKey> = {
+  encoder_only: 'play.archEncoder', decoder_only: 'play.archDecoder', encoder_decoder: 'play.archEncDec',
+};
+
+let engine: Engine | null = null;
+/** The loaded model's name in the page's language (a fixture's name is translated). */
+let currentName: () => string = () => current.label;
+
+async function loadModel(source: Parameters<Engine['load']>[0], name: () => string, id: string): Promise<void> {
   if (!engine) return;
+  const label = name();
   loadError.hidden = true;
+  loadErrorText = null;
   progressBox.hidden = false;
   progressBar.removeAttribute('value');
-  progressLabel.textContent = `Loading ${label}…`;
+  progressLabel.textContent = t('play.loadingModel', { label });
   try {
     const model = await engine.load(source, {
       onProgress: (p) => {
         if (p.total > 0) progressBar.value = p.bytes / p.total;
+        const kib = (p.bytes / 1024).toFixed(0);
         progressLabel.textContent = p.stage === 'reading'
-          ? `Reading ${label}: ${(p.bytes / 1024).toFixed(0)}${p.total ? ` of ${(p.total / 1024).toFixed(0)}` : ''} KiB`
-          : p.stage === 'parsing' ? `Parsing ${label}…` : `Binding the weights of ${label}…`;
+          ? (p.total ? t('play.readingOf', { label, kib, total: (p.total / 1024).toFixed(0) }) : t('play.reading', { label, kib }))
+          : p.stage === 'parsing' ? t('play.parsing', { label }) : t('play.binding', { label });
       },
     });
     if (!model.info.tokenizer) {
       void model.dispose();
-      throw new Error(`${label} has no tokenizer.json: the playground needs one to turn text into tokens`);
+      throw new Error(t('play.noTokenizer', { label }));
     }
     const old = current.model;
     current.model = model;
     current.label = label;
+    currentName = name;
     current.translation = null;
     if (old) void old.dispose();
     debug.modelInfo = model.info;
@@ -162,21 +198,27 @@ async function loadModel(source: Parameters<Engine['load']>[0], label: string, i
     localOption.disabled = id !== 'local';
     modelSelect.value = id;
     const i = model.info;
-    const layers = i.architecture === 'encoder_decoder' ? `${i.n_encoder_layers}+${i.n_decoder_layers}` : String(i.n_encoder_layers + i.n_decoder_layers);
-    modelInfoLine.textContent = `${label}: ${i.architecture.replace('_', '-')} (${i.family}), ${layers} layers, ` +
-      `${i.n_heads} heads, d_model ${i.d_model}, ${i.parameters.toLocaleString('en')} parameters, ` +
-      `context ${i.max_positions} tokens, vocabulary ${i.vocab_size}.`;
+    const nLayers = i.n_encoder_layers + i.n_decoder_layers;
+    const layers = () => (i.architecture === 'encoder_decoder'
+      ? t('play.layers', { count: `${i.n_encoder_layers}+${i.n_decoder_layers}` }) : t('play.layers', { count: nLayers }));
     const r = i.recurrent;  // a GRU encoder–decoder: say what its "1 layer, 1 head" is
-    if (r) modelInfoLine.textContent = `${label}: recurrent encoder–decoder: ${r.bidirectional_encoder ? 'bidirectional ' : ''}` +
-      `GRU encoder (${r.encoder_hidden} per direction), GRU decoder (${r.decoder_hidden}), ${r.attention} (Bahdanau) ` +
-      `attention — no self-attention; ${i.parameters.toLocaleString('en')} parameters, source up to ${i.max_positions} ` +
-      `tokens, vocabulary ${i.vocab_size}.`;
+    modelInfoText = r
+      ? () => t('play.modelInfoRecurrent', {
+        label: name(), bidirectional: r.bidirectional_encoder ? t('play.bidirectional') : '', encoderHidden: r.encoder_hidden,
+        decoderHidden: r.decoder_hidden, attention: r.attention, parameters: i.parameters.toLocaleString('en'),
+        context: i.max_positions, vocab: i.vocab_size })
+      : () => t('play.modelInfo', {
+        label: name(), architecture: ARCH_KEYS[i.architecture] ? t(ARCH_KEYS[i.architecture]!) : i.architecture.replace('_', '-'),
+        family: i.family, layers: layers(),
+        heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model, parameters: i.parameters.toLocaleString('en'),
+        context: i.max_positions, vocab: i.vocab_size });
+    modelInfoLine.textContent = labelText(modelInfoText);
     outputs.setModel(model, model.info.family === 'gpt2', state);
     setState({ ...state, model: id, set: '' }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    loadError.textContent = `Could not load ${label}: ${msg}.` + (current.model ? ` Still using ${current.label}.` : '');
-    loadError.hidden = false;
+    const still = current.model ? currentName : null;
+    showLoadError(() => t('play.loadFailed', { label: name(), message: msg }) + (still ? t('play.stillUsing', { label: still() }) : ''));
     debug.errors.push(msg);
     if (current.model) modelSelect.value = state.model;
     document.body.dataset.loadErrors = String(Number(document.body.dataset.loadErrors ?? 0) + 1);
@@ -188,13 +230,12 @@ async function loadModel(source: Parameters<Engine['load']>[0], label: string, i
 function loadCatalog(id: string): Promise<void> {
   const c = CATALOG.find((x) => x.id === id) ?? CATALOG[0];
   if (!c) {
-    loadError.textContent = 'No model is bundled with this build.';
-    loadError.hidden = false;
+    showLoadError(() => t('play.noModel'));
     return Promise.resolve();
   }
   const base = location.href;
   return loadModel({ name: c.id, config: new URL(c.config, base), weights: new URL(c.weights, base),
-                     ...(c.tokenizer ? { tokenizer: new URL(c.tokenizer, base) } : {}) }, c.label, c.id);
+                     ...(c.tokenizer ? { tokenizer: new URL(c.tokenizer, base) } : {}) }, () => catalogLabel(c), c.id);
 }
 
 modelSelect.addEventListener('change', () => { if (modelSelect.value !== 'local') void loadCatalog(modelSelect.value); });
@@ -205,7 +246,7 @@ fileInput.addEventListener('change', () => {
 
 function loadFiles(files: File[]): Promise<void> {
   const label = files.map((f) => f.name).join(', ');
-  return loadModel(files, `your files (${label})`, 'local');
+  return loadModel(files, () => t('play.yourFiles', { names: label }), 'local');
 }
 
 /** Files of a dropped folder (one level deep) or the dropped files themselves. */
@@ -236,6 +277,8 @@ dropzone.addEventListener('drop', (e) => {
 
 let running = false;
 let queued = false;
+/** What the token strip shows (redrawn as is on a language switch). */
+let lastStrip: TokenSpanData | null = null;
 
 function schedule(): void {
   if (!current.model) return;
@@ -264,13 +307,14 @@ async function compute(): Promise<void> {
     const byteLevel = model.info.family === 'gpt2' || looksByteLevel(enc.tokens);
     current.encoding = { ids, tokens, offsets, specialMask: enc.specialMask.slice(0, T) };
     debug.encoding = { ids: Array.from(ids), tokens, offsets: Array.from(offsets), truncated };
-    strip.update({ tokens, ids, offsets, special: current.encoding.specialMask, byteLevel }, state.token);
+    lastStrip = { tokens, ids, offsets, special: current.encoding.specialMask, byteLevel };
+    strip.update(lastStrip, state.token);
     markSpan(textEcho, text, null);
     if (T === 0) {
       current.families = [];
       current.forward = null;
       showError(null);
-      statusLine.textContent = 'Type some text to see its tokens.';
+      showStatus(() => t('play.typeText'));
       inspector.update({ families: [] }, state);
       return;
     }
@@ -290,12 +334,15 @@ async function compute(): Promise<void> {
     if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens);
     if (queued) return;
     showError(null);
-    statusLine.textContent = `${T} tokens` + (truncated ? ` (the text has ${enc.ids.length}; the model's context holds ${max}, so only the first ${max} are used)` : '') +
-      `. Forward pass ${fwd.workerMs.toFixed(1)} ms in the engine worker, ${(performance.now() - started).toFixed(0)} ms in all.`;
+    const workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0), total = enc.ids.length;
+    showStatus(() => t('common.tokens', { count: T }) + (truncated ? t('play.truncated', { total, max }) : '') +
+      t('play.forwardTime', { workerMs, totalMs }));
     showInspectorControls();
     inspector.update({ families: current.families }, state);
   } catch (e) {
-    showError(`The engine refused: ${e instanceof Error ? e.message : String(e)}`);
+    // The engine's message stays as it is (English); the frame around it is ours.
+    const message = e instanceof Error ? e.message : String(e);
+    showError(() => t('common.engineRefused', { message }));
   } finally {
     running = false;
     if (queued) schedule();
@@ -312,15 +359,22 @@ function decoderInput(): { ids: number[]; tokens: string[] } {
   return { ids: [start, ...(r ? Array.from(r.ids) : [])], tokens: ['⟨start⟩', ...(r ? r.tokens : [])] };
 }
 
+/** The name of a family of attention maps, in the page's language. */
+function familyLabel(set: AttnSet): string {
+  if (set === 'enc') return t('play.setEncoder');
+  if (set === 'cross') return t('play.setCross');
+  return current.model?.info.architecture === 'decoder_only' ? t('play.setCausal') : t('play.setDecoder');
+}
+
 /** Groups the forward pass's attention tensors by kind, in layer order. */
 function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): AttentionFamily[] {
   const out: AttentionFamily[] = [];
   const tgtTokens = current.model?.info.architecture === 'encoder_decoder'
     ? decoderInput().tokens.map((t, i) => (i === 0 ? t : visibleToken(t, byteLevel))) : [];
   const spec: { set: AttnSet; re: RegExp; label: string }[] = [
-    { set: 'enc', re: /^enc\.(\d+)\.attn\.probs$/, label: 'Encoder self-attention' },
-    { set: 'dec', re: /^dec\.(\d+)\.attn\.probs$/, label: current.model?.info.architecture === 'decoder_only' ? 'Self-attention (causal)' : 'Decoder self-attention' },
-    { set: 'cross', re: /^dec\.(\d+)\.cross\.probs$/, label: 'Cross-attention' },
+    { set: 'enc', re: /^enc\.(\d+)\.attn\.probs$/, label: familyLabel('enc') },
+    { set: 'dec', re: /^dec\.(\d+)\.attn\.probs$/, label: familyLabel('dec') },
+    { set: 'cross', re: /^dec\.(\d+)\.cross\.probs$/, label: familyLabel('cross') },
   ];
   for (const s of spec) {
     const found = fwd.attention.map((a) => ({ a, m: s.re.exec(a.name) })).filter((x) => x.m)
@@ -343,15 +397,16 @@ async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<vo
 
 // ---- inspector controls ----------------------------------------------------------------
 
-const VIEW_LABELS: Record<View, string> = {
-  model: 'Model', matrix: 'Matrix', lines: 'Lines', qk: 'Query·key', cross: 'Cross', stats: 'Head stats', rollout: 'Rollout', compare: 'Compare',
+const VIEW_LABELS: Record<View, MessageKey> = {
+  model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
+  stats: 'play.view.stats', rollout: 'play.view.rollout', compare: 'play.view.compare',
 };
 const tabButtons = VIEWS.map((v) => {
   const b = document.createElement('button');
   b.type = 'button';
   b.role = 'tab';
   b.id = `tab-${v}`;
-  b.textContent = VIEW_LABELS[v];
+  b.textContent = t(VIEW_LABELS[v]);
   b.addEventListener('click', () => setState({ ...state, view: v }, false));
   b.addEventListener('keydown', (e) => {
     const k = VIEWS.indexOf(v);
@@ -390,7 +445,7 @@ function showInspectorControls(): void {
   if (layer !== state.layer || head !== state.head) {
     state = { ...state, layer, head };
     debug.state = state;
-    history.replaceState(null, '', `?${queryOf(state)}`);
+    history.replaceState(null, '', `?${withLang(queryOf(state))}`);
   }
   fill(layerSelect, L, layer, (i) => String(i + 1));
   fill(headSelect, H, head, (i) => String(i + 1));
@@ -407,12 +462,12 @@ function exportName(): string {
 byId('export-svg').addEventListener('click', () => {
   const svg = inspector.svg();
   if (svg) exportSvg(svg, exportName());
-  else showError('This view has no picture to export.');
+  else showError(() => t('play.noPicture'));
 });
 byId('export-png').addEventListener('click', () => {
   const svg = inspector.svg();
   if (svg) exportPng(svg, exportName()).catch((e: unknown) => showError(String(e)));
-  else showError('This view has no picture to export.');
+  else showError(() => t('play.noPicture'));
 });
 byId('export-json').addEventListener('click', () => {
   const f = inspector.family(state, current.families);
@@ -425,8 +480,9 @@ byId('export-json').addEventListener('click', () => {
   }, exportName());
 });
 byId('copy-link').addEventListener('click', () => {
-  void navigator.clipboard?.writeText(location.href).then(() => (statusLine.textContent = 'Link copied: it reproduces this view.'),
-    () => (statusLine.textContent = `Link: ${location.href}`));
+  const url = location.href;
+  void navigator.clipboard?.writeText(url).then(() => showStatus(() => t('play.linkCopied')),
+    () => showStatus(() => t('play.link', { url })));
 });
 
 // ---- text box ----------------------------------------------------------------------------
@@ -441,16 +497,31 @@ textBox.addEventListener('input', () => {
 
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => inspector.redraw());
 
+// A language switch rewrites the page's text from what it already has: the model, its
+// tokens and attention maps stay; only labels, status lines and views are redrawn.
+onLocaleChange(() => {
+  showPickerText();
+  tabButtons.forEach((b, k) => { b.textContent = t(VIEW_LABELS[VIEWS[k]!]); });
+  statusLine.textContent = statusText();
+  if (errorText !== null) errorLine.textContent = labelText(errorText);
+  if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
+  if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
+  current.families = current.families.map((f) => ({ ...f, label: familyLabel(f.set) }));
+  if (lastStrip) strip.update(lastStrip, state.token);
+  showInspectorControls();
+  inspector.update({ families: current.families }, state);
+});
+
 showInspectorControls();
 Engine.create().then(
   (e) => {
     engine = e;
     inspector.maths = e;
-    statusLine.textContent = 'Loading the model…';
+    showStatus(() => t('play.loadingTheModel'));
     return state.model === 'local' ? loadCatalog(DEFAULT_MODEL) : loadCatalog(state.model);
   },
   (e: unknown) => {
-    statusLine.textContent = 'The engine did not start.';
+    showStatus(() => t('common.engineDidNotStart'));
     showError(String(e instanceof Error ? e.message : e));
   },
 );

@@ -6,28 +6,31 @@
 // tfp_model_fill_mask); an encoder–decoder translates with a beam size. Probabilities come from the engine's sampler (the generator's per-step
 // top list), never from a softmax here. Text goes in with textContent only.
 import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
+import { bindAttr, bindText, setLabelText, t as tr, type Label, type MessageKey } from '../../i18n/i18n';
 import { ProbBars } from '../../widgets/prob_bars';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import type { PlayState } from './state';
 
 export interface OutputEvents {
   change(patch: Partial<PlayState>): void;
-  error(message: string | null): void;
+  error(message: Label | null): void;
   translated(r: TranslateResult, src: TokenizeResult): void;
   generationEvent(kind: 'token' | 'done', text: string): void;
 }
 
-function field(label: string, input: HTMLInputElement, help?: string): HTMLElement {
+// Text in this panel is bound to its element (bindText): a language switch rewrites it
+// in place, without rebuilding the panel or asking the engine again.
+function field(label: MessageKey, input: HTMLInputElement, help?: MessageKey): HTMLElement {
   const wrap = document.createElement('div');
   wrap.className = 'field';
   const l = document.createElement('label');
   l.htmlFor = input.id;
-  l.textContent = label;
+  bindText(l, () => tr(label));
   wrap.append(l, input);
   if (help) {
     const p = document.createElement('p');
     p.className = 'help';
-    p.textContent = help;
+    bindText(p, () => tr(help));
     wrap.append(p);
   }
   return wrap;
@@ -46,10 +49,10 @@ function numberInput(id: string, min: number, max: number, step: number): HTMLIn
 
 const MASK_TEXT = '[MASK]';
 
-function note(text: string): HTMLElement {
+function note(text: Label): HTMLElement {
   const p = document.createElement('p');
   p.className = 'help';
-  p.textContent = text;
+  setLabelText(p, text);
   return p;
 }
 
@@ -70,9 +73,9 @@ function insertAtCursor(text: string): void {
   box.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
-function heading(text: string): HTMLElement {
+function heading(text: Label): HTMLElement {
   const h = document.createElement('h3');
-  h.textContent = text;
+  setLabelText(h, text);
   return h;
 }
 
@@ -80,7 +83,7 @@ export class Outputs {
   readonly element: HTMLElement;
   private model: Model | null = null;
   private byteLevel = false;
-  private readonly bars = new ProbBars('Next-token probabilities');
+  private readonly bars = new ProbBars(() => tr('play.out.nextProbs'));
   private abort: AbortController | null = null;
   /** For tests: the latest next-token list and generation. */
   nextTokens: { id: number; prob: number; token: string }[] = [];
@@ -109,15 +112,16 @@ export class Outputs {
     title.id = 'outputs-title';
     const arch = model.info.architecture;
     const mlm = arch === 'encoder_only' && model.info.head === 'masked_lm';
-    title.textContent = arch === 'decoder_only' ? 'Next token and generation' : mlm ? 'Fill the [MASK]'
-      : arch === 'encoder_only' ? 'Per-token outputs' : 'Translation';
+    const titleKey: MessageKey = arch === 'decoder_only' ? 'play.out.titleDecoder' : mlm ? 'play.out.titleFillMask'
+      : arch === 'encoder_only' ? 'play.out.titleEncoder' : 'play.out.titleTranslate';
+    bindText(title, () => tr(titleKey, { mask: MASK_TEXT }));
     this.element.replaceChildren(title);
     this.fillMask = [];
     this.fillHost = null;
     if (arch === 'decoder_only') this.buildDecoder(s);
     else if (arch === 'encoder_only') {
       if (mlm) this.buildFillMask();
-      this.buildEncoder(mlm ? 'Per-token outputs' : null);
+      this.buildEncoder(mlm ? () => tr('play.out.titleEncoder') : null);
     }
     else this.buildTranslate(s);
   }
@@ -133,16 +137,16 @@ export class Outputs {
   private buildDecoder(s: PlayState): void {
     const next = document.createElement('div');
     next.className = 'next-token';
-    next.append(heading('Most probable next tokens'), this.bars.element);
+    next.append(heading(() => tr('play.out.mostProbable')), this.bars.element);
     const form = document.createElement('form');
     form.className = 'gen-controls';
-    form.setAttribute('aria-label', 'Generation settings');
+    bindAttr(form, 'aria-label', () => tr('play.out.genSettings'));
     const t = numberInput('gen-temp', 0, 5, 0.05), k = numberInput('gen-topk', 0, 100000, 1),
       p = numberInput('gen-topp', 0, 1, 0.01), m = numberInput('gen-max', 1, 512, 1), seed = numberInput('gen-seed', 0, 4294967295, 1);
     t.value = String(s.temperature); k.value = String(s.topK); p.value = String(s.topP); m.value = String(s.maxTokens); seed.value = String(s.seed);
     this.inputs = { t, k, p, m, seed };
-    form.append(field('Temperature', t, '0 = always the most probable'), field('Top-k', k, '0 = all tokens'),
-      field('Top-p', p, '1 = all tokens'), field('Max tokens', m), field('Seed', seed));
+    form.append(field('play.out.temperature', t, 'play.out.temperatureHelp'), field('play.out.topK', k, 'play.out.topKHelp'),
+      field('play.out.topP', p, 'play.out.topPHelp'), field('play.out.maxTokens', m), field('play.out.seed', seed));
     form.addEventListener('change', () => this.events.change(this.readGen()));
     form.addEventListener('submit', (e) => { e.preventDefault(); void this.generate(); });
     const buttons = document.createElement('div');
@@ -150,11 +154,11 @@ export class Outputs {
     this.genButton = document.createElement('button');
     this.genButton.type = 'submit';
     this.genButton.id = 'generate';
-    this.genButton.textContent = 'Generate';
+    bindText(this.genButton, () => tr('play.out.generate'));
     this.stopButton = document.createElement('button');
     this.stopButton.type = 'button';
     this.stopButton.id = 'stop';
-    this.stopButton.textContent = 'Stop';
+    bindText(this.stopButton, () => tr('play.out.stop'));
     this.stopButton.disabled = true;
     this.stopButton.addEventListener('click', () => this.stopGeneration());
     buttons.append(this.genButton, this.stopButton);
@@ -168,7 +172,7 @@ export class Outputs {
     this.genStatus.id = 'gen-status';
     const gen = document.createElement('div');
     gen.className = 'generation';
-    gen.append(heading('Generate'), form, this.genOut, this.genStatus);
+    gen.append(heading(() => tr('play.out.generate')), form, this.genOut, this.genStatus);
     this.element.append(next, gen);
   }
 
@@ -194,7 +198,7 @@ export class Outputs {
       // A byte-level BPE (GPT-2's, brown-gpt's) spells a leading space "Ġ": shown as "·"
       // like the token strip. Sticky per model: the page's text or these candidates tell.
       this.byteLevel ||= looksByteLevel(first.value.top.map((c) => c.token));
-      this.bars.update(first.value.top.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: `id ${c.id}` })));
+      this.bars.update(first.value.top.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: tr('play.out.tokenId', { id: c.id }) })));
     } finally {
       await it.return();
     }
@@ -218,7 +222,7 @@ export class Outputs {
     this.genOut.replaceChildren(promptSpan, out);
     this.genButton!.disabled = true;
     this.stopButton!.disabled = false;
-    this.genStatus!.textContent = 'Generating…';
+    bindText(this.genStatus!, () => tr('play.out.generating'));
     const enc = await model.tokenize(prompt);
     const room = Math.max(1, model.info.max_positions - 1);
     const ids = enc.ids.length > room ? enc.ids.slice(enc.ids.length - room) : enc.ids;
@@ -235,12 +239,14 @@ export class Outputs {
         await new Promise((r) => setTimeout(r, 0));
       }
       this.generated.stopReason = gen.stopReason ?? '';
-      const why = { max_tokens: 'reached the token limit', eos: 'the model ended the text', context_full: 'the context is full',
-                    cancelled: 'stopped' }[this.generated.stopReason] ?? this.generated.stopReason;
-      this.genStatus!.textContent = `${this.generated.ids.length} tokens: ${why}.` +
-        (ids.length < enc.ids.length ? ` The prompt was cut to its last ${ids.length} tokens to fit the context.` : '');
+      const reason = this.generated.stopReason, count = this.generated.ids.length, cut = ids.length < enc.ids.length ? ids.length : 0;
+      const whyKey = ({ max_tokens: 'play.out.stopMaxTokens', eos: 'play.out.stopEos', context_full: 'play.out.stopContext',
+                        cancelled: 'play.out.stopCancelled' } as Record<string, MessageKey>)[reason];
+      bindText(this.genStatus!, () => tr('play.out.generated', { tokens: tr('common.tokens', { count }), why: whyKey ? tr(whyKey) : reason }) +
+        (cut ? tr('play.out.promptCut', { count: cut }) : ''));
     } catch (e) {
-      this.events.error(`Generation failed: ${e instanceof Error ? e.message : String(e)}`);
+      const message = e instanceof Error ? e.message : String(e);
+      this.events.error(() => tr('play.out.genFailed', { message }));
     } finally {
       if (id === this.nextGen) {
         this.genButton!.disabled = false;
@@ -260,7 +266,7 @@ export class Outputs {
 
   private perTokenHost: HTMLElement | null = null;
 
-  private buildEncoder(title: string | null): void {
+  private buildEncoder(title: Label | null): void {
     this.perTokenHost = document.createElement('div');
     this.perTokenHost.className = 'table-scroll';
     if (!title) {
@@ -278,14 +284,14 @@ export class Outputs {
     const id2label = (info.config['id2label'] ?? null) as Record<string, string> | null;
     const rows: { token: string; value: string }[] = [];
     const T = tokens.length;
-    let header = 'hidden-state length ‖h‖';
+    let header: MessageKey = 'play.out.hiddenLength';
     if (id2label && out.logits && info.head !== 'masked_lm') {  // an MLM's logits are over the vocabulary
-      header = 'label (largest logit)';
+      header = 'play.out.argmaxLabel';
       const V = out.logits.dims[1]!;
       for (let t = 0; t < T; t++) {
         let best = 0;
         for (let v = 1; v < V; v++) if (out.logits.data[t * V + v]! > out.logits.data[t * V + best]!) best = v;
-        rows.push({ token: tokens[t]!, value: `${id2label[String(best)] ?? best}  (logit ${out.logits.data[t * V + best]!.toFixed(2)})` });
+        rows.push({ token: tokens[t]!, value: tr('play.out.labelLogit', { label: id2label[String(best)] ?? best, logit: out.logits.data[t * V + best]!.toFixed(2) }) });
       }
     } else {
       const C = out.hidden.dims[1]!;
@@ -299,10 +305,11 @@ export class Outputs {
     const table = document.createElement('table');
     table.className = 'per-token';
     const h = table.createTHead().insertRow();
-    for (const x of ['#', 'token', header]) {
+    for (const x of ['#', 'play.out.colToken', header] as const) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.textContent = x;
+      if (x === '#') th.textContent = x;
+      else bindText(th, () => tr(x));
       h.append(th);
     }
     const body = table.createTBody();
@@ -324,15 +331,16 @@ export class Outputs {
     const hint = document.createElement('p');
     hint.className = 'help';
     hint.id = 'mask-hint';
-    hint.append('Type ');
+    const before = document.createElement('span'), after = document.createElement('span');
+    bindText(before, () => tr('play.out.maskHintBefore'));
+    bindText(after, () => tr('play.out.maskHintAfter'));
     const code = document.createElement('code');
     code.textContent = MASK_TEXT;
-    hint.append(code, ' (capitals, square brackets) where a word is missing, or put it at the cursor with the button. ' +
-      'The model predicts what fits each mask; the bars are its probabilities, computed in the engine.');
+    hint.append(before, code, after);
     const insert = document.createElement('button');
     insert.type = 'button';
     insert.id = 'insert-mask';
-    insert.textContent = `Insert ${MASK_TEXT}`;
+    bindText(insert, () => tr('play.out.insertMask', { mask: MASK_TEXT }));
     insert.addEventListener('click', () => insertAtCursor(MASK_TEXT));
     const row = document.createElement('div');
     row.className = 'buttons';
@@ -343,7 +351,7 @@ export class Outputs {
     this.fillHost.setAttribute('aria-live', 'polite');
     const section = document.createElement('div');
     section.className = 'fill-mask-section';
-    section.append(heading(`Predictions at each ${MASK_TEXT}`), hint, row, this.fillHost);
+    section.append(heading(() => tr('play.out.predictionsAt', { mask: MASK_TEXT })), hint, row, this.fillHost);
     this.element.append(section);
   }
 
@@ -355,12 +363,12 @@ export class Outputs {
     const maskId = model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1;
     if (maskId < 0) {
       this.fillMask = [];
-      host.replaceChildren(note(`This tokenizer has no ${MASK_TEXT} token.`));
+      host.replaceChildren(note(() => tr('play.out.noMaskToken', { mask: MASK_TEXT })));
       return;
     }
     if (!ids.includes(maskId)) {
       this.fillMask = [];
-      host.replaceChildren(note(`No ${MASK_TEXT} in the text yet.`));
+      host.replaceChildren(note(() => tr('play.out.noMaskYet', { mask: MASK_TEXT })));
       return;
     }
     try {
@@ -371,17 +379,19 @@ export class Outputs {
         const box = document.createElement('div');
         box.className = 'mask-fill';
         const before = m.position > 0 ? tokens[m.position - 1] : undefined;
-        const title = `${MASK_TEXT} ${i + 1} of ${r.masks.length}: token #${m.position + 1}` +
-          (before !== undefined ? `, after “${visibleToken(before, this.byteLevel)}”` : '');
-        const bars = new ProbBars(`Predictions for ${MASK_TEXT} at token ${m.position + 1}`);
-        bars.update(m.candidates.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: `id ${c.id}` })));
+        const shownBefore = before !== undefined ? visibleToken(before, this.byteLevel) : null;
+        const title = () => tr('play.out.maskTitle', { mask: MASK_TEXT, index: i + 1, count: r.masks.length, position: m.position + 1 }) +
+          (shownBefore !== null ? tr('play.out.maskAfter', { token: shownBefore }) : '');
+        const bars = new ProbBars(() => tr('play.out.maskBars', { mask: MASK_TEXT, position: m.position + 1 }));
+        bars.update(m.candidates.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: tr('play.out.tokenId', { id: c.id }) })));
         const h = document.createElement('h4');
-        h.textContent = title;
+        bindText(h, title);
         box.append(h, bars.element);
         return box;
       }));
     } catch (e) {
-      if (seq === this.fillSeq) this.events.error(`Fill-mask failed: ${e instanceof Error ? e.message : String(e)}`);
+      const message = e instanceof Error ? e.message : String(e);
+      if (seq === this.fillSeq) this.events.error(() => tr('play.out.fillFailed', { message }));
     }
   }
 
@@ -398,8 +408,8 @@ export class Outputs {
     const button = document.createElement('button');
     button.type = 'submit';
     button.id = 'translate';
-    button.textContent = 'Translate';
-    form.append(field('Beam size', this.beamInput, '1 = greedy'), button);
+    bindText(button, () => tr('play.out.translate'));
+    form.append(field('play.out.beam', this.beamInput, 'play.out.beamHelp'), button);
     form.addEventListener('submit', (e) => { e.preventDefault(); void this.translate(); });
     form.addEventListener('change', () => this.events.change({ beam: Math.max(1, Math.min(16, Math.round(Number(this.beamInput!.value) || 1))) }));
     this.translateOut = document.createElement('p');
@@ -419,7 +429,8 @@ export class Outputs {
       this.translateOut.textContent = r.text;
       this.events.translated(r, src);
     } catch (e) {
-      this.events.error(`Translation failed: ${e instanceof Error ? e.message : String(e)}`);
+      const message = e instanceof Error ? e.message : String(e);
+      this.events.error(() => tr('play.out.translateFailed', { message }));
     }
   }
 }
