@@ -61,6 +61,24 @@ function pageText(p) {
   });
 }
 
+/** Runs of four or more English words in the page's own text (not the model's): text the
+ *  catalogues do not know yet (a string hard-coded in a page or widget). Model text —
+ *  the text box, its echo, tokens, generations, predictions — is left out. */
+function englishRuns(p) {
+  return p.evaluate(() => {
+    const skip = '#text, #text-echo, #tokens, .token-strip, .gen-output, .prob-bars, .per-token td, .qk-tokens, .qk-key, ' +
+      '.heatmap-table th, .mask-fill h4, #model-info, script, style, [hidden], .visually-hidden, input, textarea, option, code, .katex';
+    const out = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+      for (const m of n.textContent.matchAll(/[A-Za-z][A-Za-z'’-]+(?:[ ,]+[A-Za-z][A-Za-z'’-]+){3,}/g)) out.push(m[0]);
+    }
+    return out;
+  });
+}
+
 async function assertChinese(p, prefixes, what) {
   const { catalogs, missing, lang } = await p.evaluate(() => ({
     catalogs: window.tfpI18n.catalogs, missing: [...window.tfpI18n.missing], lang: document.documentElement.lang,
@@ -74,6 +92,7 @@ async function assertChinese(p, prefixes, what) {
   assert.doesNotMatch(all, /\b(common|nav|play|lab|w)\.[a-z][A-Za-z.]+\b/, `${what}: a raw message key is visible`);
   const left = untranslatedPieces(catalogs, prefixes).filter((s) => all.includes(s));
   assert.deepEqual(left, [], `${what}: English left on the Chinese page`);
+  assert.deepEqual(await englishRuns(p), [], `${what}: English sentences not in any catalogue`);
   return { catalogs, body };
 }
 
@@ -98,6 +117,7 @@ test('attention lab in Chinese; switching language keeps the engine result; the 
   await page.selectOption('#lang-select', 'en');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.equal(await page.locator('h1').textContent(), 'Multi-head attention lab');
+  assert.ok((await englishRuns(page)).length > 5, 'the English-sentence scan finds the English page\'s sentences');
   assert.match(await page.locator('#status').textContent(), /^6 tokens, 2 heads of 8 dimensions\. Engine /);
   assert.equal(await page.locator('.head-grid-cells figcaption').first().textContent(), 'Head 1 of 2');
   assert.equal(await page.locator('.legend-title').first().textContent(), 'Attention weight');
