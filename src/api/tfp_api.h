@@ -286,6 +286,12 @@ int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32
                         const int32_t* attention_mask, int mask_id, int top_k, int32_t* positions,
                         int32_t* out_ids, float* out_probs, int* n_masked);
 
+/* The same top-k from logits the caller already has (a masked-LM forward pass's "logits"
+ * (n, V), borrowed), so a page that ran tfp_model_forward does not run the model again.
+ * mask_id must be given (>= 0); outputs and errors as tfp_model_fill_mask. */
+int tfp_fill_mask_logits(const float* logits, int n, int V, const int32_t* ids, int mask_id, int top_k,
+                         int32_t* positions, int32_t* out_ids, float* out_probs, int* n_masked);
+
 /* ---- generation: one token per call ------------------------------------------------- */
 
 /* A decoder-only generation in progress (model/generate.h): the prompt runs through a

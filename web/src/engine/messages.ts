@@ -152,6 +152,9 @@ export interface ForwardArgs {
   attentionMask?: Int32Array;
   /** Encoder-decoder models: the decoder's input ids (teacher forcing). */
   tgtIds?: Int32Array;
+  /** Masked-LM models: also the top fillers of every mask, from this pass's logits
+   *  (tfp_fill_mask_logits: no second forward pass). maskId must be given. */
+  fillMask?: { topK: number; maskId: number };
 }
 
 export interface ForwardResult {
@@ -162,6 +165,8 @@ export interface ForwardResult {
   /** "enc.i.attn.probs" / "dec.i.attn.probs" (H, T, T), "dec.i.cross.probs" (H, T, S). */
   attention: NamedTensor[];
   workerMs: number;
+  /** When args.fillMask was given and the model returned logits. */
+  fillMask?: FillMaskResult;
 }
 
 export interface GenerateArgs {

@@ -25,6 +25,9 @@ export interface ForwardOptions {
   attentionMask?: ArrayLike<number>;
   /** Encoder-decoder models: the decoder input ids (teacher forcing). */
   tgtIds?: ArrayLike<number>;
+  /** Masked-LM models: also return the top fillers of every mask (result.fillMask),
+   *  computed from this pass's logits in the engine (no second pass). */
+  fillMask?: { topK: number; maskId: number };
 }
 
 export interface GenerateOptions {
@@ -82,6 +85,7 @@ export class Model {
     const args = {
       ids: Int32Array.from(ids), attention: options.attention ?? false, tokenTypeIds: ints(options.tokenTypeIds),
       attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
+      ...(options.fillMask ? { fillMask: { ...options.fillMask } } : {}),
     };
     const r = await this.request({ kind: 'forward', model: this.handle, args });
     if (r.ok && r.kind === 'forward') return r.result;

@@ -142,6 +142,14 @@ export class Models {
           workerMs: performance.now() - started,
         };
         if (logits) result.logits = { data: logits.data, dims: logits.dims };
+        if (a.fillMask && logits && logits.dims.length === 2) {
+          // The same top-k as fillMask, from the logits still in the heap (no second pass).
+          const li = all.indexOf(logits), V = logits.dims[1]!, n = a.ids.length, fm = a.fillMask;
+          const at = this.m._tfp_tensors_data(list, li);
+          const k = Math.max(1, Math.floor(fm.topK));
+          result.fillMask = this.readFills(model, n, k, performance.now(), (pos, outIds, outProbs, count) =>
+            this.m._tfp_fill_mask_logits(at, n, V, ids, fm.maskId, k, pos, outIds, outProbs, count));
+        }
         return result;
       } finally {
         this.m._tfp_tensors_free(list);
@@ -230,32 +238,40 @@ export class Models {
   fillMask(model: number, a: FillMaskArgs): FillMaskResult {
     const started = performance.now();
     const ptr = this.model(model);
-    const n = a.ids.length, k = Math.max(1, Math.floor(a.topK));
+    const n = a.ids.length;
     for (const [what, x] of [['tokenTypeIds', a.tokenTypeIds], ['attentionMask', a.attentionMask]] as const)
       if (x && x.length !== n) throw new TfpError(1, `fillMask: ${what} has ${x.length} values for ${n} tokens`);
     const opt = (x: Int32Array | undefined, body: (p: number) => FillMaskResult): FillMaskResult =>
       x ? this.withInts(x, body) : body(0);
-    // Layout of one scratch buffer: n_masked (4) | positions (n) | ids (n·k) | probs (n·k).
     return this.withInts(a.ids, (ids) => opt(a.tokenTypeIds, (types) => opt(a.attentionMask, (mask) =>
-      this.c.withBuffer(4 + 4 * n + 8 * n * k, (buf) => {
-        const pos = buf + 4, outIds = pos + 4 * n, outProbs = outIds + 4 * n * k;
-        this.c.check(this.m._tfp_model_fill_mask(ptr, ids, n, types, mask, a.maskId ?? -1, a.topK, pos, outIds,
-          outProbs, buf));
-        const count = this.c.readU32(buf), heap = this.m.HEAPU8.buffer;
-        const positions = new Int32Array(heap, pos, count).slice();
-        const allIds = new Int32Array(heap, outIds, count * k).slice();
-        const allProbs = new Float32Array(heap, outProbs, count * k).slice();
-        const masks = Array.from(positions, (position, r) => {
-          const candidates = [];
-          for (let j = 0; j < k; j++) {
-            const id = allIds[r * k + j]!;
-            if (id < 0) break;  // the vocabulary is smaller than k
-            candidates.push({ id, prob: allProbs[r * k + j]!, token: this.token(model, id) });
-          }
-          return { position, candidates };
-        });
-        return { masks, workerMs: performance.now() - started };
-      }))));
+      this.readFills(model, n, a.topK, started, (pos, outIds, outProbs, count) =>
+        this.m._tfp_model_fill_mask(ptr, ids, n, types, mask, a.maskId ?? -1, a.topK, pos, outIds, outProbs, count)))));
+  }
+
+  /** Runs `call` (tfp_model_fill_mask or tfp_fill_mask_logits) on a scratch buffer and
+   *  reads its masks, with the vocabulary's spelling of each candidate. */
+  private readFills(model: number, n: number, topK: number, started: number,
+                    call: (pos: number, outIds: number, outProbs: number, count: number) => number): FillMaskResult {
+    const k = Math.max(1, Math.floor(topK));
+    // Layout of one scratch buffer: n_masked (4) | positions (n) | ids (n·k) | probs (n·k).
+    return this.c.withBuffer(4 + 4 * n + 8 * n * k, (buf) => {
+      const pos = buf + 4, outIds = pos + 4 * n, outProbs = outIds + 4 * n * k;
+      this.c.check(call(pos, outIds, outProbs, buf));
+      const count = this.c.readU32(buf), heap = this.m.HEAPU8.buffer;
+      const positions = new Int32Array(heap, pos, count).slice();
+      const allIds = new Int32Array(heap, outIds, count * k).slice();
+      const allProbs = new Float32Array(heap, outProbs, count * k).slice();
+      const masks = Array.from(positions, (position, r) => {
+        const candidates = [];
+        for (let j = 0; j < k; j++) {
+          const id = allIds[r * k + j]!;
+          if (id < 0) break;  // the vocabulary is smaller than k
+          candidates.push({ id, prob: allProbs[r * k + j]!, token: this.token(model, id) });
+        }
+        return { position, candidates };
+      });
+      return { masks, workerMs: performance.now() - started };
+    });
   }
 
   /** tfp_model_attention_steps: the query–key drill-down of one row (attention_steps.ts). */

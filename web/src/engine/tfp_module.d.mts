@@ -77,6 +77,8 @@ export interface TfpModule {
   _tfp_model_fill_mask(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
                        maskId: number, topK: number, positions: number, outIds: number, outProbs: number,
                        nMasked: number): number;
+  _tfp_fill_mask_logits(logits: number, n: number, V: number, ids: number, maskId: number, topK: number,
+                        positions: number, outIds: number, outProbs: number, nMasked: number): number;
 
   _tfp_model_attention_steps(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
                              tgtIds: number, nTgt: number, set: number, layer: number, head: number, query: number,

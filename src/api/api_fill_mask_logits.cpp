@@ -1,0 +1,37 @@
+// tfp_fill_mask_logits: fill-mask top-k (model/fill_mask.h) from the logits of a masked-LM
+// forward pass the caller already ran, so the playground shows the [MASK] fillers of the
+// text it just ran through tfp_model_forward without a second forward pass.
+#include <algorithm>
+
+#include "api/api_edge.h"
+#include "model/fill_mask.h"
+
+extern "C" {
+
+int tfp_fill_mask_logits(const float* logits, int n, int V, const int32_t* ids, int mask_id, int top_k,
+                         int32_t* positions, int32_t* out_ids, float* out_probs, int* n_masked) {
+  if (n_masked) *n_masked = 0;
+  return tfp::api::guard("tfp_fill_mask_logits", [&] {
+    TFP_API_REQUIRE(positions && out_ids && out_probs && n_masked, "tfp_fill_mask_logits: an output pointer is NULL");
+    TFP_API_REQUIRE(logits != nullptr && ids != nullptr && n > 0 && V > 0,
+                    "tfp_fill_mask_logits: no logits (n = ", n, ", V = ", V, ")");
+    TFP_API_REQUIRE(mask_id >= 0, "tfp_fill_mask_logits: mask_id must be a token id, got ", mask_id);
+    TFP_API_REQUIRE(top_k >= 1, "tfp_fill_mask_logits: top_k must be at least 1, got ", top_k);
+    // logits (n, V), borrowed: fill_mask only reads it.
+    const tfp::TensorView view(logits, {n, V});
+    const std::vector<tfp::model::MaskPrediction> found =
+        tfp::model::fill_mask(view, std::span<const int32_t>(ids, static_cast<size_t>(n)), mask_id, top_k);
+    // Written only after everything succeeded: a failure leaves the outputs untouched.
+    const size_t K = static_cast<size_t>(top_k);
+    for (size_t r = 0; r < found.size(); ++r) {
+      positions[r] = static_cast<int32_t>(found[r].position);
+      std::fill(out_ids + r * K, out_ids + (r + 1) * K, -1);
+      std::fill(out_probs + r * K, out_probs + (r + 1) * K, 0.0f);
+      std::copy(found[r].ids.begin(), found[r].ids.end(), out_ids + r * K);
+      std::copy(found[r].probs.begin(), found[r].probs.end(), out_probs + r * K);
+    }
+    *n_masked = static_cast<int>(found.size());
+  });
+}
+
+}  // extern "C"
