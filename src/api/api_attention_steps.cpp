@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/api_attention_steps.h"
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
@@ -16,24 +17,24 @@
 
 using tfp::api::loaded_of;
 
-namespace {
-
 namespace m = tfp::model;
 
-// Which block a (set, layer) names, and how many queries it has; checks every index
-// before the forward pass runs, so a bad request costs nothing and says what is valid.
-std::string block_of(const m::ModelConfig& c, const char* set, int layer, int head, int query,
-                     int n, int n_tgt) {
-  const char* f = "tfp_model_attention_steps";
+namespace tfp::api {
+
+std::string steps_block(const char* f, const m::ModelConfig& c, const char* set, int layer, int head,
+                        int query, int enc_queries, int dec_queries, const char* enc_input,
+                        const char* dec_input) {
   TFP_API_REQUIRE(set != nullptr, f, ": set is NULL (\"enc\", \"dec\" or \"cross\")");
   const std::string s(set);
   const bool enc_dec = c.architecture == m::Architecture::encoder_decoder;
+  // A bare nn.TransformerDecoder is an encoder-decoder with no encoder layers: its memory
+  // is an input, so it has "dec" and "cross" but no "enc".
+  const bool has_enc = c.has_encoder() && c.n_encoder_layers > 0;
   std::string valid;
-  if (c.has_encoder()) valid += "\"enc\"";
+  if (has_enc) valid += "\"enc\"";
   if (c.has_decoder()) valid += std::string(valid.empty() ? "" : ", ") + "\"dec\"";
   if (enc_dec) valid += ", \"cross\"";
-  const bool known = (s == "enc" && c.has_encoder()) || (s == "dec" && c.has_decoder()) ||
-                     (s == "cross" && enc_dec);
+  const bool known = (s == "enc" && has_enc) || (s == "dec" && c.has_decoder()) || (s == "cross" && enc_dec);
   TFP_API_REQUIRE(known, f, ": set \"", s, "\" does not exist in this ",
                   m::architecture_name(c.architecture), " model (valid: ", valid, ")");
   const int64_t L = s == "enc" ? c.n_encoder_layers : c.n_decoder_layers;
@@ -42,15 +43,41 @@ std::string block_of(const m::ModelConfig& c, const char* set, int layer, int he
                   L, " ", stack, " layers (0..", L - 1, ")");
   TFP_API_REQUIRE(head >= 0 && head < c.n_heads, f, ": head ", head, " is out of range: the model has ",
                   c.n_heads, " heads (0..", c.n_heads - 1, ")");
-  // Queries: the encoder reads ids; an encoder-decoder's decoder reads tgt_ids.
-  const int Tq = s == "enc" || !enc_dec ? n : n_tgt;
+  const bool enc_side = s == "enc";
+  const int Tq = enc_side ? enc_queries : dec_queries;
   TFP_API_REQUIRE(query >= 0 && query < Tq, f, ": query ", query, " is out of range: the ",
-                  s == "enc" || !enc_dec ? "input" : "decoder input (tgt_ids)", " has ", Tq,
-                  " tokens (0..", Tq - 1, ")");
+                  enc_side ? enc_input : dec_input, " has ", Tq, " tokens (0..", Tq - 1, ")");
   return (s == "enc" ? "enc." : "dec.") + std::to_string(layer) + (s == "cross" ? ".cross" : ".attn");
 }
 
-}  // namespace
+std::vector<std::string> steps_records(const std::string& block) {
+  return {block + ".q", block + ".k", block + ".v", block + ".mask"};
+}
+
+tfp_tensors* steps_result(const inspect::RecordingObserver& obs, const std::string& block, int head,
+                          int query) {
+  const tfp::Tensor& q = obs.get(block + ".q");  // (H, Tq, D)
+  const float scale = 1.0f / std::sqrt(static_cast<float>(q.dim(2)));  // as multi_head_attention
+  tfp::inspect::AttentionSteps st =
+      tfp::inspect::attention_steps(q, obs.get(block + ".k"), obs.get(block + ".v"),
+                                    obs.get(block + ".mask"), head, query, scale);
+  auto list = std::make_unique<tfp_tensors>();
+  list->add("q", std::move(st.q));
+  list->add("k", std::move(st.k));
+  list->add("v", std::move(st.v));
+  list->add("scores", std::move(st.scores));
+  list->add("scaled", std::move(st.scaled));
+  list->add("bias", std::move(st.bias));
+  list->add("mask", std::move(st.masked));
+  list->add("logits", std::move(st.logits));
+  list->add("probs", std::move(st.probs));
+  list->add("weighted_v", std::move(st.weighted_v));
+  list->add("out", std::move(st.out));
+  list->add("scale", tfp::Tensor({1}, scale));
+  return list.release();
+}
+
+}  // namespace tfp::api
 
 extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, int n,
                                          const int32_t* token_type_ids, const int32_t* attention_mask,
@@ -70,11 +97,13 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
       TFP_API_REQUIRE(tgt_ids != nullptr && n_tgt > 0, f,
                       ": an encoder-decoder model needs decoder input ids (tgt_ids)");
     }
-    const std::string block = block_of(c, set, layer, head, query, n, enc_dec ? n_tgt : 0);
+    // Queries: the encoder reads ids; an encoder-decoder's decoder reads tgt_ids.
+    const std::string block =
+        tfp::api::steps_block(f, c, set, layer, head, query, n, enc_dec ? n_tgt : n, "input",
+                              enc_dec ? "decoder input (tgt_ids)" : "input");
 
     // Record exactly this block's q, k, v and mask (exact names: nothing else is copied).
-    tfp::inspect::RecordingObserver obs(
-        {block + ".q", block + ".k", block + ".v", block + ".mask"});
+    tfp::inspect::RecordingObserver obs(tfp::api::steps_records(block));
     const std::span<const int32_t> x(ids, static_cast<size_t>(n));
     switch (c.architecture) {
       case m::Architecture::decoder_only:
@@ -106,24 +135,6 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
         break;
     }
 
-    const tfp::Tensor& q = obs.get(block + ".q");  // (H, Tq, D)
-    const float scale = 1.0f / std::sqrt(static_cast<float>(q.dim(2)));  // as multi_head_attention
-    tfp::inspect::AttentionSteps st =
-        tfp::inspect::attention_steps(q, obs.get(block + ".k"), obs.get(block + ".v"),
-                                      obs.get(block + ".mask"), head, query, scale);
-    auto list = std::make_unique<tfp_tensors>();
-    list->add("q", std::move(st.q));
-    list->add("k", std::move(st.k));
-    list->add("v", std::move(st.v));
-    list->add("scores", std::move(st.scores));
-    list->add("scaled", std::move(st.scaled));
-    list->add("bias", std::move(st.bias));
-    list->add("mask", std::move(st.masked));
-    list->add("logits", std::move(st.logits));
-    list->add("probs", std::move(st.probs));
-    list->add("weighted_v", std::move(st.weighted_v));
-    list->add("out", std::move(st.out));
-    list->add("scale", tfp::Tensor({1}, scale));
-    *out = list.release();
+    *out = tfp::api::steps_result(obs, block, head, query);
   });
 }

@@ -6,6 +6,7 @@
 #include "api/api_gru.h"
 #include "api/api_model.h"
 #include "model/weights.h"
+#include "tokenizer/word_split.h"
 
 namespace tfp::api {
 
@@ -60,6 +61,9 @@ std::string info_json(const tfp::model::LoadedModel& m) {
   j["mask_token_id"] = m.tokenizer ? m.tokenizer->special_ids().mask : -1;
   j["self_attention"] = true;  // a Transformer (a GRU model says false: api_gru.cpp)
   j["tokenizer"] = tokenizer_info(m.tokenizer.get());
+  // How tfp_model_tokenize splits text when there is no tokenizer.json: "words" for a
+  // model that takes embeddings (tokenizer/word_split.h), else null (it refuses).
+  j["tokenizer_fallback"] = !m.tokenizer && !c.has_embeddings ? json(tfp::kWordsFallbackName) : json(nullptr);
   // Replace (never throw on) invalid UTF-8 in a file name.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }

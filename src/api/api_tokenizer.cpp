@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "api/api_edge.h"
+#include "api/api_embeddings.h"
 #include "api/api_model.h"
+#include "tokenizer/word_split.h"
 
 namespace {
 
@@ -24,9 +26,12 @@ int tfp_model_tokenize(tfp_model* model, const char* text, size_t bytes, int add
   return tfp::api::guard("tfp_model_tokenize", [&] {
     TFP_API_REQUIRE(out != nullptr, "tfp_model_tokenize: out is NULL");
     TFP_API_REQUIRE(text != nullptr || bytes == 0, "tfp_model_tokenize: text is NULL");
-    const tfp::Tokenizer& tok = tokenizer_of(model, "tfp_model_tokenize");
+    const std::string_view s(text ? text : "", bytes);
     auto e = std::make_unique<tfp_encoding>();
-    e->enc = tok.encode(std::string_view(text ? text : "", bytes), add_special_tokens != 0);
+    // A model that reads vectors and came without tokenizer.json (a PyTorch
+    // nn.Transformer checkpoint) is split into words (tokenizer/word_split.h).
+    if (tfp::api::words_fallback(model)) e->enc = tfp::encode_words(s);
+    else e->enc = tokenizer_of(model, "tfp_model_tokenize").encode(s, add_special_tokens != 0);
     for (size_t i = 0; i < e->enc.size(); ++i) {
       e->offsets_utf16.push_back(static_cast<int32_t>(e->enc.offsets_utf16[i].begin));
       e->offsets_utf16.push_back(static_cast<int32_t>(e->enc.offsets_utf16[i].end));

@@ -212,7 +212,10 @@ void tfp_model_free(tfp_model* model);
  *       n_decoder_layers 1, n_heads 1 (its one additive attention as a cross-attention
  *       layer of one head), d_model its decoder width and max_positions its source limit,
  *     "tokenizer": null | { "vocab_size", "special": { "unk", "pad", "cls", "sep",
- *                                                     "mask", "bos", "eos" } } }
+ *                                                     "mask", "bos", "eos" } },
+ *     "has_embeddings": false for models that read vectors (tfp_model_forward_embeddings),
+ *     "tokenizer_fallback": "words" when such a model has no tokenizer.json (how
+ *             tfp_model_tokenize splits its text), else null }
  * Special ids are -1 where the tokenizer has none. NULL for NULL. */
 const char* tfp_model_info_json(tfp_model* model);
 
@@ -224,7 +227,14 @@ typedef struct tfp_encoding tfp_encoding;
 
 /* Tokenises text (bytes of UTF-8, borrowed) with the model's tokenizer.json. Invalid
  * UTF-8 is TFP_ERR_ENGINE naming the byte offset; a model without a tokenizer is
- * TFP_ERR_INVALID_ARGUMENT. add_special_tokens: the post-processor's [CLS] ... [SEP]. */
+ * TFP_ERR_INVALID_ARGUMENT — except a model that reads vectors (info "has_embeddings":
+ * false, e.g. a PyTorch nn.Transformer) without tokenizer.json: its text is split into
+ * words (tokenizer/word_split.h: whitespace dropped, each punctuation mark and CJK
+ * ideograph alone, text kept as typed; info "tokenizer_fallback": "words"), and token
+ * i's id is the index of its text among this text's distinct tokens, in order of first
+ * appearance (no vocabulary: ids only say which tokens are equal). Give the tokens'
+ * texts to tfp_seeded_token_embeddings to get the vectors such a model reads.
+ * add_special_tokens: the post-processor's [CLS] ... [SEP]. */
 int tfp_model_tokenize(tfp_model* model, const char* text, size_t bytes, int add_special_tokens,
                        tfp_encoding** out);
 void tfp_encoding_free(tfp_encoding* enc);
@@ -265,12 +275,60 @@ const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
  * token_type_ids (n) and attention_mask (n; HF convention: 1 = real, 0 = padding) may be
  * NULL and apply to encoder-only models. For encoder-decoders, ids is the source and
  * tgt_ids (n_tgt) the decoder input (teacher forcing); tgt_ids is ignored otherwise.
- * Errors: ids out of the vocabulary, more tokens than the context (TFP_ERR_ENGINE).
+ * Errors: ids out of the vocabulary, more tokens than the context (TFP_ERR_ENGINE); a
+ * model that reads vectors (a PyTorch nn.Transformer) takes tfp_model_forward_embeddings.
  * The recurrent encoder-decoder gives "logits", "hidden" = its decoder states (T, D), and
  * "dec.0.cross.probs" (1, T, S) = its additive attention; it has no self-attention maps. */
 int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
                       const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
                       int want_attention, tfp_tensors** out);
+
+/* ---- forward pass on embeddings (PyTorch nn.Transformer checkpoints) ---------------- */
+
+/* Flags of tfp_model_forward_embeddings (bits, or-ed). */
+enum tfp_embed_flags {
+  TFP_EMBED_CAUSAL_SRC = 1, /* causal mask on the encoder's self-attention (src): query i
+                               sees keys j <= i, e.g. a GPT-style nn.TransformerEncoder */
+  TFP_EMBED_CAUSAL_TGT = 2  /* causal mask on the decoder's self-attention (tgt): PyTorch's
+                               tgt_mask = generate_square_subsequent_mask(T) */
+};
+
+/* One forward pass of a model that reads vectors instead of token ids (info
+ * "has_embeddings": false): a PyTorch nn.Transformer / nn.TransformerEncoder /
+ * nn.TransformerDecoder checkpoint (config.json "model_type": "torch_transformer"), run as
+ * the PyTorch module's forward with batch_first=True on a batch of one:
+ *   "kind": "transformer" (architecture encoder_decoder)   src (S, C) the encoder's input,
+ *                                                          tgt (T, C) the decoder's input
+ *   "kind": "encoder"     (encoder_only)                   src (S, C); tgt NULL, T = 0
+ *   "kind": "decoder"     (encoder_decoder, 0 encoder layers: a bare decoder stack)
+ *                         src (S, C) is its `memory` (what cross-attention reads),
+ *                         tgt (T, C) the decoder's input
+ * src, tgt: float32 row-major, borrowed. C: the width of the caller's rows; it must equal
+ * the model's d_model (stated so that a mismatch is an error, not a misread buffer).
+ * src_padding (S), tgt_padding (T): borrowed, may be NULL; 1 = padding (PyTorch's
+ * key_padding_mask true), 0 = real. src_padding masks source keys wherever they are keys
+ * (src_key_padding_mask and memory_key_padding_mask alike). flags: tfp_embed_flags.
+ * Nothing is added to the inputs: nn.Transformer has no positional encoding of its own
+ * (add tfp_sinusoidal_positions to the rows if wanted).
+ * *out (caller-owned; NULL on failure) receives, with the names of tfp_model_forward:
+ *   "hidden"  (T, C), or (S, C) for an encoder: the module's output (after any final norm)
+ *   "hidden_norm" (T) or (S): the Euclidean length of each row of "hidden"
+ *   "memory"  (S, C) the encoder's output ("transformer" only)
+ *   "enc.i.attn.probs" (H, S, S)   "dec.i.attn.probs" (H, T, T)   "dec.i.cross.probs" (H, T, S)
+ * Errors leave the model usable: a model with token embeddings (use tfp_model_forward),
+ * C != d_model, a missing or unexpected src/tgt, a length < 1, a padding value other than
+ * 0/1, an unknown flag or one for a stack the model lacks are TFP_ERR_INVALID_ARGUMENT; a
+ * non-finite input value is TFP_ERR_ENGINE naming its row and column. */
+int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int S, const float* tgt, int T,
+                                 const uint8_t* src_padding, const uint8_t* tgt_padding, int flags,
+                                 tfp_tensors** out);
+
+/* Vaswani et al.'s sinusoidal positional encoding (model/transformer.h):
+ * PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(same), for the rows
+ * p = pos0 .. pos0 + T - 1. out (T, C), caller-owned: add == 0 writes PE; add != 0 adds
+ * it to the rows out holds (token vectors + positions, for models without positions of
+ * their own such as nn.Transformer). */
+int tfp_sinusoidal_positions(int pos0, int T, int C, int add, float* out);
 
 /* Masked-LM models ("head": "masked_lm", e.g. BertForMaskedLM): the most probable fillers
  * of every mask in ids (n, borrowed), the softmax over the vocabulary computed in the

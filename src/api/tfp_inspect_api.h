@@ -52,6 +52,15 @@ int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, int n, const
                               const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
                               const char* set, int layer, int head, int query, tfp_tensors** out);
 
+/* The same drill-down for a model that reads vectors (tfp_model_forward_embeddings: C,
+ * src, S, tgt, T, src_padding, tgt_padding, flags with the same meaning and checks). The
+ * queries of "enc" are the S source rows; of "dec" and "cross" the T decoder rows. A bare
+ * nn.TransformerDecoder (its memory an input) has "dec" and "cross" only. */
+int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* src, int S, const float* tgt,
+                                         int T, const uint8_t* src_padding, const uint8_t* tgt_padding,
+                                         int flags, const char* set, int layer, int head, int query,
+                                         tfp_tensors** out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -162,6 +162,63 @@ export class ModelApi extends Api {
     }
   }
 
+  /** The rows a model that reads vectors gets for `tokens`, as the page's worker makes them
+   * (web/src/engine/embeddings.ts): the engine's seeded vector per token text, plus, with
+   * `positions`, tfp_sinusoidal_positions added in the engine. (T, C) Float32Array. */
+  embeddingRows(tokens, C, { seed = 1, positions = true } = {}) {
+    const x = this.embeddings(tokens, C, seed);
+    if (!positions || tokens.length === 0) return x;
+    const p = this.put(x);
+    try {
+      this.check(this.m._tfp_sinusoidal_positions(0, tokens.length, C, 1, p));
+      return new Float32Array(this.m.HEAPU8.buffer, p, x.length).slice();
+    } finally {
+      this.m._tfp_free(p);
+    }
+  }
+
+  /** tfp_model_forward_embeddings (src (S, C), tgt (T, C) or null; padding 1 = pad):
+   * { hidden, hidden_norm, memory?, '*.probs' } as { dims, data }. */
+  forwardEmbeddings(model, C, src, tgt = null, { srcPadding = null, tgtPadding = null, causalSrc = false, causalTgt = false } = {}) {
+    const ptrs = [];
+    const put = (a) => {
+      if (!a) return 0;
+      const p = this.put(a);
+      ptrs.push(p);
+      return p;
+    };
+    const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
+    try {
+      const list = this.out((s) => this.m._tfp_model_forward_embeddings(model, C, put(src), src.length / C, put(tgt),
+        tgt ? tgt.length / C : 0, put(srcPadding && Uint8Array.from(srcPadding)), put(tgtPadding && Uint8Array.from(tgtPadding)),
+        flags, s));
+      return this.tensors(list);
+    } finally {
+      ptrs.forEach((p) => this.m._tfp_free(p));
+    }
+  }
+
+  /** tfp_model_attention_steps_embeddings: the drill-down of one row on those inputs. */
+  attentionStepsEmbeddings(model, C, src, tgt, { set, layer, head, query, causalSrc = false, causalTgt = false }) {
+    const ptrs = [];
+    const put = (a) => {
+      if (!a) return 0;
+      const p = this.put(a);
+      ptrs.push(p);
+      return p;
+    };
+    try {
+      const s = this.cstr(set);
+      ptrs.push(s);
+      const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
+      const list = this.out((slot) => this.m._tfp_model_attention_steps_embeddings(model, C, put(src), src.length / C,
+        put(tgt), tgt ? tgt.length / C : 0, 0, 0, flags, s, layer, head, query, slot));
+      return this.tensors(list);
+    } finally {
+      ptrs.forEach((p) => this.m._tfp_free(p));
+    }
+  }
+
   /** Runs a generator to the end (or `limit` tokens); returns ids, probs, text, reason. */
   generate(model, prompt, { maxTokens = 20, temperature = 1, topK = 0, topP = 1, seed = 0, stop = null, limit = Infinity } = {}) {
     const p = this.put(this.ints(prompt));
