@@ -114,6 +114,15 @@ test('numbers-gru: pick it, translate with beam 4, the cross view shows the engi
   const panel = Object.values(s.panels)[0];
   assert.deepEqual(panel.dims, [tgt.length, src.length]);
   close(panel.data, Array.from(cross.data), 'cross view');
+  // Rows are labelled by the token each step produced ("→ 3" is the step that read the
+  // start mark), as alignment is taught; the row after the end token says so.
+  await page.locator('#view .heatmap .data-table summary').click();
+  await page.locator('#view .heatmap .data-table tbody th').first().waitFor();
+  const rowLabels = await page.locator('#view .heatmap .data-table tbody th').allTextContents();
+  assert.deepEqual(rowLabels.slice(0, 3), ['1 → 3', '2 → 4', '3 → 2']);
+  assert.match(rowLabels[3], /^4 → ./);
+  assert.equal(rowLabels[4], '5 (after the end)');
+  await page.locator('#view .heatmap .data-table summary').click();
   // Rows 0..T-1 are where the decoder looked while choosing each output token: the decoding's own alignment.
   close(panel.data.slice(0, tr.ids.length * src.length), Array.from(tr.tensors.alignment.data), 'decoding alignment');
   // Drawn (a heatmap: canvas or svg), with no note in its place.

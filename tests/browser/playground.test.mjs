@@ -181,7 +181,8 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
   assert.equal(s.view, 'matrix');
   assert.deepEqual([s.layer, s.head], [1, 2]);
   close(Object.values(s.panels)[0].data, headSlice(layers[1], 2), 'matrix view L2 H3');
-  assert.match(page.url(), /view=matrix&layer=2&head=3/);
+  // The URL is written at most every 150 ms (the last change after the pause).
+  await page.waitForFunction(() => /view=matrix&layer=2&head=3/.test(location.search), null, { timeout: 2_000 });
   await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_matrix.png` });
 
   s = await view('lines');
@@ -424,6 +425,15 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
     const panel = Object.values(s.panels)[0];
     assert.deepEqual(panel.dims, [tgt.length, src.length]);
     close(panel.data, headSlice(cross, 2), 'cross view L2 H3');
+    // Rows are labelled by the token each decoder step produced (4, 2, 0, 0, 0, then the
+    // end token); the last row read the end token and produced nothing of the output.
+    await page.locator('#view .heatmap .data-table summary').click();
+    await page.locator('#view .heatmap .data-table tbody th').first().waitFor();
+    const rowLabels = await page.locator('#view .heatmap .data-table tbody th').allTextContents();
+    assert.deepEqual(rowLabels.slice(0, 5), ['1 → 4', '2 → 2', '3 → 0', '4 → 0', '5 → 0']);
+    assert.equal(rowLabels.length, tgt.length);
+    assert.equal(rowLabels[tgt.length - 1], `${tgt.length} (after the end)`);
+    await page.locator('#view .heatmap .data-table summary').click();
     // While choosing output token t the (winning) hypothesis saw rows 0..t of the teacher-forced pass:
     // the decoding's own cross-attention rows are the first T rows of it.
     const own = tr.tensors['dec.1.cross.probs'];

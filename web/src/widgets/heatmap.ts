@@ -22,6 +22,9 @@ export interface HeatmapData {
   values: Float32Array;          // (rows, cols) row-major
   masked?: Float32Array | null;  // (rows, cols) non-zero = masked; null = nothing masked
   domain?: [number, number];     // colour scale; default [0, 1]
+  selectedRow?: number | null;   // the picked row (e.g. the query token): label and edge marked
+  selectedCol?: number | null;   // the picked column (e.g. a highlighted key)
+  rowHints?: string[];           // (rows) more about each row, in the tooltip and readout
 }
 
 export interface HeatmapOptions {
@@ -31,6 +34,9 @@ export interface HeatmapOptions {
   colormap?: ColormapName;
   maxCell?: number;              // largest cell edge in CSS px
   digits?: number;               // decimals in the readout, table and in-cell text
+  /** Called when a cell or a row label is pressed (col null), or Enter / Space on the
+   *  keyboard cursor: the page picks that row's token. */
+  onSelect?: ((row: number, col: number | null) => void) | null;
 }
 
 const MIN_CELL = 3;
@@ -68,7 +74,8 @@ export class Heatmap {
   rasterCount = 0;
 
   constructor(options: HeatmapOptions) {
-    this.opts = { rowAxis: () => t('w.query'), colAxis: () => t('w.key'), colormap: 'viridis', maxCell: 44, digits: 3, ...options };
+    this.opts = { rowAxis: () => t('w.query'), colAxis: () => t('w.key'), colormap: 'viridis', maxCell: 44, digits: 3,
+                  onSelect: null, ...options };
     const id = `heatmap-${nextId++}`;
     this.element = document.createElement('figure');
     this.element.className = 'heatmap';
@@ -96,6 +103,8 @@ export class Heatmap {
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => this.setHover(null, 0, 0));
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+    this.canvas.addEventListener('click', (e) => this.onClick(e));
+    if (this.opts.onSelect) this.canvas.classList.add('selectable');
     this.canvas.addEventListener('focus', () => {
       if (!this.cursor && this.data) this.setCursor({ r: 0, c: 0 });
     });
@@ -184,6 +193,8 @@ export class Heatmap {
     const vertical = lw.colW + 4 > cell;
     const top = (vertical ? lw.colW : 14) + 10;
     this.layout = { left, top, cell, rows, cols, vertical };
+    // The layout, readable by tests that press a given cell or row label.
+    Object.assign(this.canvas.dataset, { left: String(left), top: String(top), cell: String(cell) });
 
     const cssW = left + cols * cell + 2, cssH = top + rows * cell + 2;
     const dpr = window.devicePixelRatio || 1;
@@ -238,14 +249,22 @@ export class Heatmap {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
     const labelStep = Math.ceil((labelPx + 1) / cell);
+    const selR = data.selectedRow ?? null, selC = data.selectedCol ?? null;
+    const plain = ctx.font, bold = `700 ${plain}`;
     for (let r = 0; r < rows; r++) {
-      if (r % labelStep !== 0 && active?.r !== r) continue;
-      ctx.fillStyle = active?.r === r ? theme.focus : theme.fg;
+      if (r % labelStep !== 0 && active?.r !== r && selR !== r) continue;
+      ctx.fillStyle = active?.r === r || selR === r ? theme.focus : theme.fg;
+      ctx.font = selR === r ? bold : plain;
       ctx.fillText(shorten(data.rowLabels[r]!), left - 6, top + (r + 0.5) * cell);
     }
+    ctx.font = plain;
+    // The picked row and column: a bar along the cells' edge, in the focus colour.
+    ctx.fillStyle = theme.focus;
+    if (selR !== null && selR < rows) ctx.fillRect(left - 4, top + selR * cell, 3, cell);
+    if (selC !== null && selC < cols) ctx.fillRect(left + selC * cell, top - 4, cell, 3);
     for (let c = 0; c < cols; c++) {
-      if (c % labelStep !== 0 && active?.c !== c) continue;
-      ctx.fillStyle = active?.c === c ? theme.focus : theme.fg;
+      if (c % labelStep !== 0 && active?.c !== c && selC !== c) continue;
+      ctx.fillStyle = active?.c === c || selC === c ? theme.focus : theme.fg;
       const x = left + (c + 0.5) * cell;
       if (vertical) {
         ctx.save();
@@ -270,8 +289,10 @@ export class Heatmap {
   private describe(r: number, c: number): string {
     const d = this.data!;
     const v = this.isMasked(r, c) ? t('w.masked') : d.values[r * d.colLabels.length + c]!.toFixed(this.opts.digits);
+    const hint = d.rowHints?.[r];
     return t('w.cell', { rowAxis: label(this.opts.rowAxis), row: r + 1, rowLabel: d.rowLabels[r]!,
-                         colAxis: label(this.opts.colAxis), col: c + 1, colLabel: d.colLabels[c]!, value: v });
+                         colAxis: label(this.opts.colAxis), col: c + 1, colLabel: d.colLabels[c]!, value: v }) +
+      (hint ? ` (${hint})` : '');
   }
 
   private cellAt(e: PointerEvent): { r: number; c: number } | null {
@@ -280,6 +301,19 @@ export class Heatmap {
     const c = Math.floor((e.clientX - rect.left - left) / cell);
     const r = Math.floor((e.clientY - rect.top - top) / cell);
     return r >= 0 && r < rows && c >= 0 && c < cols ? { r, c } : null;
+  }
+
+  /** A press on a cell picks its row and column; on a row label, its row. */
+  private onClick(e: MouseEvent): void {
+    const pick = this.opts.onSelect;
+    if (!pick || !this.data) return;
+    const rect = this.canvas.getBoundingClientRect();
+    const { left, top, cell, rows, cols } = this.layout;
+    const x = e.clientX - rect.left, y = e.clientY - rect.top;
+    const r = Math.floor((y - top) / cell), c = Math.floor((x - left) / cell);
+    if (r < 0 || r >= rows) return;
+    if (x < left) pick(r, null);
+    else if (c >= 0 && c < cols) pick(r, c);
   }
 
   private onPointer(e: PointerEvent): void {
@@ -352,6 +386,10 @@ export class Heatmap {
     else if (e.key === 'End') next = { r: at.r, c: cols - 1 };
     else if (e.key === 'Escape') {
       this.setCursor(null);
+      return;
+    } else if ((e.key === 'Enter' || e.key === ' ') && this.opts.onSelect) {
+      e.preventDefault();
+      this.opts.onSelect(at.r, at.c);
       return;
     } else return;
     e.preventDefault();

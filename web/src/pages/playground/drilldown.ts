@@ -12,6 +12,7 @@ import type { AttentionStepsResult } from '../../engine/messages';
 import { t as msg, type MessageKey } from '../../i18n/i18n';
 import { maxAbs, vectorBars } from '../../widgets/vector_bars';
 import type { AttentionFamily } from './inspector';
+import { drillSvg } from './drill_svg';
 
 export interface DrillInput {
   family: AttentionFamily;
@@ -19,6 +20,8 @@ export interface DrillInput {
   head: number;
   query: number;
   steps: AttentionStepsResult;
+  /** A key picked in the token strip (cross-attention: a source token), marked; or null. */
+  key: number | null;
 }
 
 /** The numbers a drill-down shows, by name (for tests and export): the engine's tensors. */
@@ -51,6 +54,10 @@ export class DrillDown {
   private readonly picker = el('div', 'qk-picker');
   private readonly formula = el('div', 'qk-formula');
   private readonly summary = el('p', 'help');
+  /** Where the queries are decoder positions: says so, and what the token strip picks. */
+  private readonly decoderNote = el('p', 'qk-note');
+  /** What the latest update showed (the export draws it as SVG: drill_svg.ts). */
+  last: DrillInput | null = null;
   private readonly body = el('div', 'qk-body');
   private queryButtons: HTMLButtonElement[] = [];
   private pickerKey = '';
@@ -58,7 +65,8 @@ export class DrillDown {
   constructor(private readonly onQuery: (query: number) => void) {
     katex.render(FORMULA, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
     this.relabel();
-    this.element.append(this.picker, this.formula, this.summary, this.body);
+    this.decoderNote.hidden = true;
+    this.element.append(this.picker, this.decoderNote, this.formula, this.summary, this.body);
   }
 
   /** The fixed labels, in the page's language (the page re-renders on a switch). */
@@ -68,8 +76,8 @@ export class DrillDown {
   }
 
   /** Query token buttons (row tokens of the family); one tab stop, arrows move. */
-  private updatePicker(tokens: string[], query: number): void {
-    const key = `${tokens.join('\u0000')}\u0000${msg('play.qk.queryToken')}`;  // rebuilt on a language switch too
+  private updatePicker(tokens: string[], query: number, hints?: string[]): void {
+    const key = `${tokens.join('\u0000')}\u0000${(hints ?? []).join('\u0000')}\u0000${msg('play.qk.queryToken')}`;  // rebuilt on a language switch too
     if (key !== this.pickerKey) {
       this.pickerKey = key;
       const label = el('span', 'qk-picker-label', msg('play.qk.queryToken'));
@@ -81,7 +89,8 @@ export class DrillDown {
         const b = el('button', 'qk-token', t);
         b.type = 'button';
         b.dataset.index = String(i);
-        b.setAttribute('aria-label', msg('play.qk.queryButton', { query: i + 1, token: t }));
+        b.setAttribute('aria-label', msg('play.qk.queryButton', { query: i + 1, token: t }) + (hints?.[i] ? ` (${hints[i]})` : ''));
+        if (hints?.[i]) b.title = hints[i]!;
         b.addEventListener('click', () => this.onQuery(i));
         b.addEventListener('keydown', (e) => {
           const n = tokens.length;
@@ -104,11 +113,19 @@ export class DrillDown {
     });
   }
 
+  /** The drill-down shown last as one SVG picture (export), or null before any. */
+  svg(): SVGSVGElement | null {
+    return this.last ? drillSvg(this.last, this.summary.textContent ?? '', this.element.isConnected ? this.element : document.body) : null;
+  }
+
   update(d: DrillInput): void {
     const { family: f, steps: r, query } = d;
     const D = r.q.dims[0]!, Tk = r.scores.dims[0]!;
     this.relabel();
-    this.updatePicker(f.rowTokens, query);
+    this.last = d;
+    this.updatePicker(f.rowTokens, query, f.rowHints);
+    this.decoderNote.hidden = !f.decoderRows;
+    if (f.decoderRows) this.decoderNote.textContent = msg(f.set === 'cross' ? 'play.qk.decoderQueries' : 'play.qk.decoderSelf');
     const qTok = f.rowTokens[query] ?? `#${query + 1}`;
     const masked = Array.from(r.mask.data).filter((m) => m !== 0).length;
     this.summary.textContent = msg('play.qk.summary', { family: f.label, layer: d.layer + 1, head: d.head + 1, query: query + 1,
@@ -142,7 +159,9 @@ export class DrillDown {
       const isMasked = r.mask.data[j] !== 0;
       // The query's own position is marked: in self-attention a token is also a key.
       const own = j === query && f.set !== 'cross' && f.rowTokens.length === f.colTokens.length;
-      const tr = el('tr', [isMasked ? 'masked' : '', own ? 'self' : ''].filter(Boolean).join(' ') || undefined);
+      const picked = d.key === j && f.set === 'cross';
+      const tr = el('tr', [isMasked ? 'masked' : '', own ? 'self' : '', picked ? 'picked' : ''].filter(Boolean).join(' ') || undefined);
+      if (picked) tr.title = msg('play.qk.pickedKey');
       const th = el('th', 'num', String(j + 1));
       th.scope = 'row';
       const key = el('td', 'qk-key', f.colTokens[j] ?? `#${j + 1}`);

@@ -10,7 +10,7 @@
 import { AttentionLines } from '../../widgets/attention_lines';
 import { t as tr, type MessageKey } from '../../i18n/i18n';
 import { ColorLegend } from '../../widgets/color_legend';
-import { Heatmap } from '../../widgets/heatmap';
+import { Heatmap, type HeatmapData } from '../../widgets/heatmap';
 import { HeadStatsChart, type HeadStat } from '../../widgets/head_stats_chart';
 import { LayerHeadGrid } from '../../widgets/layer_head_grid';
 import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
@@ -29,6 +29,11 @@ export interface AttentionFamily {
   rowTokens: string[];      // (Tq)
   colTokens: string[];      // (Tk)
   causal: boolean;          // keys after the query are masked
+  /** (Tq) more about each row, shown on hover (cross-attention: the step's input token). */
+  rowHints?: string[];
+  /** The rows are decoder positions while the token strip shows the source (encoder–decoder
+   *  'dec' and 'cross' sets): the strip picks keys there, not queries. */
+  decoderRows?: boolean;
 }
 
 export interface InspectorInput {
@@ -89,10 +94,14 @@ export class Inspector {
   private readonly grid: LayerHeadGrid;
   // Labels are functions so that they follow the page's language (a switch re-renders).
   private readonly legend = new ColorLegend(() => tr('play.insp.attentionWeight'));
-  private readonly matrix = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey') });
-  private readonly compareA = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey') });
-  private readonly compareB = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey') });
-  private readonly cross = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisOutput'), colAxis: () => tr('play.insp.axisSource') });
+  // Pressing a row label or a cell (Enter on the keyboard cursor) picks that query token,
+  // as the token strip does; in the cross view it is a decoder position of the cross set.
+  private readonly pickQuery = (r: number) => this.events.change({ token: this.state?.token === r ? null : r });
+  private readonly matrix = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey'), onSelect: this.pickQuery });
+  private readonly compareA = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey'), onSelect: this.pickQuery });
+  private readonly compareB = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisQuery'), colAxis: () => tr('play.insp.axisKey'), onSelect: this.pickQuery });
+  private readonly cross = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisOutput'), colAxis: () => tr('play.insp.axisSource'),
+    onSelect: (r) => this.events.change({ set: 'cross', token: this.state?.set === 'cross' && this.state.token === r ? null : r }) });
   private readonly rollout = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisPosition'), colAxis: () => tr('play.insp.axisInput') });
   private readonly lines: AttentionLines;
   private readonly stats: HeadStatsChart;
@@ -136,6 +145,17 @@ export class Inspector {
 
   svg(): SVGSVGElement | null {
     return this.svgOf();
+  }
+
+  /** The picked query row (and, where the strip picks keys, the picked key column) of `f`,
+   *  and the rows' hints, for a heatmap. */
+  private picks(f: AttentionFamily, s: PlayState): Pick<HeatmapData, 'selectedRow' | 'selectedCol' | 'rowHints'> {
+    const Tq = f.rowTokens.length, Tk = f.colTokens.length;
+    return {
+      selectedRow: s.token !== null && s.token < Tq ? s.token : null,
+      selectedCol: f.decoderRows && f.set === 'cross' && s.key !== null && s.key < Tk ? s.key : null,
+      ...(f.rowHints ? { rowHints: f.rowHints } : {}),
+    };
   }
 
   private panel(f: AttentionFamily, layer: number, head: number, title: string): MatrixPanel & { data: Float32Array } {
@@ -185,7 +205,7 @@ export class Inspector {
         const p = this.panel(f, s.layer, s.head, title(s.layer, s.head));
         this.matrix.setTitle(p.title);
         mount(this.host, this.legend.element, this.matrix.element);
-        this.matrix.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: p.masked ?? null });
+        this.matrix.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: p.masked ?? null, ...this.picks(f, s) });
         shown.panels[p.title] = { dims: [Tq, Tk], data: p.data };
         this.svgOf = () => matricesSvg([p], 1, { cell: 22, labels: true });
         break;
@@ -244,12 +264,13 @@ export class Inspector {
           break;
         }
         if (gen !== this.generation) return;
-        this.drill.update({ family: f, layer, head, query, steps: r });
+        this.drill.update({ family: f, layer, head, query, steps: r, key: f.decoderRows ? s.key : null });
         if (this.host.firstChild !== this.drill.element || this.host.childNodes.length !== 1) this.host.replaceChildren(this.drill.element);
         Object.assign(shown.panels, drillPanels(r));
         shown.layer = layer;
         shown.head = head;
         shown.note = `query ${query}`;
+        this.svgOf = () => this.drill.svg();
         break;
       }
       case 'cross': {
@@ -262,7 +283,8 @@ export class Inspector {
         const layer = Math.min(s.layer, cf.layers.length - 1), head = Math.min(s.head, cf.heads - 1);
         const p = this.panel(cf, layer, head, tr('play.insp.crossTitle', { layer: layer + 1, head: head + 1 }));
         this.cross.setTitle(p.title);
-        this.cross.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: null });
+        this.cross.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: null,
+                            ...this.picks(cf, s.set === 'cross' ? s : { ...s, token: null }) });
         this.host.replaceChildren(this.legend.element, this.cross.element);
         shown.set = 'cross';
         shown.panels[p.title] = { dims: [cf.rowTokens.length, cf.colTokens.length], data: p.data };
@@ -316,9 +338,9 @@ export class Inspector {
         const a = this.panel(f, s.layer, s.head, title(s.layer, s.head));
         const b = this.panel(f, l2, h2, title(l2, h2));
         this.compareA.setTitle(a.title);
-        this.compareA.update({ rowLabels: a.rowLabels, colLabels: a.colLabels, values: a.values, masked: a.masked ?? null });
+        this.compareA.update({ rowLabels: a.rowLabels, colLabels: a.colLabels, values: a.values, masked: a.masked ?? null, ...this.picks(f, s) });
         this.compareB.setTitle(b.title);
-        this.compareB.update({ rowLabels: b.rowLabels, colLabels: b.colLabels, values: b.values, masked: b.masked ?? null });
+        this.compareB.update({ rowLabels: b.rowLabels, colLabels: b.colLabels, values: b.values, masked: b.masked ?? null, ...this.picks(f, s) });
         const pick = document.createElement('div');
         pick.className = 'compare-pick';
         pick.append(this.selector(tr('play.insp.secondLayer'), f.layers.length, l2, (v) => this.events.change({ layer2: v })),

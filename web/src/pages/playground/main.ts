@@ -86,7 +86,9 @@ const strip = new TokenSpans(() => t('play.tokensOfText'), {
     const enc = current.encoding;
     markSpan(textEcho, textBox.value, i === null || !enc ? null : [enc.offsets[2 * i]!, enc.offsets[2 * i + 1]!]);
   },
-  onSelect: (i) => setState({ ...state, token: state.token === i ? null : i }, false),
+  // The strip shows the source: where the queries are decoder positions it picks a key.
+  onSelect: (i) => setState(stripPicksKeys(state) ? { ...state, key: state.key === i ? null : i }
+    : { ...state, token: state.token === i ? null : i }, false),
 });
 byId('tokens').append(strip.element);
 
@@ -105,11 +107,42 @@ const current: Current = { model: null, label: '', encoding: null, forward: null
 function setState(next: PlayState, recompute: boolean): void {
   state = next;
   debug.state = next;
-  history.replaceState(null, '', `?${withLang(queryOf(next))}`);
+  saveUrl();
   showInspectorControls();
-  strip.setSelected(next.token);
+  strip.setSelected(stripPicksKeys(next) ? next.key : next.token);
   if (recompute) schedule();
   else inspector.update({ families: current.families }, state);
+}
+
+// The URL mirrors the state, but rewriting it costs ≈ 5 ms a change (the whole text is
+// encoded): at most one write per 150 ms, the first at once, the last one after the pause.
+const URL_EVERY_MS = 150;
+let urlWritten = -Infinity;
+let urlTimer = 0;
+function writeUrl(): void {
+  urlTimer = 0;
+  urlWritten = performance.now();
+  history.replaceState(null, '', `?${withLang(queryOf(state))}`);
+}
+function saveUrl(): void {
+  if (urlTimer) return;  // a write is due; it reads the state then
+  const wait = urlWritten + URL_EVERY_MS - performance.now();
+  if (wait <= 0) writeUrl();
+  else urlTimer = window.setTimeout(writeUrl, wait);
+}
+function flushUrl(): void {
+  if (!urlTimer) return;
+  window.clearTimeout(urlTimer);
+  writeUrl();
+}
+window.addEventListener('pagehide', flushUrl);
+
+/** True where the shown set's queries are decoder positions (an encoder–decoder's 'dec'
+ * and 'cross' sets, and the cross view): the token strip, which shows the source, then
+ * picks a key, and the query is chosen in the drill-down, the matrix or the lines. */
+function stripPicksKeys(s: PlayState): boolean {
+  if (current.model?.info.architecture !== 'encoder_decoder') return false;
+  return s.view === 'cross' || (inspector.family(s, current.families)?.decoderRows ?? s.set !== 'enc');
 }
 
 // The status, error and model lines are kept as functions of the locale: a language
@@ -227,15 +260,40 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
   }
 }
 
-function loadCatalog(id: string): Promise<void> {
+/** A catalog model's files, read by the page (see `prefetched` below). */
+interface Fetched { config: string; weights: ArrayBuffer; tokenizer?: string }
+
+/** Reads a catalog model's files; null if any of them fails (the engine then fetches them
+ * itself and reports the error as usual). */
+async function fetchCatalog(id: string): Promise<Fetched | null> {
+  const c = CATALOG.find((x) => x.id === id);
+  if (!c) return null;
+  const get = async (u: string) => {
+    const r = await fetch(new URL(u, location.href));
+    if (!r.ok) throw new Error(`${u}: HTTP ${r.status}`);
+    return r;
+  };
+  try {
+    const [config, weights, tokenizer] = await Promise.all([get(c.config).then((r) => r.text()), get(c.weights).then((r) => r.arrayBuffer()),
+      c.tokenizer ? get(c.tokenizer).then((r) => r.text()) : Promise.resolve(undefined)]);
+    return { config, weights, ...(tokenizer !== undefined ? { tokenizer } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+function loadCatalog(id: string, files: Fetched | null = null): Promise<void> {
   const c = CATALOG.find((x) => x.id === id) ?? CATALOG[0];
   if (!c) {
     showLoadError(() => t('play.noModel'));
     return Promise.resolve();
   }
   const base = location.href;
-  return loadModel({ name: c.id, config: new URL(c.config, base), weights: new URL(c.weights, base),
-                     ...(c.tokenizer ? { tokenizer: new URL(c.tokenizer, base) } : {}) }, () => catalogLabel(c), c.id);
+  // Files the page already read go to the worker as they are (the weights transferred).
+  const source = files && c.id === id ? { name: c.id, ...files }
+    : { name: c.id, config: new URL(c.config, base), weights: new URL(c.weights, base),
+        ...(c.tokenizer ? { tokenizer: new URL(c.tokenizer, base) } : {}) };
+  return loadModel(source, () => catalogLabel(c), c.id);
 }
 
 modelSelect.addEventListener('change', () => { if (modelSelect.value !== 'local') void loadCatalog(modelSelect.value); });
@@ -308,7 +366,7 @@ async function compute(): Promise<void> {
     current.encoding = { ids, tokens, offsets, specialMask: enc.specialMask.slice(0, T) };
     debug.encoding = { ids: Array.from(ids), tokens, offsets: Array.from(offsets), truncated };
     lastStrip = { tokens, ids, offsets, special: current.encoding.specialMask, byteLevel };
-    strip.update(lastStrip, state.token);
+    strip.update(lastStrip, stripPicksKeys(state) ? state.key : state.token);
     markSpan(textEcho, text, null);
     if (T === 0) {
       current.families = [];
@@ -321,7 +379,10 @@ async function compute(): Promise<void> {
     const arch = model.info.architecture;
     // Encoder-decoder: the decoder reads the start token and then the translation so
     // far (teacher forcing), so its rows are labelled with those tokens.
-    const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}) });
+    // A masked LM's fillers come from this pass's logits (no second forward pass).
+    const maskId = model.info.head === 'masked_lm' ? model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1 : -1;
+    const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
+                                           ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}) });
     current.forward = fwd;
     debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
     current.families = families(fwd, tokens.map((t) => visibleToken(t, byteLevel)), byteLevel);
@@ -331,7 +392,7 @@ async function compute(): Promise<void> {
     outputs.noteByteLevel(byteLevel);
     if (arch === 'decoder_only') await outputs.showNext(ids);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);
-    if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens);
+    if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens, fwd.fillMask);
     if (queued) return;
     showError(null);
     const workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0), total = enc.ids.length;
@@ -366,6 +427,32 @@ function familyLabel(set: AttnSet): string {
   return current.model?.info.architecture === 'decoder_only' ? t('play.setCausal') : t('play.setDecoder');
 }
 
+/** Cross-attention rows as alignment is taught (output token ↔ source token): row i is the
+ * decoder step that read input i (the start mark, then the translation) and produced the
+ * translation's token i, so it is labelled "→ token i", its input in the hint. The row
+ * after the end token (the teacher-forced pass reads the whole translation) says so. */
+function crossRows(Tq: number, byteLevel: boolean): { rowTokens: string[]; rowHints: string[] } {
+  const input = decoderInput();
+  const out = current.translation?.result;
+  const eos = current.model?.info.eos_token_id ?? -1;
+  const ended = !!out && out.ids.length > 0 && out.ids[out.ids.length - 1] === eos;
+  const rowTokens: string[] = [], rowHints: string[] = [];
+  for (let i = 0; i < Tq; i++) {
+    const inTok = i === 0 ? input.tokens[0]! : i < input.tokens.length ? visibleToken(input.tokens[i]!, byteLevel) : `#${i + 1}`;
+    if (out && i < out.tokens.length) {
+      rowTokens.push(t('play.cross.produced', { token: visibleToken(out.tokens[i]!, byteLevel) }));
+      rowHints.push(t('play.cross.inputHint', { token: inTok }));
+    } else if (ended) {
+      rowTokens.push(t('play.cross.afterEnd'));
+      rowHints.push(t('play.cross.afterEndHint', { token: inTok }));
+    } else {
+      rowTokens.push(t('play.cross.pending'));
+      rowHints.push(t(out ? 'play.cross.inputHint' : 'play.cross.pendingHint', { token: inTok }));
+    }
+  }
+  return { rowTokens, rowHints };
+}
+
 /** Groups the forward pass's attention tensors by kind, in layer order. */
 function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): AttentionFamily[] {
   const out: AttentionFamily[] = [];
@@ -384,8 +471,10 @@ function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): Atte
     const rows = s.set === 'enc' ? shown : s.set === 'dec' && current.model?.info.architecture === 'decoder_only' ? shown : tgtTokens.slice(0, Tq);
     const cols = s.set === 'cross' || s.set === 'enc' ? shown : rows;
     const label = (n: number, l: string[]) => (l.length === n ? l : Array.from({ length: n }, (_, i) => l[i] ?? `#${i + 1}`));
+    const decoderRows = current.model?.info.architecture === 'encoder_decoder' && s.set !== 'enc';
     out.push({ set: s.set, label: s.label, names: found.map((x) => x.a.name), layers: found.map((x) => x.a.data), heads: H,
-               rowTokens: label(Tq, rows), colTokens: label(Tk, cols), causal: s.set === 'dec' });
+               rowTokens: label(Tq, rows), colTokens: label(Tk, cols), causal: s.set === 'dec', decoderRows,
+               ...(s.set === 'cross' ? crossRows(Tq, byteLevel) : {}) });
   }
   return out;
 }
@@ -445,13 +534,18 @@ function showInspectorControls(): void {
   if (layer !== state.layer || head !== state.head) {
     state = { ...state, layer, head };
     debug.state = state;
-    history.replaceState(null, '', `?${withLang(queryOf(state))}`);
+    saveUrl();
   }
   fill(layerSelect, L, layer, (i) => String(i + 1));
   fill(headSelect, H, head, (i) => String(i + 1));
 }
 
-setSelect.addEventListener('change', () => setState({ ...state, set: setSelect.value as AttnSet }, false));
+setSelect.addEventListener('change', () => {
+  const set = setSelect.value as AttnSet;
+  // A query index means a source position in one set and a decoder position in another.
+  const same = inspector.family(state, current.families)?.decoderRows === current.families.find((f) => f.set === set)?.decoderRows;
+  setState({ ...state, set, token: same ? state.token : null }, false);
+});
 layerSelect.addEventListener('change', () => setState({ ...state, layer: Number(layerSelect.value) }, false));
 headSelect.addEventListener('change', () => setState({ ...state, head: Number(headSelect.value) }, false));
 
@@ -480,6 +574,7 @@ byId('export-json').addEventListener('click', () => {
   }, exportName());
 });
 byId('copy-link').addEventListener('click', () => {
+  flushUrl();
   const url = location.href;
   void navigator.clipboard?.writeText(url).then(() => showStatus(() => t('play.linkCopied')),
     () => showStatus(() => t('play.link', { url })));
@@ -506,19 +601,25 @@ onLocaleChange(() => {
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
   if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
-  current.families = current.families.map((f) => ({ ...f, label: familyLabel(f.set) }));
-  if (lastStrip) strip.update(lastStrip, state.token);
+  current.families = current.families.map((f) => ({ ...f, label: familyLabel(f.set),
+    ...(f.set === 'cross' ? crossRows(f.rowTokens.length, lastStrip?.byteLevel ?? false) : {}) }));
+  if (lastStrip) strip.update(lastStrip, stripPicksKeys(state) ? state.key : state.token);
   showInspectorControls();
   inspector.update({ families: current.families }, state);
 });
 
 showInspectorControls();
+// Time to the first map: the first model's files are read while the engine's module
+// compiles in its worker, instead of after (the worker streams weights into its heap, so
+// it can only start once the module runs).
+const firstModel = state.model === 'local' ? DEFAULT_MODEL : state.model;
+const prefetched = fetchCatalog(firstModel);
 Engine.create().then(
-  (e) => {
+  async (e) => {
     engine = e;
     inspector.maths = e;
     showStatus(() => t('play.loadingTheModel'));
-    return state.model === 'local' ? loadCatalog(DEFAULT_MODEL) : loadCatalog(state.model);
+    return loadCatalog(firstModel, await prefetched);
   },
   (e: unknown) => {
     showStatus(() => t('common.engineDidNotStart'));

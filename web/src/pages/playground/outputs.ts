@@ -7,6 +7,7 @@
 // top list), never from a softmax here. Text goes in with textContent only.
 import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
 import { bindAttr, bindText, setLabelText, t as tr, type Label, type MessageKey } from '../../i18n/i18n';
+import type { FillMaskResult } from '../../engine/messages';
 import { ProbBars } from '../../widgets/prob_bars';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import type { PlayState } from './state';
@@ -355,8 +356,10 @@ export class Outputs {
     this.element.append(section);
   }
 
-  /** The top 10 fillers of every [MASK] in ids (the model's tokens), from the engine. */
-  async showFillMask(ids: Int32Array, tokens: string[]): Promise<void> {
+  /** The top 10 fillers of every [MASK] in ids (the model's tokens), from the engine:
+   *  `computed`, those the forward pass already gave (ForwardArgs.fillMask), else asked
+   *  for (tfp_model_fill_mask runs the model again). */
+  async showFillMask(ids: Int32Array, tokens: string[], computed?: FillMaskResult): Promise<void> {
     const model = this.model, host = this.fillHost;
     if (!model || !host || model.info.head !== 'masked_lm') return;
     const seq = ++this.fillSeq;
@@ -372,7 +375,7 @@ export class Outputs {
       return;
     }
     try {
-      const r = await model.fillMask(ids, { topK: 10, maskId });
+      const r = computed ?? await model.fillMask(ids, { topK: 10, maskId });
       if (seq !== this.fillSeq) return;  // a newer text is already being shown
       this.fillMask = r.masks.map((m) => ({ position: m.position, candidates: m.candidates.map((c) => ({ ...c })) }));
       host.replaceChildren(...r.masks.map((m, i) => {

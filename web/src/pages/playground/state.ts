@@ -15,7 +15,8 @@ export interface PlayState {
   layer: number;       // 0-based
   head: number;        // 0-based
   view: View;
-  token: number | null;// selected query token
+  token: number | null;// selected query token: a row of the shown set (a decoder position in 'dec'/'cross')
+  key: number | null;  // a source token picked in the token strip while the set's queries are decoder positions
   layer2: number;      // the compare view's second head
   head2: number;
   // generation and translation
@@ -30,7 +31,7 @@ export interface PlayState {
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
 
 export const DEFAULT_STATE: PlayState = {
-  model: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null,
+  model: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
 };
 
@@ -52,6 +53,7 @@ export function stateFromQuery(query: string): PlayState {
   const view = p.get('view') as View | null;
   const set = p.get('set') as AttnSet | null;
   const token = p.get('token');
+  const key = p.get('key');
   return {
     model: p.get('model') ?? d.model,
     text: p.get('text') ?? d.text,
@@ -60,6 +62,7 @@ export function stateFromQuery(query: string): PlayState {
     head: int(p.get('head'), 1, 1000, 1) - 1,
     view: view && VIEWS.includes(view) ? view : d.view,
     token: token === null ? null : int(token, 1, 100000, 0) > 0 ? int(token, 1, 100000, 0) - 1 : null,
+    key: key === null ? null : int(key, 1, 100000, 0) > 0 ? int(key, 1, 100000, 0) - 1 : null,
     layer2: int(p.get('layer2'), 1, 1000, d.layer2 + 1) - 1,
     head2: int(p.get('head2'), 1, 1000, d.head2 + 1) - 1,
     temperature: num(p.get('temp'), 0, 5, d.temperature),
@@ -81,6 +84,7 @@ export function queryOf(s: PlayState): string {
   p.set('layer', String(s.layer + 1));
   p.set('head', String(s.head + 1));
   if (s.token !== null) p.set('token', String(s.token + 1));
+  if (s.key !== null) p.set('key', String(s.key + 1));
   if (s.view === 'compare') {
     p.set('layer2', String(s.layer2 + 1));
     p.set('head2', String(s.head2 + 1));
