@@ -167,9 +167,10 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   std::vector<std::string> names;
   for (const auto& [n, t] : all.records()) names.push_back(n);
   // Each attention block also reports what the query-key drill-down replays (q, k, v,
-  // head_out, mask: inspect/attention_steps.h), right after its probs.
+  // head_out, mask: inspect/attention_steps.h); head_out first, from inside attention
+  // before the output projection (so edits of it flow on: inspect/head_mask.h).
   auto heads = [](const std::string& b) {
-    return std::vector<std::string>{b + ".probs", b + ".q", b + ".k", b + ".v", b + ".head_out", b + ".mask"};
+    return std::vector<std::string>{b + ".head_out", b + ".probs", b + ".q", b + ".k", b + ".v", b + ".mask"};
   };
   std::vector<std::string> expected = {"enc.embed.out"};
   auto add = [&](std::vector<std::string> more) { expected.insert(expected.end(), more.begin(), more.end()); };

@@ -13,6 +13,7 @@
 #include "api/api_tensors.h"
 #include "api/tfp_inspect_api.h"
 #include "inspect/attention_steps.h"
+#include "inspect/head_mask.h"
 #include "inspect/observer.h"
 
 using tfp::api::loaded_of;
@@ -104,12 +105,16 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
 
     // Record exactly this block's q, k, v and mask (exact names: nothing else is copied).
     tfp::inspect::RecordingObserver obs(tfp::api::steps_records(block));
+    // Under the model's head mask (if any): later layers see the ablated heads' effect;
+    // the chosen row's "out" is the head's own probs·v, before its factor.
+    tfp::inspect::WithHeadMask masked(model->head_mask, &obs);
+    tfp::inspect::Observer* o = masked.get();
     const std::span<const int32_t> x(ids, static_cast<size_t>(n));
     switch (c.architecture) {
       case m::Architecture::decoder_only:
         TFP_API_REQUIRE(!token_type_ids && !attention_mask, f,
                         ": token types and attention masks apply to encoder-only models");
-        m::forward_decoder_only(c, lm.weights(), x, &obs);
+        m::forward_decoder_only(c, lm.weights(), x, o);
         break;
       case m::Architecture::encoder_only: {
         std::vector<int32_t> types;
@@ -123,7 +128,7 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
             padding.push_back(attention_mask[i] == 0 ? 1 : 0);
           }
         }
-        m::forward_encoder_only(c, lm.weights(), x, types, padding, &obs);
+        m::forward_encoder_only(c, lm.weights(), x, types, padding, o);
         break;
       }
       case m::Architecture::encoder_decoder:
@@ -131,7 +136,7 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
                         ": token types and attention masks apply to encoder-only models");
         m::forward_encoder_decoder(c, lm.weights(), x,
                                    std::span<const int32_t>(tgt_ids, static_cast<size_t>(n_tgt)), {},
-                                   &obs);
+                                   o);
         break;
     }
 

@@ -47,7 +47,8 @@ int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32
       }
     }
     const std::vector<m::MaskPrediction> found = m::fill_mask_forward(
-        c, lm.weights(), std::span<const int32_t>(ids, static_cast<size_t>(n)), types, padding, mask, top_k);
+        c, lm.weights(), std::span<const int32_t>(ids, static_cast<size_t>(n)), types, padding, mask, top_k,
+        tfp::inspect::WithHeadMask(model->head_mask, nullptr).get());
     // Written only after everything succeeded: a failure leaves the outputs untouched.
     const size_t K = static_cast<size_t>(top_k);
     for (size_t r = 0; r < found.size(); ++r) {

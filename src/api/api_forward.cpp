@@ -4,6 +4,7 @@
 #include "api/api_gru.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
+#include "inspect/head_mask.h"
 #include "inspect/observer.h"
 
 using tfp::api::loaded_of;
@@ -29,7 +30,8 @@ int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t
 
     tfp::inspect::RecordingObserver obs(want_attention ? std::vector<std::string>{"*.probs"}
                                                        : std::vector<std::string>{});
-    tfp::inspect::Observer* o = want_attention ? &obs : nullptr;
+    tfp::inspect::WithHeadMask masked(model->head_mask, want_attention ? &obs : nullptr);
+    tfp::inspect::Observer* o = masked.get();  // the head mask (if any) first, then the recorder
     m::ForwardResult r;
     switch (c.architecture) {
       case m::Architecture::decoder_only:

@@ -51,6 +51,10 @@ int tfp_generator_create(tfp_model* model, const int32_t* prompt, int n, int max
     }
     auto g = std::make_unique<tfp_generator>();
     g->loaded = model->loaded;
+    if (!model->head_mask.empty()) {  // generation runs on the ablated model too
+      g->head_mask = std::make_unique<tfp::inspect::HeadMaskObserver>(model->head_mask);
+      opt.observer = g->head_mask.get();
+    }
     g->gen.emplace(lm.config(), lm.weights(), std::span<const int32_t>(prompt, static_cast<size_t>(n)),
                    std::move(opt));
     *out = g.release();
@@ -118,6 +122,8 @@ int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int bea
     if (opt.start_id < 0) opt.start_id = static_cast<int32_t>(lm.eos_token_id);
     TFP_API_REQUIRE(opt.start_id >= 0, "tfp_model_translate: '", lm.source,
                     "' names no bos or eos token to start the decoder with: give start_id");
+    tfp::inspect::WithHeadMask masked(model->head_mask, nullptr);
+    opt.observer = masked.get();  // null without a head mask
     tfp::model::Translation t =
         tfp::model::decode_seq2seq(lm.config(), lm.weights(), std::span<const int32_t>(src_ids, static_cast<size_t>(n)), opt);
     TFP_API_REQUIRE(static_cast<int>(t.ids.size()) <= capacity, "tfp_model_translate: the output has ",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/tfp_api.h"
+#include "inspect/head_mask.h"
 #include "model/generate.h"
 #include "model/gru_seq2seq.h"
 #include "model/model.h"
@@ -28,6 +29,9 @@ struct tfp_model {
   std::string info_json;  // built once at load
   std::string decoded;    // the latest tfp_model_decode result
   std::string token;      // the latest tfp_model_id_to_token result
+  // Heads switched off or scaled (tfp_model_set_head_mask): every later forward pass on
+  // this handle runs under it (api_head_mask.cpp); empty = the model as loaded.
+  tfp::inspect::HeadMask head_mask;
 };
 
 struct tfp_encoding {
@@ -43,6 +47,9 @@ struct tfp_generator {
   std::string emitted;          // the decoded text handed out so far
   std::string text;             // what the latest token added
   tfp::model::GeneratorStep last;
+  // The model's head mask when the generator was made, null if none: every step runs
+  // under it (`gen` borrows it through GeneratorOptions::observer; never used after).
+  std::unique_ptr<tfp::inspect::HeadMaskObserver> head_mask;
 };
 
 namespace tfp::api {

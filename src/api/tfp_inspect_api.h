@@ -61,6 +61,55 @@ int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* s
                                          int flags, const char* set, int layer, int head, int query,
                                          tfp_tensors** out);
 
+/* Head ablation and scaling (inspect/head_mask.h). Multiplies each head's output of one
+ * attention block by a factor before the block's output projection:
+ *   head_out[h] = probs[h]·v[h]  ->  scales[h] · head_out[h]
+ * i.e. Hugging Face's head_mask (GPT-2, BERT multiply head h's attention probs by it; the
+ * same product). 0 switches a head off, 1 leaves it, any finite factor scales it; the
+ * projection's bias is not scaled. set "enc" | "dec" | "cross" and layer as
+ * tfp_model_attention_steps; scales (n_heads floats, borrowed) must give one factor per
+ * head of the model (n_heads = its head count). Setting a block replaces its factors;
+ * all 1 removes it. The mask stays on the model handle and applies to every later call
+ * on it: tfp_model_forward (logits, hidden and the attention maps of later layers
+ * change; a scaled head's own "*.probs" stay its softmax), tfp_model_fill_mask,
+ * tfp_model_translate (the search and its alignment), tfp_model_attention_steps,
+ * tfp_model_logit_lens, and generators created afterwards (a generator keeps the mask
+ * it was created with). An unknown set, a layer out of range, a wrong n_heads or a
+ * non-finite factor is TFP_ERR_INVALID_ARGUMENT (nothing changes); the recurrent
+ * encoder-decoder (no heads) is refused by name. */
+int tfp_model_set_head_mask(tfp_model* model, const char* set, int layer, const float* scales, int n_heads);
+/* Removes every factor: the model runs as loaded. */
+int tfp_model_clear_head_mask(tfp_model* model);
+
+/* What the head mask changes on one input (ids, n borrowed): the model runs once without
+ * the mask and once with it, and *out (caller-owned) receives, by architecture:
+ *   decoder-only   "ids" (K2)    the union of the top_k most probable next tokens after the
+ *                                last position of either run (the masked run's order first,
+ *                                then the unmasked run's others); ids as floats
+ *                  "before" (K2), "after" (K2)  their probabilities without / with the mask
+ *   encoder-only   (a model with a head) per position the most probable label or token:
+ *                  "argmax_before", "argmax_after" (T) ids as floats, "prob_before",
+ *                  "prob_after" (T) their softmax probabilities
+ *   encoder-decoder "before" (N1), "after" (N2): greedy translations of ids (beam 1, as
+ *                  tfp_model_translate with start_id -1, eos_id -1), ids as floats
+ * With no mask set both runs are the same model. top_k >= 1. The mask stays as it was. */
+int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, int n, int top_k, tfp_tensors** out);
+
+/* The logit lens (inspect/logit_lens.h) of a decoder-only model over ids (n), or of an
+ * encoder-decoder's decoder (ids = source, tgt_ids (n_tgt) = decoder input; NULL/0 for
+ * decoder-only). Each residual stream - the embeddings, then the output of every decoder
+ * layer - goes through the final norm and the LM head, softmax (double precision), and
+ * the top_k (>= 1, clipped to V) most probable next tokens are kept per position.
+ * *out (caller-owned; NULL on failure) receives, with L decoder layers and T tokens:
+ *   "ids"   (L+1, T, K)  token ids as floats (exact below 2^24), most probable first,
+ *                        ties to the lower id
+ *   "probs" (L+1, T, K)  their probabilities
+ * Row 0 is the embeddings ("embed.out" / "dec.embed.out"), row l+1 "dec.l.out"; the last
+ * row is the model's own next-token distribution. Runs under the head mask. Encoder-only
+ * models are TFP_ERR_INVALID_ARGUMENT. */
+int tfp_model_logit_lens(tfp_model* model, const int32_t* ids, int n, const int32_t* tgt_ids, int n_tgt,
+                         int top_k, tfp_tensors** out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

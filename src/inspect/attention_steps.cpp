@@ -39,9 +39,19 @@ Tensor attention_mask_matrix(const nn::AttentionMask& mask, int H, int Tq, int T
 bool wants_heads(const Scope& scope, std::string_view block) {
   if (!scope.active()) return false;
   const std::string b(block);
-  for (const char* leaf : {".q", ".k", ".v", ".mask", ".head_out"})
+  for (const char* leaf : {".q", ".k", ".v", ".mask"})
     if (scope.wants(b + leaf)) return true;
   return false;
+}
+
+nn::AttentionHooks head_out_hooks(const Scope& scope, std::string_view block) {
+  nn::AttentionHooks hooks;
+  if (!scope.active()) return hooks;
+  std::string leaf = std::string(block) + ".head_out";
+  if (!scope.wants(leaf)) return hooks;
+  // Reported (and possibly edited) inside attention, before the output projection.
+  hooks.edit_heads = [scope, leaf = std::move(leaf)](Tensor& head_out) { scope.emit(leaf, head_out); };
+  return hooks;
 }
 
 void emit_heads(const Scope& scope, std::string_view block, nn::AttentionResult& a,
@@ -51,7 +61,6 @@ void emit_heads(const Scope& scope, std::string_view block, nn::AttentionResult&
   if (!a.q.empty()) scope.emit(b + ".q", a.q);                 // (H, Tq, D)
   if (!a.k.empty()) scope.emit(b + ".k", a.k);                 // (H, Tk, D)
   if (!a.v.empty()) scope.emit(b + ".v", a.v);                 // (H, Tk, D)
-  if (!a.head_out.empty()) scope.emit(b + ".head_out", a.head_out);  // (H, Tq, D)
   if (!a.q.empty() && !a.k.empty() && scope.wants(b + ".mask")) {
     Tensor m = attention_mask_matrix(mask, H, static_cast<int>(a.q.dim(1)),
                                      static_cast<int>(a.k.dim(1)));

@@ -39,12 +39,17 @@ namespace tfp::inspect {
 Tensor attention_mask_matrix(const nn::AttentionMask& mask, int H, int Tq, int Tk,
                              const nn::AttentionHooks& hooks = {});
 
-// Whether the observer wants any of "<block>.q/k/v/mask/head_out" (block = "attn" or
-// "cross" under the layer's scope). False, and allocation-free, without an observer.
+// Whether the observer wants any of "<block>.q/k/v/mask" (block = "attn" or "cross"
+// under the layer's scope). False, and allocation-free, without an observer.
 bool wants_heads(const Scope& scope, std::string_view block);
 
-// Reports a.q, a.k, a.v, a.head_out (filled by multi_head_attention(..., need_heads))
-// and the block's mask matrix under "<block>.*", each only when wanted.
+// Hooks whose edit_heads reports "<block>.head_out" (H, Tq, D) from inside attention,
+// before the output projection, so an observer's edit of it flows on (head ablation,
+// inspect/head_mask.h). Empty hooks when the observer does not want it.
+nn::AttentionHooks head_out_hooks(const Scope& scope, std::string_view block);
+
+// Reports a.q, a.k, a.v (filled by multi_head_attention(..., need_heads)) and the
+// block's mask matrix under "<block>.*", each only when wanted (head_out: see above).
 void emit_heads(const Scope& scope, std::string_view block, nn::AttentionResult& a,
                 const nn::AttentionMask& mask, int H);
 

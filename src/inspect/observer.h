@@ -33,8 +33,14 @@
 //
 // Editing: an observer may change the tensor it is given. Edits of "*.out" and
 // "embed.out" flow into the rest of the forward pass (activation patching, ablation of a
-// layer); attention probabilities are reported after they were used — edits there are
-// ignored.
+// layer); so do edits of "<b>.head_out": it is reported from inside attention, before
+// the output projection, and the projection uses the edited values — scaling head h's
+// slice by s is head ablation (s = 0) or scaling, Hugging Face's head_mask (which
+// multiplies that head's attention probs, the same thing since head_out = probs·v); see
+// inspect/head_mask.h. Attention probabilities are reported after they were used —
+// edits there are ignored, and they stay the softmax even for a scaled head.
+// Order within a block: <b>.head_out comes first (from inside attention), then
+// <b>.probs, .q, .k, .v, .mask, then <b minus .attn/.cross>.attn.out / .cross.out.
 #pragma once
 #include <string>
 #include <string_view>

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "inspect/head_mask.h"
 #include "inspect/observer.h"
 #include "model/kv_cache.h"
 
@@ -52,12 +53,12 @@ void advance(Beam& b, int32_t token, int64_t vocab_size) {
 class TransformerState final : public DecoderState {
  public:
   TransformerState(const ModelConfig& cfg, const ModelWeights& w, const Tensor& memory,
-                   const std::vector<uint8_t>& src_padding, int64_t context)
-      : cfg_(cfg), w_(w), memory_(memory), src_padding_(src_padding), cache_(cfg, context) {}
+                   const std::vector<uint8_t>& src_padding, int64_t context, inspect::Observer* obs)
+      : cfg_(cfg), w_(w), memory_(memory), src_padding_(src_padding), cache_(cfg, context), obs_(obs) {}
   std::unique_ptr<DecoderState> clone() const override { return std::make_unique<TransformerState>(*this); }
   std::vector<float> step(int32_t token) override {
     const int32_t ids[1] = {token};
-    const ForwardResult r = encoder_decoder_step(cfg_, w_, cache_, memory_, src_padding_, ids);  // (1, V)
+    const ForwardResult r = encoder_decoder_step(cfg_, w_, cache_, memory_, src_padding_, ids, obs_);  // (1, V)
     return std::vector<float>(r.logits.row(0), r.logits.row(0) + r.logits.dim(-1));
   }
 
@@ -67,6 +68,7 @@ class TransformerState final : public DecoderState {
   const Tensor& memory_;  // (S, C)
   const std::vector<uint8_t>& src_padding_;
   KVCache cache_;  // each beam owns its past: clone() copies it
+  inspect::Observer* obs_;  // DecodeOptions::observer (borrowed), may be null
 };
 
 }  // namespace
@@ -166,15 +168,17 @@ Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::s
                                                             context - 1));
   TFP_CHECK(max_tokens >= 1, "translate: the model's context (", context, ") leaves no room for output");
 
-  const Tensor memory = encode_source(cfg, w, src_ids, src_padding);  // (S, C)
-  Translation t = beam_search(TransformerState(cfg, w, memory, src_padding, context), opt, max_tokens, cfg.vocab_size);
+  const Tensor memory = encode_source(cfg, w, src_ids, src_padding, opt.observer);  // (S, C)
+  Translation t = beam_search(TransformerState(cfg, w, memory, src_padding, context, opt.observer), opt, max_tokens,
+                              cfg.vocab_size);
 
   // Alignment: the decoder input is start + every output token but the last, so row t
   // is the step that chose ids[t].
   std::vector<int32_t> tgt{opt.start_id};
   tgt.insert(tgt.end(), t.ids.begin(), t.ids.end() - 1);
   inspect::RecordingObserver obs({"dec.*.cross.probs"});
-  forward_encoder_decoder(cfg, w, src_ids, tgt, src_padding, &obs);
+  inspect::ChainObserver chain(opt.observer, &obs);
+  forward_encoder_decoder(cfg, w, src_ids, tgt, src_padding, &chain);
   for (int64_t i = 0; i < cfg.n_decoder_layers; ++i)
     t.cross_probs.push_back(obs.get("dec." + std::to_string(i) + ".cross.probs"));
   const Tensor& lastp = t.cross_probs.back();  // (H, T, S)

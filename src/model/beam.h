@@ -40,6 +40,9 @@ struct DecodeOptions {
   int32_t start_id = -1;       // the decoder's first input; required (>= 0)
   int32_t eos_id = -1;         // ends a hypothesis; -1 = none (always max_tokens)
   float length_penalty = 1.0f; // exponent of the length in the score
+  // Sees every forward pass of decode_seq2seq (encoder, each step, the alignment run),
+  // e.g. the head mask of inspect/head_mask.h. Borrowed; null = none.
+  inspect::Observer* observer = nullptr;
 };
 
 struct Translation {

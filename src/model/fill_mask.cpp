@@ -49,7 +49,7 @@ std::vector<MaskPrediction> fill_mask_forward(const ModelConfig& cfg, const Mode
                                               std::span<const int32_t> ids,
                                               std::span<const int32_t> token_types,
                                               const std::vector<uint8_t>& padding, int32_t mask_id,
-                                              int top_k) {
+                                              int top_k, inspect::Observer* obs) {
   const bool encoder = cfg.architecture == Architecture::encoder_only;
   TFP_CHECK(encoder && cfg.encoder_head == EncoderHead::masked_lm,
             "fill_mask: needs an encoder-only model with a masked-LM head (BERT's cls.predictions); this one is ",
@@ -57,7 +57,7 @@ std::vector<MaskPrediction> fill_mask_forward(const ModelConfig& cfg, const Mode
             : cfg.encoder_head == EncoderHead::token_classifier ? "an encoder with a token classifier"
                                                                 : "an encoder without a head (hidden states only)");
   TFP_CHECK(top_k >= 1, "fill_mask: top_k must be at least 1, got ", top_k);
-  const ForwardResult r = forward_encoder_only(cfg, w, ids, token_types, padding);
+  const ForwardResult r = forward_encoder_only(cfg, w, ids, token_types, padding, obs);
   return fill_mask(r.logits.view(), ids, mask_id, top_k);
 }
 

@@ -28,12 +28,13 @@ std::vector<MaskPrediction> fill_mask(const TensorView& logits, std::span<const 
                                       int32_t mask_id, int top_k);
 
 // Runs an encoder-only model with a masked_lm head (forward_encoder_only) and fills its
-// masks. token_types / padding as forward_encoder_only. A model without the head is an
-// error that says what it has instead.
+// masks. token_types / padding as forward_encoder_only; obs (may be null) sees the
+// forward pass (e.g. the head mask of inspect/head_mask.h). A model without the head is
+// an error that says what it has instead.
 std::vector<MaskPrediction> fill_mask_forward(const ModelConfig& cfg, const ModelWeights& w,
                                               std::span<const int32_t> ids,
                                               std::span<const int32_t> token_types,
                                               const std::vector<uint8_t>& padding, int32_t mask_id,
-                                              int top_k);
+                                              int top_k, inspect::Observer* obs = nullptr);
 
 }  // namespace tfp::model

@@ -30,7 +30,7 @@ Generator::Generator(const ModelConfig& cfg, const ModelWeights& w, std::span<co
   TFP_CHECK(static_cast<int64_t>(prompt.size()) <= cfg.max_positions, "generate: the prompt has ", prompt.size(),
             " tokens, more than the model's context of ", cfg.max_positions);
   cache_ = KVCache(cfg);
-  const ForwardResult r = decoder_only_step(cfg_, w_, cache_, prompt);  // logits (P, V)
+  const ForwardResult r = decoder_only_step(cfg_, w_, cache_, prompt, opt_.observer);  // logits (P, V)
   const int64_t V = r.logits.dim(-1);
   last_logits_ = Tensor({V}, std::vector<float>(r.logits.row(r.logits.dim(0) - 1), r.logits.row(r.logits.dim(0) - 1) + V));
   done_ = opt_.max_tokens == 0;
@@ -58,7 +58,7 @@ std::optional<GeneratorStep> Generator::next() {
     reason_ = StopReason::context_full;
   } else {
     const int32_t ids[1] = {step.id};
-    const ForwardResult r = decoder_only_step(cfg_, w_, cache_, ids);  // logits (1, V)
+    const ForwardResult r = decoder_only_step(cfg_, w_, cache_, ids, opt_.observer);  // logits (1, V)
     std::copy(r.logits.data.begin(), r.logits.data.end(), last_logits_.data.begin());
   }
   return step;

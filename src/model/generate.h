@@ -26,6 +26,9 @@ struct GeneratorOptions {
   uint64_t seed = 0;
   std::vector<int32_t> stop_ids;  // stop after producing any of these (eos, newline, ...)
   int top_n = 5;                  // how many of the most probable tokens each step reports
+  // Sees every step's forward pass (borrowed; must outlive the generator), e.g. the
+  // head mask of inspect/head_mask.h so generation runs on the ablated model. Null = none.
+  inspect::Observer* observer = nullptr;
 };
 
 struct GeneratorStep {

@@ -277,7 +277,17 @@ AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
          static_cast<int>(D), static_cast<int>(D), 1.0f / std::sqrt(static_cast<float>(D)), mask,
          hooks, need_probs ? r.probs.ptr() : nullptr);
 
-  if (need_heads) r.head_out = gather_heads({heads.ptr(), C, D}, n_heads, Tq, D);
+  if (need_heads || hooks.edit_heads) r.head_out = gather_heads({heads.ptr(), C, D}, n_heads, Tq, D);
+  if (hooks.edit_heads) {  // the edit flows on: scatter the edited heads back before the projection
+    hooks.edit_heads(r.head_out);
+    TFP_CHECK(r.head_out.shape == Shape({n_heads, Tq, D}), op, ": edit_heads changed head_out to ",
+              shape_str(r.head_out.shape), ", expected [", n_heads, ", ", Tq, ", ", D, "]");
+    for (int64_t h = 0; h < n_heads; ++h)
+      for (int64_t t = 0; t < Tq; ++t)
+        std::copy(r.head_out.ptr() + (h * Tq + t) * D, r.head_out.ptr() + (h * Tq + t + 1) * D,
+                  heads.ptr() + t * C + h * D);
+  }
+  if (!need_heads) r.head_out = Tensor{};
   r.out = w.out.empty() ? std::move(heads) : linear(heads, w.out, op);
   return r;
 }

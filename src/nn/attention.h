@@ -42,8 +42,14 @@ struct AttentionHooks {
   // Add a bias to one head's scaled scores. scores (Tq, Tk) with row stride ld.
   using ScoreBiasFn = std::function<void(int head, float* scores, int Tq, int Tk, int64_t ld,
                                          int64_t q_pos0, int64_t k_pos0)>;
+  // Sees, and may edit, the per-head outputs (H, Tq, D) = probs·v before the output
+  // projection; the projection then uses the edited values (head ablation and scaling,
+  // inspect/head_mask.h). Called by multi_head_attention (and the KV-cached paths of
+  // nn/decoder_layer.cpp); scaled_dot_product_attention leaves it to its caller.
+  using EditHeadsFn = std::function<void(Tensor& head_out)>;
   RotateFn rotate;         // empty = none
   ScoreBiasFn score_bias;  // empty = none
+  EditHeadsFn edit_heads;  // empty = none (nothing is copied)
   int64_t kv_pos0 = 0;     // absolute position of key/value row 0
 };
 

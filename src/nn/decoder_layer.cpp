@@ -73,7 +73,8 @@ Tensor merge_and_project(const Tensor& heads,  // (H, T, D)
 AttentionResult cached_self_attention(const TensorView& x,  // (T, C) already normed if pre-LN
                                       const AttentionWeights& w, int H,
                                       const AttentionMask& mask, DecoderLayerCache& cache,
-                                      bool need_probs, bool need_heads) {
+                                      bool need_probs, bool need_heads,
+                                      const AttentionHooks::EditHeadsFn& edit_heads) {
   const char* op = "decoder_layer.cached_self_attention";
   TFP_CHECK(mask.additive.empty() && mask.key_padding.empty(), op,
             ": with a KV cache only the causal/window mask is supported (got an additive or "
@@ -112,6 +113,7 @@ AttentionResult cached_self_attention(const TensorView& x,  // (T, C) already no
     std::memcpy(heads.ptr() + h * T * D, r.out.ptr(), T * D * sizeof(float));
     if (need_probs) std::memcpy(res.probs.ptr() + h * T * Tk, r.probs.ptr(), T * Tk * sizeof(float));
   }
+  if (edit_heads) edit_heads(heads);  // (H, T, D): the edit flows into the projection
   if (need_heads) {  // the inspector's copies: every cached key/value, not only the new ones
     res.q = q;
     res.k = Tensor({H, Tk, D});
@@ -131,7 +133,8 @@ AttentionResult cached_cross_attention(const TensorView& x,       // (T, C)
                                        const TensorView& memory,  // (S, C) or empty if cached
                                        const AttentionWeights& w, int H,
                                        const AttentionMask& mask, DecoderLayerCache& cache,
-                                       bool need_probs, bool need_heads) {
+                                       bool need_probs, bool need_heads,
+                                       const AttentionHooks::EditHeadsFn& edit_heads) {
   const char* op = "decoder_layer.cached_cross_attention";
   const int64_t C = attn_width(w), D = C / H;
   if (!cache.has_memory) {
@@ -147,6 +150,7 @@ AttentionResult cached_cross_attention(const TensorView& x,       // (T, C)
                                                    cache.cross_v.view(), mask,
                                                    1.0f / std::sqrt(static_cast<float>(D)),
                                                    need_probs);
+  if (edit_heads) edit_heads(r.out);  // (H, T, D) before the output projection
   if (need_heads) {
     r.q = q;
     r.k = cache.cross_k;
@@ -186,9 +190,11 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
                    [&](const TensorView& in) {
                      const bool probs = scope.wants("attn.probs");
                      const bool heads = inspect::wants_heads(scope, "attn");  // drill-down
+                     const AttentionHooks hk = inspect::head_out_hooks(scope, "attn");  // ablation
                      AttentionResult a =
-                         cache ? cached_self_attention(in, w.attn, H, self_mask, *cache, probs, heads)
-                               : multi_head_attention(in, in, w.attn, H, self_mask, probs, {}, heads);
+                         cache ? cached_self_attention(in, w.attn, H, self_mask, *cache, probs, heads,
+                                                       hk.edit_heads)
+                               : multi_head_attention(in, in, w.attn, H, self_mask, probs, hk, heads);
                      if (scope.active()) {
                        if (!a.probs.empty()) scope.emit("attn.probs", a.probs);  // (H, T, Tk)
                        if (heads) inspect::emit_heads(scope, "attn", a, self_mask, H);
@@ -203,11 +209,12 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
                      [&](const TensorView& in) {
                        const bool probs = scope.wants("cross.probs");
                        const bool heads = inspect::wants_heads(scope, "cross");
+                       const AttentionHooks hk = inspect::head_out_hooks(scope, "cross");
                        AttentionResult a =
                            cache ? cached_cross_attention(in, memory, w.cross, H, memory_mask,
-                                                          *cache, probs, heads)
+                                                          *cache, probs, heads, hk.edit_heads)
                                  : multi_head_attention(in, memory, w.cross, H, memory_mask, probs,
-                                                        {}, heads);
+                                                        hk, heads);
                        if (scope.active()) {
                          if (!a.probs.empty()) scope.emit("cross.probs", a.probs);  // (H, T, S)
                          if (heads) inspect::emit_heads(scope, "cross", a, memory_mask, H);

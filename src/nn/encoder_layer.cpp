@@ -33,8 +33,9 @@ Tensor encoder_layer(const TensorView& x,  // (T, C)
   detail::residual(h, w.norm_attn, opt.norm_first, "encoder_layer.norm_attn",
                    [&](const TensorView& in) {
                      const bool heads = inspect::wants_heads(scope, "attn");  // drill-down
+                     const AttentionHooks hk = inspect::head_out_hooks(scope, "attn");  // ablation
                      AttentionResult a = multi_head_attention(in, in, w.attn, opt.n_heads, mask,
-                                                              scope.wants("attn.probs"), {}, heads);
+                                                              scope.wants("attn.probs"), hk, heads);
                      if (scope.active()) {
                        if (!a.probs.empty()) scope.emit("attn.probs", a.probs);  // (H, T, T)
                        if (heads) inspect::emit_heads(scope, "attn", a, mask, opt.n_heads);
