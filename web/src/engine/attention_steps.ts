@@ -31,17 +31,22 @@ export function attentionSteps(c: Calls, m: TfpModule, modelPtr: number, a: Atte
         set, a.layer, a.head, a.query, slot));
       return c.readU32(slot);
     });
-    try {
-      const t = (name: string) => c.tensor(list, name);
-      return {
-        q: t('q'), k: t('k'), v: t('v'), scores: t('scores'), scaled: t('scaled'), bias: t('bias'), mask: t('mask'),
-        logits: t('logits'), probs: t('probs'), weightedV: t('weighted_v'), out: t('out'),
-        scale: t('scale').data[0]!, workerMs: performance.now() - started,
-      };
-    } finally {
-      m._tfp_tensors_free(list);
-    }
+    return readSteps(c, m, list, started);
   } finally {
     ptrs.forEach((p) => c.free(p));
+  }
+}
+
+/** Copies a steps tensor list (either drill-down entry point's) out and frees it. */
+export function readSteps(c: Calls, m: TfpModule, list: number, started: number): AttentionStepsResult {
+  try {
+    const t = (name: string) => c.tensor(list, name);
+    return {
+      q: t('q'), k: t('k'), v: t('v'), scores: t('scores'), scaled: t('scaled'), bias: t('bias'), mask: t('mask'),
+      logits: t('logits'), probs: t('probs'), weightedV: t('weighted_v'), out: t('out'),
+      scale: t('scale').data[0]!, workerMs: performance.now() - started,
+    };
+  } finally {
+    m._tfp_tensors_free(list);
   }
 }

@@ -17,6 +17,7 @@ export type {
   ModelInfo, NamedTensor, TokenChoice, TokenizeResult, TranslateResult,
 } from './messages';
 export type { FillMaskResult, MaskFill } from './messages';
+export type { EmbeddingInput, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 export type { RolloutArgs } from './messages';
 export { Model, Generation } from './model';
 export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';

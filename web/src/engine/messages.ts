@@ -129,6 +129,9 @@ export interface ModelInfo {
     cell: 'gru'; bidirectional_encoder: boolean; embed_dim: number; encoder_hidden: number;
     decoder_hidden: number; attention: 'additive'; attention_dim: number;
   };
+  /** "words" when the model reads vectors and came without tokenizer.json: tokenize then
+   * splits text into words and punctuation (ids only mark equal tokens). */
+  tokenizer_fallback?: 'words' | null;
   tokenizer: null | {
     vocab_size: number;
     special: { unk: number; pad: number; cls: number; sep: number; mask: number; bos: number; eos: number };
@@ -283,6 +286,51 @@ export const ATTENTION_STEPS_TENSORS = [
   'q', 'k', 'v', 'scores', 'scaled', 'bias', 'mask', 'logits', 'probs', 'weightedV', 'out',
 ] as const;
 
+// ---- models that read vectors (PyTorch nn.Transformer checkpoints) -----------------
+
+/** One input sequence of a model that reads vectors (info.has_embeddings false): rows the
+ * caller has, or tokens the engine turns into rows — its seeded vector per token text
+ * (tfp_seeded_token_embeddings: same text, same vector), plus, with `positions`, the
+ * sinusoidal encoding of each position (tfp_sinusoidal_positions). */
+export type EmbeddingInput =
+  | { kind: 'vectors'; x: Float32Array; dims: [number, number] }  // (L, C) row-major
+  | { kind: 'tokens'; tokens: string[]; seed: number; positions: boolean };
+
+/** tfp_model_forward_embeddings. src: the encoder's input (a bare nn.TransformerDecoder:
+ * its memory); tgt: the decoder's input (absent for an encoder-only model). */
+export interface ForwardEmbeddingsArgs {
+  src: EmbeddingInput;
+  tgt?: EmbeddingInput;
+  /** 1 = padding key (PyTorch key_padding_mask true). */
+  srcPadding?: Uint8Array;
+  tgtPadding?: Uint8Array;
+  /** Causal self-attention of the encoder (src) / of the decoder (tgt). */
+  causalSrc?: boolean;
+  causalTgt?: boolean;
+}
+
+export interface ForwardEmbeddingsResult {
+  /** The vectors the model read: (S, C) and (T, C). */
+  src: FloatTensor;
+  tgt?: FloatTensor;
+  /** The module's output (T, C), or (S, C) for an encoder; its rows' lengths (T). */
+  hidden: FloatTensor;
+  hiddenNorm: FloatTensor;
+  /** nn.Transformer: the encoder's output (S, C). */
+  memory?: FloatTensor;
+  /** "enc.i.attn.probs" (H, S, S), "dec.i.attn.probs" (H, T, T), "dec.i.cross.probs" (H, T, S). */
+  attention: NamedTensor[];
+  workerMs: number;
+}
+
+/** The drill-down of one row of a model that reads vectors (same inputs as the forward). */
+export interface AttentionStepsEmbeddingsArgs extends ForwardEmbeddingsArgs {
+  set: 'enc' | 'dec' | 'cross';
+  layer: number;
+  head: number;
+  query: number;
+}
+
 /** Attention rollout (Abnar & Zuidema) over a stack of self-attention layers. */
 export interface RolloutArgs {
   /** Each layer's maps (H, T, T), in forward order. */
@@ -307,6 +355,8 @@ export type Request =
   | { id: number; kind: 'generate-stop'; generator: number }
   | { id: number; kind: 'translate'; model: number; args: TranslateArgs }
   | { id: number; kind: 'attention-steps'; model: number; args: AttentionStepsArgs }
+  | { id: number; kind: 'forward-embeddings'; model: number; args: ForwardEmbeddingsArgs }
+  | { id: number; kind: 'attention-steps-embeddings'; model: number; args: AttentionStepsEmbeddingsArgs }
   | { id: number; kind: 'fill-mask'; model: number; args: FillMaskArgs }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
@@ -327,6 +377,8 @@ export type Reply =
   | { id: number; ok: true; kind: 'generate-stop' }
   | { id: number; ok: true; kind: 'translate'; result: TranslateResult }
   | { id: number; ok: true; kind: 'attention-steps'; result: AttentionStepsResult }
+  | { id: number; ok: true; kind: 'forward-embeddings'; result: ForwardEmbeddingsResult }
+  | { id: number; ok: true; kind: 'attention-steps-embeddings'; result: AttentionStepsResult }
   | { id: number; ok: true; kind: 'fill-mask'; result: FillMaskResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }

@@ -10,6 +10,7 @@ import type {
   FillMaskResult, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
+import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
 export interface Channel {
@@ -138,6 +139,28 @@ export class Model {
     const r = await this.request({ kind: 'attention-steps', model: this.handle, args });
     if (r.ok && r.kind === 'attention-steps') return r.result;
     throw unexpected('attentionSteps');
+  }
+
+  /**
+   * Models that read vectors (info.has_embeddings false: PyTorch nn.Transformer,
+   * TransformerEncoder, TransformerDecoder checkpoints): one forward pass on src (and tgt,
+   * the decoder's input; a bare decoder's src is its memory), each given as rows or as
+   * tokens that the engine turns into seeded vectors (+ sinusoidal positions). Every
+   * attention map comes back, with the output, its rows' lengths and the inputs used.
+   */
+  async forwardEmbeddings(args: ForwardEmbeddingsArgs): Promise<ForwardEmbeddingsResult> {
+    const r = await this.request({ kind: 'forward-embeddings', model: this.handle, args });
+    if (r.ok && r.kind === 'forward-embeddings') return r.result;
+    throw unexpected('forwardEmbeddings');
+  }
+
+  /** The drill-down of one row of a model that reads vectors (same inputs as forwardEmbeddings). */
+  async attentionStepsEmbeddings(args: ForwardEmbeddingsArgs,
+                                 pick: Pick<AttentionStepsEmbeddingsArgs, 'set' | 'layer' | 'head' | 'query'>): Promise<AttentionStepsResult> {
+    const full: AttentionStepsEmbeddingsArgs = { ...args, set: pick.set, layer: pick.layer, head: pick.head, query: pick.query };
+    const r = await this.request({ kind: 'attention-steps-embeddings', model: this.handle, args: full });
+    if (r.ok && r.kind === 'attention-steps-embeddings') return r.result;
+    throw unexpected('attentionStepsEmbeddings');
   }
 
   /** Frees the model in the worker. Later calls reject. */

@@ -5,12 +5,14 @@
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
+import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
 import type {
   FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
   NamedTensor, TextSource, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
+import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 
 const utf8 = new TextEncoder();
 
@@ -277,6 +279,15 @@ export class Models {
   /** tfp_model_attention_steps: the query–key drill-down of one row (attention_steps.ts). */
   attentionSteps(model: number, a: AttentionStepsArgs): AttentionStepsResult {
     return attentionSteps(this.c, this.m, this.model(model), a);
+  }
+
+  /** Models that read vectors (PyTorch nn.Transformer): forward and drill-down (embeddings.ts). */
+  forwardEmbeddings(model: number, a: ForwardEmbeddingsArgs): ForwardEmbeddingsResult {
+    return forwardEmbeddings(this.c, this.m, this.model(model), this.models.get(model)!.info.d_model, a);
+  }
+
+  attentionStepsEmbeddings(model: number, a: AttentionStepsEmbeddingsArgs): AttentionStepsResult {
+    return attentionStepsEmbeddings(this.c, this.m, this.model(model), this.models.get(model)!.info.d_model, a);
   }
 
   // ---- helpers --------------------------------------------------------------------

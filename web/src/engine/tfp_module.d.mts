@@ -84,6 +84,14 @@ export interface TfpModule {
                              tgtIds: number, nTgt: number, set: number, layer: number, head: number, query: number,
                              out: number): number;
 
+  // Models that read vectors (PyTorch nn.Transformer checkpoints): tfp_api.h / tfp_inspect_api.h.
+  _tfp_model_forward_embeddings(model: number, C: number, src: number, S: number, tgt: number, T: number,
+                                srcPadding: number, tgtPadding: number, flags: number, out: number): number;
+  _tfp_model_attention_steps_embeddings(model: number, C: number, src: number, S: number, tgt: number, T: number,
+                                        srcPadding: number, tgtPadding: number, flags: number, set: number,
+                                        layer: number, head: number, query: number, out: number): number;
+  _tfp_sinusoidal_positions(pos0: number, T: number, C: number, add: number, out: number): number;
+
   // tfp_inspect_api.h: maths on attention maps the caller has (attention_maths.ts).
   _tfp_attention_rollout(probs: number, L: number, H: number, T: number, residual: number, fusion: number,
                          out: number): number;

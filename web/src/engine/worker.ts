@@ -79,6 +79,18 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'attention-steps', result },
         ATTENTION_STEPS_TENSORS.map((n) => result[n].data.buffer));
     }
+    case 'forward-embeddings': {
+      const result = models.forwardEmbeddings(req.model, req.args);
+      const ts = [result.src, result.hidden, result.hiddenNorm, ...result.attention,
+        ...(result.tgt ? [result.tgt] : []), ...(result.memory ? [result.memory] : [])];
+      // src and tgt may share one buffer (the same vectors given twice): transfer it once.
+      return reply({ id: req.id, ok: true, kind: 'forward-embeddings', result }, [...new Set(buffers(ts))]);
+    }
+    case 'attention-steps-embeddings': {
+      const result = models.attentionStepsEmbeddings(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'attention-steps-embeddings', result },
+        ATTENTION_STEPS_TENSORS.map((n) => result[n].data.buffer));
+    }
     case 'rollout': {
       const result = attentionRollout(engine.calls, engine.m, req.args);
       return reply({ id: req.id, ok: true, kind: 'rollout', result }, [result.data.buffer]);

@@ -11,6 +11,7 @@ import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type View } from './state';
+import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
 
 /** What tests (and curious users) can read back. */
 export interface PlayDebug {
@@ -62,6 +63,7 @@ const outputs = new Outputs({
   change: (patch) => setState({ ...state, ...patch }, false),
   error: (m) => showError(m),
   translated: (r, src) => void onTranslated(r, src),
+  recompute: (patch) => setState({ ...state, ...patch }, true),
   generationEvent: (kind) => { if (kind === 'done') document.body.dataset.generations = String(Number(document.body.dataset.generations ?? 0) + 1); },
 });
 byId('outputs').append(outputs.element);
@@ -214,7 +216,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
           : p.stage === 'parsing' ? t('play.parsing', { label }) : t('play.binding', { label });
       },
     });
-    if (!model.info.tokenizer) {
+    if (!model.info.tokenizer && !model.info.tokenizer_fallback) {  // a model that reads vectors splits words
       void model.dispose();
       throw new Error(t('play.noTokenizer', { label }));
     }
@@ -235,7 +237,13 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     const layers = () => (i.architecture === 'encoder_decoder'
       ? t('play.layers', { count: `${i.n_encoder_layers}+${i.n_decoder_layers}` }) : t('play.layers', { count: nLayers }));
     const r = i.recurrent;  // a GRU encoder–decoder: say what its "1 layer, 1 head" is
-    modelInfoText = r
+    modelInfoText = !i.has_embeddings  // a PyTorch nn.Transformer checkpoint (vectors.ts)
+      ? () => t('play.modelInfoVectors', {
+        label: name(), module: moduleName(torchModule(i)),
+        architecture: ARCH_KEYS[i.architecture] ? t(ARCH_KEYS[i.architecture]!) : i.architecture.replace('_', '-'),
+        layers: layers(), heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model,
+        parameters: i.parameters.toLocaleString('en') })
+      : r
       ? () => t('play.modelInfoRecurrent', {
         label: name(), bidirectional: r.bidirectional_encoder ? t('play.bidirectional') : '', encoderHidden: r.encoder_hidden,
         decoderHidden: r.decoder_hidden, attention: r.attention, parameters: i.parameters.toLocaleString('en'),
@@ -356,7 +364,7 @@ async function compute(): Promise<void> {
   try {
     const started = performance.now();
     const enc = await model.tokenize(text);
-    const max = model.info.max_positions;
+    const max = model.info.max_positions || MAX_VECTOR_TOKENS;  // nn.Transformer has no limit of its own
     const truncated = enc.ids.length > max;
     const T = Math.min(enc.ids.length, max);
     const ids = enc.ids.slice(0, T);
@@ -374,6 +382,10 @@ async function compute(): Promise<void> {
       showError(null);
       showStatus(() => t('play.typeText'));
       inspector.update({ families: [] }, state);
+      return;
+    }
+    if (!model.info.has_embeddings) {
+      await computeVectors(model, tokens, started, enc.ids.length, truncated, max);
       return;
     }
     const arch = model.info.architecture;
@@ -408,6 +420,29 @@ async function compute(): Promise<void> {
     running = false;
     if (queued) schedule();
   }
+}
+
+/** A model that reads vectors (vectors.ts): the text's tokens (and the decoder input's)
+ * become the engine's seeded vectors (+ sinusoidal positions); one pass gives every map,
+ * and the drill-down replays rows of that same pass. */
+async function computeVectors(model: Model, tokens: string[], started: number, total: number, truncated: boolean,
+                              max: number): Promise<void> {
+  const info = model.info;
+  const tgt = hasTarget(info) ? (await model.tokenize(targetText(state))).tokens.slice(0, max) : [];
+  const args = vectorArgs(info, state, tokens, tgt.length ? tgt : tokens);
+  const fwd = await model.forwardEmbeddings(args);
+  current.forward = null;
+  debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
+  current.families = vectorFamilies(info, state, fwd, tokens, tgt.length ? tgt : tokens, familyLabel);
+  inspector.steps = (pick) => model.attentionStepsEmbeddings(args, pick);
+  outputs.vectors?.show(hasTarget(info) ? (tgt.length ? tgt : tokens) : tokens, fwd, hasTarget(info));
+  if (queued) return;
+  showError(null);
+  const T = tokens.length, workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0);
+  showStatus(() => t('common.tokens', { count: T }) + (truncated ? t('play.truncated', { total, max }) : '') +
+    t('play.forwardTime', { workerMs, totalMs }));
+  showInspectorControls();
+  inspector.update({ families: current.families }, state);
 }
 
 /** The decoder's input for an encoder-decoder forward pass: start token + translation. */

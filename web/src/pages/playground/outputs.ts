@@ -11,12 +11,15 @@ import type { FillMaskResult } from '../../engine/messages';
 import { ProbBars } from '../../widgets/prob_bars';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import type { PlayState } from './state';
+import { VectorPanel } from './vectors';
 
 export interface OutputEvents {
   change(patch: Partial<PlayState>): void;
   error(message: Label | null): void;
   translated(r: TranslateResult, src: TokenizeResult): void;
   generationEvent(kind: 'token' | 'done', text: string): void;
+  /** A control changed the model's input (models that read vectors): recompute. */
+  recompute?(patch: Partial<PlayState>): void;
 }
 
 // Text in this panel is bound to its element (bindText): a language switch rewrites it
@@ -113,19 +116,26 @@ export class Outputs {
     title.id = 'outputs-title';
     const arch = model.info.architecture;
     const mlm = arch === 'encoder_only' && model.info.head === 'masked_lm';
-    const titleKey: MessageKey = arch === 'decoder_only' ? 'play.out.titleDecoder' : mlm ? 'play.out.titleFillMask'
+    const titleKey: MessageKey = !model.info.has_embeddings ? 'play.out.titleVectors' : arch === 'decoder_only' ? 'play.out.titleDecoder' : mlm ? 'play.out.titleFillMask'
       : arch === 'encoder_only' ? 'play.out.titleEncoder' : 'play.out.titleTranslate';
     bindText(title, () => tr(titleKey, { mask: MASK_TEXT }));
     this.element.replaceChildren(title);
     this.fillMask = [];
     this.fillHost = null;
-    if (arch === 'decoder_only') this.buildDecoder(s);
+    this.vectors = null;
+    if (!model.info.has_embeddings) {  // a PyTorch nn.Transformer: vectors in, vectors out (vectors.ts)
+      this.vectors = new VectorPanel(model.info, s, { recompute: (patch) => this.events.recompute?.(patch) });
+      this.element.append(this.vectors.element, this.vectors.outputElement);
+    } else if (arch === 'decoder_only') this.buildDecoder(s);
     else if (arch === 'encoder_only') {
       if (mlm) this.buildFillMask();
       this.buildEncoder(mlm ? () => tr('play.out.titleEncoder') : null);
     }
     else this.buildTranslate(s);
   }
+
+  /** Models that read vectors: what is fed in, its controls and the output lengths. */
+  vectors: VectorPanel | null = null;
 
   // ---- decoder-only -------------------------------------------------------------
 

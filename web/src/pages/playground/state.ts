@@ -26,6 +26,10 @@ export interface PlayState {
   maxTokens: number;
   seed: number;
   beam: number;
+  // models that read vectors (PyTorch nn.Transformer checkpoints, vectors.ts)
+  tgtText: string;     // the decoder's input text; '' = the same as `text`
+  positions: boolean;  // add the sinusoidal encoding to each token's vector
+  causal: boolean;     // causal mask on the decoder's self-attention
 }
 
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
@@ -33,6 +37,7 @@ export const DEFAULT_TEXT = 'The cat sat on the mat.';
 export const DEFAULT_STATE: PlayState = {
   model: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
+  tgtText: '', positions: true, causal: true,
 };
 
 function int(s: string | null, lo: number, hi: number, fallback: number): number {
@@ -71,6 +76,9 @@ export function stateFromQuery(query: string): PlayState {
     maxTokens: int(p.get('max'), 1, 512, d.maxTokens),
     seed: int(p.get('seed'), 0, 4294967295, d.seed),
     beam: int(p.get('beam'), 1, 16, d.beam),
+    tgtText: p.get('tgt') ?? d.tgtText,
+    positions: p.get('pos') !== '0',
+    causal: p.get('causal') !== '0',
   };
 }
 
@@ -96,5 +104,8 @@ export function queryOf(s: PlayState): string {
   if (s.maxTokens !== d.maxTokens) p.set('max', String(s.maxTokens));
   if (s.seed !== d.seed) p.set('seed', String(s.seed));
   if (s.beam !== d.beam) p.set('beam', String(s.beam));
+  if (s.tgtText !== d.tgtText) p.set('tgt', s.tgtText);
+  if (!s.positions) p.set('pos', '0');
+  if (!s.causal) p.set('causal', '0');
   return p.toString();
 }
