@@ -250,6 +250,42 @@ export class ModelApi extends Api {
     }
   }
 
+  /** tfp_model_set_head_mask for each { set, layer, scales } after a clear: the model's
+   * whole mask becomes `entries` ([] = none). */
+  setHeadMask(model, entries) {
+    this.check(this.m._tfp_model_clear_head_mask(model));
+    for (const { set, layer, scales } of entries) {
+      const ps = this.cstr(set), pf = this.put(Float32Array.from(scales));
+      try {
+        this.check(this.m._tfp_model_set_head_mask(model, ps, layer, pf, scales.length));
+      } finally {
+        this.m._tfp_free(ps);
+        this.m._tfp_free(pf);
+      }
+    }
+  }
+
+  /** tfp_model_head_mask_effect: { name: { dims, data } } (ids/before/after, or argmax_*, prob_*). */
+  headMaskEffect(model, ids, topK = 8) {
+    const p = this.put(this.ints(ids));
+    try {
+      return this.tensors(this.out((s) => this.m._tfp_model_head_mask_effect(model, p, ids.length, topK, s)));
+    } finally {
+      this.m._tfp_free(p);
+    }
+  }
+
+  /** tfp_model_logit_lens: { ids, probs } as { dims: [L+1, T, K], data }. */
+  logitLens(model, ids, { topK = 5, tgtIds = null } = {}) {
+    const p = this.put(this.ints(ids)), pt = tgtIds ? this.put(this.ints(tgtIds)) : 0;
+    try {
+      return this.tensors(this.out((s) => this.m._tfp_model_logit_lens(model, p, ids.length, pt, tgtIds ? tgtIds.length : 0, topK, s)));
+    } finally {
+      this.m._tfp_free(p);
+      if (pt) this.m._tfp_free(pt);
+    }
+  }
+
   translate(model, src, { beamSize = 1, maxTokens = 0, startId = -1, eosId = -1 } = {}) {
     const p = this.put(this.ints(src)), cap = 256, buf = this.m._tfp_alloc(8 + 4 * cap);
     try {

@@ -281,6 +281,40 @@ export interface AttentionStepsResult {
   workerMs: number;
 }
 
+/** One attention block's head factors (tfp_model_set_head_mask): head h's output
+ * (probs·v, before the out-projection) is multiplied by scales[h]; 0 switches it off. */
+export interface HeadMaskEntry {
+  set: 'enc' | 'dec' | 'cross';
+  layer: number;          // 0-based
+  scales: Float32Array;   // (H) one factor per head
+}
+
+/** What the head mask changes (tfp_model_head_mask_effect): the model without, then with it. */
+export type HeadMaskEffect =
+  /** Decoder-only: the next token after the last position; ids = either run's top k. */
+  | { kind: 'next-token'; ids: Int32Array; tokens: string[]; before: Float32Array; after: Float32Array }
+  /** Encoder-only with a head: the most probable label/token per position. */
+  | { kind: 'per-token'; before: Int32Array; after: Int32Array; beforeTokens: string[]; afterTokens: string[];
+      beforeProbs: Float32Array; afterProbs: Float32Array }
+  /** Encoder-decoder: greedy translations. */
+  | { kind: 'translation'; before: Int32Array; after: Int32Array; beforeTokens: string[]; afterTokens: string[] };
+
+/** The logit lens (tfp_model_logit_lens) of a decoder-only model, or of an encoder-decoder's
+ * decoder (ids = source, tgtIds = decoder input). */
+export interface LogitLensArgs {
+  ids: Int32Array;
+  tgtIds?: Int32Array;
+  topK: number;
+}
+
+/** Row 0 = the embeddings, row l+1 = after decoder layer l (the last = the model's output). */
+export interface LogitLensResult {
+  ids: FloatTensor;     // (L+1, T, K) token ids (as floats), most probable first
+  probs: FloatTensor;   // (L+1, T, K)
+  tokens: string[];     // (L+1)·T·K the vocabulary's spelling of each id
+  workerMs: number;
+}
+
 /** The steps' tensors, in the order the worker transfers them. */
 export const ATTENTION_STEPS_TENSORS = [
   'q', 'k', 'v', 'scores', 'scaled', 'bias', 'mask', 'logits', 'probs', 'weightedV', 'out',
@@ -358,6 +392,9 @@ export type Request =
   | { id: number; kind: 'forward-embeddings'; model: number; args: ForwardEmbeddingsArgs }
   | { id: number; kind: 'attention-steps-embeddings'; model: number; args: AttentionStepsEmbeddingsArgs }
   | { id: number; kind: 'fill-mask'; model: number; args: FillMaskArgs }
+  | { id: number; kind: 'head-mask'; model: number; entries: HeadMaskEntry[] }
+  | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number }
+  | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
   | { id: number; kind: 'head-stats'; maps: FloatTensor[] };
@@ -380,6 +417,9 @@ export type Reply =
   | { id: number; ok: true; kind: 'forward-embeddings'; result: ForwardEmbeddingsResult }
   | { id: number; ok: true; kind: 'attention-steps-embeddings'; result: AttentionStepsResult }
   | { id: number; ok: true; kind: 'fill-mask'; result: FillMaskResult }
+  | { id: number; ok: true; kind: 'head-mask' }
+  | { id: number; ok: true; kind: 'head-mask-effect'; result: HeadMaskEffect }
+  | { id: number; ok: true; kind: 'logit-lens'; result: LogitLensResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
   /** (L, T, T): slice l is the rollout after layer l. */

@@ -10,6 +10,7 @@ import type {
   FillMaskResult, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
+import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
@@ -161,6 +162,32 @@ export class Model {
     const r = await this.request({ kind: 'attention-steps-embeddings', model: this.handle, args: full });
     if (r.ok && r.kind === 'attention-steps-embeddings') return r.result;
     throw unexpected('attentionStepsEmbeddings');
+  }
+
+  /**
+   * Head ablation / scaling: replaces the model's head mask (none = as loaded). Every later
+   * call on this model (forward, generate, translate, drill-down, logit lens) runs under
+   * it; a generator keeps the mask it started with.
+   */
+  async setHeadMask(entries: HeadMaskEntry[]): Promise<void> {
+    const r = await this.request({ kind: 'head-mask', model: this.handle, entries });
+    if (r.ok && r.kind === 'head-mask') return;
+    throw unexpected('setHeadMask');
+  }
+
+  /** What the head mask changes on `ids`: the model run without it and with it. */
+  async headMaskEffect(ids: ArrayLike<number>, topK = 8): Promise<HeadMaskEffect> {
+    const r = await this.request({ kind: 'head-mask-effect', model: this.handle, ids: Int32Array.from(ids), topK });
+    if (r.ok && r.kind === 'head-mask-effect') return r.result;
+    throw unexpected('headMaskEffect');
+  }
+
+  /** The logit lens: top `topK` next tokens read from every layer's residual stream. */
+  async logitLens(ids: ArrayLike<number>, options: { tgtIds?: ArrayLike<number>; topK?: number } = {}): Promise<LogitLensResult> {
+    const args: LogitLensArgs = { ids: Int32Array.from(ids), topK: options.topK ?? 5, ...(options.tgtIds ? { tgtIds: Int32Array.from(options.tgtIds) } : {}) };
+    const r = await this.request({ kind: 'logit-lens', model: this.handle, args });
+    if (r.ok && r.kind === 'logit-lens') return r.result;
+    throw unexpected('logitLens');
   }
 
   /** Frees the model in the worker. Later calls reject. */

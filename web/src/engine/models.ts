@@ -5,6 +5,8 @@
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
+import { headMaskEffect, logitLens, setHeadMask } from './interventions';
+import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
 import type {
@@ -288,6 +290,19 @@ export class Models {
 
   attentionStepsEmbeddings(model: number, a: AttentionStepsEmbeddingsArgs): AttentionStepsResult {
     return attentionStepsEmbeddings(this.c, this.m, this.model(model), this.models.get(model)!.info.d_model, a);
+  }
+
+  /** Head ablation and the logit lens (interventions.ts). */
+  setHeadMask(model: number, entries: HeadMaskEntry[]): void {
+    setHeadMask(this.c, this.m, this.model(model), entries);
+  }
+
+  headMaskEffect(model: number, ids: Int32Array, topK: number): HeadMaskEffect {
+    return headMaskEffect(this.c, this.m, this.model(model), ids, topK, (id) => this.token(model, id));
+  }
+
+  logitLens(model: number, a: LogitLensArgs): LogitLensResult {
+    return logitLens(this.c, this.m, this.model(model), a, (id) => this.token(model, id));
   }
 
   // ---- helpers --------------------------------------------------------------------

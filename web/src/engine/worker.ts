@@ -99,6 +99,15 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       const result = headStats(engine.calls, engine.m, req.maps);
       return reply({ id: req.id, ok: true, kind: 'head-stats', result }, buffers(result));
     }
+    case 'head-mask':
+      models.setHeadMask(req.model, req.entries);
+      return reply({ id: req.id, ok: true, kind: 'head-mask' });
+    case 'head-mask-effect':
+      return reply({ id: req.id, ok: true, kind: 'head-mask-effect', result: models.headMaskEffect(req.model, req.ids, req.topK) });
+    case 'logit-lens': {
+      const result = models.logitLens(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'logit-lens', result }, buffers([result.ids, result.probs]));
+    }
     case 'memory':
       return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });
     default: {

@@ -1,0 +1,100 @@
+// The worker's side of head ablation and the logit lens (src/api/tfp_inspect_api.h:
+// tfp_model_set_head_mask / clear, tfp_model_head_mask_effect, tfp_model_logit_lens).
+// Marshalling only: the engine scales the heads, runs the model with and without them,
+// and reads the residual stream through the final norm and the LM head; the numbers
+// (probabilities included) come back from it. Heap views are made at the moment of use.
+import type { TfpModule } from './wasm/tfp.mjs';
+import { TfpError, type Calls } from './calls';
+import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
+
+const SETS = ['enc', 'dec', 'cross'] as const;
+
+function withInts<R>(c: Calls, x: Int32Array | undefined, body: (ptr: number) => R): R {
+  if (!x) return body(0);
+  const p = c.put(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+  try {
+    return body(p);
+  } finally {
+    c.free(p);
+  }
+}
+
+function out(c: Calls, fn: (slot: number) => number): number {
+  return c.withBuffer(4, (slot) => {
+    c.check(fn(slot));
+    return c.readU32(slot);
+  });
+}
+
+/** Replaces the model's whole head mask by `entries` (none = the model as loaded). On a
+ *  refused entry the mask is cleared and the engine's message thrown. */
+export function setHeadMask(c: Calls, m: TfpModule, modelPtr: number, entries: HeadMaskEntry[]): void {
+  c.check(m._tfp_model_clear_head_mask(modelPtr));
+  try {
+    for (const e of entries) {
+      if (!SETS.includes(e.set)) throw new TfpError(1, `headMask: set '${String(e.set)}' is not enc, dec or cross`);
+      const set = c.put(new TextEncoder().encode(e.set + '\0'));
+      const scales = c.put(new Uint8Array(e.scales.buffer, e.scales.byteOffset, e.scales.byteLength));
+      try {
+        c.check(m._tfp_model_set_head_mask(modelPtr, set, e.layer, scales, e.scales.length));
+      } finally {
+        c.free(set);
+        c.free(scales);
+      }
+    }
+  } catch (err) {
+    m._tfp_model_clear_head_mask(modelPtr);
+    throw err;
+  }
+}
+
+/** The model without and with its head mask on `ids` (tfp_model_head_mask_effect). */
+export function headMaskEffect(c: Calls, m: TfpModule, modelPtr: number, ids: Int32Array, topK: number,
+                               token: (id: number) => string): HeadMaskEffect {
+  const list = withInts(c, ids, (p) => out(c, (slot) => m._tfp_model_head_mask_effect(modelPtr, p, ids.length, topK, slot)));
+  try {
+    const has = (name: string) => {
+      const bytes = new TextEncoder().encode(name + '\0');
+      return c.withBuffer(bytes.length, (p) => {
+        m.HEAPU8.set(bytes, p);
+        return m._tfp_tensors_find(list, p) >= 0;
+      });
+    };
+    const idsOf = (name: string) => Int32Array.from(c.tensor(list, name).data);
+    const names = (x: Int32Array) => Array.from(x, token);
+    if (has('argmax_before')) {
+      const before = idsOf('argmax_before'), after = idsOf('argmax_after');
+      return { kind: 'per-token', before, after, beforeTokens: names(before), afterTokens: names(after),
+               beforeProbs: c.tensor(list, 'prob_before').data, afterProbs: c.tensor(list, 'prob_after').data };
+    }
+    if (has('ids')) {
+      const picked = idsOf('ids');
+      return { kind: 'next-token', ids: picked, tokens: names(picked),
+               before: c.tensor(list, 'before').data, after: c.tensor(list, 'after').data };
+    }
+    const before = idsOf('before'), after = idsOf('after');
+    return { kind: 'translation', before, after, beforeTokens: names(before), afterTokens: names(after) };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
+
+/** tfp_model_logit_lens: ids/probs (L+1, T, K) and the token text of every id. */
+export function logitLens(c: Calls, m: TfpModule, modelPtr: number, a: LogitLensArgs,
+                          token: (id: number) => string): LogitLensResult {
+  const started = performance.now();
+  const list = withInts(c, a.ids, (ids) => withInts(c, a.tgtIds, (tgt) => out(c, (slot) =>
+    m._tfp_model_logit_lens(modelPtr, ids, a.ids.length, tgt, a.tgtIds?.length ?? 0, a.topK, slot))));
+  try {
+    const ids = c.tensor(list, 'ids'), probs = c.tensor(list, 'probs');
+    const known = new Map<number, string>();
+    const tokens = Array.from(ids.data, (v) => {
+      let s = known.get(v);
+      if (s === undefined) known.set(v, (s = token(v)));
+      return s;
+    });
+    return { ids, probs, tokens, workerMs: performance.now() - started };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
