@@ -121,7 +121,7 @@ test('numbers-gru: pick it, translate with beam 4, the cross view shows the engi
   const rowLabels = await page.locator('#view .heatmap .data-table tbody th').allTextContents();
   assert.deepEqual(rowLabels.slice(0, 3), ['1 → 3', '2 → 4', '3 → 2']);
   assert.match(rowLabels[3], /^4 → ./);
-  assert.equal(rowLabels[4], '5 (after the end)');
+  assert.equal(rowLabels[4], '5 (after end)');
   await page.locator('#view .heatmap .data-table summary').click();
   // Rows 0..T-1 are where the decoder looked while choosing each output token: the decoding's own alignment.
   close(panel.data.slice(0, tr.ids.length * src.length), Array.from(tr.tensors.alignment.data), 'decoding alignment');

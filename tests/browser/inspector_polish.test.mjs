@@ -90,6 +90,7 @@ async function exportsOf(v) {
     assert.ok(dl.suggestedFilename().endsWith(ext), `${v}: ${dl.suggestedFilename()}`);
     const body = await readFile(await dl.path());
     if (ext === '.png') {
+      await dl.saveAs(`${OUT}export_${v.replace(/\W+/g, '_')}.png`);
       assert.deepEqual([...body.subarray(1, 4)], [0x50, 0x4e, 0x47], `${v}: a PNG`);
       assert.ok(body.length > 2000, `${v}: the PNG has a picture (${body.length} bytes)`);
     } else {
@@ -181,7 +182,7 @@ test('numbers-transformer: the strip picks source keys in the cross set, rows ar
     assert.equal(buttons.length, tgt.length);
     assert.deepEqual(buttons.slice(0, produced.length), produced.map((p) => `→ ${p}`));
     assert.match(buttons[produced.length], /^→ ./, 'the step that produced the end token');
-    assert.equal(buttons[tgt.length - 1], '(after the end)');
+    assert.equal(buttons[tgt.length - 1], '(after end)');
     assert.match(await page.locator('.qk-token').first().getAttribute('aria-label'), /decoder input “⟨start⟩”/);
     assert.match(await page.locator('.qk-note').innerText(), /decoder positions/);
     const before_ = await state();
@@ -212,7 +213,7 @@ test('numbers-transformer: the strip picks source keys in the cross set, rows ar
     const rows = await page.locator('#view .heatmap .data-table tbody th').allTextContents();
     assert.deepEqual(rows.slice(0, produced.length), produced.map((p, i) => `${i + 1} → ${p}`));
     assert.equal(rows.length, tgt.length);
-    assert.equal(rows[tgt.length - 1], `${tgt.length} (after the end)`);
+    assert.equal(rows[tgt.length - 1], `${tgt.length} (after end)`);
     await page.locator('#view .heatmap canvas').focus();
     await page.keyboard.press('ArrowRight');
     assert.match(await page.locator('#view .heatmap-readout').innerText(), /→ .*\(decoder input “⟨start⟩”\)/);

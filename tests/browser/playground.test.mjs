@@ -432,7 +432,7 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
     const rowLabels = await page.locator('#view .heatmap .data-table tbody th').allTextContents();
     assert.deepEqual(rowLabels.slice(0, 5), ['1 → 4', '2 → 2', '3 → 0', '4 → 0', '5 → 0']);
     assert.equal(rowLabels.length, tgt.length);
-    assert.equal(rowLabels[tgt.length - 1], `${tgt.length} (after the end)`);
+    assert.equal(rowLabels[tgt.length - 1], `${tgt.length} (after end)`);
     await page.locator('#view .heatmap .data-table summary').click();
     // While choosing output token t the (winning) hypothesis saw rows 0..t of the teacher-forced pass:
     // the decoding's own cross-attention rows are the first T rows of it.

@@ -87,7 +87,7 @@ export const en = {
   'play.noPicture': 'This view has no picture to export.',
   // Cross-attention rows are labelled by the token each decoder step produced (alignment).
   'play.cross.produced': '→ {token}',
-  'play.cross.afterEnd': '(after the end)',
+  'play.cross.afterEnd': '(after end)',
   'play.cross.pending': '→ ?',
   'play.cross.inputHint': 'decoder input “{token}”',
   'play.cross.afterEndHint': 'decoder input “{token}”: the step after the end token, not part of the output',

@@ -83,7 +83,7 @@ export const zhCN: Messages = {
   'play.loadingTheModel': '正在加载模型…',
   'play.noPicture': '此视图没有可导出的图像。',
   'play.cross.produced': '→ {token}',
-  'play.cross.afterEnd': '（结束之后）',
+  'play.cross.afterEnd': '（结束后）',
   'play.cross.pending': '→ ?',
   'play.cross.inputHint': '解码器输入“{token}”',
   'play.cross.afterEndHint': '解码器输入“{token}”：结束符之后的一步，不属于输出',

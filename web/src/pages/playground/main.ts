@@ -648,8 +648,9 @@ showInspectorControls();
 // compiles in its worker, instead of after (the worker streams weights into its heap, so
 // it can only start once the module runs).
 const firstModel = state.model === 'local' ? DEFAULT_MODEL : state.model;
+const starting = Engine.create();  // first: the worker's script and module are asked for before the model
 const prefetched = fetchCatalog(firstModel);
-Engine.create().then(
+starting.then(
   async (e) => {
     engine = e;
     inspector.maths = e;
