@@ -178,6 +178,9 @@ test('numbers-transformer: the strip picks source keys in the cross set, rows ar
 
     // 2. Query buttons are the decoder rows, labelled by the produced tokens.
     await page.waitForFunction(() => window.tfpPlay.shown?.view === 'qk' && window.tfpPlay.shown.set === 'cross');
+    // No query picked: the drill-down opens on the step that produced the end token.
+    assert.equal((await shown()).note, `query ${tgt.length - 2}`);
+    assert.equal(await page.locator('.qk-token[aria-pressed="true"]').textContent(), `→ ${api.tokenize(nt, '.').tokens[0]}`);
     const buttons = await page.locator('.qk-token').allTextContents();
     assert.equal(buttons.length, tgt.length);
     assert.deepEqual(buttons.slice(0, produced.length), produced.map((p) => `→ ${p}`));

@@ -34,6 +34,9 @@ export interface AttentionFamily {
   /** The rows are decoder positions while the token strip shows the source (encoder–decoder
    *  'dec' and 'cross' sets): the strip picks keys there, not queries. */
   decoderRows?: boolean;
+  /** The query the drill-down shows when none is picked (default: the last row; after a
+   *  translation that ended, the row that produced the end token). */
+  defaultRow?: number;
 }
 
 export interface InspectorInput {
@@ -249,7 +252,7 @@ export class Inspector {
         // One row of one head, replayed by the engine from the q, k, v and mask of the
         // forward pass; the query is the selected token (default: the last one).
         const layer = Math.min(s.layer, f.layers.length - 1), head = Math.min(s.head, f.heads - 1);
-        const query = s.token !== null && s.token < Tq ? s.token : Tq - 1;
+        const query = s.token !== null && s.token < Tq ? s.token : Math.min(f.defaultRow ?? Tq - 1, Tq - 1);
         if (!this.steps) {
           note(this.host, tr('play.insp.drillNeeds'));
           break;

@@ -462,6 +462,13 @@ function familyLabel(set: AttnSet): string {
   return current.model?.info.architecture === 'decoder_only' ? t('play.setCausal') : t('play.setDecoder');
 }
 
+/** True when the shown translation ended with the model's end token. */
+function translationEnded(): boolean {
+  const out = current.translation?.result;
+  const eos = current.model?.info.eos_token_id ?? -1;
+  return !!out && out.ids.length > 0 && out.ids[out.ids.length - 1] === eos;
+}
+
 /** Cross-attention rows as alignment is taught (output token ↔ source token): row i is the
  * decoder step that read input i (the start mark, then the translation) and produced the
  * translation's token i, so it is labelled "→ token i", its input in the hint. The row
@@ -469,8 +476,7 @@ function familyLabel(set: AttnSet): string {
 function crossRows(Tq: number, byteLevel: boolean): { rowTokens: string[]; rowHints: string[] } {
   const input = decoderInput();
   const out = current.translation?.result;
-  const eos = current.model?.info.eos_token_id ?? -1;
-  const ended = !!out && out.ids.length > 0 && out.ids[out.ids.length - 1] === eos;
+  const ended = translationEnded();
   const rowTokens: string[] = [], rowHints: string[] = [];
   for (let i = 0; i < Tq; i++) {
     const inTok = i === 0 ? input.tokens[0]! : i < input.tokens.length ? visibleToken(input.tokens[i]!, byteLevel) : `#${i + 1}`;
@@ -509,6 +515,8 @@ function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): Atte
     const decoderRows = current.model?.info.architecture === 'encoder_decoder' && s.set !== 'enc';
     out.push({ set: s.set, label: s.label, names: found.map((x) => x.a.name), layers: found.map((x) => x.a.data), heads: H,
                rowTokens: label(Tq, rows), colTokens: label(Tk, cols), causal: s.set === 'dec', decoderRows,
+               // The last row read the end token: the drill-down opens on the one that produced it.
+               ...(decoderRows && translationEnded() && Tq >= 2 ? { defaultRow: Tq - 2 } : {}),
                ...(s.set === 'cross' ? crossRows(Tq, byteLevel) : {}) });
   }
   return out;
