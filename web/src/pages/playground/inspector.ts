@@ -16,6 +16,7 @@ import { LayerHeadGrid } from '../../widgets/layer_head_grid';
 import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
 import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
 import { DrillDown, drillPanels } from './drilldown';
+import { LogitLensView, type LensData } from './logit_lens';
 import type { Engine } from '../../engine/engine';
 import type { AttnSet, PlayState, View } from './state';
 
@@ -119,6 +120,12 @@ export class Inspector {
 
   /** The engine's rollout and head statistics (set by the page once the engine runs). */
   maths: Pick<Engine, 'rollout' | 'headStats'> | null = null;
+  /** The engine's logit lens of the text (set by the page); null = the model has no decoder. */
+  lens: (() => Promise<LensData | null>) | null = null;
+  private readonly lensView = new LogitLensView();
+  /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
+  ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
+              decorate(grid: HTMLElement, f: AttentionFamily, s: PlayState): void } | null = null;
 
   constructor(private readonly host: HTMLElement, private readonly events: InspectorEvents) {
     this.grid = new LayerHeadGrid((layer, head) => events.change({ layer, head, view: 'matrix' }));
@@ -196,9 +203,11 @@ export class Inspector {
                                                 heads: tr('play.heads', { count: f.heads }), family: f.label.toLowerCase() });
         if (help.textContent !== text) help.textContent = text;
         // In the page first: the grid sizes its tiles to the width and reads the theme.
-        mount(this.host, this.legend.element, help, this.grid.element);
+        const abl = this.ablation?.controls('model', f, s);
+        mount(this.host, this.legend.element, help, this.grid.element, ...(abl ? [abl] : []));
         this.grid.update({ layers: f.layers, heads: f.heads, rows: Tq, cols: Tk,
                            masked: f.causal ? causalMask(Tq, Tk) : null, selected: { layer: s.layer, head: s.head } });
+        this.ablation?.decorate(this.grid.element, f, s);
         f.layers.forEach((l, i) => (shown.panels[f.names[i]!] = { dims: [f.heads, Tq, Tk], data: l }));
         this.svgOf = () => matricesSvg(f.layers.flatMap((_, l) => Array.from({ length: f.heads }, (_, h) =>
           this.panel(f, l, h, `L${l + 1} H${h + 1}`))), f.heads, { cell: 6, labels: false });
@@ -207,7 +216,8 @@ export class Inspector {
       case 'matrix': {
         const p = this.panel(f, s.layer, s.head, title(s.layer, s.head));
         this.matrix.setTitle(p.title);
-        mount(this.host, this.legend.element, this.matrix.element);
+        const abl = this.ablation?.controls('matrix', f, s);
+        mount(this.host, this.legend.element, this.matrix.element, ...(abl ? [abl] : []));
         this.matrix.update({ rowLabels: p.rowLabels, colLabels: p.colLabels, values: p.values, masked: p.masked ?? null, ...this.picks(f, s) });
         shown.panels[p.title] = { dims: [Tq, Tk], data: p.data };
         this.svgOf = () => matricesSvg([p], 1, { cell: 22, labels: true });
@@ -356,6 +366,31 @@ export class Inspector {
         shown.panels['B'] = { dims: [Tq, Tk], data: b.data };
         shown.note = `B = layer ${l2 + 1} head ${h2 + 1}`;
         this.svgOf = () => matricesSvg([a, b], 2, { cell: 18, labels: true });
+        break;
+      }
+      case 'lens': {
+        // The residual stream of every layer read through the LM head (logit_lens.ts).
+        if (!this.lens) break;
+        note(this.host, tr('play.lens.computing'));
+        let d: LensData | null;
+        try {
+          d = await this.lens();
+        } catch (e) {
+          if (gen !== this.generation) return;
+          note(this.host, tr('play.lens.refused', { message: e instanceof Error ? e.message : String(e) }));
+          shown.note = 'error';
+          break;
+        }
+        if (gen !== this.generation) return;
+        if (!d) {
+          note(this.host, tr('play.lens.noDecoder'));
+          shown.note = 'no decoder';
+          break;
+        }
+        this.lensView.update(d);
+        this.host.replaceChildren(this.lensView.element);
+        shown.panels['lens.ids'] = d.result.ids;
+        shown.panels['lens.probs'] = d.result.probs;
         break;
       }
     }

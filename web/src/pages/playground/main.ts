@@ -10,6 +10,7 @@ import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from './catalog';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
+import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type View } from './state';
 import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
 
@@ -24,6 +25,7 @@ export interface PlayDebug {
   outputs: Outputs;
   renders: number;
   loads: number;
+  ablation?: Ablation;
   errors: string[];
 }
 
@@ -74,6 +76,10 @@ const debug: PlayDebug = {
 };
 window.tfpPlay = debug;
 
+const ablation = new Ablation({ change: (ablate) => setState({ ...state, ablate }, true) });
+byId('outputs').append(ablation.changes);
+debug.ablation = ablation;
+
 const inspector = new Inspector(byId('view'), {
   change: (patch) => setState({ ...state, ...patch }, false),
   rendered: (shown) => {
@@ -82,6 +88,7 @@ const inspector = new Inspector(byId('view'), {
     document.body.dataset.renders = String(debug.renders);
   },
 });
+inspector.ablation = ablation;
 
 const strip = new TokenSpans(() => t('play.tokensOfText'), {
   onHover: (i) => {
@@ -255,7 +262,8 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
         context: i.max_positions, vocab: i.vocab_size });
     modelInfoLine.textContent = labelText(modelInfoText);
     outputs.setModel(model, model.info.family === 'gpt2', state);
-    setState({ ...state, model: id, set: '' }, true);
+    // Ablated heads belong to a model: the URL's apply to the first one, a new pick starts clean.
+    setState({ ...state, model: id, set: '', ...(debug.loads > 1 ? { ablate: '' } : {}) }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const still = current.model ? currentName : null;
@@ -393,6 +401,7 @@ async function compute(): Promise<void> {
     // far (teacher forcing), so its rows are labelled with those tokens.
     // A masked LM's fillers come from this pass's logits (no second forward pass).
     const maskId = model.info.head === 'masked_lm' ? model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1 : -1;
+    await ablation.sync(model, state);  // the ablated heads (URL) apply to every call below
     const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
                                            ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}) });
     current.forward = fwd;
@@ -405,6 +414,14 @@ async function compute(): Promise<void> {
     if (arch === 'decoder_only') await outputs.showNext(ids);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);
     if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens, fwd.fillMask);
+    // The logit lens reads this same input (a decoder's; the encoder-decoder's decoder
+    // reads the start mark and the translation so far); "what changed" under ablation.
+    const lensInput = arch === 'encoder_decoder' ? decoderInput() : null;
+    const lensCols = lensInput ? lensInput.tokens.map((x, i) => (i === 0 ? x : visibleToken(x, byteLevel)))
+      : tokens.map((x) => visibleToken(x, byteLevel));
+    inspector.lens = arch === 'encoder_only' ? async () => null : async () => ({
+      result: await model.logitLens(ids, { topK: 5, ...(lensInput ? { tgtIds: lensInput.ids } : {}) }), inputs: lensCols, byteLevel });
+    await ablation.showEffect(model, ids, state, byteLevel);
     if (queued) return;
     showError(null);
     const workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0), total = enc.ids.length;
@@ -531,7 +548,7 @@ async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<vo
 
 const VIEW_LABELS: Record<View, MessageKey> = {
   model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
-  stats: 'play.view.stats', rollout: 'play.view.rollout', compare: 'play.view.compare',
+  stats: 'play.view.stats', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
 };
 const tabButtons = VIEWS.map((v) => {
   const b = document.createElement('button');

@@ -1,8 +1,9 @@
 // The playground's state: one object, mirrored in the URL's query string so that a
 // link reproduces the view (model, text, attention set, layer, head, view, ...).
 // Parsing clamps every field; layer/head are clamped again once the model is known.
+import { canonicalAblation } from './ablation';
 
-export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'rollout', 'compare'] as const;
+export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'rollout', 'compare', 'lens'] as const;
 export type View = (typeof VIEWS)[number];
 /** Which attention maps: encoder self, decoder self, decoder cross. */
 export const SETS = ['enc', 'dec', 'cross'] as const;
@@ -30,6 +31,9 @@ export interface PlayState {
   tgtText: string;     // the decoder's input text; '' = the same as `text`
   positions: boolean;  // add the sinusoidal encoding to each token's vector
   causal: boolean;     // causal mask on the decoder's self-attention
+  /** Ablated / scaled heads, canonical text of ablation.ts ("dec.1.2=0,enc.2.1=0.5",
+   *  1-based layer and head); '' = every head as trained. */
+  ablate: string;
 }
 
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
@@ -37,7 +41,7 @@ export const DEFAULT_TEXT = 'The cat sat on the mat.';
 export const DEFAULT_STATE: PlayState = {
   model: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
-  tgtText: '', positions: true, causal: true,
+  tgtText: '', positions: true, causal: true, ablate: '',
 };
 
 function int(s: string | null, lo: number, hi: number, fallback: number): number {
@@ -79,6 +83,7 @@ export function stateFromQuery(query: string): PlayState {
     tgtText: p.get('tgt') ?? d.tgtText,
     positions: p.get('pos') !== '0',
     causal: p.get('causal') !== '0',
+    ablate: canonicalAblation(p.get('ablate') ?? ''),
   };
 }
 
@@ -104,6 +109,7 @@ export function queryOf(s: PlayState): string {
   if (s.maxTokens !== d.maxTokens) p.set('max', String(s.maxTokens));
   if (s.seed !== d.seed) p.set('seed', String(s.seed));
   if (s.beam !== d.beam) p.set('beam', String(s.beam));
+  if (s.ablate) p.set('ablate', s.ablate);
   if (s.tgtText !== d.tgtText) p.set('tgt', s.tgtText);
   if (!s.positions) p.set('pos', '0');
   if (!s.causal) p.set('causal', '0');

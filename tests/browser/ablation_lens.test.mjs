@@ -1,0 +1,197 @@
+// Head ablation and the logit lens in the playground (Chromium), on the shipped brown-gpt:
+//   - the "Logit lens" view: every cell's top token (as text) and the grid's numbers equal
+//     tfp_model_logit_lens run here in Node on the same WASM module (ids exact,
+//     probabilities within 1e-6); arrow keys move the focus and the readout shows the
+//     engine's top 5; the data table has one row per (layer, position);
+//   - the model view: a head toggle switches the head off, the URL keeps it, the model
+//     runs again: the next-token bars and the "what changed" table equal
+//     tfp_model_head_mask_effect with the same mask in Node (1e-6), and they differ from
+//     the bars before; the matrix view's slider scales a head (URL "=0.5");
+//   - reset restores the bars exactly; a link with ablate= reproduces the ablation;
+//   - no console errors; screenshots light/dark (build/screenshots/ablation_*.png, lens_*.png).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { openSite, SHOTS } from './harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi } from '../js/model_api.mjs';
+
+const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
+const TEXT = 'The jury said the city';
+const HAVE = existsSync(`${MODELS}brown-gpt/model.safetensors`);
+let site, page, base, api, gpt;
+
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  if (HAVE) {
+    const dir = `${MODELS}brown-gpt/`;
+    gpt = api.load({ config: readFileSync(`${dir}config.json`, 'utf8'), weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
+                     tokenizer: readFileSync(`${dir}tokenizer.json`, 'utf8') }, 'brown-gpt');
+  }
+  site = await openSite({ name: 'ablation_lens' });
+  ({ page, base } = site);
+}, { timeout: 180_000 });
+
+after(async () => {
+  if (gpt) api.free(gpt);
+  await site?.close();
+});
+
+const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
+async function after_(key, count, timeout = 30_000) {
+  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
+  return num(key);
+}
+function close(got, want, what, tol = 1e-6) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= tol, `${what}[${i}]: ${got[i]} vs ${want[i]}`);
+}
+const bars = () => page.evaluate(() => window.tfpPlay.outputs.nextTokens.map((c) => ({ id: c.id, prob: c.prob })));
+
+/** Waits until the page has rendered `view` for the current ablation text. */
+async function settled(view, ablate) {
+  await page.waitForFunction(([v, a]) => window.tfpPlay?.shown?.view === v && window.tfpPlay.state.ablate === a
+    && !document.querySelector('.view-note'), [view, ablate], { timeout: 60_000 });
+  // The bars, then the effect, come from the compute() for this ablation.
+  await page.waitForFunction((a) => window.tfpPlay.ablation.effectFor === a, ablate);
+}
+
+test('brown-gpt: logit lens view = tfp_model_logit_lens; keyboard; table', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
+  await page.goto(`${base}/?model=brown-gpt&view=lens&text=${encodeURIComponent(TEXT)}`);
+  await after_('loads', 0, 60_000);
+  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'lens' && window.tfpPlay.shown.panels['lens.ids'], null, { timeout: 60_000 });
+  const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
+  const want = api.logitLens(gpt, ids, { topK: 5 });
+  const shown = await page.evaluate(() => {
+    const p = window.tfpPlay.shown.panels;
+    return { ids: Array.from(p['lens.ids'].data), probs: Array.from(p['lens.probs'].data), dims: p['lens.ids'].dims };
+  });
+  const T = ids.length, L = 4;
+  assert.deepEqual(shown.dims, [L + 1, T, 5]);
+  assert.deepEqual(shown.ids, Array.from(want.ids.data));
+  close(shown.probs, Array.from(want.probs.data), 'lens probs');
+  // Each cell: the engine's top id, as the vocabulary spells it (text, no markup).
+  const cells = await page.locator('.lens-cell').evaluateAll((els) => els.map((e) => ({
+    id: Number(e.dataset.id), p: Number(e.dataset.p), text: e.textContent, kids: e.children.length })));
+  assert.equal(cells.length, (L + 1) * T);
+  cells.forEach((c, i) => {
+    assert.equal(c.id, want.ids.data[i * 5]);
+    assert.ok(Math.abs(c.p - want.probs.data[i * 5]) <= 1e-6);
+    assert.equal(c.kids, 0);
+    assert.ok(c.text.length > 0);
+  });
+  // The last row is the model's own next-token prediction: its last cell is the top bar.
+  const top = await bars();
+  assert.equal(cells[L * T + T - 1].id, top[0].id);
+  await page.screenshot({ path: `${SHOTS}lens_light.png`, fullPage: true });
+
+  // Keyboard: one tab stop; ArrowDown/ArrowRight move it; the readout lists the top 5.
+  await page.locator('.lens-cell[tabindex="0"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  const focus = await page.evaluate(() => ({ row: document.activeElement?.dataset.row, col: document.activeElement?.dataset.col,
+                                             readout: document.querySelector('.lens-readout').textContent,
+                                             outline: getComputedStyle(document.activeElement).outlineStyle }));
+  assert.deepEqual([focus.row, focus.col], ['1', '1']);
+  assert.equal(focus.outline, 'solid');
+  const k = (1 * T + 1) * 5;
+  for (let j = 0; j < 5; j++) assert.ok(focus.readout.includes(`${(100 * want.probs.data[k + j]).toFixed(1)}%`), focus.readout);
+  // The data table: one row per layer and position.
+  await page.locator('.lens-view details.data-table summary').click();
+  await page.waitForFunction((n) => document.querySelectorAll('.lens-view details.data-table tbody tr').length === n, (L + 1) * T);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `${SHOTS}lens_dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  // A 390 px phone: the grid scrolls inside its box, the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth) <= 0, 'lens at 390 px');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});
+
+test('brown-gpt: ablating a head changes the bars as the engine says; reset restores them', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
+  await page.goto(`${base}/?model=brown-gpt&view=model&text=${encodeURIComponent(TEXT)}`);
+  await after_('loads', 0, 60_000);
+  await settled('model', '');
+  const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
+  const plain = await bars();
+  api.setHeadMask(gpt, []);
+  const base0 = api.headMaskEffect(gpt, ids, 10);
+  // Without ablation the bars are the model's own top 10 (= "before" = "after").
+  plain.forEach((b) => {
+    const i = Array.from(base0.ids.data).indexOf(b.id);
+    assert.ok(i >= 0 && Math.abs(base0.after.data[i] - b.prob) <= 1e-6);
+  });
+
+  // Switch off layer 1 head 1 and layer 4 head 3 with the toggles under the grid.
+  await page.locator('.abl-toggle[data-layer="0"][data-head="0"]').click();
+  await settled('model', 'dec.1.1=0');
+  await page.locator('.abl-toggle[data-layer="3"][data-head="2"]').click();
+  await settled('model', 'dec.1.1=0,dec.4.3=0');
+  // The URL is written at most every 150 ms (main.ts): wait for it.
+  await page.waitForFunction(() => /[?&]ablate=dec\.1\.1%3D0%2Cdec\.4\.3%3D0(&|$)/.test(location.search));
+  assert.equal(await page.locator('.abl-toggle[aria-pressed="true"]').count(), 2);
+  assert.equal(await page.locator('.lh-tile.ablated').count(), 2);
+  api.setHeadMask(gpt, [{ set: 'dec', layer: 0, scales: [0, 1, 1, 1] }, { set: 'dec', layer: 3, scales: [1, 1, 0, 1] }]);
+  const eff = api.headMaskEffect(gpt, ids, 8);
+  const eff10 = api.headMaskEffect(gpt, ids, 10);
+  const ablated = await bars();
+  ablated.forEach((b) => {
+    const i = Array.from(eff10.ids.data).indexOf(b.id);
+    assert.ok(i >= 0, `bar id ${b.id} is in the engine's top 10`);
+    assert.ok(Math.abs(eff10.after.data[i] - b.prob) <= 1e-6, `bar ${b.id}`);
+  });
+  assert.notDeepEqual(ablated, plain);
+  // "What changed": the engine's union of top 8, before and after, with Δ.
+  const pageEff = await page.evaluate(() => {
+    const e = window.tfpPlay.ablation.effect;
+    return { kind: e.kind, ids: Array.from(e.ids), before: Array.from(e.before), after: Array.from(e.after) };
+  });
+  assert.equal(pageEff.kind, 'next-token');
+  assert.deepEqual(pageEff.ids, Array.from(eff.ids.data));
+  close(pageEff.before, Array.from(eff.before.data), 'effect before');
+  close(pageEff.after, Array.from(eff.after.data), 'effect after');
+  const rows = await page.locator('.abl-next tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.equal(rows.length, eff.ids.data.length);
+  rows.forEach((r, i) => {
+    assert.equal(r[1], `${(100 * eff.before.data[i]).toFixed(1)}%`);
+    assert.equal(r[2], `${(100 * eff.after.data[i]).toFixed(1)}%`);
+  });
+  await page.screenshot({ path: `${SHOTS}ablation_light.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `${SHOTS}ablation_dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth) <= 0, 'ablation at 390 px');
+  await page.screenshot({ path: `${SHOTS}ablation_390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // A link reproduces the ablation.
+  const p2 = await site.newPage();
+  await p2.goto(page.url());
+  await p2.waitForFunction(() => window.tfpPlay?.ablation?.effectFor === 'dec.1.1=0,dec.4.3=0', null, { timeout: 60_000 });
+  assert.deepEqual(await p2.evaluate(() => window.tfpPlay.outputs.nextTokens.map((c) => ({ id: c.id, prob: c.prob }))), ablated);
+  await p2.close();
+
+  // The matrix view's slider scales the selected head (layer 1 head 1 → × 0.5).
+  await page.locator('#tab-matrix').click();
+  await page.waitForFunction(() => window.tfpPlay.shown.view === 'matrix' && document.querySelector('#abl-scale'));
+  await page.locator('#abl-scale').evaluate((el) => { el.value = '0.5'; el.dispatchEvent(new Event('change')); });
+  await settled('matrix', 'dec.1.1=0.5,dec.4.3=0');
+  api.setHeadMask(gpt, [{ set: 'dec', layer: 0, scales: [0.5, 1, 1, 1] }, { set: 'dec', layer: 3, scales: [1, 1, 0, 1] }]);
+  const half = api.headMaskEffect(gpt, ids, 10);
+  for (const b of await bars()) {
+    const i = Array.from(half.ids.data).indexOf(b.id);
+    assert.ok(i >= 0 && Math.abs(half.after.data[i] - b.prob) <= 1e-6);
+  }
+
+  // Reset: every head back; the bars are exactly the first ones again.
+  await page.locator('.abl-reset').first().click();
+  await settled('matrix', '');
+  assert.deepEqual(await bars(), plain);
+  await page.waitForFunction(() => !location.search.includes('ablate='));
+  assert.deepEqual(site.problems, []);
+});
