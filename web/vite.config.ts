@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { precachePlugin } from './plugins/precache_plugin';
+import { precachePlugin } from './plugins/precache_plugin.ts';
 
 // Every page: each .html file in web/ (index.html = the playground, lab.html, ...).
 const webDir = fileURLToPath(new URL('.', import.meta.url));
