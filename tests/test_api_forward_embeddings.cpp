@@ -12,7 +12,12 @@
 //   - the drill-down's softmax row equals the forward pass's probs row (1e-6, as
 //     test_inspect_attention_steps.cpp);
 //   - model::sinusoidal_positions exactly, and sin/cos by hand for PE[1] (1e-6);
-//   - the words split spelled out by hand.
+//   - the words split spelled out by hand;
+//   - under a head mask: zeroing head h of a block equals the same checkpoint with the
+//     columns [h*D, (h+1)*D) of that block's out_proj.weight zeroed (rebuilt here with
+//     io::SafeTensorsWriter): out_proj reads the concatenated heads, so those columns are
+//     all head h reaches the residual through; the bias stays, as the mask leaves it.
+//     Different sums (a zero factor vs zero weights), 1e-5.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -26,6 +31,7 @@
 #include "api/tfp_inspect_api.h"
 #include "inspect/observer.h"
 #include "io/file.h"
+#include "io/safetensors.h"
 #include "model/model.h"
 #include "model/torch_inputs.h"
 #include "model/transformer.h"
@@ -139,6 +145,38 @@ void check_steps(const Fixture& f, const Tensor& src, int flags, const Tensors& 
 std::string error_of(int status) {
   CHECK(status != TFP_OK);
   return tfp_last_error();
+}
+
+// The fixture's model.safetensors with head `head` of one block cut out of its output
+// projection: out_proj.weight is (C_out, C_in) and y = x W^T + b, so input columns
+// [head*D, (head+1)*D) are the ones that read head `head` of the concatenated heads.
+std::vector<uint8_t> without_head(const std::string& name, const std::string& proj, int head, int D) {
+  const io::SafeTensors st = io::SafeTensors::load(testing::checkpoint_dir(name) + "/model.safetensors");
+  io::SafeTensorsWriter w;
+  bool found = false;
+  for (const io::TensorEntry& e : st.entries()) {
+    const TensorView v = st.f32(e);
+    Tensor t(v.shape, std::vector<float>(v.data, v.data + v.numel()));
+    if (e.name == proj) {
+      found = true;
+      REQUIRE(t.rank() == 2);
+      for (int64_t i = 0; i < t.dim(0); ++i)
+        for (int j = head * D; j < (head + 1) * D; ++j) t.row(i)[j] = 0.0f;
+    }
+    w.add_f32(e.name, t);
+  }
+  REQUIRE_MESSAGE(found, proj);
+  return w.finish();
+}
+
+tfp_model* load_with(const std::string& name, const std::vector<uint8_t>& weights) {
+  const std::string config = io::read_text_file(testing::checkpoint_dir(name) + "/config.json");
+  tfp_model* m = nullptr;
+  const int status =
+      tfp_model_load_buffers(config.data(), config.size(), weights.data(), weights.size(), nullptr, 0, name.c_str(), &m);
+  INFO(tfp_last_error());
+  REQUIRE(status == TFP_OK);
+  return m;
 }
 
 }  // namespace
@@ -393,4 +431,87 @@ TEST_CASE("api embeddings: tfp_sinusoidal_positions is the engine's sinusoidal t
   CHECK(error_of(tfp_sinusoidal_positions(0, 2, 0, 0, first.data())) == "tfp_sinusoidal_positions: C must be positive, got 0");
   CHECK(error_of(tfp_sinusoidal_positions(-1, 2, C, 0, first.data())) ==
         "tfp_sinusoidal_positions: pos0 -1 and T 2 must be >= 0");
+}
+
+TEST_CASE("api embeddings: the head mask applies (a zeroed head = its out_proj columns zeroed)") {
+  Fixture f;
+  open_fixture("torch_transformer", f);
+  const int D = 16 / 4;  // C / H
+  const std::vector<uint8_t> pad = f.in.masks.src_key_padding;
+  Tensors plain;
+  REQUIRE(forward(f, f.in.src, TFP_EMBED_CAUSAL_TGT, plain, pad) == TFP_OK);
+
+  struct Case { const char* set; int layer, head; const char* proj; };
+  const Case cases[] = {
+      {"enc", 0, 1, "encoder.layers.0.self_attn.out_proj.weight"},
+      {"enc", 1, 3, "encoder.layers.1.self_attn.out_proj.weight"},
+      {"dec", 1, 2, "decoder.layers.1.self_attn.out_proj.weight"},
+      {"cross", 0, 0, "decoder.layers.0.multihead_attn.out_proj.weight"},
+      {"cross", 1, 3, "decoder.layers.1.multihead_attn.out_proj.weight"},
+  };
+  for (const Case& c : cases) {
+    const std::string proj = c.proj;
+    CAPTURE(proj);
+    CAPTURE(c.head);
+    tfp_model* cut = load_with("torch_transformer", without_head("torch_transformer", c.proj, c.head, D));
+    float scales[4] = {1, 1, 1, 1};
+    scales[c.head] = 0;
+    REQUIRE(tfp_model_set_head_mask(f.api, c.set, c.layer, scales, 4) == TFP_OK);
+    Tensors masked, want;
+    REQUIRE(forward(f, f.in.src, TFP_EMBED_CAUSAL_TGT, masked, pad) == TFP_OK);
+    REQUIRE(tfp_model_forward_embeddings(cut, 16, f.in.src.data.data(), 7, f.in.tgt.data.data(), 5, pad.data(),
+                                         nullptr, TFP_EMBED_CAUSAL_TGT, &want.list) == TFP_OK);
+    // Every tensor of the cut model's pass: hidden, hidden_norm, memory, all maps.
+    REQUIRE(tfp_tensors_count(masked.list) == tfp_tensors_count(want.list));
+    for (int i = 0; i < tfp_tensors_count(want.list); ++i) {
+      const std::string name = tfp_tensors_name(want.list, i);
+      CAPTURE(name);
+      CHECK(max_diff(masked.get(name), want.get(name)) <= 1e-5);
+    }
+    // The ablation does something (else the equality above says nothing).
+    CHECK(max_diff(masked.get("hidden"), plain.get("hidden")) > 1e-3);
+
+    // The drill-down of the last cross-attention block replays the same masked pass:
+    // its q (decoder) and k (memory) read what the ablated head changed upstream.
+    if (std::string(c.set) != "cross" || c.layer == 0) {
+      for (int head = 0; head < 4; ++head) {
+        CAPTURE(head);
+        Tensors st, st_want;
+        REQUIRE(tfp_model_attention_steps_embeddings(f.api, 16, f.in.src.data.data(), 7, f.in.tgt.data.data(), 5,
+                                                     pad.data(), nullptr, TFP_EMBED_CAUSAL_TGT, "cross", 1, head, 3,
+                                                     &st.list) == TFP_OK);
+        REQUIRE(tfp_model_attention_steps_embeddings(cut, 16, f.in.src.data.data(), 7, f.in.tgt.data.data(), 5,
+                                                     pad.data(), nullptr, TFP_EMBED_CAUSAL_TGT, "cross", 1, head, 3,
+                                                     &st_want.list) == TFP_OK);
+        for (const char* n : {"q", "k", "scores", "probs", "out"}) {
+          CAPTURE(n);
+          CHECK(max_diff(st.get(n), st_want.get(n)) <= 1e-5);
+        }
+        const TensorView row = st.get("probs"), map = want.get("dec.1.cross.probs");  // (7), (H, 5, 7)
+        for (int j = 0; j < 7; ++j) CHECK(std::fabs(row.data[j] - map.data[(head * 5 + 3) * 7 + j]) <= 1e-6);
+      }
+    }
+    REQUIRE(tfp_model_clear_head_mask(f.api) == TFP_OK);
+    tfp_model_free(cut);
+  }
+
+  // Factor 1 on every head of every block: the model as loaded, exactly.
+  const float ones[4] = {1, 1, 1, 1};
+  for (const char* set : {"enc", "dec", "cross"})
+    for (int layer = 0; layer < 2; ++layer) REQUIRE(tfp_model_set_head_mask(f.api, set, layer, ones, 4) == TFP_OK);
+  Tensors same;
+  REQUIRE(forward(f, f.in.src, TFP_EMBED_CAUSAL_TGT, same, pad) == TFP_OK);
+  REQUIRE(tfp_tensors_count(same.list) == tfp_tensors_count(plain.list));
+  for (int i = 0; i < tfp_tensors_count(plain.list); ++i) {
+    const std::string name = tfp_tensors_name(plain.list, i);
+    CAPTURE(name);
+    CHECK(max_diff(same.get(name), plain.get(name)) == 0.0);
+  }
+  // ... and after a mask is cleared, the unmasked pass again, exactly.
+  const float first_off[4] = {0, 1, 1, 1};
+  REQUIRE(tfp_model_set_head_mask(f.api, "dec", 0, first_off, 4) == TFP_OK);
+  REQUIRE(tfp_model_clear_head_mask(f.api) == TFP_OK);
+  Tensors cleared;
+  REQUIRE(forward(f, f.in.src, TFP_EMBED_CAUSAL_TGT, cleared, pad) == TFP_OK);
+  CHECK(max_diff(cleared.get("hidden"), plain.get("hidden")) == 0.0);
 }

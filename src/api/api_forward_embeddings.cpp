@@ -2,7 +2,8 @@
 // tfp_sinusoidal_positions: models that read vectors (PyTorch nn.Transformer*
 // checkpoints) behind the C API. Argument checks and copies into model::TorchInputs;
 // the forward pass is model::run_torch, the same one the checkpoint tests compare with
-// PyTorch, and the drill-down replays rows through api_attention_steps.h.
+// PyTorch, and the drill-down replays rows through api_attention_steps.h. Both run
+// under the handle's head mask (tfp_model_set_head_mask), as tfp_model_forward does.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "api/api_model.h"
 #include "api/api_tensors.h"
 #include "api/tfp_inspect_api.h"
+#include "inspect/head_mask.h"
 #include "model/transformer.h"
 
 namespace m = tfp::model;
@@ -133,8 +135,9 @@ int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int 
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     const m::LoadedModel& lm = loaded_of(model, f);
     tfp::inspect::RecordingObserver obs({"*.probs"});
+    tfp::inspect::WithHeadMask masked(model->head_mask, &obs);  // the head mask (if any) first, then the recorder
     m::TorchResult r =
-        tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, &obs);
+        tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, masked.get());
     // Each output row's length (the page's summary of what the model produced).
     const int64_t L = r.output.dim(0), C2 = r.output.dim(1);
     tfp::Tensor norm({L});
@@ -169,7 +172,10 @@ int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* s
     const std::string block =
         tfp::api::steps_block(f, c, set, layer, head, query, S, T, "source (src)", "decoder input (tgt)");
     tfp::inspect::RecordingObserver obs(tfp::api::steps_records(block));
-    tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, &obs);
+    // Under the head mask, as tfp_model_attention_steps: later layers see the ablated
+    // heads' effect; the chosen row's "out" is the head's own probs·v, before its factor.
+    tfp::inspect::WithHeadMask masked(model->head_mask, &obs);
+    tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, masked.get());
     *out = tfp::api::steps_result(obs, block, head, query);
   });
 }

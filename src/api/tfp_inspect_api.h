@@ -71,7 +71,8 @@ int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* s
  * head of the model (n_heads = its head count). Setting a block replaces its factors;
  * all 1 removes it. The mask stays on the model handle and applies to every later call
  * on it: tfp_model_forward (logits, hidden and the attention maps of later layers
- * change; a scaled head's own "*.probs" stay its softmax), tfp_model_fill_mask,
+ * change; a scaled head's own "*.probs" stay its softmax), tfp_model_forward_embeddings
+ * and tfp_model_attention_steps_embeddings (models that read vectors), tfp_model_fill_mask,
  * tfp_model_translate (the search and its alignment), tfp_model_attention_steps,
  * tfp_model_logit_lens, and generators created afterwards (a generator keeps the mask
  * it was created with). An unknown set, a layer out of range, a wrong n_heads or a
