@@ -59,7 +59,8 @@ async function pageMaps(S, T) {
   await page.waitForFunction(([s, t]) => {
     const a = window.tfpPlay.attention;
     const enc = a.find((x) => x.name.startsWith('enc.')), cross = a.find((x) => x.name.includes('.cross.'));
-    return a.length > 0 && (!enc || enc.dims[1] === s) && (!cross || (cross.dims[1] === t && cross.dims[2] === s));
+    // (enc or cross: the maps of a vectors model, not those of the token model before it)
+    return (enc || cross) && (!enc || enc.dims[1] === s) && (!cross || (cross.dims[1] === t && cross.dims[2] === s));
   }, [S, T], { timeout: 20_000 });
   return page.evaluate(() => Object.fromEntries(window.tfpPlay.attention.map((a) => [a.name, { dims: a.dims, data: Array.from(a.data) }])));
 }

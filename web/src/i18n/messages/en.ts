@@ -348,6 +348,7 @@ export const en = {
   'play.abl.before': 'Before: {text}',
   'play.abl.after': 'After: {text}',
   'play.abl.sameTranslation': 'The translation did not change.',
+  'play.abl.noEffectVectors': 'This model has no prediction head, so there is no prediction to compare before and after: the ablation shows in the maps of later layers and in the output vectors\' lengths.',
   'play.abl.failed': 'The engine refused the ablation: {message}',
 } satisfies Record<string, string | PluralForms>;
 

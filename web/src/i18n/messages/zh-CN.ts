@@ -344,5 +344,6 @@ export const zhCN: Messages = {
   'play.abl.before': '消融前：{text}',
   'play.abl.after': '消融后：{text}',
   'play.abl.sameTranslation': '译文没有变化。',
+  'play.abl.noEffectVectors': '这个模型没有预测头，没有消融前后的预测可比：消融的效果体现在后面各层的注意力图和输出向量的长度上。',
   'play.abl.failed': '引擎拒绝了消融：{message}',
 };

@@ -8,7 +8,7 @@
 //
 // URL text: "set.layer.head=factor" entries, 1-based, sorted, comma-separated, e.g.
 // "dec.1.2=0,enc.2.1=0.5"; factor 1 is never written.
-import { t as tr } from '../../i18n/i18n';
+import { bindText, t as tr } from '../../i18n/i18n';
 import type { Model } from '../../engine/engine';
 import type { HeadMaskEffect, HeadMaskEntry, ModelInfo } from '../../engine/messages';
 import { visibleToken } from '../../widgets/token_text';
@@ -77,10 +77,17 @@ export function headMaskEntries(text: string, info: ModelInfo): HeadMaskEntry[] 
   return [...blocks.values()];
 }
 
-/** Models whose heads the engine can scale: token models with multi-head attention
- *  (not the recurrent encoder-decoder, not nn.Transformer checkpoints read as vectors). */
+/** Models whose heads the engine can scale: every model with multi-head attention (not
+ *  the recurrent encoder-decoder), nn.Transformer checkpoints read as vectors included. */
 export function ablatable(info: ModelInfo): boolean {
-  return !info.recurrent && info.has_embeddings;
+  return !info.recurrent;
+}
+
+/** True when the "what changed" panel can compare predictions: tfp_model_head_mask_effect
+ *  reads token ids through a model's head. A model that reads vectors has neither; its
+ *  maps and output lengths are what the ablation changes. */
+export function hasEffect(info: ModelInfo): boolean {
+  return ablatable(info) && info.has_embeddings;
 }
 
 export interface AblationEvents {
@@ -244,6 +251,19 @@ export class Ablation {
       this.effectFor = s.ablate;
       this.changes.hidden = true;
       this.changes.replaceChildren();
+      return;
+    }
+    if (!hasEffect(model.info)) {
+      // No head to compare predictions with: one line says where the effect shows.
+      this.effect = null;
+      const p = document.createElement('p');
+      p.className = 'help abl-no-effect';
+      bindText(p, () => tr('play.abl.noEffectVectors'));
+      const h = document.createElement('h3');
+      bindText(h, () => tr('play.abl.changed'));
+      this.changes.replaceChildren(h, p);
+      this.changes.hidden = false;
+      this.effectFor = s.ablate;
       return;
     }
     const e = await model.headMaskEffect(ids, 8);

@@ -447,12 +447,14 @@ async function computeVectors(model: Model, tokens: string[], started: number, t
   const info = model.info;
   const tgt = hasTarget(info) ? (await model.tokenize(targetText(state))).tokens.slice(0, max) : [];
   const args = vectorArgs(info, state, tokens, tgt.length ? tgt : tokens);
+  await ablation.sync(model, state);  // the ablated heads (URL) apply to the pass and the drill-down
   const fwd = await model.forwardEmbeddings(args);
   current.forward = null;
   debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
   current.families = vectorFamilies(info, state, fwd, tokens, tgt.length ? tgt : tokens, familyLabel);
   inspector.steps = (pick) => model.attentionStepsEmbeddings(args, pick);
   outputs.vectors?.show(hasTarget(info) ? (tgt.length ? tgt : tokens) : tokens, fwd, hasTarget(info));
+  await ablation.showEffect(model, current.encoding?.ids ?? [], state, false);  // no head: a note only
   if (queued) return;
   showError(null);
   const T = tokens.length, workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0);
