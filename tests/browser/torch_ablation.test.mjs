@@ -1,4 +1,4 @@
-// Head ablation on PyTorch
+// Head ablation and the drill-down's decoder note on PyTorch
 // nn.Transformer checkpoints (models that read vectors, web/src/pages/playground/vectors.ts):
 //   - the model view's toggles and the matrix view's slider ablate heads of the
 //     torch_transformer fixture; the page's maps then equal the engine's masked pass on
@@ -8,6 +8,9 @@
 //     under the mask; reset gives the unmasked maps back exactly;
 //   - "What changed" (tfp_model_head_mask_effect reads token ids through a head, which these
 //     models lack) is one note, no table, no error;
+//   - the drill-down's note on the dec/cross sets says the rows are the decoder input
+//     text's tokens (not "the output so far", which is for translations), and names the
+//     strip's tokens as a bare decoder's memory there; en and zh-CN;
 // Screenshots: build/screenshots/torch_ablation/*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,7 +95,7 @@ function checkMaps(maps, want, what) {
 }
 const off = (h, scale = 0) => Array.from({ length: H }, (_, i) => (i === h ? scale : 1));
 
-test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass', { timeout: 180_000 }, async () => {
+test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; drill-down note', { timeout: 180_000 }, async () => {
   await page.goto(`${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await openFixture('torch_transformer');
@@ -173,12 +176,34 @@ test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass', { t
     api.setHeadMask(model, []);
     for (const n of ['q', 'k', 'scores', 'probs', 'out']) close(qk.panels[n], Array.from(steps[n].data), `masked drill-down ${n}`);
 
+    // 2. The note: the rows are the decoder input text's tokens, nothing generated.
+    let note = await page.locator('.qk-note').textContent();
+    assert.match(note, /the tokens of the decoder input text \(tgt\)/);
+    assert.match(note, /\(the encoder's input\) are the keys/);
+    assert.doesNotMatch(note, /so far|produced/);
+    await page.locator('#set-select').selectOption('dec');
+    await page.waitForFunction(() => window.tfpPlay.shown?.set === 'dec' && window.tfpPlay.shown.panels.probs);
+    note = await page.locator('.qk-note').textContent();
+    assert.match(note, /Queries and keys here are decoder positions: the tokens of the decoder input text/);
+    assert.doesNotMatch(note, /translation|start mark/);
+    await page.locator('#set-select').selectOption('enc');
+    await page.waitForFunction(() => window.tfpPlay.shown?.set === 'enc' && window.tfpPlay.shown.panels.probs);
+    assert.ok(await page.locator('.qk-note').isHidden(), 'no decoder note on the encoder set');
+    await page.locator('#set-select').selectOption('cross');
+    await page.waitForFunction(() => window.tfpPlay.shown?.set === 'cross' && window.tfpPlay.shown.panels.probs);
     await page.locator('#inspector').screenshot({ path: `${DIR}qk_note_en.png` });
 
     // zh-CN: the note, the strip's help and the "what changed" note follow the locale.
     await page.selectOption('#lang-select', 'zh-CN');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    await page.waitForFunction(() => /没有预测头/.test(document.querySelector('.abl-no-effect')?.textContent ?? ''));
+    await page.waitForFunction(() => /解码器输入文本/.test(document.querySelector('.qk-note')?.textContent ?? ''));
+    note = await page.locator('.qk-note').textContent();
+    assert.match(note, /解码器输入文本（tgt）中的 token/);
+    assert.doesNotMatch(note, /目前的输出/);
+    // The rows keep their tokens (a translation's "→ …" labels are not for these models).
+    const words = api.tokenize(model, TEXT).tokens;
+    assert.deepEqual(await page.locator('.qk-tokens button').allTextContents(), words);
+    assert.doesNotMatch(await page.locator('.drilldown').textContent(), /→/);
     assert.match(await page.locator('.abl-no-effect').textContent(), /没有预测头/);
     await page.screenshot({ path: `${DIR}zh.png`, fullPage: true });
     await page.selectOption('#lang-select', 'en');
@@ -197,7 +222,7 @@ test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass', { t
   assert.deepEqual(problems, []);
 });
 
-test('bare nn.TransformerDecoder: a dec head ablates', { timeout: 120_000 }, async () => {
+test('bare nn.TransformerDecoder: the drill-down names the text as the memory; a dec head ablates', { timeout: 120_000 }, async () => {
   await page.goto(`${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await openFixture('torch_decoder');
@@ -207,6 +232,9 @@ test('bare nn.TransformerDecoder: a dec head ablates', { timeout: 120_000 }, asy
     await page.locator('#set-select').selectOption('cross');
     await page.waitForFunction(() => window.tfpPlay.shown?.view === 'qk' && window.tfpPlay.shown.set === 'cross'
       && window.tfpPlay.shown.panels.probs, null, { timeout: 30_000 });
+    const note = await page.locator('.qk-note').textContent();
+    assert.match(note, /decoder input text \(tgt\)/);
+    assert.match(note, /\(the decoder's memory\) are the keys/);
 
     // A decoder self-attention head off: the maps = the masked pass on the memory.
     await page.locator('#tab-model').click();

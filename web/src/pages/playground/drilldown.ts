@@ -49,6 +49,15 @@ function num(v: number, digits = 3): HTMLTableCellElement {
   return td;
 }
 
+/** What the rows of a decoder set are: the translation's steps, or a decoder input text's
+ *  tokens (a model that reads vectors; its keys in cross-attention are the text's tokens,
+ *  which a bare decoder reads as its memory). */
+export function decoderNote(f: AttentionFamily): MessageKey {
+  if (!f.decoderText) return f.set === 'cross' ? 'play.qk.decoderQueries' : 'play.qk.decoderSelf';
+  if (f.set !== 'cross') return 'play.qk.decoderSelfText';
+  return f.decoderText === 'memory' ? 'play.qk.decoderQueriesMemory' : 'play.qk.decoderQueriesText';
+}
+
 export class DrillDown {
   readonly element = el('section', 'drilldown');
   private readonly picker = el('div', 'qk-picker');
@@ -125,7 +134,7 @@ export class DrillDown {
     this.last = d;
     this.updatePicker(f.rowTokens, query, f.rowHints);
     this.decoderNote.hidden = !f.decoderRows;
-    if (f.decoderRows) this.decoderNote.textContent = msg(f.set === 'cross' ? 'play.qk.decoderQueries' : 'play.qk.decoderSelf');
+    if (f.decoderRows) this.decoderNote.textContent = msg(decoderNote(f));
     const qTok = f.rowTokens[query] ?? `#${query + 1}`;
     const masked = Array.from(r.mask.data).filter((m) => m !== 0).length;
     this.summary.textContent = msg('play.qk.summary', { family: f.label, layer: d.layer + 1, head: d.head + 1, query: query + 1,

@@ -35,6 +35,10 @@ export interface AttentionFamily {
   /** The rows are decoder positions while the token strip shows the source (encoder–decoder
    *  'dec' and 'cross' sets): the strip picks keys there, not queries. */
   decoderRows?: boolean;
+  /** The decoder rows are the tokens of a decoder input text (a model that reads vectors,
+   *  vectors.ts), not the start mark and the translation so far; the strip's tokens are
+   *  the encoder's input ('src') or a bare decoder's memory ('memory'). */
+  decoderText?: 'src' | 'memory';
   /** The query the drill-down shows when none is picked (default: the last row; after a
    *  translation that ended, the row that produced the end token). */
   defaultRow?: number;

@@ -663,8 +663,9 @@ onLocaleChange(() => {
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
   if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
+  // A translation's cross rows are labelled in words; a decoder input text's are its tokens.
   current.families = current.families.map((f) => ({ ...f, label: familyLabel(f.set),
-    ...(f.set === 'cross' ? crossRows(f.rowTokens.length, lastStrip?.byteLevel ?? false) : {}) }));
+    ...(f.set === 'cross' && !f.decoderText ? crossRows(f.rowTokens.length, lastStrip?.byteLevel ?? false) : {}) }));
   if (lastStrip) strip.update(lastStrip, stripPicksKeys(state) ? state.key : state.token);
   showInspectorControls();
   inspector.update({ families: current.families }, state);

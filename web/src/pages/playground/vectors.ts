@@ -63,7 +63,8 @@ export function vectorFamilies(info: ModelInfo, s: PlayState, r: ForwardEmbeddin
     const fit = (n: number, l: string[]) => Array.from({ length: n }, (_, i) => visibleToken(l[i] ?? `#${i + 1}`, false));
     out.push({ set: f.set, label: label(f.set), names: found.map((x) => x.a.name), layers: found.map((x) => x.a.data),
                heads: H, rowTokens: fit(Tq, f.rows), colTokens: fit(Tk, f.cols), causal: f.set === 'dec' && s.causal,
-               decoderRows: hasTarget(info) && f.set !== 'enc' });
+               ...(hasTarget(info) && f.set !== 'enc'
+                 ? { decoderRows: true, decoderText: torchModule(info) === 'decoder' ? 'memory' as const : 'src' as const } : {}) });
   }
   return out;
 }
