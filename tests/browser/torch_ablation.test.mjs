@@ -1,4 +1,4 @@
-// Head ablation and the drill-down's decoder note on PyTorch
+// Head ablation, the drill-down's decoder note and the token strip's help on PyTorch
 // nn.Transformer checkpoints (models that read vectors, web/src/pages/playground/vectors.ts):
 //   - the model view's toggles and the matrix view's slider ablate heads of the
 //     torch_transformer fixture; the page's maps then equal the engine's masked pass on
@@ -11,6 +11,8 @@
 //   - the drill-down's note on the dec/cross sets says the rows are the decoder input
 //     text's tokens (not "the output so far", which is for translations), and names the
 //     strip's tokens as a bare decoder's memory there; en and zh-CN;
+//   - the token strip's help says what the words fallback's ids are (first appearance,
+//     the engine's seeded vector), and still says vocabulary ids for a token model.
 // Screenshots: build/screenshots/torch_ablation/*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,12 +97,20 @@ function checkMaps(maps, want, what) {
 }
 const off = (h, scale = 0) => Array.from({ length: H }, (_, i) => (i === h ? scale : 1));
 
-test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; drill-down note', { timeout: 180_000 }, async () => {
+test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; drill-down note; strip help', { timeout: 180_000 }, async () => {
   await page.goto(`${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
+  // A token model: the strip's ids are vocabulary ids.
+  assert.match(await page.locator('#strip-help').textContent(), /vocabulary's spelling/);
   await openFixture('torch_transformer');
   const model = api.load(readFixture('torch_transformer'), 'torch_transformer');
   try {
+    // 3. The words fallback: ids number the words by first appearance, vectors are seeded.
+    const help = await page.locator('#strip-help').textContent();
+    assert.match(help, /order of first appearance/);
+    assert.match(help, /seeded vector/);
+    assert.doesNotMatch(help, /vocabulary's spelling/);
+
     const plain = oracle(model, []);
     const S = api.tokenize(model, TEXT).tokens.length;
     let maps = await mapsFor('');
@@ -204,10 +214,12 @@ test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; dril
     const words = api.tokenize(model, TEXT).tokens;
     assert.deepEqual(await page.locator('.qk-tokens button').allTextContents(), words);
     assert.doesNotMatch(await page.locator('.drilldown').textContent(), /→/);
+    assert.match(await page.locator('#strip-help').textContent(), /第一次出现的顺序/);
     assert.match(await page.locator('.abl-no-effect').textContent(), /没有预测头/);
     await page.screenshot({ path: `${DIR}zh.png`, fullPage: true });
     await page.selectOption('#lang-select', 'en');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.match(await page.locator('#strip-help').textContent(), /order of first appearance/);
 
     // Reset: every head back, the unmasked maps exactly.
     await page.locator('#tab-model').click();

@@ -47,6 +47,7 @@ export const en = {
   'play.text': 'Text',
   'play.textLabel': 'Text for the model',
   'play.stripHelp': 'Tokens: the vocabulary\'s spelling (· space, ↵ newline), the id and the characters it covers. Hover one to mark its characters; press one to select it as the query.',
+  'play.stripHelpWords': 'Tokens: the words and punctuation marks of the text (this model has no vocabulary), with each one\'s id and the characters it covers. An id is not a vocabulary entry: it numbers the words in order of first appearance (the same word, the same id), and each token\'s vector is the engine\'s seeded vector of its text. Hover one to mark its characters; press one to select it.',
   'play.inspector': 'Attention inspector',
   'play.views': 'Views',
   'play.pickAttention': 'Attention',

@@ -44,6 +44,7 @@ export const zhCN: Messages = {
   'play.text': '文本',
   'play.textLabel': '输入模型的文本',
   'play.stripHelp': 'Token：词表中的写法（· 表示空格，↵ 表示换行）、id 以及它覆盖的字符。悬停在某个 token 上会标出它的字符；点击它则把它选为查询。',
+  'play.stripHelpWords': 'Token：文本中的词和标点（这个模型没有词表），以及每个 token 的 id 和它覆盖的字符。id 不是词表中的编号，而是按词第一次出现的顺序编的号（同一个词，同一个 id）；每个 token 的向量是引擎根据它的文本生成的带种子的向量。悬停在某个 token 上会标出它的字符；点击它即可选中它。',
   'play.inspector': '注意力检查器',
   'play.views': '视图',
   'play.pickAttention': '注意力',

@@ -3,7 +3,7 @@
 // engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
 import { Engine, type ForwardResult, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
-import { label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
+import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from './catalog';
@@ -57,6 +57,7 @@ const tabs = byId('view-tabs');
 const setSelect = byId<HTMLSelectElement>('set-select');
 const layerSelect = byId<HTMLSelectElement>('layer-select');
 const headSelect = byId<HTMLSelectElement>('head-select');
+const stripHelp = byId('strip-help');
 
 let state: PlayState = stateFromQuery(location.search);
 if (!state.model || (state.model !== 'local' && !CATALOG.some((c) => c.id === state.model))) state = { ...state, model: DEFAULT_MODEL };
@@ -261,6 +262,10 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
         heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model, parameters: i.parameters.toLocaleString('en'),
         context: i.max_positions, vocab: i.vocab_size });
     modelInfoLine.textContent = labelText(modelInfoText);
+    // The strip's ids: vocabulary entries, or (the engine's words split) first-appearance
+    // numbers of the words, each read as its seeded vector. A locale switch re-reads the key.
+    stripHelp.dataset.i18n = i.tokenizer_fallback === 'words' && !i.tokenizer ? 'play.stripHelpWords' : 'play.stripHelp';
+    applyMarkup(stripHelp);
     outputs.setModel(model, model.info.family === 'gpt2', state);
     // Ablated heads belong to a model: the URL's apply to the first one, a new pick starts clean.
     setState({ ...state, model: id, set: '', ...(debug.loads > 1 ? { ablate: '' } : {}) }, true);
