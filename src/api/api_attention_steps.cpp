@@ -11,6 +11,7 @@
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
+#include "api/api_token_inputs.h"
 #include "api/tfp_inspect_api.h"
 #include "inspect/attention_steps.h"
 #include "inspect/head_mask.h"
@@ -92,12 +93,9 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
     const m::ModelConfig& c = lm.config();
     TFP_API_REQUIRE(c.has_embeddings, f, ": '", lm.source,
                     "' takes embeddings (a PyTorch nn.Transformer checkpoint), not token ids");
-    TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": no input tokens (n = ", n, ")");
+    const tfp::api::TokenInputs in =
+        tfp::api::read_token_inputs(f, c, ids, n, token_type_ids, attention_mask, tgt_ids, n_tgt);
     const bool enc_dec = c.architecture == m::Architecture::encoder_decoder;
-    if (enc_dec) {
-      TFP_API_REQUIRE(tgt_ids != nullptr && n_tgt > 0, f,
-                      ": an encoder-decoder model needs decoder input ids (tgt_ids)");
-    }
     // Queries: the encoder reads ids; an encoder-decoder's decoder reads tgt_ids.
     const std::string block =
         tfp::api::steps_block(f, c, set, layer, head, query, n, enc_dec ? n_tgt : n, "input",
@@ -108,37 +106,7 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
     // Under the model's head mask (if any): later layers see the ablated heads' effect;
     // the chosen row's "out" is the head's own probs·v, before its factor.
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);
-    tfp::inspect::Observer* o = masked.get();
-    const std::span<const int32_t> x(ids, static_cast<size_t>(n));
-    switch (c.architecture) {
-      case m::Architecture::decoder_only:
-        TFP_API_REQUIRE(!token_type_ids && !attention_mask, f,
-                        ": token types and attention masks apply to encoder-only models");
-        m::forward_decoder_only(c, lm.weights(), x, o);
-        break;
-      case m::Architecture::encoder_only: {
-        std::vector<int32_t> types;
-        if (token_type_ids) types.assign(token_type_ids, token_type_ids + n);
-        std::vector<uint8_t> padding;  // HF attention_mask 1 = real → our 1 = padding
-        if (attention_mask) {
-          for (int i = 0; i < n; ++i) {
-            TFP_API_REQUIRE(attention_mask[i] == 0 || attention_mask[i] == 1, f,
-                            ": attention_mask values must be 0 or 1, got ", attention_mask[i],
-                            " at position ", i);
-            padding.push_back(attention_mask[i] == 0 ? 1 : 0);
-          }
-        }
-        m::forward_encoder_only(c, lm.weights(), x, types, padding, o);
-        break;
-      }
-      case m::Architecture::encoder_decoder:
-        TFP_API_REQUIRE(!token_type_ids && !attention_mask, f,
-                        ": token types and attention masks apply to encoder-only models");
-        m::forward_encoder_decoder(c, lm.weights(), x,
-                                   std::span<const int32_t>(tgt_ids, static_cast<size_t>(n_tgt)), {},
-                                   o);
-        break;
-    }
+    tfp::api::run_tokens(c, lm.weights(), in, masked.get());
 
     *out = tfp::api::steps_result(obs, block, head, query);
   });

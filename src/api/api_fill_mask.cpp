@@ -1,10 +1,10 @@
 // tfp_model_fill_mask: the top fillers of every [MASK] of a masked-LM model's input, with
 // their probabilities (model/fill_mask.h), so the page shows them without doing the
 // softmax itself.
-#include <algorithm>
-
 #include "api/api_edge.h"
+#include "api/api_fill_mask.h"
 #include "api/api_model.h"
+#include "api/api_token_inputs.h"
 #include "model/fill_mask.h"
 
 using tfp::api::loaded_of;
@@ -25,7 +25,6 @@ int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32
                     "tfp_model_fill_mask: '", lm.source, "' has no masked-LM head (it is ",
                     m::architecture_name(c.architecture),
                     "; a BERT checkpoint needs its cls.predictions.* tensors, as BertForMaskedLM saves them)");
-    TFP_API_REQUIRE(ids != nullptr && n > 0, "tfp_model_fill_mask: no input tokens (n = ", n, ")");
     TFP_API_REQUIRE(top_k >= 1, "tfp_model_fill_mask: top_k must be at least 1, got ", top_k);
     int32_t mask = mask_id;
     if (mask < 0) {
@@ -35,30 +34,12 @@ int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32
       TFP_API_REQUIRE(mask >= 0, "tfp_model_fill_mask: the tokenizer of '", lm.source,
                       "' has no [MASK] token (pass the mask id)");
     }
-    std::vector<int32_t> types;
-    if (token_type_ids) types.assign(token_type_ids, token_type_ids + n);
-    std::vector<uint8_t> padding;
-    if (attention_mask) {
-      for (int i = 0; i < n; ++i) {
-        TFP_API_REQUIRE(attention_mask[i] == 0 || attention_mask[i] == 1,
-                        "tfp_model_fill_mask: attention_mask values must be 0 or 1, got ", attention_mask[i],
-                        " at position ", i);
-        padding.push_back(attention_mask[i] == 0 ? 1 : 0);
-      }
-    }
-    const std::vector<m::MaskPrediction> found = m::fill_mask_forward(
-        c, lm.weights(), std::span<const int32_t>(ids, static_cast<size_t>(n)), types, padding, mask, top_k,
-        tfp::inspect::WithHeadMask(model->head_mask, nullptr).get());
-    // Written only after everything succeeded: a failure leaves the outputs untouched.
-    const size_t K = static_cast<size_t>(top_k);
-    for (size_t r = 0; r < found.size(); ++r) {
-      positions[r] = static_cast<int32_t>(found[r].position);
-      std::fill(out_ids + r * K, out_ids + (r + 1) * K, -1);
-      std::fill(out_probs + r * K, out_probs + (r + 1) * K, 0.0f);
-      std::copy(found[r].ids.begin(), found[r].ids.end(), out_ids + r * K);
-      std::copy(found[r].probs.begin(), found[r].probs.end(), out_probs + r * K);
-    }
-    *n_masked = static_cast<int>(found.size());
+    const tfp::api::TokenInputs in = tfp::api::read_token_inputs(
+        "tfp_model_fill_mask", c, ids, n, token_type_ids, attention_mask, nullptr, 0);
+    const std::vector<m::MaskPrediction> found =
+        m::fill_mask_forward(c, lm.weights(), in.ids, in.token_types, in.padding, mask, top_k,
+                             tfp::inspect::WithHeadMask(model->head_mask, nullptr).get());
+    tfp::api::write_fills(found, top_k, positions, out_ids, out_probs, n_masked);
   });
 }
 

@@ -1,9 +1,8 @@
 // tfp_fill_mask_logits: fill-mask top-k (model/fill_mask.h) from the logits of a masked-LM
 // forward pass the caller already ran, so the playground shows the [MASK] fillers of the
 // text it just ran through tfp_model_forward without a second forward pass.
-#include <algorithm>
-
 #include "api/api_edge.h"
+#include "api/api_fill_mask.h"
 #include "model/fill_mask.h"
 
 extern "C" {
@@ -21,16 +20,7 @@ int tfp_fill_mask_logits(const float* logits, int n, int V, const int32_t* ids, 
     const tfp::TensorView view(logits, {n, V});
     const std::vector<tfp::model::MaskPrediction> found =
         tfp::model::fill_mask(view, std::span<const int32_t>(ids, static_cast<size_t>(n)), mask_id, top_k);
-    // Written only after everything succeeded: a failure leaves the outputs untouched.
-    const size_t K = static_cast<size_t>(top_k);
-    for (size_t r = 0; r < found.size(); ++r) {
-      positions[r] = static_cast<int32_t>(found[r].position);
-      std::fill(out_ids + r * K, out_ids + (r + 1) * K, -1);
-      std::fill(out_probs + r * K, out_probs + (r + 1) * K, 0.0f);
-      std::copy(found[r].ids.begin(), found[r].ids.end(), out_ids + r * K);
-      std::copy(found[r].probs.begin(), found[r].probs.end(), out_probs + r * K);
-    }
-    *n_masked = static_cast<int>(found.size());
+    tfp::api::write_fills(found, top_k, positions, out_ids, out_probs, n_masked);
   });
 }
 

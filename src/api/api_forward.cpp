@@ -4,6 +4,7 @@
 #include "api/api_gru.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
+#include "api/api_token_inputs.h"
 #include "inspect/head_mask.h"
 #include "inspect/observer.h"
 
@@ -25,44 +26,14 @@ int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t
     const m::ModelConfig& c = lm.config();
     TFP_API_REQUIRE(c.has_embeddings, "tfp_model_forward: '", lm.source,
                     "' takes embeddings (a PyTorch nn.Transformer checkpoint), not token ids");
-    TFP_API_REQUIRE(ids != nullptr && n > 0, "tfp_model_forward: no input tokens (n = ", n, ")");
-    const std::span<const int32_t> x(ids, static_cast<size_t>(n));
+    const tfp::api::TokenInputs in = tfp::api::read_token_inputs(
+        "tfp_model_forward", c, ids, n, token_type_ids, attention_mask, tgt_ids, n_tgt);
 
     tfp::inspect::RecordingObserver obs(want_attention ? std::vector<std::string>{"*.probs"}
                                                        : std::vector<std::string>{});
     tfp::inspect::WithHeadMask masked(model->head_mask, want_attention ? &obs : nullptr);
-    tfp::inspect::Observer* o = masked.get();  // the head mask (if any) first, then the recorder
-    m::ForwardResult r;
-    switch (c.architecture) {
-      case m::Architecture::decoder_only:
-        TFP_API_REQUIRE(!token_type_ids && !attention_mask,
-                        "tfp_model_forward: token types and attention masks apply to encoder-only models");
-        r = m::forward_decoder_only(c, lm.weights(), x, o);
-        break;
-      case m::Architecture::encoder_only: {
-        std::vector<int32_t> types;
-        if (token_type_ids) types.assign(token_type_ids, token_type_ids + n);
-        std::vector<uint8_t> padding;
-        if (attention_mask) {
-          for (int i = 0; i < n; ++i) {
-            TFP_API_REQUIRE(attention_mask[i] == 0 || attention_mask[i] == 1,
-                            "tfp_model_forward: attention_mask values must be 0 or 1, got ", attention_mask[i],
-                            " at position ", i);
-            padding.push_back(attention_mask[i] == 0 ? 1 : 0);
-          }
-        }
-        r = m::forward_encoder_only(c, lm.weights(), x, types, padding, o);
-        break;
-      }
-      case m::Architecture::encoder_decoder:
-        TFP_API_REQUIRE(!token_type_ids && !attention_mask,
-                        "tfp_model_forward: token types and attention masks apply to encoder-only models");
-        TFP_API_REQUIRE(tgt_ids != nullptr && n_tgt > 0,
-                        "tfp_model_forward: an encoder-decoder model needs decoder input ids (tgt_ids)");
-        r = m::forward_encoder_decoder(c, lm.weights(), x,
-                                       std::span<const int32_t>(tgt_ids, static_cast<size_t>(n_tgt)), {}, o);
-        break;
-    }
+    // The head mask (if any) first, then the recorder.
+    m::ForwardResult r = tfp::api::run_tokens(c, lm.weights(), in, masked.get());
     auto list = std::make_unique<tfp_tensors>();
     if (!r.logits.empty()) list->add("logits", std::move(r.logits));
     list->add("hidden", std::move(r.hidden));

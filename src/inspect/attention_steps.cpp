@@ -73,14 +73,9 @@ AttentionSteps attention_steps(const TensorView& q,  // (H, Tq, D)
                                const TensorView& v,  // (H, Tk, Dv)
                                const TensorView& mask, int head, int query, float scale) {
   const char* op = "attention_steps";
-  TFP_CHECK(q.rank() == 3 && k.rank() == 3 && v.rank() == 3, op,
-            ": q, k, v must be (H, T, D); got q ", shape_str(q.shape), ", k ", shape_str(k.shape),
-            ", v ", shape_str(v.shape));
+  nn::check_qkv_shapes(op, q, k, v);
   const int64_t H = q.shape[0], Tq = q.shape[1], D = q.shape[2];
   const int64_t Tk = k.shape[1], Dv = v.shape[2];
-  TFP_CHECK(k.shape[0] == H && v.shape[0] == H && k.shape[2] == D && v.shape[1] == Tk, op,
-            ": shapes disagree: q ", shape_str(q.shape), " (H, Tq, D), k ", shape_str(k.shape),
-            " (H, Tk, D), v ", shape_str(v.shape), " (H, Tk, Dv)");
   TFP_CHECK(head >= 0 && head < H, op, ": head ", head, " is out of range: there are ", H,
             " heads (0..", H - 1, ")");
   TFP_CHECK(query >= 0 && query < Tq, op, ": query ", query, " is out of range: there are ", Tq,

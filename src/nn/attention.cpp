@@ -139,20 +139,25 @@ void apply_attention_mask(float* scores,  // (Tq, Tk), row stride ld
       if (!attention_allowed(mask, i, j, Tq, Tk)) scores[i * ld + j] = kNegInf;
 }
 
+void check_qkv_shapes(const char* op, const TensorView& q, const TensorView& k, const TensorView& v) {
+  TFP_CHECK(q.rank() == 3 && k.rank() == 3 && v.rank() == 3, op,
+            ": q, k, v must be (H, T, D); got q ", shape_str(q.shape), ", k ", shape_str(k.shape),
+            ", v ", shape_str(v.shape));
+  TFP_CHECK(k.shape[0] == q.shape[0] && v.shape[0] == q.shape[0] && k.shape[2] == q.shape[2] &&
+                v.shape[1] == k.shape[1],
+            op, ": shapes disagree: q ", shape_str(q.shape), " (H, Tq, D), k ", shape_str(k.shape),
+            " (H, Tk, D), v ", shape_str(v.shape), " (H, Tk, Dv)");
+}
+
 AttentionResult scaled_dot_product_attention(const TensorView& q,  // (H, Tq, D)
                                              const TensorView& k,  // (H, Tk, D)
                                              const TensorView& v,  // (H, Tk, Dv)
                                              const AttentionMask& mask, float scale,
                                              bool need_probs, const AttentionHooks& hooks) {
   const char* op = "scaled_dot_product_attention";
-  TFP_CHECK(q.rank() == 3 && k.rank() == 3 && v.rank() == 3, op,
-            ": q, k, v must be (H, T, D); got q ", shape_str(q.shape), ", k ", shape_str(k.shape),
-            ", v ", shape_str(v.shape));
+  check_qkv_shapes(op, q, k, v);
   const int64_t H = q.shape[0], Tq = q.shape[1], D = q.shape[2];
   const int64_t Tk = k.shape[1], Dv = v.shape[2];
-  TFP_CHECK(k.shape[0] == H && v.shape[0] == H && k.shape[2] == D && v.shape[1] == Tk, op,
-            ": shapes disagree: q ", shape_str(q.shape), " (H, Tq, D), k ", shape_str(k.shape),
-            " (H, Tk, D), v ", shape_str(v.shape), " (H, Tk, Dv)");
   TFP_CHECK(H > 0 && Tq > 0 && Tk > 0 && D > 0 && Dv > 0, op,
             ": empty attention: q ", shape_str(q.shape), ", k ", shape_str(k.shape), ", v ",
             shape_str(v.shape), " (H, Tq, Tk, D must be > 0)");

@@ -81,6 +81,9 @@ AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
                                      const AttentionMask& mask, bool need_probs,
                                      const AttentionHooks& hooks = {}, bool need_heads = false);
 
+// Checks q (H, Tq, D), k (H, Tk, D), v (H, Tk, Dv) agree; errors name `op`.
+void check_qkv_shapes(const char* op, const TensorView& q, const TensorView& k, const TensorView& v);
+
 // The core on already projected, per-head tensors: softmax(q·kᵀ·scale + mask)·v.
 // q (H, Tq, D), k (H, Tk, D), v (H, Tk, Dv) → out (H, Tq, Dv); probs (H, Tq, Tk) if asked.
 // With hooks.rotate set, q and k are copied and rotated (the inputs stay untouched).
