@@ -159,6 +159,22 @@ test('dark theme and a narrow screen', { timeout: 60_000 }, async () => {
   // Nothing wider than the screen.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page overflows a 390 px screen by ${overflow} px`);
+  // The Heads buttons keep their natural size: not stretched to the grid row's height
+  // (the d_model field beside them is taller) nor to the column's width.
+  const heads = await page.evaluate(() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { w: r.width, h: r.height, top: r.top }; };
+    const input = box(document.getElementById('seed'));
+    return { group: box(document.querySelector('.segmented')), labels: [...document.querySelectorAll('.segmented label')].map(box),
+             column: box(document.querySelector('.segmented').parentElement), input };
+  });
+  assert.equal(heads.labels.length, 3);
+  for (const l of heads.labels) {
+    assert.ok(l.w >= 24 && l.w <= 80, `a Heads button is ${l.w} px wide`);
+    assert.ok(l.h >= 24 && l.h <= 48, `a Heads button is ${l.h} px tall`);
+  }
+  assert.ok(heads.group.h <= Math.max(...heads.labels.map((l) => l.h)) + 2, `Heads group ${heads.group.h} px tall: stretched`);
+  assert.ok(heads.group.w < heads.column.w, 'Heads group stretched to the column');
+  assert.ok(heads.input.h <= 48, `the seed input is ${heads.input.h} px tall: stretched`);
   await page.screenshot({ path: `${SHOTS}attention_lab_390_narrow.png`, fullPage: true });
   await page.locator('#results').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}attention_lab_390_narrow_results.png` });
