@@ -2,7 +2,9 @@
 //   - the "Logit lens" view: every cell's top token (as text) and the grid's numbers equal
 //     tfp_model_logit_lens run here in Node on the same WASM module (ids exact,
 //     probabilities within 1e-6); arrow keys move the focus and the readout shows the
-//     engine's top 5; the data table has one row per (layer, position);
+//     engine's top 5; no "masked" swatch in its legend (nothing is masked there); the
+//     data table has one row per (layer, position), 32 a page with the shared pager
+//     (data_table.ts), each row the engine's top 5, and follows the keyboard cursor;
 //   - the model view: a head toggle switches the head off, the URL keeps it, the model
 //     runs again: the next-token bars and the "what changed" table equal
 //     tfp_model_head_mask_effect with the same mask in Node (1e-6), and they differ from
@@ -19,6 +21,8 @@ import { ModelApi } from '../js/model_api.mjs';
 
 const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
 const TEXT = 'The jury said the city';
+// Long enough for the lens table to need pages: (4 + 1) × T rows > 32.
+const LENS_TEXT = 'The jury said the city of Atlanta had a good record in the election';
 const HAVE = existsSync(`${MODELS}brown-gpt/model.safetensors`);
 let site, page, base, api, gpt;
 
@@ -58,7 +62,7 @@ async function settled(view, ablate) {
 }
 
 test('brown-gpt: logit lens view = tfp_model_logit_lens; keyboard; table', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
-  await page.goto(`${base}/?model=brown-gpt&view=lens&text=${encodeURIComponent(TEXT)}`);
+  await page.goto(`${base}/?model=brown-gpt&view=lens&text=${encodeURIComponent(LENS_TEXT)}`);
   await after_('loads', 0, 60_000);
   await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'lens' && window.tfpPlay.shown.panels['lens.ids'], null, { timeout: 60_000 });
   const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
@@ -97,9 +101,46 @@ test('brown-gpt: logit lens view = tfp_model_logit_lens; keyboard; table', { tim
   assert.equal(focus.outline, 'solid');
   const k = (1 * T + 1) * 5;
   for (let j = 0; j < 5; j++) assert.ok(focus.readout.includes(`${(100 * want.probs.data[k + j]).toFixed(1)}%`), focus.readout);
-  // The data table: one row per layer and position.
+  // Nothing is masked in the lens: its legend has the colour scale only.
+  assert.equal(await page.locator('.lens-view .color-legend .legend-scale').count(), 1);
+  assert.equal(await page.locator('.lens-view .color-legend .legend-mask').count(), 0);
+  // The data table: one row per layer and position, 32 a page (the shared pager).
+  const N = (L + 1) * T, PAGE = 32;
+  assert.ok(N > PAGE, `${N} rows: the text should need more than one page`);
+  const tableRows = () => page.locator('.lens-view details.data-table tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({ at: Number(tr.dataset.at), cursor: tr.classList.contains('cursor'), cells: [...tr.children].map((c) => c.textContent) })));
+  const checkRows = (rows, from) => rows.forEach((r, i) => {
+    const at = from + i, t = at % T;
+    assert.equal(r.at, at);
+    assert.equal(r.cells[1], String(t + 1));
+    for (let j = 0; j < 5; j++) assert.ok(r.cells[3].includes(`${(100 * want.probs.data[at * 5 + j]).toFixed(1)}%`), `row ${at}: ${r.cells[3]}`);
+  });
   await page.locator('.lens-view details.data-table summary').click();
-  await page.waitForFunction((n) => document.querySelectorAll('.lens-view details.data-table tbody tr').length === n, (L + 1) * T);
+  await page.waitForFunction((n) => document.querySelectorAll('.lens-view details.data-table tbody tr').length === n, PAGE);
+  let rows = await tableRows();
+  checkRows(rows, 0);
+  const pager = page.locator('.lens-view .table-pager');
+  assert.equal(await pager.locator('option').count(), Math.ceil(N / PAGE));
+  assert.ok(await pager.getByRole('button', { name: 'previous rows' }).isDisabled());
+  // The row of the cursor (layer 1, position 2) is marked.
+  assert.deepEqual(rows.filter((r) => r.cursor).map((r) => r.at), [1 * T + 1]);
+  await pager.getByRole('button', { name: 'next rows' }).click();
+  await page.waitForFunction((a) => document.querySelector('.lens-view details.data-table tbody tr')?.dataset.at === String(a), PAGE);
+  rows = await tableRows();
+  assert.equal(rows.length, Math.min(PAGE, N - PAGE));
+  checkRows(rows, PAGE);
+  await pager.getByRole('button', { name: 'previous rows' }).click();
+  await page.waitForFunction(() => document.querySelector('.lens-view details.data-table tbody tr')?.dataset.at === '0');
+  // The table follows the keyboard cursor to the page of its row: the last cell of the output row.
+  await page.locator('.lens-cell[tabindex="0"]').focus();
+  for (let i = 0; i < L; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  const last = N - 1, lastPage = Math.floor(last / PAGE);
+  await page.waitForFunction((a) => document.querySelector('.lens-view details.data-table tbody tr')?.dataset.at === String(a), lastPage * PAGE);
+  rows = await tableRows();
+  checkRows(rows, lastPage * PAGE);
+  assert.deepEqual(rows.filter((r) => r.cursor).map((r) => r.at), [last]);
+  assert.equal(await pager.locator('select').inputValue(), String(lastPage));
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: `${SHOTS}lens_dark.png`, fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
@@ -115,6 +156,8 @@ test('brown-gpt: ablating a head changes the bars as the engine says; reset rest
   await page.goto(`${base}/?model=brown-gpt&view=model&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await settled('model', '');
+  // The causal maps' legend keeps its "masked" swatch (only the lens drops it).
+  assert.equal(await page.locator('#inspector .color-legend .legend-mask').count(), 1);
   const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
   const plain = await bars();
   api.setHeadMask(gpt, []);

@@ -1,5 +1,6 @@
 // A colour legend: the colour bar of a heatmap's scale with its end values, plus the
-// hatched swatch that marks masked cells, so nobody reads a mask as a small weight.
+// hatched swatch that marks masked cells, so nobody reads a mask as a small weight —
+// left out (option masked: false) where the view has no masked cells, e.g. the logit lens.
 import { bindAttr, bindText, setLabelText, t, type Label } from '../i18n/i18n';
 import { colormap, type ColormapName } from './colormap';
 import { hatchPattern, themeColours } from './theme';
@@ -9,11 +10,11 @@ export class ColorLegend {
   private readonly bar: HTMLCanvasElement;
   private readonly lo: HTMLElement;
   private readonly hi: HTMLElement;
-  private readonly swatch: HTMLCanvasElement;
+  private readonly swatch: HTMLCanvasElement | null;
   private name: ColormapName = 'viridis';
   private shownKey = '';
 
-  constructor(label: Label) {
+  constructor(label: Label, { masked = true }: { masked?: boolean } = {}) {
     this.element = document.createElement('div');
     this.element.className = 'color-legend';
     const title = document.createElement('span');
@@ -23,17 +24,21 @@ export class ColorLegend {
     this.hi = document.createElement('span');
     this.bar = document.createElement('canvas');
     this.bar.setAttribute('aria-hidden', 'true');
-    this.swatch = document.createElement('canvas');
-    this.swatch.setAttribute('aria-hidden', 'true');
-    const maskText = document.createElement('span');
-    bindText(maskText, () => t('w.legendMasked'));
     const scale = document.createElement('span');
     scale.className = 'legend-scale';
     scale.append(this.lo, this.bar, this.hi);
-    const mask = document.createElement('span');
-    mask.className = 'legend-mask';
-    mask.append(this.swatch, maskText);
-    this.element.append(title, scale, mask);
+    this.element.append(title, scale);
+    this.swatch = null;
+    if (masked) {
+      this.swatch = document.createElement('canvas');
+      this.swatch.setAttribute('aria-hidden', 'true');
+      const maskText = document.createElement('span');
+      bindText(maskText, () => t('w.legendMasked'));
+      const mask = document.createElement('span');
+      mask.className = 'legend-mask';
+      mask.append(this.swatch, maskText);
+      this.element.append(mask);
+    }
   }
 
   /** Sets the scale; repaints only when it changed (the inspector calls this on every
@@ -67,6 +72,7 @@ export class ColorLegend {
         ctx.fillRect(x, 0, 1, h);
       }
     }
+    if (!this.swatch) return;
     this.swatch.width = 16 * dpr; this.swatch.height = h * dpr;
     this.swatch.style.width = '16px'; this.swatch.style.height = `${h}px`;
     const sctx = this.swatch.getContext('2d');

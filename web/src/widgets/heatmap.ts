@@ -41,8 +41,6 @@ export interface HeatmapOptions {
 
 const MIN_CELL = 3;
 const LABEL_MAX_CHARS = 12;
-/** Rows the data table shows at once; bigger matrices get pages of rows. */
-export const TABLE_PAGE_ROWS = 32;
 
 function shorten(s: string): string {
   return s.length > LABEL_MAX_CHARS ? s.slice(0, LABEL_MAX_CHARS - 1) + '…' : s;
@@ -65,7 +63,6 @@ export class Heatmap {
   private painted: HeatmapData | null = null;
   private hover: { r: number; c: number } | null = null;
   private width = 0;
-  private tablePage = 0;
   private theme: ThemeColours | null = null;
   /** The cells as device pixels, and what they were painted from. */
   private cells: { img: ImageData; key: string; x: number; y: number } | null = null;
@@ -133,7 +130,7 @@ export class Heatmap {
       throw new Error(`heatmap: mask has ${data.masked.length} entries for ${rows} × ${cols}`);
     this.data = data;
     if (this.cursor && (this.cursor.r >= rows || this.cursor.c >= cols)) this.cursor = null;
-    if (this.tablePage * TABLE_PAGE_ROWS >= rows) this.tablePage = 0;
+    this.table.fitPage(rows);
     this.hover = null;
     this.tooltip.hidden = true;
     this.draw();
@@ -346,17 +343,11 @@ export class Heatmap {
     this.draw();
     this.updateReadout();
     // An open table follows the cursor: its page of rows, its cell marked.
-    if (this.table.isOpen) {
-      const page = at ? Math.floor(at.r / TABLE_PAGE_ROWS) : this.tablePage;
-      if (page !== this.tablePage) {
-        this.tablePage = page;
-        this.table.refresh();
-      } else {
-        this.table.host.querySelector('td.cursor')?.classList.remove('cursor');
-        if (at) {
-          const tr = this.table.host.querySelectorAll('tbody tr')[at.r - page * TABLE_PAGE_ROWS];
-          tr?.querySelectorAll('td')[at.c]?.classList.add('cursor');
-        }
+    if (this.table.isOpen && !(at && this.table.showRow(at.r))) {
+      this.table.host.querySelector('td.cursor')?.classList.remove('cursor');
+      if (at) {
+        const tr = this.table.host.querySelectorAll('tbody tr')[at.r - this.table.pageOf(this.data?.rowLabels.length ?? 0).from];
+        tr?.querySelectorAll('td')[at.c]?.classList.add('cursor');
       }
     }
   }
@@ -396,20 +387,20 @@ export class Heatmap {
     this.setCursor(next);
   }
 
-  /** The table of one page of rows (all of them up to TABLE_PAGE_ROWS): row headers are
+  /** The table of one page of rows (data_table.ts: TABLE_PAGE_ROWS rows a page): row headers are
    *  the query tokens, column headers the key tokens, values to `digits` decimals. */
   private renderTable(host: HTMLElement): void {
     if (!this.data) return;
     const d = this.data;
     const rows = d.rowLabels.length, cols = d.colLabels.length;
-    const pages = Math.max(1, Math.ceil(rows / TABLE_PAGE_ROWS));
-    const page = Math.min(this.tablePage, pages - 1);
-    const r0 = page * TABLE_PAGE_ROWS, r1 = Math.min(rows, r0 + TABLE_PAGE_ROWS);
+    const pg = this.table.pageOf(rows);
+    const { pages, from: r0, to: r1 } = pg;
     const parts: HTMLElement[] = [];
-    if (pages > 1) parts.push(this.pager(page, pages, rows));
+    const rowAxis = label(this.opts.rowAxis), colAxis = label(this.opts.colAxis);
+    const pager = this.table.pager(pg, rowAxis);
+    if (pager) parts.push(pager);
     const table = document.createElement('table');
     const cap = document.createElement('caption');
-    const rowAxis = label(this.opts.rowAxis), colAxis = label(this.opts.colAxis);
     cap.textContent = pages > 1
       ? t('w.tableCaptionPaged', { title: this.opts.title, rowAxis, colAxis, from: r0 + 1, to: r1, rows })
       : t('w.tableCaption', { title: this.opts.title, rowAxis, colAxis });
@@ -445,42 +436,5 @@ export class Heatmap {
     }
     parts.push(table);
     host.replaceChildren(...parts);
-  }
-
-  /** Previous / next page of rows and a direct choice of page. */
-  private pager(page: number, pages: number, rows: number): HTMLElement {
-    const nav = document.createElement('div');
-    nav.className = 'table-pager';
-    const go = (p: number) => {
-      this.tablePage = Math.max(0, Math.min(pages - 1, p));
-      this.table.refresh();
-    };
-    const button = (text: string, label: string, to: number, disabled: boolean) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      b.setAttribute('aria-label', label);
-      b.disabled = disabled;
-      b.addEventListener('click', () => {
-        go(to);
-        // The pager was rebuilt: keep the focus on it (the select at either end).
-        const again = this.table.host.querySelector<HTMLButtonElement>(`.table-pager [aria-label="${label}"]`);
-        (again && !again.disabled ? again : this.table.host.querySelector<HTMLElement>('.table-pager select'))?.focus();
-      });
-      return b;
-    };
-    const sel = document.createElement('select');
-    const rowAxis = label(this.opts.rowAxis);
-    sel.setAttribute('aria-label', t('w.rowsShown', { rowAxis }));
-    for (let p = 0; p < pages; p++) {
-      const a = p * TABLE_PAGE_ROWS + 1, b = Math.min(rows, (p + 1) * TABLE_PAGE_ROWS);
-      sel.add(new Option(t('w.rowsOption', { rowAxis, from: a, to: b, rows }), String(p), false, p === page));
-    }
-    sel.addEventListener('change', () => {
-      go(Number(sel.value));
-      this.table.host.querySelector<HTMLSelectElement>('.table-pager select')?.focus();
-    });
-    nav.append(button('‹', t('w.prevRows'), page - 1, page === 0), sel, button('›', t('w.nextRows'), page + 1, page === pages - 1));
-    return nav;
   }
 }

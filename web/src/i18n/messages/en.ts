@@ -294,6 +294,8 @@ export const en = {
   'w.rowsOption': '{rowAxis} rows {from}–{to} of {rows}',
   'w.prevRows': 'previous rows',
   'w.nextRows': 'next rows',
+  'w.tableRowsShown': 'table rows shown',
+  'w.tableRowsOption': 'rows {from}–{to} of {rows}',
   'w.headStatistics': 'head statistics',
   'w.lineQuery': 'query {query} {text}: show only its lines',
   'w.statsLabel': '{title}: entropy against mean attention distance, one point per head',

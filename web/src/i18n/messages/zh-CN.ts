@@ -290,6 +290,8 @@ export const zhCN: Messages = {
   'w.rowsOption': '{rowAxis}行 {from}–{to}（共 {rows} 行）',
   'w.prevRows': '上一页行',
   'w.nextRows': '下一页行',
+  'w.tableRowsShown': '显示的表格行',
+  'w.tableRowsOption': '第 {from}–{to} 行（共 {rows} 行）',
   'w.headStatistics': '头统计',
   'w.lineQuery': '查询 {query} {text}：只显示它的连线',
   'w.statsLabel': '{title}：熵与平均注意力距离的散点图，每个头一个点',

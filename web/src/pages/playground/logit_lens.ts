@@ -5,8 +5,10 @@
 // focusing it shows its top 5. The last row is the model's own prediction.
 //
 // Keyboard: the grid has one tab stop; arrow keys move it, Home/End go to a row's ends.
-// The same numbers as a table are behind "Values as a table". Every token goes in as
-// text (textContent), never as markup.
+// The same numbers as a table are behind "Values as a table": one row per (layer,
+// position), 32 rows a page (data_table.ts), following the keyboard cursor. Every token
+// goes in as text (textContent), never as markup. Nothing is masked here, so the colour
+// legend has no "masked" swatch.
 //
 // Legend: L decoder layers, T positions, K top entries per cell.
 import { t as tr } from '../../i18n/i18n';
@@ -27,7 +29,7 @@ export class LogitLensView {
   private readonly grid: HTMLElement;
   private readonly readout: HTMLElement;
   private readonly table: DataTableToggle;
-  private readonly legend = new ColorLegend(() => tr('play.lens.legend'));
+  private readonly legend = new ColorLegend(() => tr('play.lens.legend'), { masked: false });
   private data: LensData | null = null;
   private cells: HTMLElement[][] = [];
   private cursor = { row: 0, col: 0 };
@@ -45,6 +47,7 @@ export class LogitLensView {
     this.readout.className = 'lens-readout';
     this.readout.setAttribute('aria-live', 'polite');
     this.table = new DataTableToggle(() => tr('play.lens.what'), (host) => this.fillTable(host));
+    this.table.element.classList.add('heatmap-table');
     const scroll = document.createElement('div');
     scroll.className = 'lens-scroll';
     scroll.append(this.grid);
@@ -99,7 +102,7 @@ export class LogitLensView {
         c.setAttribute('aria-label', tr('play.lens.cell', {
           row: this.rowName(r, rows), pos: t + 1, input: d.inputs[t] ?? '', token: top.token, p: (100 * top.p).toFixed(1) }));
         c.addEventListener('pointerenter', () => this.show(r, t));
-        c.addEventListener('focus', () => { this.cursor = { row: r, col: t }; this.show(r, t); });
+        c.addEventListener('focus', () => { this.cursor = { row: r, col: t }; this.show(r, t); this.follow(); });
         c.addEventListener('keydown', (e) => this.onKey(e));
         line.push(c);
         row.append(c);
@@ -109,7 +112,8 @@ export class LogitLensView {
     }
     this.grid.replaceChildren(...kids);
     this.readout.textContent = tr('play.lens.pick');
-    if (this.table.isOpen) this.fillTable(this.table.host);
+    this.table.fitPage(rows * T);
+    this.table.refresh();
   }
 
   /** The top 5 of one cell, in the readout (and the cell's title). */
@@ -149,10 +153,23 @@ export class LogitLensView {
     next.focus();
   }
 
+  /** An open table follows the keyboard cursor: the page holding its row (r·T + t), that
+   *  row marked. */
+  private follow(): void {
+    if (!this.table.isOpen) return;
+    const at = this.cursor.row * (this.cells[0]?.length ?? 0) + this.cursor.col;
+    if (this.table.showRow(at)) return;  // rebuilt, the row marked
+    this.table.host.querySelector('tr.cursor')?.classList.remove('cursor');
+    this.table.host.querySelector(`tr[data-at="${at}"]`)?.classList.add('cursor');
+  }
+
   private fillTable(host: HTMLElement): void {
     if (!this.data) return;
     const [rows, T, K] = this.data.result.ids.dims as [number, number, number];
+    const pg = this.table.pageOf(rows * T);
     const table = document.createElement('table');
+    const caption = document.createElement('caption');
+    caption.textContent = tr('play.lens.grid');
     const thead = document.createElement('thead');
     const hr = document.createElement('tr');
     for (const k of ['play.lens.colLayer', 'play.lens.colPosition', 'play.lens.colInput', 'play.lens.colTop'] as const) {
@@ -163,20 +180,23 @@ export class LogitLensView {
     }
     thead.append(hr);
     const tbody = document.createElement('tbody');
-    for (let r = 0; r < rows; r++)
-      for (let t = 0; t < T; t++) {
-        const tr_ = document.createElement('tr');
-        const vals = [this.rowName(r, rows), String(t + 1), this.data.inputs[t] ?? '', this.topList(r, t, Math.min(5, K))];
-        vals.forEach((v, i) => {
-          const c = document.createElement(i === 0 ? 'th' : 'td');
-          if (i === 0) (c as HTMLTableCellElement).scope = 'row';
-          c.textContent = v;
-          tr_.append(c);
-        });
-        tbody.append(tr_);
-      }
-    table.append(thead, tbody);
-    host.replaceChildren(table);
+    for (let at = pg.from; at < pg.to; at++) {
+      const r = Math.floor(at / T), t = at % T;
+      const tr_ = document.createElement('tr');
+      tr_.dataset.at = String(at);
+      if (r === this.cursor.row && t === this.cursor.col) tr_.classList.add('cursor');
+      const vals = [this.rowName(r, rows), String(t + 1), this.data.inputs[t] ?? '', this.topList(r, t, Math.min(5, K))];
+      vals.forEach((v, i) => {
+        const c = document.createElement(i === 0 ? 'th' : 'td');
+        if (i === 0) (c as HTMLTableCellElement).scope = 'row';
+        c.textContent = v;
+        tr_.append(c);
+      });
+      tbody.append(tr_);
+    }
+    table.append(caption, thead, tbody);
+    const pager = this.table.pager(pg);
+    host.replaceChildren(...(pager ? [pager] : []), table);
   }
 }
 
