@@ -451,6 +451,118 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
   }
 });
 
+/** Head statistics computed here from the maps over the keys a query may attend to
+ *  (independent of the engine's code): entropy, mean |i − j|, share on key 0, share on
+ *  key i − 1, averaged over the rows. `allowed(i, j)` says whether the mask lets query i
+ *  see key j; the maps must be exactly 0 elsewhere (a masked key contributes nothing). */
+function maskedStatsOracle(t, allowed) {
+  const [H, Tq, Tk] = t.dims;
+  const out = [];
+  for (let h = 0; h < H; h++) {
+    let e = 0, d = 0, f = 0, pr = 0;
+    for (let i = 0; i < Tq; i++) {
+      const row = t.data.subarray((h * Tq + i) * Tk, (h * Tq + i + 1) * Tk);
+      for (let j = 0; j < Tk; j++) {
+        if (!allowed(i, j)) { assert.equal(row[j], 0, `masked key ${j} of query ${i} has weight ${row[j]}`); continue; }
+        if (row[j] > 0) e -= row[j] * Math.log(row[j]);
+        d += row[j] * Math.abs(i - j);
+      }
+      f += row[0];
+      if (i >= 1) pr += row[i - 1];
+    }
+    out.push(e / Tq, d / Tq, f / Tq, pr / Tq);
+  }
+  return out;
+}
+
+test('numbers-transformer head statistics: enc and dec = the engine\'s, masked keys add nothing; cross has no distance', {
+  timeout: 90_000, skip: existsSync(`${MODELS}numbers-transformer/model.safetensors`) ? false : 'no models/numbers-transformer',
+}, async () => {
+  const text = 'forty-two thousand';
+  const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
+  const cfg = JSON.parse(readFileSync(`${MODELS}numbers-transformer/config.json`, 'utf8'));
+  try {
+    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=stats&set=dec&beam=4`);
+    await after_('loads', 0, 60_000);
+    let r = await after_('renders', 0);
+    await page.locator('#translate').click();
+    await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
+    r = await after_('renders', r);
+    await page.locator('#set-select').selectOption('dec');
+    await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats' && window.tfpPlay.shown.set === 'dec'
+      && window.tfpPlay.shown.panels['dec.0.attn.probs:stats'], null, { timeout: 20_000 });
+    r = await num('renders');
+    const src = api.tokenize(nt, text).ids;
+    const tr = api.translate(nt, src, { beamSize: 4, startId: cfg.decoder_start_token_id });
+    const tgt = [cfg.decoder_start_token_id, ...tr.ids];
+    const fwd = api.forward(nt, src, { attention: true, tgtIds: tgt });
+    const H = cfg.n_heads;
+    const tableOf = async () => {
+      const details = page.locator('#view .head-stats details.data-table');
+      if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+      await page.locator('#view .head-stats tbody tr').first().waitFor();
+      return page.locator('#view .head-stats tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    };
+    // enc (no mask) and dec (causal): the chart's points and the table are the engine's
+    // numbers, and those equal the oracle over the unmasked keys only.
+    for (const [set, allowed] of [['dec', (i, j) => j <= i], ['enc', () => true]]) {
+      if (set === 'enc') {
+        await page.locator('#set-select').selectOption('enc');
+        r = await after_('renders', r);
+        await page.waitForFunction(() => window.tfpPlay.shown.set === 'enc' && window.tfpPlay.shown.view === 'stats');
+      }
+      const s = await shown();
+      const table = await tableOf();
+      assert.equal(table.length, cfg.n_decoder_layers * H);
+      for (let l = 0; l < 2; l++) {
+        const name = `${set}.${l}.attn.probs`;
+        const got = s.panels[`${name}:stats`].data;
+        close(got, oracleStats(fwd[name]), `${set} stats layer ${l + 1} = engine`);
+        const want = maskedStatsOracle(fwd[name], allowed);
+        for (let k = 0; k < got.length; k++) assert.ok(Math.abs(got[k] - want[k]) <= 1e-5, `${set} L${l + 1}: ${got[k]} vs oracle ${want[k]} (stat ${k % 4})`);
+        for (let h = 0; h < H; h++) {
+          const row = table[l * H + h];
+          assert.deepEqual(row.slice(0, 2), [String(l + 1), String(h + 1)]);
+          assert.deepEqual(row.slice(2), Array.from(got.slice(h * 4, h * 4 + 4), (v) => v.toFixed(3)), `${set} table L${l + 1}H${h + 1}`);
+        }
+      }
+      assert.match(await page.locator('#view .head-stats svg').textContent(), /mean attention distance/);
+      await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_numbers_stats_${set}.png` });
+    }
+    // cross: queries are output steps, keys source positions: no distance, no previous token.
+    await page.locator('#set-select').selectOption('cross');
+    r = await after_('renders', r);
+    await page.waitForFunction(() => window.tfpPlay.shown.set === 'cross' && window.tfpPlay.shown.view === 'stats');
+    const s = await shown();
+    assert.equal(s.note, 'cross: distance not applicable');
+    const svgText = await page.locator('#view .head-stats svg').textContent();
+    assert.doesNotMatch(svgText, /distance/);
+    assert.match(svgText, /share on the first source token/);
+    assert.match(await page.locator('#view .help').textContent(), /means nothing/);
+    const labels = await page.locator('#view .head-stats circle').evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+    assert.equal(labels.length, cfg.n_decoder_layers * H);
+    labels.forEach((a) => assert.doesNotMatch(a, /distance/));
+    const table = await tableOf();
+    assert.match(await page.locator('#view .head-stats caption').textContent(), /do not apply to cross-attention/);
+    for (let l = 0; l < 2; l++) {
+      const got = s.panels[`dec.${l}.cross.probs:stats`].data;
+      close(got, oracleStats(fwd[`dec.${l}.cross.probs`]), `cross stats layer ${l + 1} = engine`);
+      for (let h = 0; h < H; h++) {
+        const row = table[l * H + h];
+        // entropy and first-source-token share are the engine's; distance and previous: n/a.
+        assert.deepEqual(row.slice(2), [got[h * 4].toFixed(3), 'n/a', got[h * 4 + 2].toFixed(3), 'n/a'], `cross table L${l + 1}H${h + 1}`);
+        assert.match(labels[l * H + h], new RegExp(`entropy ${got[h * 4].toFixed(3)}, first source token ${got[h * 4 + 2].toFixed(3)}`));
+      }
+    }
+    await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_numbers_stats_cross.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_numbers_stats_cross_dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+  } finally {
+    api.free(nt);
+  }
+});
+
 test('only the page\'s own host was contacted and nothing logged an error', () => {
   const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);

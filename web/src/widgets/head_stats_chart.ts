@@ -3,6 +3,11 @@
 // kinds of head stand apart: previous-token heads (distance ≈ 1, low entropy), sink
 // heads (high distance to token 0, low entropy), broad heads (high entropy). A table
 // below lists every number, including the first-token and previous-token shares.
+//
+// Cross-attention (option cross): a query is an output step and a key a source position,
+// two different sequences, so |i − j| and "the previous token" compare unrelated
+// positions. There the x axis is the share on the first source token instead, and the
+// table shows distance and previous-token share as not applicable, with the reason.
 import { label, setLabelText, bindAttr, t, type Label } from '../i18n/i18n';
 import { HEAD_COLOURS } from './attention_lines';
 import { DataTableToggle } from './data_table';
@@ -17,36 +22,70 @@ export interface HeadStat {
   previous: number;
 }
 
+/** Point labels: about this many px per character, this tall; tried at these offsets. */
+const LABEL_CHAR = 6.5, LABEL_H = 12;
+const LABEL_SHIFTS = [0, -12, 12, -24, 24, -36, 36, -48, 48, -60, 60];
+
+/** An axis from 0 to at least `v` in four round steps (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8
+ *  × 10^k) and the decimals that print every tick exactly. */
+function niceAxis(v: number): { max: number; step: number; digits: number } {
+  const raw = v / 4, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const m = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((f) => f * p >= raw * (1 - 1e-9)) ?? 10;
+  const step = m * p;
+  let digits = 0;
+  while (digits < 6 && Math.abs(Math.round(step * 10 ** digits) - step * 10 ** digits) > 1e-6) digits++;
+  return { max: 4 * step, step, digits };
+}
+
+export interface HeadStatsOptions {
+  /** Cross-attention maps: no distance or previous-token share (see above). */
+  cross?: boolean;
+}
+
 export class HeadStatsChart {
   readonly element: HTMLElement;
   readonly svg: SVGSVGElement;
   private readonly table: DataTableToggle;
+  private readonly caption: HTMLElement;
   private stats: HeadStat[] = [];
+  private cross = false;
 
-  constructor(title: Label, private readonly onPick: (layer: number, head: number) => void) {
+  constructor(private readonly title: Label, private readonly onPick: (layer: number, head: number) => void) {
     this.element = document.createElement('figure');
     this.element.className = 'head-stats';
     const cap = document.createElement('figcaption');
     setLabelText(cap, title);
+    this.caption = cap;
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('role', 'img');
-    bindAttr(this.svg, 'aria-label', () => t('w.statsLabel', { title: label(title) }));
+    bindAttr(this.svg, 'aria-label', () => t(this.cross ? 'w.statsLabelCross' : 'w.statsLabel', { title: label(title) }));
     this.table = new DataTableToggle(() => t('w.headStatistics'), (host) => this.renderTable(host, label(title)));
     this.table.element.classList.add('heatmap-table');
     this.element.append(cap, this.svg, this.table.element);
   }
 
-  update(stats: HeadStat[], maxEntropy: number, maxDistance: number, selected: { layer: number; head: number }): void {
+  update(stats: HeadStat[], maxEntropy: number, maxDistance: number, selected: { layer: number; head: number },
+         { cross = false }: HeadStatsOptions = {}): void {
+    this.cross = cross;
+    this.element.classList.toggle('cross', cross);
+    // The title may depend on the maps (the page's label reads its state): read it again.
+    this.caption.textContent = label(this.title);
+    this.svg.setAttribute('aria-label', t(cross ? 'w.statsLabelCross' : 'w.statsLabel', { title: label(this.title) }));
     const W = 520, H = 300, L = 46, B = 36, R = 40, T = 10;
     this.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this.svg.setAttribute('width', String(W));
     this.svg.setAttribute('height', String(H));
     this.svg.replaceChildren();
     this.stats = stats;
-    // Axes from 0 to a little above the largest value (or the stated maxima, if smaller).
+    // Axes from 0 to a little above the largest value (or the stated maxima, if smaller),
+    // rounded up so that the four tick steps are round numbers printed exactly.
+    // Cross-attention: x is the share on the first source token, 0..1.
     const top = (v: number) => v * 1.15;
-    const xMax = Math.max(0.5, Math.min(maxDistance, top(Math.max(...stats.map((s) => s.distance))))),
-      yMax = Math.max(0.1, Math.min(maxEntropy, top(Math.max(...stats.map((s) => s.entropy)))));
+    const xOf = (s: HeadStat) => (cross ? s.first : s.distance);
+    const xAxis = niceAxis(cross ? Math.max(0.01, Math.min(1, top(Math.max(...stats.map(xOf)))))
+      : Math.max(0.5, Math.min(maxDistance, top(Math.max(...stats.map(xOf))))));
+    const yAxis = niceAxis(Math.max(0.1, Math.min(maxEntropy, top(Math.max(...stats.map((s) => s.entropy))))));
+    const xMax = xAxis.max, yMax = yAxis.max;
     const x = (v: number) => L + ((W - L - R) * v) / xMax;
     const y = (v: number) => H - B - ((H - B - T) * v) / yMax;
     const axis = svgEl('g', { class: 'axis', stroke: 'currentColor', 'stroke-opacity': 0.5 });
@@ -58,24 +97,38 @@ export class HeadStatsChart {
       this.svg.append(t);
     };
     for (let k = 0; k <= 4; k++) {
-      text((xMax * k / 4).toFixed(1), { x: x(xMax * k / 4), y: H - B + 14, 'text-anchor': 'middle' });
-      text((yMax * k / 4).toFixed(2), { x: L - 4, y: y(yMax * k / 4), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      text((xAxis.step * k).toFixed(xAxis.digits), { x: x(xAxis.step * k), y: H - B + 14, 'text-anchor': 'middle' });
+      text((yAxis.step * k).toFixed(yAxis.digits), { x: L - 4, y: y(yAxis.step * k), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
     }
-    text(t('w.statsX'), { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
+    text(t(cross ? 'w.statsXCross' : 'w.statsX'), { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
     text(t('w.statsY'), { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' });
+    const placed: { x: number; y: number; w: number; h: number }[] = [];
     stats.forEach((s) => {
       const on = s.layer === selected.layer && s.head === selected.head;
+      const v = { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2), first: s.first.toFixed(3) };
       const c = svgEl('circle', {
-        cx: x(s.distance), cy: y(s.entropy), r: on ? 7 : 5,
+        cx: x(xOf(s)), cy: y(s.entropy), r: on ? 7 : 5,
         fill: HEAD_COLOURS[s.head % HEAD_COLOURS.length]!, 'fill-opacity': 0.85,
         stroke: on ? 'currentColor' : 'none', 'stroke-width': 2, tabindex: 0, role: 'button',
-        'aria-label': t('w.statsPoint', { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2) }),
+        'aria-label': t(cross ? 'w.statsPointCross' : 'w.statsPoint', v),
       });
       const title = svgEl('title');
-      title.textContent = t('w.statsPointTitle', { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2) });
+      title.textContent = t(cross ? 'w.statsPointTitleCross' : 'w.statsPointTitle', v);
       c.append(title);
-      const tag = svgEl('text', { x: x(s.distance) + 8, y: y(s.entropy), 'dominant-baseline': 'middle', class: 'point-label' });
-      tag.textContent = `L${s.layer + 1}H${s.head + 1}`;
+      // The label right of its point, moved up or down (with a leader line) where it
+      // would cover another label: close heads otherwise print on top of each other.
+      const name = `L${s.layer + 1}H${s.head + 1}`;
+      const px = x(xOf(s)), py = y(s.entropy);
+      const box = { x: px + 8, y: py, w: LABEL_CHAR * name.length, h: LABEL_H };
+      for (const dy of LABEL_SHIFTS) {
+        box.y = Math.max(T, Math.min(H - B, py + dy));
+        if (!placed.some((b) => Math.abs(b.y - box.y) < LABEL_H && b.x < box.x + box.w && box.x < b.x + b.w)) break;
+      }
+      placed.push({ ...box });
+      if (Math.abs(box.y - py) > 3)
+        this.svg.append(svgEl('line', { x1: px + 4, y1: py, x2: box.x - 1, y2: box.y, stroke: 'currentColor', 'stroke-opacity': 0.4, class: 'point-leader' }));
+      const tag = svgEl('text', { x: box.x, y: box.y, 'dominant-baseline': 'middle', class: 'point-label' });
+      tag.textContent = name;
       this.svg.append(tag);
       const pick = () => this.onPick(s.layer, s.head);
       c.addEventListener('click', pick);
@@ -91,10 +144,11 @@ export class HeadStatsChart {
   private renderTable(host: HTMLElement, title: string): void {
     const table = document.createElement('table');
     const cap = document.createElement('caption');
-    cap.textContent = title;
+    cap.textContent = this.cross ? `${title}. ${t('w.statsCrossNote')}` : title;
     table.append(cap);
     const head = table.createTHead().insertRow();
-    for (const h of [t('w.colLayer'), t('w.colHead'), t('w.colEntropy'), t('w.colDistance'), t('w.colFirst'), t('w.colPrevious')]) {
+    for (const h of [t('w.colLayer'), t('w.colHead'), t('w.colEntropy'), t('w.colDistance'),
+                     t(this.cross ? 'w.colFirstCross' : 'w.colFirst'), t('w.colPrevious')]) {
       const th = document.createElement('th');
       th.scope = 'col';
       th.textContent = h;
@@ -109,6 +163,13 @@ export class HeadStatsChart {
       tr.append(th);
       for (const v of [String(s.head + 1), s.entropy.toFixed(3), s.distance.toFixed(3), s.first.toFixed(3), s.previous.toFixed(3)])
         tr.insertCell().textContent = v;
+      if (this.cross)
+        for (const k of [3, 5]) {  // cells (layer th first): distance, previous-token share
+          const td = tr.cells[k]!;
+          td.textContent = t('w.notApplicable');
+          td.className = 'na';
+          td.title = t('w.statsCrossNote');
+        }
     });
     host.replaceChildren(table);
   }

@@ -113,6 +113,8 @@ export class Inspector {
   private readonly rollout = new Heatmap({ title: '', rowAxis: () => tr('play.insp.axisPosition'), colAxis: () => tr('play.insp.axisInput') });
   private readonly lines: AttentionLines;
   private readonly stats: HeadStatsChart;
+  /** The statistics shown are of cross-attention maps (its own title, no distance). */
+  private statsCross = false;
   private hiddenHeads = new Set<number>();
   private readonly modelHelp = document.createElement('p');
   private readonly drill: DrillDown;
@@ -136,7 +138,7 @@ export class Inspector {
     this.lines = new AttentionLines(() => tr('play.insp.linesTitle'),
       (token) => events.change({ token }));
     this.drill = new DrillDown((token) => events.change({ token }));
-    this.stats = new HeadStatsChart(() => tr('play.insp.statsTitle'),
+    this.stats = new HeadStatsChart(() => tr(this.statsCross ? 'play.insp.statsTitleCross' : 'play.insp.statsTitle'),
       (layer, head) => events.change({ layer, head }));
   }
 
@@ -319,10 +321,13 @@ export class Inspector {
             stats.push({ layer: l, head: h, entropy: a[h * 4]!, distance: a[h * 4 + 1]!, first: a[h * 4 + 2]!, previous: a[h * 4 + 3]! });
           shown.panels[`${f.names[l]}:stats`] = { dims: [f.heads, 4], data: a };
         });
-        this.stats.update(stats, Math.log(Math.max(2, Tk)), Math.max(1, Tk - 1), { layer: s.layer, head: s.head });
+        // Cross-attention: queries are output steps, keys source positions — no distance.
+        const cross = (this.statsCross = f.set === 'cross');
+        this.stats.update(stats, Math.log(Math.max(2, Tk)), Math.max(1, Tk - 1), { layer: s.layer, head: s.head }, { cross });
         const help = document.createElement('p');
         help.className = 'help';
-        help.textContent = tr('play.insp.statsHelp');
+        help.textContent = tr(cross ? 'play.insp.statsHelpCross' : 'play.insp.statsHelp');
+        if (cross) shown.note = 'cross: distance not applicable';
         this.host.replaceChildren(help, this.stats.element);
         this.svgOf = () => this.stats.svg;
         break;
