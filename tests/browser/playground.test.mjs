@@ -382,6 +382,14 @@ test('dark theme and a 390 px screen: no horizontal scroll', { timeout: 60_000 }
     await page.waitForTimeout(100);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${v} view overflows a 390 px screen by ${overflow} px`);
+    if (v === 'stats') {
+      // The chart is scaled down to the screen; its text stays readable (rendered px).
+      const px = await page.evaluate(() => {
+        const h = (sel) => Math.min(...[...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().height));
+        return { ticks: h('.head-stats text:not(.point-label)'), labels: h('.head-stats text.point-label') };
+      });
+      assert.ok(px.ticks >= 11 && px.labels >= 9, `head stats text at 390 px: ticks ${px.ticks} px, labels ${px.labels} px high`);
+    }
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: `${SHOTS}playground_390_narrow.png`, fullPage: true });

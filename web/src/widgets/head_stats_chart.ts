@@ -22,9 +22,10 @@ export interface HeadStat {
   previous: number;
 }
 
-/** Point labels: about this many px per character, this tall; tried at these offsets. */
-const LABEL_CHAR = 6.5, LABEL_H = 12;
-const LABEL_SHIFTS = [0, -12, 12, -24, 24, -36, 36, -48, 48, -60, 60];
+/** Point labels: at most this many units per character and this tall (10 px text, 14 on
+ *  narrow screens, playground.css); tried at these offsets. */
+const LABEL_CHAR = 8.5, LABEL_H = 14;
+const LABEL_SHIFTS = [0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70];
 
 /** An axis from 0 to at least `v` in four round steps (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8
  *  × 10^k) and the decimals that print every tick exactly. */
@@ -102,8 +103,10 @@ export class HeadStatsChart {
     }
     text(t(cross ? 'w.statsXCross' : 'w.statsX'), { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
     text(t('w.statsY'), { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' });
+    // Label placement avoids the labels placed so far and every other point.
     const placed: { x: number; y: number; w: number; h: number }[] = [];
-    stats.forEach((s) => {
+    const dots = stats.map((s) => ({ x: x(xOf(s)) - 6, y: y(s.entropy), w: 12, h: 12 }));
+    stats.forEach((s, i) => {
       const on = s.layer === selected.layer && s.head === selected.head;
       const v = { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2), first: s.first.toFixed(3) };
       const c = svgEl('circle', {
@@ -116,14 +119,18 @@ export class HeadStatsChart {
       title.textContent = t(cross ? 'w.statsPointTitleCross' : 'w.statsPointTitle', v);
       c.append(title);
       // The label right of its point, moved up or down (with a leader line) where it
-      // would cover another label: close heads otherwise print on top of each other.
+      // would cover another label or point: close heads otherwise print on top of each
+      // other. With no free place nearby it stays beside its point.
       const name = `L${s.layer + 1}H${s.head + 1}`;
       const px = x(xOf(s)), py = y(s.entropy);
-      const box = { x: px + 8, y: py, w: LABEL_CHAR * name.length, h: LABEL_H };
-      for (const dy of LABEL_SHIFTS) {
+      const box = { x: px + (on ? 10 : 8), y: py, w: LABEL_CHAR * name.length, h: LABEL_H };
+      const hit = (b: { x: number; y: number; w: number; h: number }) =>
+        Math.abs(b.y - box.y) < (b.h + box.h) / 2 && b.x < box.x + box.w && box.x < b.x + b.w;
+      const free = LABEL_SHIFTS.some((dy) => {
         box.y = Math.max(T, Math.min(H - B, py + dy));
-        if (!placed.some((b) => Math.abs(b.y - box.y) < LABEL_H && b.x < box.x + box.w && box.x < b.x + b.w)) break;
-      }
+        return !placed.some(hit) && !dots.some((d, j) => j !== i && hit(d));
+      });
+      if (!free) box.y = py;
       placed.push({ ...box });
       if (Math.abs(box.y - py) > 3)
         this.svg.append(svgEl('line', { x1: px + 4, y1: py, x2: box.x - 1, y2: box.y, stroke: 'currentColor', 'stroke-opacity': 0.4, class: 'point-leader' }));
