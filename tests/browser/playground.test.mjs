@@ -170,6 +170,8 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
 
   let s = await view('model');
   assert.equal(await page.locator('.lh-tile').count(), 2 * 4);
+  // Causal maps: the legend explains the hatched (masked) cells.
+  assert.ok(await page.locator('#view .color-legend .legend-mask').isVisible());
   close(s.panels['dec.0.attn.probs'].data, Array.from(layers[0].data), 'model view layer 1');
   close(s.panels['dec.1.attn.probs'].data, Array.from(layers[1].data), 'model view layer 2');
 
@@ -349,6 +351,8 @@ test('an encoder model (the BERT fixture): per-token outputs and encoder attenti
     for (const a of att) close(a.data, Array.from(want.out[a.name].data), a.name);
     const s = await shown();
     assert.equal(s.set, 'enc');
+    // Nothing is masked in these maps: no "masked" swatch in the legend.
+    assert.ok(await page.locator('#view .color-legend .legend-mask').isHidden());
     // The pickers show what the URL asked for (layer 2, head 4; values are 0-based).
     assert.equal(await page.locator('#layer-select').inputValue(), '1');
     assert.equal(await page.locator('#head-select').inputValue(), '3');
@@ -433,6 +437,7 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
     const panel = Object.values(s.panels)[0];
     assert.deepEqual(panel.dims, [tgt.length, src.length]);
     close(panel.data, headSlice(cross, 2), 'cross view L2 H3');
+    assert.ok(await page.locator('#view .color-legend .legend-mask').isHidden(), 'no masked cells in the cross map');
     // Rows are labelled by the token each decoder step produced (4, 2, 0, 0, 0, then the
     // end token); the last row read the end token and produced nothing of the output.
     await page.locator('#view .heatmap .data-table summary').click();

@@ -11,6 +11,7 @@ export class ColorLegend {
   private readonly lo: HTMLElement;
   private readonly hi: HTMLElement;
   private readonly swatch: HTMLCanvasElement | null;
+  private readonly mask: HTMLElement | null = null;
   private name: ColormapName = 'viridis';
   private shownKey = '';
 
@@ -34,11 +35,17 @@ export class ColorLegend {
       this.swatch.setAttribute('aria-hidden', 'true');
       const maskText = document.createElement('span');
       bindText(maskText, () => t('w.legendMasked'));
-      const mask = document.createElement('span');
-      mask.className = 'legend-mask';
-      mask.append(this.swatch, maskText);
-      this.element.append(mask);
+      this.mask = document.createElement('span');
+      this.mask.className = 'legend-mask';
+      this.mask.append(this.swatch, maskText);
+      this.element.append(this.mask);
     }
+  }
+
+  /** Shows or hides the "masked" swatch: a legend shared by several maps shows it only
+   *  while the map drawn has masked cells (a causal map), not for a cross-attention map. */
+  showMasked(on: boolean): void {
+    if (this.mask) this.mask.hidden = !on;
   }
 
   /** Sets the scale; repaints only when it changed (the inspector calls this on every

@@ -200,6 +200,8 @@ export class Inspector {
       return;
     }
     const Tq = f.rowTokens.length, Tk = f.colTokens.length;
+    // The legend's "masked" swatch only where the maps drawn have masked cells.
+    this.legend.showMasked(s.view === 'cross' ? false : f.causal);
     const title = (l: number, h: number) => tr('play.insp.mapTitle', { family: f.label, layer: l + 1, head: h + 1 });
     switch (s.view) {
       case 'model': {
