@@ -187,7 +187,7 @@ export class Heatmap {
     const avail = (this.width || this.element.clientWidth || 320) - left - 12;  // frame padding
     const cell = Math.max(MIN_CELL, Math.min(this.opts.maxCell, Math.floor(avail / Math.max(cols, 1))));
     // Column labels stand upright when they are wider than a cell.
-    const vertical = lw.colW + 4 > cell;
+    const vertical = lw.colW + 8 > cell;  // upright labels keep a gap between them
     const top = (vertical ? lw.colW : 14) + 10;
     this.layout = { left, top, cell, rows, cols, vertical };
     // The layout, readable by tests that press a given cell or row label.
