@@ -198,7 +198,7 @@ export const en = {
   'play.insp.statsHelpCross': 'Cross-attention: each query is an output step and each key a source token — two different sequences — so a distance |i − j| between them (or a "previous token") means nothing and is not shown. Across: the share on the first source token; up: entropy (0 = one source token, ln(T) = spread evenly). Press a point to select that head.',
   'play.insp.rolloutNeedsSelf': 'Rollout chains self-attention maps; pick encoder or decoder self-attention.',
   'play.insp.computingRollout': 'Computing rollout…',
-  'play.insp.rolloutTitle': 'Attention rollout through layers 1–{layer} ({family}, heads averaged, residual 0.5)',
+  'play.insp.rolloutTitle': 'Attention rollout up to layer {layer} ({family}, heads averaged, residual 0.5)',
   'play.insp.rolloutHelp': 'Row i: how much position i draws on each input token once the residual path is counted and the layers are chained (Abnar & Zuidema, 2020). Choose the layer above.',
   'play.insp.drillNeeds': 'The drill-down needs a model and some text.',
   'play.insp.drillRefused': 'The engine refused the drill-down: {message}',

@@ -194,7 +194,7 @@ export const zhCN: Messages = {
   'play.insp.statsHelpCross': '交叉注意力：每个查询是一个输出步，每个键是一个源 token——两条不同的序列——所以它们之间的距离 |i − j|（或“前一个 token”）没有意义，这里不显示。横轴：第一个源 token 上的占比；纵轴：熵（0 = 只看一个源 token，ln(T) = 均匀分散）。点击一个点即可选中那个头。',
   'play.insp.rolloutNeedsSelf': '注意力展开把各层的自注意力图连乘起来；请选择编码器或解码器自注意力。',
   'play.insp.computingRollout': '正在计算注意力展开…',
-  'play.insp.rolloutTitle': '第 1–{layer} 层的注意力展开（{family}，各头取平均，残差 0.5）',
+  'play.insp.rolloutTitle': '截至第 {layer} 层的注意力展开（{family}，各头取平均，残差 0.5）',
   'play.insp.rolloutHelp': '第 i 行：把残差通路计算在内、并把各层串联之后，位置 i 从每个输入 token 汲取了多少信息（Abnar 与 Zuidema，2020）。层数在上方选择。',
   'play.insp.drillNeeds': '逐步分解需要一个模型和一些文本。',
   'play.insp.drillRefused': '引擎拒绝了逐步分解：{message}',
