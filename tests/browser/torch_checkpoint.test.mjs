@@ -96,6 +96,13 @@ test('nn.Transformer checkpoint: words → seeded vectors → the engine\'s maps
     assert.match(await page.locator("#vector-explain").textContent(), /seed 1: the same word, the same vector/);
     assert.equal(await page.locator('#vec-positions').isChecked(), true);
     assert.equal(await page.locator('#vec-causal').isChecked(), true);
+    // The logit lens of the token model opened before is not carried over: no LM head here.
+    const rl = await num('renders');
+    await page.locator('#tab-lens').click();
+    await after_('renders', rl);
+    assert.equal(await page.evaluate(() => window.tfpPlay.shown?.note), 'no lens');
+    assert.match(await page.locator('#view .view-note').innerText(), /reads vectors and has no head/);
+    await page.locator('#tab-model').click();
 
     await page.locator('#text').fill(TEXT);
     let want = oracle(model, TEXT);

@@ -334,6 +334,8 @@ export const en = {
   'play.lens.readout': '{row}, position {pos} after “{input}”: {list}',
   'play.lens.pick': 'Hover or focus a cell to see its top 5.',
   'play.lens.noDecoder': 'The logit lens reads a decoder through its LM head; this model has none (encoder-only).',
+  'play.lens.noHead': 'The logit lens reads each layer through the model\'s language-model head; this model reads vectors and has no head (a PyTorch nn.Transformer module).',
+  'play.lens.noLayers': 'The logit lens reads the output of every layer of a Transformer; this recurrent (GRU) model has a single recurrent layer and no layer stack to read.',
   'play.lens.computing': 'Reading every layer…',
   'play.lens.refused': 'The engine refused the logit lens: {message}',
   'play.lens.what': 'logit lens',

@@ -330,6 +330,8 @@ export const zhCN: Messages = {
   'play.lens.readout': '{row}，位置 {pos}（“{input}”之后）：{list}',
   'play.lens.pick': '悬停或聚焦一个格子以查看其前 5 名。',
   'play.lens.noDecoder': 'Logit 透镜通过语言模型头读取解码器；这个模型没有解码器（仅编码器）。',
+  'play.lens.noHead': 'Logit 透镜通过模型的语言模型头读取每一层；这个模型读入的是向量，没有这样的头（PyTorch nn.Transformer 模块）。',
+  'play.lens.noLayers': 'Logit 透镜读取 Transformer 每一层的输出；这个循环（GRU）模型只有一个循环层，没有可逐层读取的层堆叠。',
   'play.lens.computing': '正在读取每一层……',
   'play.lens.refused': '引擎拒绝了 logit 透镜：{message}',
   'play.lens.what': 'logit 透镜',

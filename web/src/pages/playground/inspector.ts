@@ -126,8 +126,9 @@ export class Inspector {
 
   /** The engine's rollout and head statistics (set by the page once the engine runs). */
   maths: Pick<Engine, 'rollout' | 'headStats'> | null = null;
-  /** The engine's logit lens of the text (set by the page); null = the model has no decoder. */
-  lens: (() => Promise<LensData | null>) | null = null;
+  /** The engine's logit lens of the text (set by the page per model), or the message
+   *  that says why this model has none. */
+  lens: (() => Promise<LensData | MessageKey>) | null = null;
   private readonly lensView = new LogitLensView();
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
@@ -383,7 +384,7 @@ export class Inspector {
         // The residual stream of every layer read through the LM head (logit_lens.ts).
         if (!this.lens) break;
         note(this.host, tr('play.lens.computing'));
-        let d: LensData | null;
+        let d: LensData | MessageKey;
         try {
           d = await this.lens();
         } catch (e) {
@@ -393,9 +394,9 @@ export class Inspector {
           break;
         }
         if (gen !== this.generation) return;
-        if (!d) {
-          note(this.host, tr('play.lens.noDecoder'));
-          shown.note = 'no decoder';
+        if (typeof d === 'string') {
+          note(this.host, tr(d));
+          shown.note = 'no lens';
           break;
         }
         this.lensView.update(d);

@@ -424,7 +424,8 @@ async function compute(): Promise<void> {
     const lensInput = arch === 'encoder_decoder' ? decoderInput() : null;
     const lensCols = lensInput ? lensInput.tokens.map((x, i) => (i === 0 ? x : visibleToken(x, byteLevel)))
       : tokens.map((x) => visibleToken(x, byteLevel));
-    inspector.lens = arch === 'encoder_only' ? async () => null : async () => ({
+    inspector.lens = arch === 'encoder_only' ? async () => 'play.lens.noDecoder'
+      : model.info.recurrent ? async () => 'play.lens.noLayers' : async () => ({
       result: await model.logitLens(ids, { topK: 5, ...(lensInput ? { tgtIds: lensInput.ids } : {}) }), inputs: lensCols, byteLevel });
     await ablation.showEffect(model, ids, state, byteLevel);
     if (queued) return;
@@ -458,6 +459,7 @@ async function computeVectors(model: Model, tokens: string[], started: number, t
   debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
   current.families = vectorFamilies(info, state, fwd, tokens, tgt.length ? tgt : tokens, familyLabel);
   inspector.steps = (pick) => model.attentionStepsEmbeddings(args, pick);
+  inspector.lens = async () => 'play.lens.noHead';  // vectors in, vectors out: no LM head to read through
   outputs.vectors?.show(hasTarget(info) ? (tgt.length ? tgt : tokens) : tokens, fwd, hasTarget(info));
   await ablation.showEffect(model, current.encoding?.ids ?? [], state, false);  // no head: a note only
   if (queued) return;
