@@ -22,6 +22,10 @@ export const en = {
   // ---- shared page chrome --------------------------------------------------------------
   'common.siteName': 'Transformer Playground',
   'common.language': 'Language',
+  'common.theme': 'Theme',
+  'common.themeAuto': 'Auto theme',
+  'common.themeLight': 'Light',
+  'common.themeDark': 'Dark',
   'common.starting': 'Starting the engine…',
   'common.engineDidNotStart': 'The engine did not start.',
   'common.engineRefused': 'The engine refused: {message}',

@@ -19,6 +19,10 @@ export const zhCN: Messages = {
   // ---- shared page chrome --------------------------------------------------------------
   'common.siteName': 'Transformer 演练场',
   'common.language': '语言',
+  'common.theme': '主题',
+  'common.themeAuto': '跟随系统',
+  'common.themeLight': '浅色',
+  'common.themeDark': '深色',
   'common.starting': '正在启动引擎…',
   'common.engineDidNotStart': '引擎未能启动。',
   'common.engineRefused': '引擎拒绝了请求：{message}',

@@ -1,6 +1,7 @@
 // The attention lab page: a text box and a few settings; every change asks the engine
 // (in its worker) for one multi-head self-attention block over the words and draws each
 // head's weights. All numbers come from the engine; this file only wires the page.
+import { onThemeChange } from '../../widgets/theme';
 import { Engine, EngineError, type AttentionResult } from '../../engine/engine';
 import { onLocaleChange, t, withLang } from '../../i18n/i18n';
 import { HeadGrid } from '../../widgets/head_grid';
@@ -200,7 +201,7 @@ form.addEventListener('input', (e) => {
 form.addEventListener('submit', (e) => e.preventDefault());
 
 // Canvases read colours from CSS: redraw when the theme flips.
-window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => grid.redraw());
+onThemeChange(() => grid.redraw());
 
 showControls(state);
 Engine.create().then(

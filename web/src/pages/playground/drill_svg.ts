@@ -6,6 +6,7 @@
 // proportional to |value| over the background, as vector_bars.ts mixes them on screen.
 //
 // Legend: Tk keys, D = d_k head size.
+import { cssColours } from '../../widgets/theme';
 import { t as msg } from '../../i18n/i18n';
 import { SVG_NS, svgEl } from '../../widgets/svg';
 import { maxAbs } from '../../widgets/vector_bars';
@@ -56,9 +57,8 @@ function strip(values: ArrayLike<number>, x: number, y: number, w: number, h: nu
 export function drillSvg(d: DrillInput, summary: string, host: Element = document.body): SVGSVGElement {
   const { family: f, steps: r, query } = d;
   const D = r.q.dims[0]!, Tk = r.scores.dims[0]!;
-  const cs = getComputedStyle(host);
-  const colours = { pos: cs.getPropertyValue('--vec-pos').trim() || '#c25400', neg: cs.getPropertyValue('--vec-neg').trim() || '#2b63b8' };
-  const accent = cs.getPropertyValue('--accent').trim() || '#2f5bd3';
+  const c = cssColours(host, { '--vec-pos': '#c25400', '--vec-neg': '#2b63b8', '--accent': '#2f5bd3' });
+  const colours = { pos: c['--vec-pos'], neg: c['--vec-neg'] }, accent = c['--accent'];
   const qkScale = maxAbs(r.q.data, r.k.data), vScale = maxAbs(r.weightedV.data, r.out.data);
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('role', 'img');

@@ -2,6 +2,7 @@
 // text → tokens → outputs, and the attention inspector. All numbers come from the
 // engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
+import { onThemeChange } from '../../widgets/theme';
 import { Engine, type ForwardResult, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
@@ -659,7 +660,7 @@ textBox.addEventListener('input', () => {
   typing = window.setTimeout(() => setState({ ...state, text: textBox.value, token: null }, true), 150);
 });
 
-window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => inspector.redraw());
+onThemeChange(() => inspector.redraw());
 
 // A language switch rewrites the page's text from what it already has: the model, its
 // tokens and attention maps stay; only labels, status lines and views are redrawn.
