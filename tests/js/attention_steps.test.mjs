@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadTfp } from './tfp_module.mjs';
-import { ModelApi, readFixture } from './model_api.mjs';
+import { ModelApi, readFixture, readShipped } from './model_api.mjs';
+import { maxDiff } from './compare.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ORACLE = JSON.parse(readFileSync(`${ROOT}tests/fixtures/attention_steps/expected.json`, 'utf8'));
@@ -21,22 +22,6 @@ let api;
 before(async () => {
   api = new ModelApi(await loadTfp());
 });
-
-function maxDiff(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-  return worst;
-}
-
-function readModelDir(name) {
-  const dir = `${ROOT}models/${name}/`;
-  return {
-    config: readFileSync(`${dir}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
-    tokenizer: readFileSync(`${dir}tokenizer.json`, 'utf8'),
-  };
-}
 
 /** Every (layer, head, query) of one attention family against the forward pass. */
 function checkFamily(model, ids, fwd, { set, prefix, block, layers, heads, opts = {} }) {
@@ -106,7 +91,7 @@ test('BERT fixture with padding: padded keys masked, rows equal the forward pass
 });
 
 test('numbers-transformer (encoder-decoder): encoder, decoder and cross-attention rows', () => {
-  const m = api.load(readModelDir('numbers-transformer'), 'numbers-transformer');
+  const m = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
   try {
     const info = api.info(m);
     const src = api.tokenize(m, 'forty-two').ids, tgt = [1, 5, 6];

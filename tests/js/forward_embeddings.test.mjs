@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadTfp } from './tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from './model_api.mjs';
+import { flat, maxDiff } from './compare.mjs';
 
 let api;
 before(async () => {
@@ -34,14 +35,6 @@ function readSafetensors(path) {
       data: e.dtype === 'F32' ? new Float32Array(new Uint8Array(bytes).buffer) : Uint8Array.from(bytes) };
   }
   return out;
-}
-
-const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [x]);
-function maxDiff(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-  return worst;
 }
 
 function load(name) {

@@ -10,24 +10,17 @@
 // it gets the most attention mass, as the card's 99.7 % alignment score measures).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { loadTfp } from './tfp_module.mjs';
-import { ModelApi } from './model_api.mjs';
+import { hasShipped, ModelApi, readShipped } from './model_api.mjs';
 
-const DIR = fileURLToPath(new URL('../../models/numbers-gru/', import.meta.url));
-const skip = existsSync(`${DIR}model.safetensors`) ? {} : { skip: 'no models/numbers-gru' };
+const skip = hasShipped('numbers-gru') ? {} : { skip: 'no models/numbers-gru' };
 const START = 2, END = 1;
 
 let api, m;
 before(async () => {
   if (skip.skip) return;
   api = new ModelApi(await loadTfp());
-  m = api.load({
-    config: readFileSync(`${DIR}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${DIR}model.safetensors`)),
-    tokenizer: readFileSync(`${DIR}tokenizer.json`, 'utf8'),
-  }, 'numbers-gru');
+  m = api.load(readShipped('numbers-gru'), 'numbers-gru');
 });
 after(() => { if (m) api.free(m); });
 

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadTfp } from './tfp_module.mjs';
 import { ModelApi, readFixture } from './model_api.mjs';
+import { flat, maxDiff } from './compare.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GOLDEN = JSON.parse(readFileSync(`${ROOT}tests/fixtures/head_mask/gpt2_tiny.json`, 'utf8'));
@@ -24,13 +25,6 @@ before(async () => {
   api = new ModelApi(await loadTfp());
 });
 
-const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [x]);
-function maxDiff(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-  return worst;
-}
 function softmax(row) {
   const mx = Math.max(...row);
   const e = Array.from(row, (v) => Math.exp(v - mx));

@@ -8,6 +8,7 @@ import { Api } from './tfp_module.mjs';
 
 export const CHECKPOINTS = fileURLToPath(new URL('../fixtures/checkpoints/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MODELS = `${ROOT}models/`;
 const enc = new TextEncoder();
 
 /** The native CLI (tools/test.sh builds build/native first); null when absent. */
@@ -19,14 +20,20 @@ export function runCli(cli, args) {
   return JSON.parse(execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 }));
 }
 
-export function readFixture(name) {
-  const dir = `${CHECKPOINTS}${name}/`;
+/** A model folder's files as ModelApi.load takes them (tokenizer null when it has none). */
+function readModelFiles(dir) {
   return {
     config: readFileSync(`${dir}config.json`, 'utf8'),
     weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
     tokenizer: existsSync(`${dir}tokenizer.json`) ? readFileSync(`${dir}tokenizer.json`, 'utf8') : null,
   };
 }
+/** A test fixture's files (tests/fixtures/checkpoints/<name>/). */
+export const readFixture = (name) => readModelFiles(`${CHECKPOINTS}${name}/`);
+/** A shipped model's files (models/<name>/). */
+export const readShipped = (name) => readModelFiles(`${MODELS}${name}/`);
+/** Whether models/<name>/ has its weights (the shipped models are not in every checkout). */
+export const hasShipped = (name) => existsSync(`${MODELS}${name}/model.safetensors`);
 
 export class ModelApi extends Api {
   out(fn) {
@@ -46,8 +53,24 @@ export class ModelApi extends Api {
       this.m._tfp_free(p);
     }
   }
+  /** `a` as Int32Array (null stays null: an absent optional input). */
   ints(a) {
-    return Int32Array.from(a);
+    return a ? Int32Array.from(a) : null;
+  }
+  /** Runs fn(put): put(bytes) copies a typed array into the heap (null/undefined -> 0,
+   * the C API's "absent"); everything put is freed when fn returns or throws. */
+  withHeap(fn) {
+    const ptrs = [];
+    try {
+      return fn((a) => {
+        if (!a) return 0;
+        const p = this.put(a);
+        ptrs.push(p);
+        return p;
+      });
+    } finally {
+      ptrs.forEach((p) => this.m._tfp_free(p));
+    }
   }
 
   /** Loads { config, weights, tokenizer } through the staged path; returns the model pointer. */
@@ -91,34 +114,10 @@ export class ModelApi extends Api {
     }
   }
 
-  tensors(list) {
-    const out = {};
-    for (let i = 0; i < this.m._tfp_tensors_count(list); i++) {
-      const name = this.m.UTF8ToString(this.m._tfp_tensors_name(list, i));
-      const rank = this.m._tfp_tensors_rank(list, i);
-      const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
-      const n = dims.reduce((a, b) => a * b, 1);
-      out[name] = { dims, data: new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice() };
-    }
-    this.m._tfp_tensors_free(list);
-    return out;
-  }
-
   forward(model, ids, { attention = false, tokenTypeIds = null, attentionMask = null, tgtIds = null } = {}) {
-    const ptrs = [];
-    const put = (a) => {
-      if (!a) return 0;
-      const p = this.put(this.ints(a));
-      ptrs.push(p);
-      return p;
-    };
-    try {
-      const list = this.out((s) => this.m._tfp_model_forward(model, put(ids), ids.length, put(tokenTypeIds),
-        put(attentionMask), put(tgtIds), tgtIds ? tgtIds.length : 0, attention ? 1 : 0, s));
-      return this.tensors(list);
-    } finally {
-      ptrs.forEach((p) => this.m._tfp_free(p));
-    }
+    return this.withHeap((put) => this.tensors(this.out((s) => this.m._tfp_model_forward(model, put(this.ints(ids)),
+      ids.length, put(this.ints(tokenTypeIds)), put(this.ints(attentionMask)), put(this.ints(tgtIds)),
+      tgtIds ? tgtIds.length : 0, attention ? 1 : 0, s))));
   }
 
   /** tfp_model_fill_mask: per mask { position, ids, probs } (topK each, fewer when V < topK). */
@@ -144,22 +143,9 @@ export class ModelApi extends Api {
   /** tfp_model_attention_steps: every step of one attention row, { name: { dims, data } }
    * (q, k, v, scores, scaled, bias, mask, logits, probs, weighted_v, out, scale). */
   attentionSteps(model, ids, { set, layer, head, query, tgtIds = null, tokenTypeIds = null, attentionMask = null }) {
-    const ptrs = [];
-    const put = (a) => {
-      if (!a) return 0;
-      const p = this.put(this.ints(a));
-      ptrs.push(p);
-      return p;
-    };
-    try {
-      const s = this.cstr(set);
-      ptrs.push(s);
-      const list = this.out((slot) => this.m._tfp_model_attention_steps(model, put(ids), ids.length, put(tokenTypeIds),
-        put(attentionMask), put(tgtIds), tgtIds ? tgtIds.length : 0, s, layer, head, query, slot));
-      return this.tensors(list);
-    } finally {
-      ptrs.forEach((p) => this.m._tfp_free(p));
-    }
+    return this.withHeap((put) => this.tensors(this.out((slot) => this.m._tfp_model_attention_steps(model,
+      put(this.ints(ids)), ids.length, put(this.ints(tokenTypeIds)), put(this.ints(attentionMask)),
+      put(this.ints(tgtIds)), tgtIds ? tgtIds.length : 0, put(this.cstrBytes(set)), layer, head, query, slot))));
   }
 
   /** The rows a model that reads vectors gets for `tokens`, as the page's worker makes them
@@ -180,43 +166,18 @@ export class ModelApi extends Api {
   /** tfp_model_forward_embeddings (src (S, C), tgt (T, C) or null; padding 1 = pad):
    * { hidden, hidden_norm, memory?, '*.probs' } as { dims, data }. */
   forwardEmbeddings(model, C, src, tgt = null, { srcPadding = null, tgtPadding = null, causalSrc = false, causalTgt = false } = {}) {
-    const ptrs = [];
-    const put = (a) => {
-      if (!a) return 0;
-      const p = this.put(a);
-      ptrs.push(p);
-      return p;
-    };
     const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
-    try {
-      const list = this.out((s) => this.m._tfp_model_forward_embeddings(model, C, put(src), src.length / C, put(tgt),
-        tgt ? tgt.length / C : 0, put(srcPadding && Uint8Array.from(srcPadding)), put(tgtPadding && Uint8Array.from(tgtPadding)),
-        flags, s));
-      return this.tensors(list);
-    } finally {
-      ptrs.forEach((p) => this.m._tfp_free(p));
-    }
+    return this.withHeap((put) => this.tensors(this.out((s) => this.m._tfp_model_forward_embeddings(model, C, put(src),
+      src.length / C, put(tgt), tgt ? tgt.length / C : 0, put(srcPadding && Uint8Array.from(srcPadding)),
+      put(tgtPadding && Uint8Array.from(tgtPadding)), flags, s))));
   }
 
   /** tfp_model_attention_steps_embeddings: the drill-down of one row on those inputs. */
   attentionStepsEmbeddings(model, C, src, tgt, { set, layer, head, query, causalSrc = false, causalTgt = false }) {
-    const ptrs = [];
-    const put = (a) => {
-      if (!a) return 0;
-      const p = this.put(a);
-      ptrs.push(p);
-      return p;
-    };
-    try {
-      const s = this.cstr(set);
-      ptrs.push(s);
-      const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
-      const list = this.out((slot) => this.m._tfp_model_attention_steps_embeddings(model, C, put(src), src.length / C,
-        put(tgt), tgt ? tgt.length / C : 0, 0, 0, flags, s, layer, head, query, slot));
-      return this.tensors(list);
-    } finally {
-      ptrs.forEach((p) => this.m._tfp_free(p));
-    }
+    const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
+    return this.withHeap((put) => this.tensors(this.out((slot) => this.m._tfp_model_attention_steps_embeddings(model, C,
+      put(src), src.length / C, put(tgt), tgt ? tgt.length / C : 0, 0, 0, flags, put(this.cstrBytes(set)),
+      layer, head, query, slot))));
   }
 
   /** Runs a generator to the end (or `limit` tokens); returns ids, probs, text, reason. */
@@ -295,6 +256,35 @@ export class ModelApi extends Api {
     } finally {
       this.m._tfp_free(p);
       this.m._tfp_free(buf);
+    }
+  }
+
+  /** tfp_attention_rollout over `layers` (each { dims: [H, T, T], data }): L × T × T, as an array. */
+  rollout(layers, residual, fusion) {
+    const [H, T] = layers[0].dims;
+    const L = layers.length;
+    const all = new Float32Array(L * H * T * T);
+    layers.forEach((l, i) => all.set(l.data, i * H * T * T));
+    const p = this.put(all), o = this.m._tfp_alloc(L * T * T * 4);
+    try {
+      this.check(this.m._tfp_attention_rollout(p, L, H, T, residual, fusion, o));
+      return Array.from(new Float32Array(this.m.HEAPU8.buffer, o, L * T * T));
+    } finally {
+      this.m._tfp_free(p);
+      this.m._tfp_free(o);
+    }
+  }
+
+  /** tfp_attention_head_stats of one map { dims: [H, Tq, Tk], data }: H × 4, as an array. */
+  headStats(t) {
+    const [H, Tq, Tk] = t.dims;
+    const p = this.put(t.data), o = this.m._tfp_alloc(H * 16);
+    try {
+      this.check(this.m._tfp_attention_head_stats(p, H, Tq, Tk, o));
+      return Array.from(new Float32Array(this.m.HEAPU8.buffer, o, H * 4));
+    } finally {
+      this.m._tfp_free(p);
+      this.m._tfp_free(o);
     }
   }
 }

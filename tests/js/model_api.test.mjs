@@ -9,6 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp } from './tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, nativeCli, readFixture, runCli } from './model_api.mjs';
+import { flat, maxDiff } from './compare.mjs';
 
 let api;
 const cli = nativeCli();
@@ -16,13 +17,6 @@ const needCli = cli ? {} : { skip: 'build/native/tfp is missing (run tools/build
 before(async () => {
   api = new ModelApi(await loadTfp());
 });
-
-function maxDiff(a, b) {
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-  return worst;
-}
-const flat = (x) => (Array.isArray(x) ? x.flat(Infinity) : [x]);
 
 test('info describes the fixture models', () => {
   const gpt2 = api.load(readFixture('gpt2_tiny'), 'gpt2_tiny');

@@ -34,8 +34,26 @@ export class Api {
   u32(ptr) {
     return new DataView(this.m.HEAPU8.buffer).getUint32(ptr, true);
   }
+  /** `s` as UTF-8 with its terminating NUL. */
+  cstrBytes(s) {
+    return new TextEncoder().encode(s + '\0');
+  }
   cstr(s) {
-    return this.put(new TextEncoder().encode(s + '\0'));
+    return this.put(this.cstrBytes(s));
+  }
+
+  /** Reads and frees a tfp_tensors list: { name: { dims, data: Float32Array (a copy) } }. */
+  tensors(list) {
+    const out = {};
+    for (let i = 0; i < this.m._tfp_tensors_count(list); i++) {
+      const name = this.m.UTF8ToString(this.m._tfp_tensors_name(list, i));
+      const rank = this.m._tfp_tensors_rank(list, i);
+      const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
+      const n = dims.reduce((a, b) => a * b, 1);
+      out[name] = { dims, data: new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice() };
+    }
+    this.m._tfp_tensors_free(list);
+    return out;
   }
 
   embeddings(tokens, C, seed) {
@@ -79,17 +97,7 @@ export class Api {
     const px = this.put(x), slot = this.m._tfp_alloc(4);
     try {
       this.check(this.m._tfp_attn_lab_run(lab, px, T, slot));
-      const list = this.u32(slot);
-      const out = {};
-      for (let i = 0; i < this.m._tfp_tensors_count(list); i++) {
-        const name = this.m.UTF8ToString(this.m._tfp_tensors_name(list, i));
-        const rank = this.m._tfp_tensors_rank(list, i);
-        const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
-        const n = dims.reduce((a, b) => a * b, 1);
-        out[name] = { dims, data: new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice() };
-      }
-      this.m._tfp_tensors_free(list);
-      return out;
+      return this.tensors(this.u32(slot));
     } finally {
       this.m._tfp_free(px);
       this.m._tfp_free(slot);
