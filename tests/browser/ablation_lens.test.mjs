@@ -13,25 +13,21 @@
 //   - no console errors; screenshots light/dark (build/screenshots/ablation_*.png, lens_*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { openSite, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi } from '../js/model_api.mjs';
+import { hasShipped, ModelApi, readShipped } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
 
-const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
 const TEXT = 'The jury said the city';
 // Long enough for the lens table to need pages: (4 + 1) × T rows > 32.
 const LENS_TEXT = 'The jury said the city of Atlanta had a good record in the election';
-const HAVE = existsSync(`${MODELS}brown-gpt/model.safetensors`);
+const HAVE = hasShipped('brown-gpt');
 let site, page, base, api, gpt;
 
 before(async () => {
   api = new ModelApi(await loadTfp());
   if (HAVE) {
-    const dir = `${MODELS}brown-gpt/`;
-    gpt = api.load({ config: readFileSync(`${dir}config.json`, 'utf8'), weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
-                     tokenizer: readFileSync(`${dir}tokenizer.json`, 'utf8') }, 'brown-gpt');
+    gpt = api.load(readShipped('brown-gpt'), 'brown-gpt');
   }
   site = await openSite({ name: 'ablation_lens' });
   ({ page, base } = site);
@@ -42,15 +38,7 @@ after(async () => {
   await site?.close();
 });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 30_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
-function close(got, want, what, tol = 1e-6) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= tol, `${what}[${i}]: ${got[i]} vs ${want[i]}`);
-}
+const { after: after_ } = playgroundProbes(() => page);
 const bars = () => page.evaluate(() => window.tfpPlay.outputs.nextTokens.map((c) => ({ id: c.id, prob: c.prob })));
 
 /** Waits until the page has rendered `view` for the current ablation text. */

@@ -11,7 +11,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
-import { openSite, SHOTS } from './harness.mjs';
+import { counterAbove, openSite, SHOTS } from './harness.mjs';
+import { close } from '../js/compare.mjs';
 
 let site, page, base, api, requests, problems;
 
@@ -24,10 +25,7 @@ before(async () => {
 after(async () => { await site?.close(); });
 
 /** Waits until the page has drawn more than `count` results; returns the new count. */
-async function renderedAfter(count) {
-  await page.waitForFunction((n) => Number(document.body.dataset.renders ?? 0) > n, count, { timeout: 20_000 });
-  return page.evaluate(() => Number(document.body.dataset.renders));
-}
+const renderedAfter = (count) => counterAbove(page, 'renders', count, 20_000);
 
 /** The page's state and its last engine result, as plain arrays. */
 function pageResult() {
@@ -45,9 +43,7 @@ function sameAsEngine(got) {
                                causal: s.causal, window: s.window, padding });
   for (const name of ['probs', 'masked', 'out']) {
     assert.deepEqual(got[name].dims, want[name].dims, `${name} dims`);
-    let worst = 0;
-    want[name].data.forEach((v, i) => (worst = Math.max(worst, Math.abs(v - got[name].data[i]))));
-    assert.ok(worst <= 1e-6, `${name}: page and engine differ by ${worst}`);
+    close(got[name].data, want[name].data, name);
   }
   return want;
 }

@@ -10,24 +10,14 @@
 // Screenshots: build/screenshots/drilldown_{light,dark,390,cross}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { openSite, SHOTS } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi } from '../js/model_api.mjs';
+import { hasShipped, ModelApi, MODELS, readShipped } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
 
-const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
 const TEXT = 'The cat sat on the mat because it was tired.';
 const NAMES = ['q', 'k', 'v', 'scores', 'scaled', 'bias', 'mask', 'logits', 'probs', 'weighted_v', 'out', 'scale'];
-
-function readShipped(name) {
-  const dir = `${MODELS}${name}/`;
-  return {
-    config: readFileSync(`${dir}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
-    tokenizer: readFileSync(`${dir}tokenizer.json`, 'utf8'),
-  };
-}
 
 let site, page, base, api, problems, requests;
 before(async () => {
@@ -37,31 +27,14 @@ before(async () => {
 }, { timeout: 180_000 });
 after(async () => { await site?.close(); });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 30_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
+const { after: after_, shown, translate } = playgroundProbes(() => page);
 /** Waits until the drill-down shows `query` (0-based) of (layer, head), returns shown. */
 async function drillShown(query, layer, head) {
   await page.waitForFunction(([q, l, h]) => {
     const s = window.tfpPlay.shown;
     return s && s.view === 'qk' && s.note === `query ${q}` && s.layer === l && s.head === h;
   }, [query, layer, head], { timeout: 30_000 });
-  return page.evaluate(() => {
-    const s = window.tfpPlay.shown;
-    return { ...s, panels: Object.fromEntries(Object.entries(s.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) };
-  });
-}
-
-function close(got, want, what) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) {
-    if (want[i] === got[i]) continue;  // also -Infinity === -Infinity
-    worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  }
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
+  return shown();
 }
 
 /** Every panel against the Node oracle, the softmax against the forward pass, the table. */
@@ -86,7 +59,7 @@ async function checkAgainstEngine(model, s, ids, pick, opts, fwdProbs) {
 }
 
 test('brown-gpt: the drill-down shows the engine\'s steps for the chosen query, layer and head', {
-  timeout: 120_000, skip: existsSync(`${MODELS}brown-gpt/model.safetensors`) ? false : 'no models/brown-gpt',
+  timeout: 120_000, skip: hasShipped('brown-gpt') ? false : 'no models/brown-gpt',
 }, async () => {
   const gpt = api.load(readShipped('brown-gpt'), 'brown-gpt');
   try {
@@ -148,7 +121,7 @@ test('brown-gpt: the drill-down shows the engine\'s steps for the chosen query, 
 });
 
 test('numbers-transformer: cross-attention drill-down (decoder query, encoder keys and values)', {
-  timeout: 90_000, skip: existsSync(`${MODELS}numbers-transformer/model.safetensors`) ? false : 'no models/numbers-transformer',
+  timeout: 90_000, skip: hasShipped('numbers-transformer') ? false : 'no models/numbers-transformer',
 }, async () => {
   const text = 'forty-two thousand';
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
@@ -156,10 +129,8 @@ test('numbers-transformer: cross-attention drill-down (decoder query, encoder ke
   try {
     await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=qk&set=cross&layer=2&head=3&beam=4`);
     await after_('loads', 0, 60_000);
-    let r = await after_('renders', 0);
-    await page.locator('#translate').click();
-    await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
-    r = await after_('renders', r);
+    await after_('renders', 0);
+    await translate();
     const src = api.tokenize(nt, text).ids;
     const tr = api.translate(nt, src, { beamSize: 4, startId: cfg.decoder_start_token_id });
     const tgt = [cfg.decoder_start_token_id, ...tr.ids];

@@ -11,18 +11,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
-import { openSite } from './harness.mjs';
+import { close } from '../js/compare.mjs';
+import { openEngineTest } from './harness.mjs';
 
 let site, page, api;
-const problems = [];
 
 before(async () => {
   api = new ModelApi(await loadTfp());
-  site = await openSite({ name: 'engine_api', server: 'dev' });
+  site = await openEngineTest('engine_api');
   page = site.page;
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.goto(`${site.base}/engine_test.html`);
-  await page.evaluate(() => window.tfpEngineReady);
 }, { timeout: 120_000 });
 
 after(async () => { await site?.close(); });
@@ -58,12 +55,11 @@ test('load from a folder URL with progress, forward equals the C API in Node', {
   try {
     const want = api.forward(m, ids, { attention: true });
     assert.deepEqual(got.logits.dims, want.logits.dims);
-    const diff = (a, b) => a.reduce((w, v, i) => Math.max(w, Math.abs(v - b[i])), 0);
-    assert.ok(diff(got.logits.data, want.logits.data) <= 1e-6);
+    close(got.logits.data, want.logits.data, 'logits');
     assert.deepEqual(got.attention.map((a) => a.name), ['dec.0.attn.probs', 'dec.1.attn.probs']);
     for (const a of got.attention) {
       assert.deepEqual(a.dims, [4, ids.length, ids.length]);
-      assert.ok(diff(a.data, want[a.name].data) <= 1e-6);
+      close(a.data, want[a.name].data, a.name);
     }
     assert.deepEqual(got.enc.ids, api.tokenize(m, 'Hello wörld').ids);
   } finally {
@@ -154,5 +150,5 @@ test('disposed models reject; bad files reject with a message; the engine then w
   assert.equal(r.info, 'again');
   assert.equal(r.transferred, 0);
   assert.equal(r.memory.models, 0);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(site.pageErrors, []);
 });

@@ -12,49 +12,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
-import { openSite } from './harness.mjs';
+import { close } from '../js/compare.mjs';
+import { openEngineTest } from './harness.mjs';
 
 let site, page, api;
-const problems = [];
 
 before(async () => {
   api = new ModelApi(await loadTfp());
-  site = await openSite({ name: 'engine_maths', server: 'dev' });
+  site = await openEngineTest('engine_maths');
   page = site.page;
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.goto(`${site.base}/engine_test.html`);
-  await page.evaluate(() => window.tfpEngineReady);
 }, { timeout: 120_000 });
 
 after(async () => { await site?.close(); });
-
-function close(got, want, what) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
-}
-
-function oracleRollout(layers, residual, fusion) {
-  const [H, T] = layers[0].dims;
-  const L = layers.length, m = api.m;
-  const all = new Float32Array(L * H * T * T);
-  layers.forEach((l, i) => all.set(l.data, i * H * T * T));
-  const p = api.put(all), o = m._tfp_alloc(L * T * T * 4);
-  try {
-    api.check(m._tfp_attention_rollout(p, L, H, T, residual, fusion, o));
-    return Array.from(new Float32Array(m.HEAPU8.buffer, o, L * T * T));
-  } finally { m._tfp_free(p); m._tfp_free(o); }
-}
-
-function oracleStats(t) {
-  const [H, Tq, Tk] = t.dims, m = api.m;
-  const p = api.put(t.data), o = m._tfp_alloc(H * 16);
-  try {
-    api.check(m._tfp_attention_head_stats(p, H, Tq, Tk, o));
-    return Array.from(new Float32Array(m.HEAPU8.buffer, o, H * 4));
-  } finally { m._tfp_free(p); m._tfp_free(o); }
-}
 
 test('rollout and head statistics from the engine worker equal the C API in Node', { timeout: 60_000 }, async () => {
   const ids = [2, 10, 11, 12, 13, 14, 3];
@@ -87,12 +56,12 @@ test('rollout and head statistics from the engine worker equal the C API in Node
 
   const layers = got.maps.map((g) => ({ dims: g.dims, data: Float32Array.from(g.data) }));
   assert.deepEqual(got.mean.dims, [layers.length, T, T]);
-  close(got.mean.data, oracleRollout(layers, 0.5, 0), 'rollout (mean, residual 0.5)');
-  close(got.max.data, oracleRollout(layers, 0.3, 1), 'rollout (max, residual 0.3)');
+  close(got.mean.data, api.rollout(layers, 0.5, 0), 'rollout (mean, residual 0.5)');
+  close(got.max.data, api.rollout(layers, 0.3, 1), 'rollout (max, residual 0.3)');
   assert.notDeepEqual(got.mean.data, got.max.data);
   layers.forEach((l, i) => {
     assert.deepEqual(got.stats[i].dims, [H, 4]);
-    close(got.stats[i].data, oracleStats(l), `head stats ${got.maps[i].name}`);
+    close(got.stats[i].data, api.headStats(l), `head stats ${got.maps[i].name}`);
   });
 });
 
@@ -117,7 +86,7 @@ test('bad shapes reject with the layer and its dims; the engine keeps working', 
   assert.match(errors.fusion, /fusion 'median'/);
   // Uniform rows over 2 keys: entropy ln 2 (the engine's own numbers, checked for sanity).
   assert.ok(Math.abs(errors.after[0] - Math.log(2)) < 1e-6, `entropy ${errors.after[0]}`);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(site.pageErrors, []);
 });
 
 test('the playground runs one worker: the engine\'s', { timeout: 90_000 }, async () => {

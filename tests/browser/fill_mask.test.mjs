@@ -11,7 +11,7 @@
 // Screenshot: build/screenshots/fill_mask_1280x720.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite } from './harness.mjs';
+import { openSite, playgroundProbes } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture } from '../js/model_api.mjs';
 
@@ -30,11 +30,7 @@ after(async () => {
   await site?.close();
 });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 30_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
+const { num, after: after_ } = playgroundProbes(() => page);
 
 /** What the page shows: the debug list and the bars as drawn. */
 const pageFill = () => page.evaluate(() => ({

@@ -9,14 +9,12 @@
 // (same code, same inputs: equality expected). Screenshots: build/screenshots/gru_*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { openSite, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi } from '../js/model_api.mjs';
+import { hasShipped, ModelApi, readShipped } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
 
-const DIR = fileURLToPath(new URL('../../models/numbers-gru/', import.meta.url));
-const skip = existsSync(`${DIR}model.safetensors`) ? false : 'no models/numbers-gru';
+const skip = hasShipped('numbers-gru') ? false : 'no models/numbers-gru';
 const TEXT = 'three hundred and forty two';
 
 let site, page, api, gru;
@@ -24,11 +22,7 @@ let site, page, api, gru;
 before(async () => {
   if (skip) return;
   api = new ModelApi(await loadTfp());
-  gru = api.load({
-    config: readFileSync(`${DIR}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${DIR}model.safetensors`)),
-    tokenizer: readFileSync(`${DIR}tokenizer.json`, 'utf8'),
-  }, 'numbers-gru');
+  gru = api.load(readShipped('numbers-gru'), 'numbers-gru');
   site = await openSite({ name: 'gru_model' });
   ({ page } = site);
 }, { timeout: 180_000 });
@@ -38,22 +32,7 @@ after(async () => {
   await site?.close();
 });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 20_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
-const shown = () => page.evaluate(() => {
-  const s = window.tfpPlay.shown;
-  return { ...s, panels: Object.fromEntries(Object.entries(s.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) };
-});
-function close(got, want, what) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
-}
-
+const { num, after: after_, shown, translate } = playgroundProbes(() => page, { timeout: 20_000 });
 test('numbers-gru: pick it, translate with beam 4, the cross view shows the engine\'s alignment', { timeout: 120_000, skip }, async () => {
   await page.goto(`${site.base}/?view=model`);
   let loads = await after_('loads', 0, 60_000);
@@ -98,10 +77,7 @@ test('numbers-gru: pick it, translate with beam 4, the cross view shows the engi
   // Translate with beam 4.
   await page.locator('#beam').fill('4');
   await page.locator('#beam').dispatchEvent('change');
-  r = await num('renders');
-  await page.locator('#translate').click();
-  await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
-  r = await after_('renders', r);
+  r = await translate();
   assert.equal(await page.locator('#translation').innerText(), '342');
   assert.equal(await page.evaluate(() => window.tfpPlay.state.beam), 4);
 

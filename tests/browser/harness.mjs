@@ -15,8 +15,14 @@
 // folder of the host, as a static host serving several sites would; `base` includes it.
 // The build goes to build/web-test/<name>/ so tests running at once never share a folder;
 // tools/test.sh builds once and passes TFP_WEB_DIST so the suite does not rebuild per file.
+//
+// Also the page helpers the tests share: counter/counterAbove (document.body.dataset
+// counters), shownOn/attentionOn (window.tfpPlay's shown view and maps as plain arrays),
+// playgroundProbes (those bound to one page, plus translate), openModelFiles (the file
+// picker) and openEngineTest (engine_test.html under the dev server). Numeric comparisons
+// are in tests/js/compare.mjs, the Node oracle in tests/js/model_api.mjs.
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer as httpServer } from 'node:http';
 import { createServer as netServer } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -142,4 +148,74 @@ export async function openSite({ name, server = 'preview', viewport = { width: 1
       await stopServer();
     },
   };
+}
+
+// ---- The playground's page state, read through what the page publishes for tests ----
+
+/** document.body.dataset[key] as a number (0 when unset): the counters the pages move each
+ * time they finish something (loads, renders, ...). */
+export const counter = (page, key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
+
+/** Waits until counter `key` is above `count`; returns its new value. */
+export async function counterAbove(page, key, count, timeout = 30_000) {
+  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
+  return counter(page, key);
+}
+
+/** What the playground's inspector shows (window.tfpPlay.shown), each panel's data as a
+ * plain array; null before its first view. */
+export const shownOn = (page) => page.evaluate(() => {
+  const s = window.tfpPlay.shown;
+  return s && { ...s, panels: Object.fromEntries(Object.entries(s.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) };
+});
+
+/** The playground's last forward pass's maps (window.tfpPlay.attention) as
+ * { name: { dims, data (a plain array) } }. */
+export const attentionOn = (page) => page.evaluate(() => Object.fromEntries(window.tfpPlay.attention.map((a) => [a.name, { dims: a.dims, data: Array.from(a.data) }])));
+
+/**
+ * The helpers above bound to one page: `page` is the page, or a function that returns it
+ * (for a test's `let page` that before() sets). `timeout` is after()'s default.
+ *   const { num, after: after_, shown, translate } = playgroundProbes(() => page);
+ */
+export function playgroundProbes(page, { timeout = 30_000 } = {}) {
+  const get = typeof page === 'function' ? page : () => page;
+  const num = (key) => counter(get(), key);
+  const after = (key, count, t = timeout) => counterAbove(get(), key, count, t);
+  return {
+    num, after,
+    shown: () => shownOn(get()),
+    /** Presses Translate; waits for the translation and the render after it; returns the
+     * renders counter. */
+    translate: async () => {
+      const r = await num('renders');
+      await get().locator('#translate').click();
+      await get().waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
+      return after('renders', r);
+    },
+  };
+}
+
+/** Opens the model folder `dir` (config.json + model.safetensors, no tokenizer) with
+ * the playground's file picker and waits until the page has loaded it. */
+export async function openModelFiles(page, dir, timeout = 30_000) {
+  const loads = await counter(page, 'loads');
+  await page.locator('#model-files').setInputFiles([
+    { name: 'config.json', mimeType: 'application/json', buffer: await readFile(`${dir}config.json`) },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: await readFile(`${dir}model.safetensors`) },
+  ]);
+  await counterAbove(page, 'loads', loads, timeout);
+}
+
+/**
+ * The dev server's engine_test.html (window.tfpEngine, the page's engine client) ready in
+ * one page; openSite's object plus `pageErrors`, that page's uncaught errors.
+ */
+export async function openEngineTest(name) {
+  const site = await openSite({ name, server: 'dev' });
+  const pageErrors = [];
+  site.page.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
+  await site.page.goto(`${site.base}/engine_test.html`);
+  await site.page.evaluate(() => window.tfpEngineReady);
+  return Object.assign(site, { pageErrors });
 }

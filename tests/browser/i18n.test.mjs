@@ -15,7 +15,7 @@
 // every English message whose Chinese differs must not be seen in the Chinese page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite } from './harness.mjs';
+import { counter, counterAbove, openSite } from './harness.mjs';
 
 let site, page, base, problems;
 
@@ -26,9 +26,7 @@ before(async () => {
 
 after(async () => { await site?.close(); });
 
-const counter = (p, key) => p.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-const waitCounter = (p, key, above, timeout = 60_000) =>
-  p.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, above], { timeout });
+const waitCounter = (p, key, above, timeout = 60_000) => counterAbove(p, key, above, timeout);
 
 /**
  * English text a Chinese page must not show: the fixed pieces (between {params}) of every

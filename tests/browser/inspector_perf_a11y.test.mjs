@@ -19,15 +19,13 @@
 //   - Screenshots, light and dark, 1280×720 and 390 px wide: build/screenshots/inspector_*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { interpolateViridis } from 'd3-scale-chromatic';
-import { openSite, SHOTS } from './harness.mjs';
+import { counter, counterAbove, openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi } from '../js/model_api.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
 
 const MODEL = 'brown-gpt';
-const DIR = fileURLToPath(new URL(`../../models/${MODEL}/`, import.meta.url));
 // Plain prose, well over 128 tokens: the page (and the oracle) keep the first 128.
 const TEXT = ('The committee said that the city government had done a fine job in the election, ' +
   'which was held last Friday after months of debate. Mrs. Williams told the jury that the ' +
@@ -40,11 +38,7 @@ let site, page, api, model, want, T, L, H;
 
 before(async () => {
   api = new ModelApi(await loadTfp());
-  model = api.load({
-    config: readFileSync(`${DIR}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${DIR}model.safetensors`)),
-    tokenizer: readFileSync(`${DIR}tokenizer.json`, 'utf8'),
-  }, MODEL);
+  model = api.load(readShipped(MODEL), MODEL);
   const info = api.info(model);
   const ids = api.tokenize(model, TEXT).ids.slice(0, info.max_positions);
   T = ids.length;
@@ -58,20 +52,12 @@ before(async () => {
 
 after(async () => { await site?.close(); });
 
-const renders = () => page.evaluate(() => Number(document.body.dataset.renders ?? 0));
-async function renderedAfter(n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.renders ?? 0) > k, n, { timeout: 30_000 });
-}
+const renders = () => counter(page, 'renders');
+const renderedAfter = (n) => counterAbove(page, 'renders', n, 30_000);
 async function open(view) {
   await page.goto(`${site.base}/?model=${MODEL}&view=${view}&text=${encodeURIComponent(TEXT)}`);
   await page.waitForFunction((v) => window.tfpPlay?.shown?.view === v && window.tfpPlay.encoding?.ids.length === 128 &&
     Object.keys(window.tfpPlay.shown.panels).length > 0, view, { timeout: 60_000 });
-}
-function close(got, exp, what) {
-  assert.equal(got.length, exp.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < exp.length; i++) worst = Math.max(worst, Math.abs(got[i] - exp[i]));
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
 }
 const LUT = Array.from({ length: 256 }, (_, i) => {
   const m = /^#(..)(..)(..)$/.exec(interpolateViridis(i / 255));

@@ -15,26 +15,15 @@
 // Screenshots: build/screenshots/polish/<model>_<view>_<variant>.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { openSite, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi, readFixture } from '../js/model_api.mjs';
+import { hasShipped, ModelApi, MODELS, readFixture, readShipped } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
 
-const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
 const OUT = `${SHOTS}polish/`;
 const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'rollout', 'compare'];
-const has = (m) => existsSync(`${MODELS}${m}/model.safetensors`);
-
-function readShipped(name) {
-  const dir = `${MODELS}${name}/`;
-  return {
-    config: readFileSync(`${dir}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
-    tokenizer: readFileSync(`${dir}tokenizer.json`, 'utf8'),
-  };
-}
 
 let site, page, base, api;
 before(async () => {
@@ -54,16 +43,8 @@ before(async () => {
 }, { timeout: 180_000 });
 after(async () => { await site?.close(); });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 30_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
+const { num, after: after_, shown, translate } = playgroundProbes(() => page);
 const state = () => page.evaluate(() => ({ ...window.tfpPlay.state }));
-const shown = () => page.evaluate(() => {
-  const s = window.tfpPlay.shown;
-  return s && { ...s, panels: Object.fromEntries(Object.entries(s.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) };
-});
 async function view(v) {
   const r = await num('renders');
   await page.locator(`#tab-${v}`).click();
@@ -75,13 +56,6 @@ async function heatmapBox() {
   const canvas = page.locator('#view .heatmap canvas').first();
   await canvas.evaluate((c) => c.scrollIntoView({ block: 'start' }));
   return { canvas, box: await canvas.boundingBox() };
-}
-
-function close(got, want, what) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) if (got[i] !== want[i]) worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
 }
 
 async function exportsOf(v) {
@@ -103,7 +77,7 @@ async function exportsOf(v) {
 const TEXT = 'The cat sat on the mat because it was tired.';
 
 test('brown-gpt: matrix row labels, cells and Enter pick the query token like the token strip; every view exports', {
-  timeout: 180_000, skip: has('brown-gpt') ? false : 'no models/brown-gpt',
+  timeout: 180_000, skip: hasShipped('brown-gpt') ? false : 'no models/brown-gpt',
 }, async () => {
   await page.goto(`${base}/?model=brown-gpt&view=matrix&layer=2&head=2&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
@@ -156,7 +130,7 @@ test('brown-gpt: matrix row labels, cells and Enter pick the query token like th
 });
 
 test('numbers-transformer: the strip picks source keys in the cross set, rows are labelled by the produced token, exports', {
-  timeout: 120_000, skip: has('numbers-transformer') ? false : 'no models/numbers-transformer',
+  timeout: 120_000, skip: hasShipped('numbers-transformer') ? false : 'no models/numbers-transformer',
 }, async () => {
   const text = 'forty-two thousand';
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
@@ -164,10 +138,8 @@ test('numbers-transformer: the strip picks source keys in the cross set, rows ar
   try {
     await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=qk&set=cross&layer=2&head=3&beam=4`);
     await after_('loads', 0, 60_000);
-    let r = await after_('renders', 0);
-    await page.locator('#translate').click();
-    await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
-    r = await after_('renders', r);
+    await after_('renders', 0);
+    let r = await translate();
     const src = api.tokenize(nt, text).ids;
     const tr = api.translate(nt, src, { beamSize: 4, startId: cfg.decoder_start_token_id });
     const tgt = [cfg.decoder_start_token_id, ...tr.ids];
@@ -262,7 +234,7 @@ test('masked LM: the [MASK] fillers come with the forward pass, no second pass',
 
 for (const model of ['brown-gpt', 'brown-pos', 'numbers-transformer', 'numbers-gru']) {
   test(`${model}: every view at 1280×720 light and dark and at 390 px, no horizontal page scroll`, {
-    timeout: 240_000, skip: has(model) ? false : `no models/${model}`,
+    timeout: 240_000, skip: hasShipped(model) ? false : `no models/${model}`,
   }, async () => {
     const text = model.startsWith('numbers') ? 'three hundred and forty two' : TEXT;
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -270,10 +242,7 @@ for (const model of ['brown-gpt', 'brown-pos', 'numbers-transformer', 'numbers-g
     await after_('loads', 0, 60_000);
     await page.waitForFunction(() => window.tfpPlay.shown !== null);
     if (model.startsWith('numbers')) {
-      const r = await num('renders');
-      await page.locator('#translate').click();
-      await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
-      await after_('renders', r);
+      await translate();
     }
     for (const v of VIEWS) {
       await page.setViewportSize({ width: 1280, height: 720 });

@@ -32,8 +32,6 @@ function manifestOf(swText) {
   return JSON.parse(m[1]);
 }
 
-const dataset = (page, key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-
 /** Opens the playground at `url` (null: the caller navigated) and waits for its model
  * and its first render. */
 async function openPlayground(page, url) {

@@ -16,10 +16,11 @@
 // Screenshots: build/screenshots/torch_ablation/*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { mkdir } from 'node:fs/promises';
+import { attentionOn, openModelFiles, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
+import { close, closeMaps, maxDiff } from '../js/compare.mjs';
 
 const TEXT = 'The cat sat on the mat, and the dog sat too.';
 const C = 16, H = 4;
@@ -34,33 +35,9 @@ before(async () => {
 }, { timeout: 180_000 });
 after(async () => { await site?.close(); });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 30_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
+const { after: after_ } = playgroundProbes(() => page);
 
-function close(got, want, what, tol = 1e-6) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  assert.ok(worst <= tol, `${what}: page and engine differ by ${worst}`);
-}
-function maxDiff(a, b) {
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-  return worst;
-}
-
-async function openFixture(name) {
-  const dir = `${CHECKPOINTS}${name}/`;
-  const loads = await num('loads');
-  await page.locator('#model-files').setInputFiles([
-    { name: 'config.json', mimeType: 'application/json', buffer: await readFile(`${dir}config.json`) },
-    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: await readFile(`${dir}model.safetensors`) },
-  ]);
-  await after_('loads', loads, 30_000);
-}
+const openFixture = (name) => openModelFiles(page, `${CHECKPOINTS}${name}/`);
 
 /** The page's maps once it has run (and shown the effect panel) for `ablate` on the
  * fixture (both have cross-attention; the token model opened first has none). */
@@ -73,7 +50,7 @@ async function mapsFor(ablate) {
     if (!shown || !['model', 'matrix'].includes(shown.view)) return true;
     return Object.values(shown.panels).every((p) => attention.some((a) => a.data.buffer === p.data.buffer));
   }, null, { timeout: 30_000 });
-  return page.evaluate(() => Object.fromEntries(window.tfpPlay.attention.map((a) => [a.name, { dims: a.dims, data: Array.from(a.data) }])));
+  return attentionOn(page);
 }
 
 /** The Node oracle: the page's inputs (words → seeded vectors + positions, the same text
@@ -90,11 +67,7 @@ function oracle(model, mask) {
   }
 }
 
-function checkMaps(maps, want, what) {
-  const names = Object.keys(want.out).filter((n) => n.endsWith('.probs')).sort();
-  assert.deepEqual(Object.keys(maps).sort(), names, `${what}: the same maps`);
-  for (const n of names) close(maps[n].data, Array.from(want.out[n].data), `${what}: ${n}`);
-}
+const checkMaps = (maps, want, what) => closeMaps(maps, want.out, what);
 const off = (h, scale = 0) => Array.from({ length: H }, (_, i) => (i === h ? scale : 1));
 
 test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; drill-down note; strip help', { timeout: 180_000 }, async () => {

@@ -12,10 +12,10 @@
 // Screenshots: build/screenshots/torch_checkpoint_{1280,qk,zh,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { attentionOn, openModelFiles, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
+import { close, closeMaps } from '../js/compare.mjs';
 
 const TEXT = 'The cat sat on the mat, and the dog sat too.';
 const C = 16;
@@ -28,31 +28,9 @@ before(async () => {
 }, { timeout: 180_000 });
 after(async () => { await site?.close(); });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 30_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
+const { num, after: after_ } = playgroundProbes(() => page);
 
-function close(got, want, what) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) {
-    if (want[i] === got[i]) continue;
-    worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  }
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
-}
-
-async function openFixture(name) {
-  const dir = `${CHECKPOINTS}${name}/`;
-  const loads = await num('loads');
-  await page.locator('#model-files').setInputFiles([
-    { name: 'config.json', mimeType: 'application/json', buffer: await readFile(`${dir}config.json`) },
-    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: await readFile(`${dir}model.safetensors`) },
-  ]);
-  await after_('loads', loads, 30_000);
-}
+const openFixture = (name) => openModelFiles(page, `${CHECKPOINTS}${name}/`);
 
 /** The page's maps once they are for `S` source tokens (and `T` decoder tokens). */
 async function pageMaps(S, T) {
@@ -62,7 +40,7 @@ async function pageMaps(S, T) {
     // (enc or cross: the maps of a vectors model, not those of the token model before it)
     return (enc || cross) && (!enc || enc.dims[1] === s) && (!cross || (cross.dims[1] === t && cross.dims[2] === s));
   }, [S, T], { timeout: 20_000 });
-  return page.evaluate(() => Object.fromEntries(window.tfpPlay.attention.map((a) => [a.name, { dims: a.dims, data: Array.from(a.data) }])));
+  return attentionOn(page);
 }
 
 /** The Node oracle: what the page says it feeds in, through the same module. */
@@ -74,14 +52,7 @@ function oracle(model, text, { tgtText = text, positions = true, causal = true, 
   return { src, tgt, x, y, out: api.forwardEmbeddings(model, C, x, y, { causalTgt: decoder && causal }) };
 }
 
-function checkMaps(maps, want, what) {
-  const names = Object.keys(want.out).filter((n) => n.endsWith('.probs')).sort();
-  assert.deepEqual(Object.keys(maps).sort(), names, `${what}: the same maps`);
-  for (const n of names) {
-    assert.deepEqual(maps[n].dims, want.out[n].dims, `${what}: ${n} dims`);
-    close(maps[n].data, Array.from(want.out[n].data), `${what}: ${n}`);
-  }
-}
+const checkMaps = (maps, want, what) => closeMaps(maps, want.out, what);
 
 test('nn.Transformer checkpoint: words → seeded vectors → the engine\'s maps, outputs, drill-down', { timeout: 180_000 }, async () => {
   await page.goto(`${base}/?model=fixture-gpt2_tiny`);
