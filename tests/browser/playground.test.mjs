@@ -16,23 +16,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { openSite, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi, readFixture, CHECKPOINTS } from '../js/model_api.mjs';
+import { ModelApi, readFixture, readShipped, CHECKPOINTS, MODELS } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
 
 const FIXTURE = 'fixture-gpt2_tiny';
-const MODELS = fileURLToPath(new URL('../../models/', import.meta.url));
-
-/** A shipped model's files (models/<name>/), as readFixture gives a fixture's. */
-function readShipped(name) {
-  const dir = `${MODELS}${name}/`;
-  return {
-    config: readFileSync(`${dir}config.json`, 'utf8'),
-    weights: new Uint8Array(readFileSync(`${dir}model.safetensors`)),
-    tokenizer: existsSync(`${dir}tokenizer.json`) ? readFileSync(`${dir}tokenizer.json`, 'utf8') : null,
-  };
-}
 
 let site, page, base, api, gpt2, requests, problems;
 
@@ -45,22 +34,7 @@ before(async () => {
 
 after(async () => { await site?.close(); });
 
-const num = (key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
-async function after_(key, count, timeout = 20_000) {
-  await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
-  return num(key);
-}
-const shown = () => page.evaluate(() => {
-  const s = window.tfpPlay.shown;
-  return { ...s, panels: Object.fromEntries(Object.entries(s.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) };
-});
-
-function close(got, want, what) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
-  assert.ok(worst <= 1e-6, `${what}: page and engine differ by ${worst}`);
-}
+const { num, after: after_, shown } = playgroundProbes(() => page, { timeout: 20_000 });
 
 /** Oracle forward of `model` on `text` (truncated to the context as the page does). */
 function oracle(model, text) {
@@ -75,17 +49,7 @@ function headSlice(t, h) {
   return Array.from(t.data.subarray(h * Tq * Tk, (h + 1) * Tq * Tk));
 }
 
-function oracleRollout(layers) {
-  const [H, T] = layers[0].dims;
-  const L = layers.length, m = api.m;
-  const all = new Float32Array(L * H * T * T);
-  layers.forEach((l, i) => all.set(l.data, i * H * T * T));
-  const p = api.put(all), o = m._tfp_alloc(L * T * T * 4);
-  try {
-    api.check(m._tfp_attention_rollout(p, L, H, T, 0.5, 0, o));
-    return Array.from(new Float32Array(m.HEAPU8.buffer, o, L * T * T));
-  } finally { m._tfp_free(p); m._tfp_free(o); }
-}
+const oracleRollout = (layers) => api.rollout(layers, 0.5, 0);
 
 function oracleStats(t) {
   const [H, Tq, Tk] = t.dims, m = api.m;
