@@ -462,9 +462,22 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
     await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=stats&set=dec&beam=4`);
     await after_('loads', 0, 60_000);
     let r = await after_('renders', 0);
+    // The URL's set (dec) is the one shown once the model has loaded.
+    await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats' && Object.keys(window.tfpPlay.shown.panels).length > 0,
+      null, { timeout: 20_000 });
+    const s0 = await shown();
+    assert.equal(s0.set, 'dec', 'the URL\'s set=dec survives loading');
+    assert.equal(await page.evaluate(() => window.tfpPlay.state.set), 'dec');
+    r = await num('renders');
     await page.locator('#translate').click();
     await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
     r = await after_('renders', r);
+    // Translating keeps the set the URL asked for (it used to switch to cross).
+    await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats'
+      && Object.values(window.tfpPlay.shown.panels).some((p) => !Number.isNaN(p.data[0])), null, { timeout: 20_000 });
+    assert.equal((await shown()).set, 'dec', 'set=dec survives the translation');
+    assert.equal(await page.evaluate(() => window.tfpPlay.state.set), 'dec');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('set') === 'dec', null, { timeout: 2_000 });
     await page.locator('#set-select').selectOption('dec');
     await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats' && window.tfpPlay.shown.set === 'dec'
       && window.tfpPlay.shown.panels['dec.0.attn.probs:stats'], null, { timeout: 20_000 });
@@ -506,6 +519,14 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
       assert.match(await page.locator('#view .head-stats svg').textContent(), /mean attention distance/);
       await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_numbers_stats_${set}.png` });
     }
+    // A set the user picked (enc) survives another translation too.
+    r = await num('renders');
+    await page.locator('#translate').click();
+    r = await after_('renders', r);
+    await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats' && window.tfpPlay.shown.panels['enc.0.attn.probs:stats'],
+      null, { timeout: 20_000 });
+    assert.equal((await shown()).set, 'enc', 'the user\'s set survives a translation');
+    assert.equal(await page.evaluate(() => window.tfpPlay.state.set), 'enc');
     // cross: queries are output steps, keys source positions: no distance, no previous token.
     await page.locator('#set-select').selectOption('cross');
     r = await after_('renders', r);

@@ -268,8 +268,10 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     stripHelp.dataset.i18n = i.tokenizer_fallback === 'words' && !i.tokenizer ? 'play.stripHelpWords' : 'play.stripHelp';
     applyMarkup(stripHelp);
     outputs.setModel(model, model.info.family === 'gpt2', state);
-    // Ablated heads belong to a model: the URL's apply to the first one, a new pick starts clean.
-    setState({ ...state, model: id, set: '', ...(debug.loads > 1 ? { ablate: '' } : {}) }, true);
+    // The attention set and the ablated heads belong to a model: the URL's apply to the
+    // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
+    // only fills an empty set); a model picked later starts clean, on its own first set.
+    setState({ ...state, model: id, ...(debug.loads > 1 ? { set: '', ablate: '' } : {}) }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const still = current.model ? currentName : null;
@@ -551,7 +553,9 @@ function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): Atte
 
 async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<void> {
   current.translation = { result: r, src };
-  setState({ ...state, set: state.set || 'cross', view: state.view === 'model' ? 'cross' : state.view }, true);
+  // A first translation opens on its cross-attention; a set already chosen (from the URL
+  // or the set menu) stays, with its view.
+  setState(state.set ? { ...state } : { ...state, set: 'cross', view: state.view === 'model' ? 'cross' : state.view }, true);
 }
 
 // ---- inspector controls ----------------------------------------------------------------
