@@ -21,8 +21,20 @@ int tfp_attention_rollout(const float* probs, int L, int H, int T, float residua
                           float* out);
 
 /* Per-head statistics (inspect/rollout.h attention_head_stats) of one layer's probs
- * (H, Tq, Tk) borrowed. Writes (H, 4) to out (caller-owned): entropy (nats), mean
- * attention distance (tokens), share on the first key, share on the previous token. */
+ * (H, Tq, Tk) borrowed, given which keys each query was allowed to see:
+ *   causal  1: query i sees keys j <= pos(i) = i + Tk - Tq (decoder self-attention, also
+ *           with a KV cache); 0: every key (encoder self-attention, cross-attention)
+ *   masked  (Tq, Tk) uint8 borrowed, 1 = key j is masked for query i (key padding: the
+ *           padded keys in every row and the padded queries' whole rows), or NULL
+ * Writes (H, 4) to out (caller-owned): entropy (nats), mean attention distance |pos(i) - j|
+ * (tokens), share on the first key, share on the previous token (key pos(i) - 1). Each is
+ * a mean over the informative rows: those with at least two allowed keys (a row with one
+ * has no choice - row 0 of a causal map - and one with none attends to nothing); the
+ * previous-token share over those of them whose previous key exists and is allowed. No
+ * such row gives NaN (e.g. T = 1). */
+int tfp_attention_head_stats_masked(const float* probs, int H, int Tq, int Tk, int causal,
+                                    const uint8_t* masked, float* out);
+/* The same with every key allowed: tfp_attention_head_stats_masked(..., 0, NULL, out). */
 int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* out);
 
 /* The query-key drill-down (inspect/attention_steps.h): every step of one attention row

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/error.h"
@@ -81,16 +82,26 @@ Tensor attention_rollout(const std::vector<TensorView>& layers, float residual, 
   return out;
 }
 
-Tensor attention_head_stats(TensorView probs) {
+Tensor attention_head_stats(TensorView probs, bool causal, const uint8_t* masked) {
   TFP_CHECK(probs.rank() == 3 && probs.shape[0] > 0 && probs.shape[2] > 0,
             "attention_head_stats: probs has shape ", shape_str(probs.shape), ", expected [H, Tq, Tk]");
   const int64_t H = probs.shape[0], Tq = probs.shape[1], Tk = probs.shape[2];
   const int64_t offset = std::max<int64_t>(0, Tk - Tq);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // allowed(i, j): may query i see key j? The same for every head.
+  auto allowed = [&](int64_t i, int64_t j) {
+    return !(causal && j > i + offset) && !(masked && masked[i * Tk + j]);
+  };
+  std::vector<int64_t> n_allowed(static_cast<size_t>(Tq), 0);
+  for (int64_t i = 0; i < Tq; ++i)
+    for (int64_t j = 0; j < Tk; ++j) n_allowed[static_cast<size_t>(i)] += allowed(i, j) ? 1 : 0;
   Tensor out({H, kHeadStatCount});
   for (int64_t h = 0; h < H; ++h) {
     double entropy = 0, distance = 0, first = 0, previous = 0;
-    int64_t rows = 0;
+    int64_t rows = 0, previous_rows = 0;
     for (int64_t i = 0; i < Tq; ++i) {
+      // One allowed key: the softmax has no choice to make, the row says nothing of the head.
+      if (n_allowed[static_cast<size_t>(i)] < 2) continue;
       const float* p = probs.data + (h * Tq + i) * Tk;
       double sum = 0;
       for (int64_t j = 0; j < Tk; ++j) sum += p[j];
@@ -104,14 +115,17 @@ Tensor attention_head_stats(TensorView probs) {
         distance += v * static_cast<double>(std::llabs(pos - j));
       }
       first += p[0];
-      if (pos >= 1 && pos - 1 < Tk) previous += p[pos - 1];
+      if (pos >= 1 && pos - 1 < Tk && allowed(i, pos - 1)) {
+        previous += p[pos - 1];
+        ++previous_rows;
+      }
     }
-    const double n = rows > 0 ? static_cast<double>(rows) : 1.0;
+    const double n = static_cast<double>(rows);
     float* o = out.row(h);
-    o[0] = static_cast<float>(entropy / n);
-    o[1] = static_cast<float>(distance / n);
-    o[2] = static_cast<float>(first / n);
-    o[3] = static_cast<float>(previous / n);
+    o[0] = static_cast<float>(rows ? entropy / n : nan);
+    o[1] = static_cast<float>(rows ? distance / n : nan);
+    o[2] = static_cast<float>(rows ? first / n : nan);
+    o[3] = static_cast<float>(previous_rows ? previous / static_cast<double>(previous_rows) : nan);
   }
   return out;
 }

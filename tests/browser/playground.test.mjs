@@ -51,11 +51,11 @@ function headSlice(t, h) {
 
 const oracleRollout = (layers) => api.rollout(layers, 0.5, 0);
 
-function oracleStats(t) {
+function oracleStats(t, causal = false) {
   const [H, Tq, Tk] = t.dims, m = api.m;
   const p = api.put(t.data), o = m._tfp_alloc(H * 16);
   try {
-    api.check(m._tfp_attention_head_stats(p, H, Tq, Tk, o));
+    api.check(m._tfp_attention_head_stats_masked(p, H, Tq, Tk, causal ? 1 : 0, 0, o));
     return Array.from(new Float32Array(m.HEAPU8.buffer, o, H * 4));
   } finally { m._tfp_free(p); m._tfp_free(o); }
 }
@@ -169,8 +169,13 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
   assert.equal(s.note, 'no cross-attention');
 
   s = await view('stats');
-  close(s.panels['dec.0.attn.probs:stats'].data, oracleStats(layers[0]), 'head stats layer 1');
-  close(s.panels['dec.1.attn.probs:stats'].data, oracleStats(layers[1]), 'head stats layer 2');
+  close(s.panels['dec.0.attn.probs:stats'].data, oracleStats(layers[0], true), 'head stats layer 1');
+  close(s.panels['dec.1.attn.probs:stats'].data, oracleStats(layers[1], true), 'head stats layer 2');
+  // GPT-2 is causal: row 0 (one key) is left out, as the oracle below computes.
+  for (let l = 0; l < 2; l++) {
+    const want = maskedStatsOracle(layers[l], (i, j) => j <= i);
+    s.panels[`dec.${l}.attn.probs:stats`].data.forEach((v, k) => assert.ok(Math.abs(v - want[k]) <= 1e-5, `GPT-2 L${l + 1}: ${v} vs oracle ${want[k]} (stat ${k % 4})`));
+  }
   assert.equal(await page.locator('.head-stats circle').count(), 8);
 
   s = await view('rollout');
@@ -430,27 +435,40 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
 
 /** Head statistics computed here from the maps over the keys a query may attend to
  *  (independent of the engine's code): entropy, mean |i − j|, share on key 0, share on
- *  key i − 1, averaged over the rows. `allowed(i, j)` says whether the mask lets query i
- *  see key j; the maps must be exactly 0 elsewhere (a masked key contributes nothing). */
+ *  key i − 1. `allowed(i, j)` says whether the mask lets query i see key j; the maps must
+ *  be exactly 0 elsewhere (a masked key contributes nothing). Only rows with a choice
+ *  count: at least two allowed keys (a causal map's row 0 sees only itself); the
+ *  previous-token share averages the counted rows with i ≥ 1 whose key i − 1 is allowed.
+ *  NaN where no row counts (one token). Self-attention maps (Tq = Tk). */
 function maskedStatsOracle(t, allowed) {
   const [H, Tq, Tk] = t.dims;
   const out = [];
   for (let h = 0; h < H; h++) {
-    let e = 0, d = 0, f = 0, pr = 0;
+    let e = 0, d = 0, f = 0, pr = 0, rows = 0, prevRows = 0;
     for (let i = 0; i < Tq; i++) {
       const row = t.data.subarray((h * Tq + i) * Tk, (h * Tq + i + 1) * Tk);
+      let keys = 0;
       for (let j = 0; j < Tk; j++) {
         if (!allowed(i, j)) { assert.equal(row[j], 0, `masked key ${j} of query ${i} has weight ${row[j]}`); continue; }
+        keys++;
+      }
+      if (keys < 2) continue;
+      rows++;
+      for (let j = 0; j < Tk; j++) {
+        if (!allowed(i, j)) continue;
         if (row[j] > 0) e -= row[j] * Math.log(row[j]);
         d += row[j] * Math.abs(i - j);
       }
       f += row[0];
-      if (i >= 1) pr += row[i - 1];
+      if (i >= 1 && allowed(i, i - 1)) { pr += row[i - 1]; prevRows++; }
     }
-    out.push(e / Tq, d / Tq, f / Tq, pr / Tq);
+    out.push(e / rows, d / rows, f / rows, pr / prevRows);  // 0/0 = NaN: no row counts
   }
   return out;
 }
+
+/** Engine value = oracle value within `tol`, or both NaN. */
+const sameStat = (got, want, tol = 1e-5) => (Number.isNaN(want) ? Number.isNaN(got) : Math.abs(got - want) <= tol);
 
 test('numbers-transformer head statistics: enc and dec = the engine\'s, masked keys add nothing; cross has no distance', {
   timeout: 90_000, skip: existsSync(`${MODELS}numbers-transformer/model.safetensors`) ? false : 'no models/numbers-transformer',
@@ -462,12 +480,24 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
     await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=stats&set=dec&beam=4`);
     await after_('loads', 0, 60_000);
     let r = await after_('renders', 0);
-    // The URL's set (dec) is the one shown once the model has loaded.
+    // Before a translation the decoder has read only the start mark (T = 1). The URL's set
+    // (dec) is the one shown, and no decoder row has a choice: every statistic is NaN,
+    // which the table shows as n/a, and the chart has no point.
     await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats' && Object.keys(window.tfpPlay.shown.panels).length > 0,
       null, { timeout: 20_000 });
     const s0 = await shown();
     assert.equal(s0.set, 'dec', 'the URL\'s set=dec survives loading');
     assert.equal(await page.evaluate(() => window.tfpPlay.state.set), 'dec');
+    for (const [k, v] of Object.entries(s0.panels)) assert.ok(v.data.every(Number.isNaN), `${k} of one decoder token: ${v.data}`);
+    assert.equal(await page.locator('#view .head-stats circle').count(), 0);
+    assert.match(await page.locator('#view .head-stats .stats-none').innerText(), /no query token had two or more tokens/);
+    assert.ok(await page.locator('#view .head-stats svg').isHidden(), 'a note instead of an empty chart');
+    await page.locator('#view .head-stats details.data-table summary').click();
+    const naCells = await page.locator('#view .head-stats tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(2).map((c) => c.textContent)));
+    assert.equal(naCells.length, cfg.n_decoder_layers * cfg.n_heads);
+    naCells.forEach((row) => assert.deepEqual(row, ['n/a', 'n/a', 'n/a', 'n/a']));
+    await page.locator('#view .head-stats details.data-table summary').click();
+    await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_numbers_stats_dec_one_token.png` });
     r = await num('renders');
     await page.locator('#translate').click();
     await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
@@ -507,9 +537,9 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
       for (let l = 0; l < 2; l++) {
         const name = `${set}.${l}.attn.probs`;
         const got = s.panels[`${name}:stats`].data;
-        close(got, oracleStats(fwd[name]), `${set} stats layer ${l + 1} = engine`);
+        close(got, oracleStats(fwd[name], set === 'dec'), `${set} stats layer ${l + 1} = engine`);
         const want = maskedStatsOracle(fwd[name], allowed);
-        for (let k = 0; k < got.length; k++) assert.ok(Math.abs(got[k] - want[k]) <= 1e-5, `${set} L${l + 1}: ${got[k]} vs oracle ${want[k]} (stat ${k % 4})`);
+        for (let k = 0; k < got.length; k++) assert.ok(sameStat(got[k], want[k]), `${set} L${l + 1}: ${got[k]} vs oracle ${want[k]} (stat ${k % 4})`);
         for (let h = 0; h < H; h++) {
           const row = table[l * H + h];
           assert.deepEqual(row.slice(0, 2), [String(l + 1), String(h + 1)]);

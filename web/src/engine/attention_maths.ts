@@ -7,7 +7,7 @@
 // Legend: L layers, H heads, T tokens, Tq queries, Tk keys.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
-import type { FloatTensor, RolloutArgs } from './messages';
+import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
 
 const FUSIONS = { mean: 0, max: 1, min: 2 } as const;
 
@@ -41,14 +41,19 @@ export function attentionRollout(c: Calls, m: TfpModule, a: RolloutArgs): FloatT
 }
 
 /** Each map (H, Tq, Tk) → (H, 4): entropy (nats), mean attention distance (tokens),
- * share on the first key, share on the previous token. */
-export function headStats(c: Calls, m: TfpModule, maps: FloatTensor[]): FloatTensor[] {
+ * share on the first key, share on the previous token, over the rows that had at least
+ * two keys to choose from (NaN where none had: T = 1). */
+export function headStats(c: Calls, m: TfpModule, maps: FloatTensor[], o: HeadStatsOptions = {}): FloatTensor[] {
   return maps.map((t, i) => {
     const [H, Tq, Tk] = dims3(t, `headStats: map ${i + 1}`);
-    return c.withBuffer(t.data.byteLength, (probs) => c.withBuffer(H * 4 * 4, (out) => {
+    if (o.masked && o.masked.length !== Tq * Tk)
+      throw new TfpError(1, `headStats: map ${i + 1} is (${H}, ${Tq}, ${Tk}), its mask has ${o.masked.length} values, not ${Tq}×${Tk}`);
+    const maskBytes = o.masked ? Tq * Tk : 0;
+    return c.withBuffer(t.data.byteLength, (probs) => c.withBuffer(H * 4 * 4, (out) => c.withBuffer(Math.max(1, maskBytes), (mask) => {
       new Float32Array(m.HEAPU8.buffer, probs, t.data.length).set(t.data);
-      c.check(m._tfp_attention_head_stats(probs, H, Tq, Tk, out));
+      if (o.masked) m.HEAPU8.set(o.masked, mask);
+      c.check(m._tfp_attention_head_stats_masked(probs, H, Tq, Tk, o.causal ? 1 : 0, o.masked ? mask : 0, out));
       return { data: new Float32Array(m.HEAPU8.buffer, out, H * 4).slice(), dims: [H, 4] };
-    }));
+    })));
   });
 }

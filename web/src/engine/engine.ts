@@ -10,7 +10,7 @@
 //   const stats = await engine.headStats(out.attention);  // (H, 4) per map
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
-import type { FloatTensor, RolloutArgs } from './messages';
+import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
 
 export type {
   AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
@@ -173,9 +173,11 @@ export class Engine implements Channel {
 
   /** Per-head statistics of each map (H, Tq, Tk), computed by the engine: (H, 4) per map,
    * columns entropy (nats), mean attention distance (tokens), first-token share,
-   * previous-token share. The maps are copied to the worker; the caller keeps them. */
-  async headStats(maps: FloatTensor[]): Promise<FloatTensor[]> {
-    const reply = await this.request({ kind: 'head-stats', maps });
+   * previous-token share, averaged over the rows that had at least two keys to choose
+   * from (say `causal` for decoder self-attention: its row 0 has one); NaN where no row
+   * had. The maps are copied to the worker; the caller keeps them. */
+  async headStats(maps: FloatTensor[], options: HeadStatsOptions = {}): Promise<FloatTensor[]> {
+    const reply = await this.request({ kind: 'head-stats', maps, options });
     if (reply.ok && reply.kind === 'head-stats') return reply.result;
     throw new EngineError('engine: unexpected reply to headStats');
   }

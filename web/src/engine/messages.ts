@@ -375,6 +375,16 @@ export interface RolloutArgs {
   fusion?: 'mean' | 'max' | 'min';
 }
 
+/** Which keys each query of a map was allowed to see, for head statistics (the engine
+ *  leaves out rows with fewer than two: they had no choice to make). */
+export interface HeadStatsOptions {
+  /** Query i saw keys j <= i + Tk − Tq only (decoder self-attention). Default false. */
+  causal?: boolean;
+  /** (Tq, Tk), 1 = key j was masked for query i (key padding: the padded keys in every
+   *  row, the padded queries' whole rows); the same for every map. */
+  masked?: Uint8Array;
+}
+
 export type Request =
   | { id: number; kind: 'info' }
   | { id: number; kind: 'attention'; args: AttentionRequest }
@@ -397,7 +407,7 @@ export type Request =
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
-  | { id: number; kind: 'head-stats'; maps: FloatTensor[] };
+  | { id: number; kind: 'head-stats'; maps: FloatTensor[]; options?: HeadStatsOptions };
 
 export type Reply =
   | { id: number; ok: true; kind: 'info'; result: EngineInfo }

@@ -101,6 +101,8 @@ export interface TfpModule {
   _tfp_attention_rollout(probs: number, L: number, H: number, T: number, residual: number, fusion: number,
                          out: number): number;
   _tfp_attention_head_stats(probs: number, H: number, Tq: number, Tk: number, out: number): number;
+  _tfp_attention_head_stats_masked(probs: number, H: number, Tq: number, Tk: number, causal: number, masked: number,
+                                   out: number): number;
 
   _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
                        startId: number, eosId: number, outIds: number, capacity: number, outLen: number,

@@ -96,7 +96,7 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'rollout', result }, [result.data.buffer]);
     }
     case 'head-stats': {
-      const result = headStats(engine.calls, engine.m, req.maps);
+      const result = headStats(engine.calls, engine.m, req.maps, req.options);
       return reply({ id: req.id, ok: true, kind: 'head-stats', result }, buffers(result));
     }
     case 'head-mask':

@@ -8,6 +8,11 @@
 // two different sequences, so |i − j| and "the previous token" compare unrelated
 // positions. There the x axis is the share on the first source token instead, and the
 // table shows distance and previous-token share as not applicable, with the reason.
+//
+// The engine averages each statistic over the query rows that had a choice (at least two
+// keys; a causal map's row 0 has one), the previous-token share over those that have a
+// previous token. Where no row counts (one token) a statistic is NaN: the table says
+// n/a and the chart leaves that head out (with no head left, a note replaces the chart).
 import { label, setLabelText, bindAttr, t, type Label } from '../i18n/i18n';
 import { HEAD_COLOURS } from './attention_lines';
 import { DataTableToggle } from './data_table';
@@ -48,6 +53,7 @@ export class HeadStatsChart {
   readonly svg: SVGSVGElement;
   private readonly table: DataTableToggle;
   private readonly caption: HTMLElement;
+  private readonly none: HTMLElement;
   private stats: HeadStat[] = [];
   private cross = false;
 
@@ -62,7 +68,11 @@ export class HeadStatsChart {
     bindAttr(this.svg, 'aria-label', () => t(this.cross ? 'w.statsLabelCross' : 'w.statsLabel', { title: label(title) }));
     this.table = new DataTableToggle(() => t('w.headStatistics'), (host) => this.renderTable(host, label(title)));
     this.table.element.classList.add('heatmap-table');
-    this.element.append(cap, this.svg, this.table.element);
+    this.none = document.createElement('p');
+    this.none.className = 'stats-none view-note';
+    this.none.hidden = true;
+    setLabelText(this.none, () => t('w.statsNone'));
+    this.element.append(cap, this.none, this.svg, this.table.element);
   }
 
   update(stats: HeadStat[], maxEntropy: number, maxDistance: number, selected: { layer: number; head: number },
@@ -83,9 +93,12 @@ export class HeadStatsChart {
     // Cross-attention: x is the share on the first source token, 0..1.
     const top = (v: number) => v * 1.15;
     const xOf = (s: HeadStat) => (cross ? s.first : s.distance);
-    const xAxis = niceAxis(cross ? Math.max(0.01, Math.min(1, top(Math.max(...stats.map(xOf)))))
-      : Math.max(0.5, Math.min(maxDistance, top(Math.max(...stats.map(xOf))))));
-    const yAxis = niceAxis(Math.max(0.1, Math.min(maxEntropy, top(Math.max(...stats.map((s) => s.entropy))))));
+    // Heads with no informative row (NaN) have no point.
+    const drawn = stats.filter((s) => Number.isFinite(xOf(s)) && Number.isFinite(s.entropy));
+    const most = (vs: number[]) => Math.max(0, ...vs);
+    const xAxis = niceAxis(cross ? Math.max(0.01, Math.min(1, top(most(drawn.map(xOf)))))
+      : Math.max(0.5, Math.min(maxDistance, top(most(drawn.map(xOf))))));
+    const yAxis = niceAxis(Math.max(0.1, Math.min(maxEntropy, top(most(drawn.map((s) => s.entropy))))));
     const xMax = xAxis.max, yMax = yAxis.max;
     const x = (v: number) => L + ((W - L - R) * v) / xMax;
     const y = (v: number) => H - B - ((H - B - T) * v) / yMax;
@@ -103,10 +116,12 @@ export class HeadStatsChart {
     }
     text(t(cross ? 'w.statsXCross' : 'w.statsX'), { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
     text(t('w.statsY'), { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' });
+    this.none.hidden = drawn.length > 0;
+    this.svg.style.display = drawn.length > 0 ? '' : 'none';
     // Label placement avoids the labels placed so far and every other point.
     const placed: { x: number; y: number; w: number; h: number }[] = [];
-    const dots = stats.map((s) => ({ x: x(xOf(s)) - 6, y: y(s.entropy), w: 12, h: 12 }));
-    stats.forEach((s, i) => {
+    const dots = drawn.map((s) => ({ x: x(xOf(s)) - 6, y: y(s.entropy), w: 12, h: 12 }));
+    drawn.forEach((s, i) => {
       const on = s.layer === selected.layer && s.head === selected.head;
       const v = { layer: s.layer + 1, head: s.head + 1, entropy: s.entropy.toFixed(3), distance: s.distance.toFixed(2), first: s.first.toFixed(3) };
       const c = svgEl('circle', {
@@ -168,8 +183,15 @@ export class HeadStatsChart {
       th.scope = 'row';
       th.textContent = String(s.layer + 1);
       tr.append(th);
-      for (const v of [String(s.head + 1), s.entropy.toFixed(3), s.distance.toFixed(3), s.first.toFixed(3), s.previous.toFixed(3)])
-        tr.insertCell().textContent = v;
+      tr.insertCell().textContent = String(s.head + 1);
+      for (const v of [s.entropy, s.distance, s.first, s.previous]) {
+        const td = tr.insertCell();
+        td.textContent = Number.isNaN(v) ? t('w.notApplicable') : v.toFixed(3);
+        if (Number.isNaN(v)) {  // no query row had a choice (see above)
+          td.className = 'na';
+          td.title = t('w.statsNoRows');
+        }
+      }
       if (this.cross)
         for (const k of [3, 5]) {  // cells (layer th first): distance, previous-token share
           const td = tr.cells[k]!;

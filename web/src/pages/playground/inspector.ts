@@ -316,7 +316,8 @@ export class Inspector {
       case 'stats': {
         if (!this.maths) break;
         note(this.host, tr('play.insp.computingStats'));
-        const all = await this.maths.headStats(f.layers.map((data) => ({ data, dims: [f.heads, Tq, Tk] })));
+        // Causal maps: row 0 (one key, no choice) is left out by the engine.
+        const all = await this.maths.headStats(f.layers.map((data) => ({ data, dims: [f.heads, Tq, Tk] })), { causal: f.causal });
         if (gen !== this.generation) return;
         const stats: HeadStat[] = [];
         all.forEach(({ data: a }, l) => {
