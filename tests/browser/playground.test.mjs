@@ -493,6 +493,7 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
     assert.match(await page.locator('#view .head-stats .stats-none').innerText(), /no query token had two or more tokens/);
     assert.ok(await page.locator('#view .head-stats svg').isHidden(), 'a note instead of an empty chart');
     await page.locator('#view .head-stats details.data-table summary').click();
+    await page.locator('#view .head-stats tbody tr').first().waitFor();  // built on the toggle event, a task later
     const naCells = await page.locator('#view .head-stats tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(2).map((c) => c.textContent)));
     assert.equal(naCells.length, cfg.n_decoder_layers * cfg.n_heads);
     naCells.forEach((row) => assert.deepEqual(row, ['n/a', 'n/a', 'n/a', 'n/a']));

@@ -5,6 +5,7 @@
 // cls.predictions head), the top 10 fillers of every [MASK] in the text (the engine's
 // tfp_model_fill_mask); an encoder–decoder translates with a beam size. Probabilities come from the engine's sampler (the generator's per-step
 // top list), never from a softmax here. Text goes in with textContent only.
+import { perTokenTable } from './per_token_table';
 import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
 import { bindAttr, bindText, setLabelText, t as tr, type Label, type MessageKey } from '../../i18n/i18n';
 import type { FillMaskResult } from '../../engine/messages';
@@ -313,24 +314,7 @@ export class Outputs {
       }
     }
     this.perToken = rows;
-    const table = document.createElement('table');
-    table.className = 'per-token';
-    const h = table.createTHead().insertRow();
-    for (const x of ['#', 'play.out.colToken', header] as const) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      if (x === '#') th.textContent = x;
-      else bindText(th, () => tr(x));
-      h.append(th);
-    }
-    const body = table.createTBody();
-    rows.forEach((r, i) => {
-      const tr = body.insertRow();
-      tr.insertCell().textContent = String(i + 1);
-      tr.insertCell().textContent = visibleToken(r.token, this.byteLevel);
-      tr.insertCell().textContent = r.value;
-    });
-    this.perTokenHost.replaceChildren(table);
+    this.perTokenHost.replaceChildren(perTokenTable(rows, header, this.byteLevel));
   }
 
   // ---- masked LM ----------------------------------------------------------------

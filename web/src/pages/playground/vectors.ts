@@ -11,6 +11,7 @@ import type { ForwardEmbeddingsArgs, ForwardEmbeddingsResult, ModelInfo } from '
 import { bindAttr, bindText, t as tr, type MessageKey } from '../../i18n/i18n';
 import { visibleToken } from '../../widgets/token_text';
 import type { AttentionFamily } from './inspector';
+import { perTokenTable } from './per_token_table';
 import type { AttnSet, PlayState } from './state';
 
 /** The seed of the token vectors (tfp_seeded_token_embeddings); fixed so a link and the
@@ -142,24 +143,7 @@ export class VectorPanel {
   show(tokens: string[], r: ForwardEmbeddingsResult, decoder: boolean): void {
     const norms = r.hiddenNorm.data;
     this.rows = Array.from(norms, (norm, i) => ({ token: tokens[i] ?? `#${i + 1}`, norm }));
-    const table = document.createElement('table');
-    table.className = 'per-token';
     bindText(this.title, () => tr('play.vec.caption', { output: tr(decoder ? 'play.vec.outDecoder' : 'play.vec.outEncoder'), dModel: r.hidden.dims[1]! }));
-    const h = table.createTHead().insertRow();
-    for (const x of ['#', 'play.out.colToken', 'play.vec.colNorm'] as const) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      if (x === '#') th.textContent = x;
-      else bindText(th, () => tr(x));
-      h.append(th);
-    }
-    const body = table.createTBody();
-    this.rows.forEach((row, i) => {
-      const tr = body.insertRow();
-      tr.insertCell().textContent = String(i + 1);
-      tr.insertCell().textContent = visibleToken(row.token, false);
-      tr.insertCell().textContent = row.norm.toFixed(3);
-    });
-    this.table.replaceChildren(table);
+    this.table.replaceChildren(perTokenTable(this.rows.map((x) => ({ token: x.token, value: x.norm.toFixed(3) })), 'play.vec.colNorm', false));
   }
 }
