@@ -208,8 +208,10 @@ TEST_CASE("api gru: forward is teacher forcing with the alignment as dec.0.cross
   tfp_tensors* list = nullptr;
   REQUIRE(tfp_model_forward(m, src.data(), static_cast<int>(src.size()), nullptr, nullptr, tgt.data(),
                             static_cast<int>(tgt.size()), 1, &list) == TFP_OK);
-  CHECK(tfp_tensors_count(list) == 3);  // logits, hidden, dec.0.cross.probs: no self-attention maps
+  // logits, hidden, their summaries, dec.0.cross.probs: no self-attention maps
+  CHECK(tfp_tensors_count(list) == 5);
   const Tensor logits = take(list, "logits"), hidden = take(list, "hidden"), cross = take(list, "dec.0.cross.probs");
+  const Tensor argmax = take(list, "argmax");
   tfp_tensors_free(list);
   const int64_t T = static_cast<int64_t>(tgt.size()), S = static_cast<int64_t>(src.size());
   CHECK(logits.shape == Shape{T, 67});
@@ -219,6 +221,7 @@ TEST_CASE("api gru: forward is teacher forcing with the alignment as dec.0.cross
   for (int64_t t = 0; t < T; ++t) {
     const float* z = logits.row(t);
     CHECK(std::max_element(z, z + 67) - z == g.ids[static_cast<size_t>(t)]);
+    CHECK(argmax.data[static_cast<size_t>(t)] == float(g.ids[static_cast<size_t>(t)]));
   }
   for (int64_t i = 0; i < T * S; ++i) CHECK(cross.data[i] == doctest::Approx(g.alignment.data[i]).epsilon(1e-6));
   const model::GruForwardResult want = model::gru_forward(native, src, tgt);

@@ -85,6 +85,22 @@ TEST_CASE("api model: GPT-2 fixture loads from buffers; info, tokenize, forward 
           TFP_OK);
   CHECK(testing::max_abs_diff(r.get("logits"), want["logits"]) < 1e-4);
   CHECK(testing::max_abs_diff(r.get("hidden"), want["hidden"]) < 1e-4);
+  {  // The per-token summaries the page shows: each hidden row's length, each row's top logit.
+    const TensorView hidden = r.get("hidden"), logits = r.get("logits");
+    const TensorView norm = r.get("hidden_norm"), best = r.get("argmax");
+    const int64_t T = hidden.shape[0], C = hidden.shape[1], V = logits.shape[1];
+    REQUIRE(norm.shape == Shape{T});
+    REQUIRE(best.shape == Shape{T});
+    for (int64_t t = 0; t < T; ++t) {
+      double ss = 0;
+      for (int64_t c = 0; c < C; ++c) ss += double(hidden.data[t * C + c]) * hidden.data[t * C + c];
+      CHECK(norm.data[t] == doctest::Approx(std::sqrt(ss)).epsilon(1e-6));
+      int64_t top = 0;
+      for (int64_t v = 1; v < V; ++v)
+        if (logits.data[t * V + v] > logits.data[t * V + top]) top = v;
+      CHECK(best.data[t] == float(top));
+    }
+  }
   for (int layer = 0; layer < 2; ++layer) {
     const TensorView p = r.get(("dec." + std::to_string(layer) + ".attn.probs").c_str());
     CHECK(testing::max_abs_diff(p, want["attentions"][layer]) < 1e-4);

@@ -35,6 +35,7 @@ int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t
     // The head mask (if any) first, then the recorder.
     m::ForwardResult r = tfp::api::run_tokens(c, lm.weights(), in, masked.get());
     auto list = std::make_unique<tfp_tensors>();
+    list->add_summaries(r.hidden, &r.logits);
     if (!r.logits.empty()) list->add("logits", std::move(r.logits));
     list->add("hidden", std::move(r.hidden));
     for (auto& [name, t] : obs.records()) list->add(name, t);

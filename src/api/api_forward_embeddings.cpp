@@ -138,17 +138,9 @@ int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int 
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);  // the head mask (if any) first, then the recorder
     m::TorchResult r =
         tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, masked.get());
-    // Each output row's length (the page's summary of what the model produced).
-    const int64_t L = r.output.dim(0), C2 = r.output.dim(1);
-    tfp::Tensor norm({L});
-    for (int64_t i = 0; i < L; ++i) {
-      double ss = 0;
-      for (int64_t j = 0; j < C2; ++j) ss += static_cast<double>(r.output.row(i)[j]) * r.output.row(i)[j];
-      norm.data[static_cast<size_t>(i)] = static_cast<float>(std::sqrt(ss));
-    }
     auto list = std::make_unique<tfp_tensors>();
+    list->add_summaries(r.output, nullptr);  // hidden_norm: each output row's length
     list->add("hidden", std::move(r.output));
-    list->add("hidden_norm", std::move(norm));
     if (!r.memory.empty()) list->add("memory", std::move(r.memory));
     for (auto& [name, t] : obs.records()) list->add(name, t);
     *out = list.release();

@@ -85,6 +85,7 @@ int gru_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t
         model::gru_forward(gru_of(model), std::span<const int32_t>(ids, static_cast<size_t>(n)),
                            std::span<const int32_t>(tgt_ids, static_cast<size_t>(n_tgt)));
     auto list = std::make_unique<tfp_tensors>();
+    list->add_summaries(r.states, &r.logits);  // hidden_norm, argmax: as every token model's forward
     list->add("logits", std::move(r.logits));  // (T, V)
     list->add("hidden", std::move(r.states));  // (T, D) decoder states s_t
     if (want_attention) {

@@ -1,4 +1,6 @@
 // tfp_tensors: a named list of result tensors, read field by field from C or JS.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "api/api_edge.h"
@@ -15,6 +17,25 @@ void tfp_tensors::add(std::string name, tfp::Tensor t) {
   }
   e.tensor = std::move(t);
   entries.push_back(std::move(e));
+}
+
+void tfp_tensors::add_summaries(const tfp::Tensor& hidden, const tfp::Tensor* logits) {
+  const int64_t T = hidden.dim(0), C = hidden.dim(1);
+  tfp::Tensor norm({T});
+  for (int64_t i = 0; i < T; ++i) {
+    double ss = 0;  // in double: a long row of small values keeps its digits
+    for (int64_t j = 0; j < C; ++j) ss += static_cast<double>(hidden.row(i)[j]) * hidden.row(i)[j];
+    norm.data[static_cast<size_t>(i)] = static_cast<float>(std::sqrt(ss));
+  }
+  add("hidden_norm", std::move(norm));
+  if (!logits || logits->empty()) return;
+  const int64_t V = logits->dim(1);
+  tfp::Tensor best({logits->dim(0)});
+  for (int64_t i = 0; i < logits->dim(0); ++i) {
+    const float* row = logits->row(i);
+    best.data[static_cast<size_t>(i)] = static_cast<float>(std::max_element(row, row + V) - row);
+  }
+  add("argmax", std::move(best));
 }
 
 namespace {

@@ -17,4 +17,8 @@ struct tfp_tensors {
 
   // Appends `t` under `name` (moved in). Names are unique within a list.
   void add(std::string name, tfp::Tensor t);
+  // Adds "hidden_norm" (T): each row's Euclidean length of `hidden` (T, C), and with
+  // logits (T, V) "argmax" (T): each row's largest logit's index — the summaries the
+  // playground shows per token, so it never reduces the tensors itself.
+  void add_summaries(const tfp::Tensor& hidden, const tfp::Tensor* logits);
 };

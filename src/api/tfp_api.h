@@ -268,6 +268,8 @@ const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
  * (caller-owned tensor list):
  *   "logits"  (T, V)  decoder LMs, encoder-decoders, encoders with a head
  *   "hidden"  (T, C)  always (the last hidden states, after any final norm)
+ *   "hidden_norm" (T) always: each hidden row's Euclidean length
+ *   "argmax"  (T)     with logits: each row's most probable id / label, as a float
  * and with want_attention != 0, for every layer i:
  *   "enc.i.attn.probs"   (H, T, T)   encoder self-attention
  *   "dec.i.attn.probs"   (H, T, T)   decoder (causal) self-attention

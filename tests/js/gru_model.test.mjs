@@ -74,12 +74,13 @@ test('forward: teacher forcing gives the greedy output and translate\'s alignmen
   const tr = api.translate(m, src);
   const tgt = [START, ...tr.ids.slice(0, -1)];
   const out = api.forward(m, src, { attention: true, tgtIds: tgt });
-  assert.deepEqual(Object.keys(out).sort(), ['dec.0.cross.probs', 'hidden', 'logits']);
+  assert.deepEqual(Object.keys(out).sort(), ['argmax', 'dec.0.cross.probs', 'hidden', 'hidden_norm', 'logits']);
   assert.deepEqual(out.logits.dims, [tgt.length, 67]);
   assert.deepEqual(out.hidden.dims, [tgt.length, 128]);
   for (let t = 0; t < tgt.length; t++) {
     const row = Array.from(out.logits.data.subarray(t * 67, (t + 1) * 67));
     assert.equal(row.indexOf(Math.max(...row)), tr.ids[t]);
+    assert.equal(out.argmax.data[t], tr.ids[t], 'the engine\'s argmax');
   }
   const a = out['dec.0.cross.probs'].data, b = tr.tensors['dec.0.cross.probs'].data;
   let worst = 0;

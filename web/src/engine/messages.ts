@@ -165,6 +165,10 @@ export interface ForwardResult {
   logits?: FloatTensor;
   /** (T, C) last hidden states. */
   hidden: FloatTensor;
+  /** (T) each hidden row's Euclidean length (the engine's "hidden_norm"). */
+  hiddenNorm: FloatTensor;
+  /** (T) with logits: each row's most probable id or label (the engine's "argmax"). */
+  argmax?: FloatTensor;
   /** "enc.i.attn.probs" / "dec.i.attn.probs" (H, T, T), "dec.i.cross.probs" (H, T, S). */
   attention: NamedTensor[];
   workerMs: number;

@@ -140,8 +140,11 @@ export class Models {
         const get = (n: string) => all.find((t) => t.name === n);
         const hidden = get('hidden')!;
         const logits = get('logits');
+        const norm = get('hidden_norm')!, argmax = get('argmax');
         const result: ForwardResult = {
           hidden: { data: hidden.data, dims: hidden.dims },
+          hiddenNorm: { data: norm.data, dims: norm.dims },
+          ...(argmax ? { argmax: { data: argmax.data, dims: argmax.dims } } : {}),
           attention: all.filter((t) => t.name.endsWith('.probs')),
           workerMs: performance.now() - started,
         };

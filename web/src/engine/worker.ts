@@ -57,7 +57,8 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'decode', result: models.decode(req.model, req.ids, req.skipSpecialTokens) });
     case 'forward': {
       const result = models.forward(req.model, req.args);
-      const ts = [result.hidden, ...result.attention, ...(result.logits ? [result.logits] : [])];
+      const ts = [result.hidden, result.hiddenNorm, ...result.attention, ...(result.logits ? [result.logits] : []),
+                  ...(result.argmax ? [result.argmax] : [])];
       return reply({ id: req.id, ok: true, kind: 'forward', result }, buffers(ts));
     }
     case 'generate-start':

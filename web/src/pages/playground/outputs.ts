@@ -297,21 +297,15 @@ export class Outputs {
     const rows: { token: string; value: string }[] = [];
     const T = tokens.length;
     let header: MessageKey = 'play.out.hiddenLength';
-    if (id2label && out.logits && info.head !== 'masked_lm') {  // an MLM's logits are over the vocabulary
+    if (id2label && out.logits && out.argmax && info.head !== 'masked_lm') {  // an MLM's logits are over the vocabulary
       header = 'play.out.argmaxLabel';
       const V = out.logits.dims[1]!;
       for (let t = 0; t < T; t++) {
-        let best = 0;
-        for (let v = 1; v < V; v++) if (out.logits.data[t * V + v]! > out.logits.data[t * V + best]!) best = v;
+        const best = out.argmax.data[t]!;  // the engine's argmax of this row's logits
         rows.push({ token: tokens[t]!, value: tr('play.out.labelLogit', { label: id2label[String(best)] ?? best, logit: out.logits.data[t * V + best]!.toFixed(2) }) });
       }
     } else {
-      const C = out.hidden.dims[1]!;
-      for (let t = 0; t < T; t++) {
-        let s = 0;
-        for (let c = 0; c < C; c++) s += out.hidden.data[t * C + c]! ** 2;
-        rows.push({ token: tokens[t]!, value: Math.sqrt(s).toFixed(3) });
-      }
+      for (let t = 0; t < T; t++) rows.push({ token: tokens[t]!, value: out.hiddenNorm.data[t]!.toFixed(3) });
     }
     this.perToken = rows;
     this.perTokenHost.replaceChildren(perTokenTable(rows, header, this.byteLevel));
