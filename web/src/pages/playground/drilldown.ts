@@ -6,8 +6,6 @@
 // table row per key, and the output vector.
 //
 // Legend: Tk keys, D = d_k head size.
-import katex from 'katex';
-import 'katex/dist/katex.min.css';
 import type { AttentionStepsResult } from '../../engine/messages';
 import { t as msg, type MessageKey } from '../../i18n/i18n';
 import { maxAbs, vectorBars } from '../../widgets/vector_bars';
@@ -72,7 +70,10 @@ export class DrillDown {
   private pickerKey = '';
 
   constructor(private readonly onQuery: (query: number) => void) {
-    katex.render(FORMULA, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    // KaTeX (≈ 260 kB) loads on its own, after the page's first paint: the engine's worker
+    // starts sooner, and the formula appears a moment after the panel.
+    void Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([{ default: katex }]) =>
+      katex.render(FORMULA, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' }));
     this.relabel();
     this.decoderNote.hidden = true;
     this.element.append(this.picker, this.decoderNote, this.formula, this.summary, this.body);
