@@ -18,13 +18,48 @@ import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbedd
 
 const utf8 = new TextEncoder();
 
-async function readText(src: TextSource): Promise<string | null> {
+/** Where `bytes` stop being UTF-8: the offset of the first byte that is not part of a
+ * well-formed sequence (overlong forms, surrogates and code points past U+10FFFF count),
+ * or -1 when all of it is. */
+function firstBadUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    if (b < 0x80) { i += 1; continue; }
+    const n = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (n < 0) return i;
+    // The second byte's range is narrower after E0, ED, F0 and F4 (no overlong forms,
+    // no surrogates, nothing past U+10FFFF); the others are 80..BF.
+    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80, hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= n; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n + 1;
+  }
+  return -1;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A file's text; a file that is not UTF-8 is refused with the offset of its first bad
+ * byte (decoding it would quietly turn those bytes into U+FFFD). */
+function utf8Text(bytes: ArrayBuffer, what: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    const u8 = new Uint8Array(bytes), at = firstBadUtf8(u8);
+    throw new TfpError(1, `${what}: not UTF-8 text (byte ${at} is 0x${(u8[at] ?? 0).toString(16).padStart(2, '0')}, `
+      + 'which does not start or continue a UTF-8 character)');
+  }
+}
+
+async function readText(src: TextSource, what: string): Promise<string | null> {
   if (src.kind === 'text') return src.text;
-  if (src.kind === 'file') return src.file.text();
+  if (src.kind === 'file') return utf8Text(await src.file.arrayBuffer(), what);
   const r = await fetch(src.url);
   if (r.status === 404 && src.optional) return null;
   if (!r.ok) throw new TfpError(1, `${src.url}: HTTP ${r.status}`);
-  return r.text();
+  return utf8Text(await r.arrayBuffer(), what);
 }
 
 const endsWith = (ids: Int32Array, id: number): boolean => id >= 0 && ids.length > 0 && ids[ids.length - 1] === id;
@@ -46,7 +81,8 @@ export class Models {
 
   /** Stages the files, streams the weights into the heap, loads; returns a handle. */
   async load(args: LoadArgs, progress: (p: LoadProgress) => void): Promise<{ model: number; info: ModelInfo }> {
-    const [config, tokenizer] = await Promise.all([readText(args.config), args.tokenizer ? readText(args.tokenizer) : null]);
+    const [config, tokenizer] = await Promise.all([readText(args.config, `${args.name}/config.json`),
+      args.tokenizer ? readText(args.tokenizer, `${args.name}/tokenizer.json`) : null]);
     if (config === null) throw new TfpError(1, `${args.name}: config.json is missing`);
     const files = await this.stageWeights(args.weights, progress);
     try {
