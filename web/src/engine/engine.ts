@@ -81,8 +81,11 @@ function loadArgs(source: ModelSource): { args: LoadArgs; transfer: Transferable
     const byName = (name: string) => files.find((f) => f.name === name);
     const config = byName('config.json');
     const weights = byName('model.safetensors') ?? files.find((f) => f.name.endsWith('.safetensors'));
-    if (!config || !weights)
-      throw new EngineError(`load: need config.json and a .safetensors file, got ${files.map((f) => f.name).join(', ') || 'no files'}`);
+    if (!config || !weights) {
+      const missing = [config ? '' : 'config.json', weights ? '' : 'a .safetensors file'].filter(Boolean).join(' and ');
+      throw new EngineError(`load: the files (${files.map((f) => f.name).join(', ') || 'none'}) lack ${missing}; `
+        + 'a model is config.json with model.safetensors (and tokenizer.json)');
+    }
     const tokenizer = byName('tokenizer.json');
     const dir = (weights as File & { webkitRelativePath?: string }).webkitRelativePath?.split('/')[0];
     return {
