@@ -86,7 +86,7 @@ export const en = {
   'play.stillUsing': ' Still using {label}.',
   'play.noModel': 'No model is bundled with this build.',
   'play.typeText': 'Type some text to see its tokens.',
-  'play.truncated': ' (the text has {total}; the model\'s context holds {max}, so only the first {max} are used)',
+  'play.truncated': ' (the text has {total}; the model\'s context holds {max}, so only the first {max} are used: the last {dropped} are left out)',
   'play.forwardTime': '. Forward pass {workerMs} ms in the engine worker, {totalMs} ms in all.',
   'play.loadingTheModel': 'Loading the model…',
   'play.noPicture': 'This view has no picture to export.',

@@ -83,7 +83,7 @@ export const zhCN: Messages = {
   'play.stillUsing': '仍在使用 {label}。',
   'play.noModel': '此构建没有附带任何模型。',
   'play.typeText': '输入一些文本即可看到它的 token。',
-  'play.truncated': '（文本共有 {total} 个；模型的上下文只能容纳 {max} 个，因此只使用前 {max} 个）',
+  'play.truncated': '（文本共有 {total} 个；模型的上下文只能容纳 {max} 个，因此只使用前 {max} 个，舍去了最后的 {dropped} 个）',
   'play.forwardTime': '。前向计算在引擎 worker 中耗时 {workerMs} ms，总计 {totalMs} ms。',
   'play.loadingTheModel': '正在加载模型…',
   'play.noPicture': '此视图没有可导出的图像。',

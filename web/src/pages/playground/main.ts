@@ -434,7 +434,7 @@ async function compute(): Promise<void> {
     if (queued) return;
     showError(null);
     const workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0), total = enc.ids.length;
-    showStatus(() => t('common.tokens', { count: T }) + (truncated ? t('play.truncated', { total, max }) : '') +
+    showStatus(() => t('common.tokens', { count: T }) + (truncated ? t('play.truncated', { total, max, dropped: total - max }) : '') +
       t('play.forwardTime', { workerMs, totalMs }));
     showInspectorControls();
     inspector.update({ families: current.families }, state);
@@ -468,7 +468,7 @@ async function computeVectors(model: Model, tokens: string[], started: number, t
   if (queued) return;
   showError(null);
   const T = tokens.length, workerMs = fwd.workerMs.toFixed(1), totalMs = (performance.now() - started).toFixed(0);
-  showStatus(() => t('common.tokens', { count: T }) + (truncated ? t('play.truncated', { total, max }) : '') +
+  showStatus(() => t('common.tokens', { count: T }) + (truncated ? t('play.truncated', { total, max, dropped: total - max }) : '') +
     t('play.forwardTime', { workerMs, totalMs }));
   showInspectorControls();
   inspector.update({ families: current.families }, state);
