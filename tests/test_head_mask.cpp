@@ -395,7 +395,7 @@ TEST_CASE("head_mask: tfp_model_head_mask_effect = the model without and with th
   const std::vector<double> after = last_probs(m);
   tfp_tensors* eff = nullptr;
   INFO(tfp_last_error());
-  REQUIRE(tfp_model_head_mask_effect(m, ids.data(), 5, 5, &eff) == TFP_OK);
+  REQUIRE(tfp_model_head_mask_effect(m, ids.data(), 5, 5, 1, &eff) == TFP_OK);
   const Tensor eid = tensor_of(eff, "ids"), eb = tensor_of(eff, "before"), ea = tensor_of(eff, "after");
   REQUIRE(eid.numel() >= 5);
   REQUIRE(eid.numel() <= 10);
@@ -419,7 +419,7 @@ TEST_CASE("head_mask: tfp_model_head_mask_effect = the model without and with th
   const std::vector<int32_t> bids = {2, 5, 6, 7, 8, 3};
   const std::vector<float> off = {0, 0, 0, 0};
   REQUIRE(tfp_model_set_head_mask(bert, "enc", 0, off.data(), 4) == TFP_OK);
-  REQUIRE(tfp_model_head_mask_effect(bert, bids.data(), 6, 1, &eff) == TFP_OK);
+  REQUIRE(tfp_model_head_mask_effect(bert, bids.data(), 6, 1, 1, &eff) == TFP_OK);
   tfp_tensors* out = forward(bert, bids);
   const Tensor logits = tensor_of(out, "logits");
   const Tensor am = tensor_of(eff, "argmax_after"), pa = tensor_of(eff, "prob_after");
@@ -434,4 +434,116 @@ TEST_CASE("head_mask: tfp_model_head_mask_effect = the model without and with th
   tfp_tensors_free(out);
   tfp_tensors_free(eff);
   tfp_model_free(bert);
+}
+
+namespace {
+
+std::vector<int32_t> ids_of(const Tensor& t) {
+  std::vector<int32_t> v;
+  for (float x : t.data) v.push_back(static_cast<int32_t>(x));
+  return v;
+}
+
+std::vector<int32_t> translate(tfp_model* m, const std::vector<int32_t>& src, int beam) {
+  std::vector<int32_t> out(512);
+  int len = 0;
+  tfp_tensors* align = nullptr;
+  INFO(tfp_last_error());
+  REQUIRE(tfp_model_translate(m, src.data(), static_cast<int>(src.size()), beam, 0, -1, -1, out.data(),
+                              static_cast<int>(out.size()), &len, &align) == TFP_OK);
+  tfp_tensors_free(align);
+  out.resize(static_cast<size_t>(len));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("head_mask: the effect's translations = tfp_model_translate with the same beam, without/with the mask") {
+  // Oracle: tfp_model_translate on the same handle (exact ids): the effect must decode as
+  // the page's translation does, beam included, not greedily.
+  tfp_model* m = nullptr;
+  {
+    const std::string dir = std::string(TFP_FIXTURES_DIR) + "/../../models/numbers-transformer";
+    const std::string config = io::read_text_file(dir + "/config.json");
+    const std::string tok = io::read_text_file(dir + "/tokenizer.json");
+    const std::vector<uint8_t> w = io::read_file(dir + "/model.safetensors");
+    INFO(tfp_last_error());
+    REQUIRE(tfp_model_load_buffers(config.data(), config.size(), w.data(), w.size(), tok.data(), tok.size(),
+                                   "numbers-transformer", &m) == TFP_OK);
+  }
+  tfp_encoding* enc = nullptr;
+  const std::string text = "three hundred and forty two";
+  REQUIRE(tfp_model_tokenize(m, text.data(), text.size(), 1, &enc) == TFP_OK);
+  const int32_t* ep = tfp_encoding_ids(enc);
+  const std::vector<int32_t> src(ep, ep + tfp_encoding_count(enc));
+  tfp_encoding_free(enc);
+  // Cross-attention of layer 0 off, of layer 1 halved: the source is seen less.
+  const std::vector<float> off = {0, 0, 0, 0}, half = {0.5f, 0.5f, 0.5f, 0.5f};
+  for (int beam : {1, 4}) {
+    CAPTURE(beam);
+    REQUIRE(tfp_model_clear_head_mask(m) == TFP_OK);
+    const std::vector<int32_t> plain = translate(m, src, beam);
+    REQUIRE(tfp_model_set_head_mask(m, "cross", 0, off.data(), 4) == TFP_OK);
+    REQUIRE(tfp_model_set_head_mask(m, "cross", 1, half.data(), 4) == TFP_OK);
+    const std::vector<int32_t> masked = translate(m, src, beam);
+    CHECK(masked != plain);
+    tfp_tensors* eff = nullptr;
+    INFO(tfp_last_error());
+    REQUIRE(tfp_model_head_mask_effect(m, src.data(), static_cast<int>(src.size()), 8, beam, &eff) == TFP_OK);
+    CHECK(ids_of(tensor_of(eff, "before")) == plain);
+    CHECK(ids_of(tensor_of(eff, "after")) == masked);
+    tfp_tensors_free(eff);
+    CHECK(translate(m, src, beam) == masked);  // the mask stays
+  }
+  tfp_tensors* eff = nullptr;
+  CHECK(tfp_model_head_mask_effect(m, src.data(), static_cast<int>(src.size()), 8, 0, &eff) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()).find("beam_size must be at least 1") != std::string::npos);
+  CHECK(eff == nullptr);
+  tfp_model_free(m);
+}
+
+TEST_CASE("head_mask: a masked LM's effect = tfp_model_fill_mask without/with the mask at each [MASK]") {
+  // Oracle: tfp_model_fill_mask on the same handle (it runs under the handle's mask):
+  // positions and ids exact, probabilities exact (the same computation).
+  tfp_model* m = load_checkpoint("bert_mlm_tiny");
+  const std::vector<int32_t> ids = {2, 5, 4, 7, 8, 5, 4, 19, 3};  // [CLS] the [MASK] sat on the [MASK] . [SEP]
+  const int n = static_cast<int>(ids.size()), K = 5;
+  struct Fills { std::vector<int32_t> pos, ids; std::vector<float> probs; };
+  auto fill = [&]() {
+    Fills f{std::vector<int32_t>(ids.size()), std::vector<int32_t>(ids.size() * K), std::vector<float>(ids.size() * K), };
+    int count = 0;
+    INFO(tfp_last_error());
+    REQUIRE(tfp_model_fill_mask(m, ids.data(), n, nullptr, nullptr, -1, K, f.pos.data(), f.ids.data(), f.probs.data(),
+                                &count) == TFP_OK);
+    f.pos.resize(static_cast<size_t>(count));
+    f.ids.resize(static_cast<size_t>(count * K));
+    f.probs.resize(static_cast<size_t>(count * K));
+    return f;
+  };
+  const Fills plain = fill();
+  const std::vector<float> off = {0, 0, 1, 0};
+  REQUIRE(tfp_model_set_head_mask(m, "enc", 0, off.data(), 4) == TFP_OK);
+  REQUIRE(tfp_model_set_head_mask(m, "enc", 1, off.data(), 4) == TFP_OK);
+  const Fills masked = fill();
+  REQUIRE(plain.pos == std::vector<int32_t>{2, 6});
+  CHECK(masked.probs != plain.probs);
+  tfp_tensors* eff = nullptr;
+  INFO(tfp_last_error());
+  REQUIRE(tfp_model_head_mask_effect(m, ids.data(), n, K, 1, &eff) == TFP_OK);
+  CHECK(tfp_tensors_find(eff, "argmax_before") < 0);  // the masks' fillers, not every position
+  CHECK(ids_of(tensor_of(eff, "mask_positions")) == plain.pos);
+  const Tensor ib = tensor_of(eff, "fill_ids_before"), ia = tensor_of(eff, "fill_ids_after");
+  CHECK(ib.shape == Shape{2, K});
+  CHECK(ids_of(ib) == plain.ids);
+  CHECK(ids_of(ia) == masked.ids);
+  CHECK(tensor_of(eff, "fill_probs_before").data == plain.probs);
+  CHECK(tensor_of(eff, "fill_probs_after").data == masked.probs);
+  tfp_tensors_free(eff);
+  // No [MASK] in the input: per-position argmax as before.
+  const std::vector<int32_t> plain_ids = {2, 5, 6, 7, 8, 5, 9, 19, 3};
+  REQUIRE(tfp_model_head_mask_effect(m, plain_ids.data(), n, K, 1, &eff) == TFP_OK);
+  CHECK(tfp_tensors_find(eff, "fill_ids_before") < 0);
+  CHECK(tensor_of(eff, "argmax_after").numel() == n);
+  tfp_tensors_free(eff);
+  tfp_model_free(m);
 }

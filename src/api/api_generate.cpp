@@ -2,6 +2,7 @@
 // the text each token adds, and tfp_model_translate (model/beam.h).
 #include <algorithm>
 
+#include "api/api_decode.h"
 #include "api/api_edge.h"
 #include "api/api_gru.h"
 #include "api/api_model.h"
@@ -111,17 +112,8 @@ int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int bea
                     "tfp_model_translate: out_ids, out_len or alignment is NULL");
     const tfp::model::LoadedModel& lm = loaded_of(model, "tfp_model_translate");
     TFP_API_REQUIRE(src_ids != nullptr && n > 0, "tfp_model_translate: the source is empty (n = ", n, ")");
-    tfp::model::DecodeOptions opt;
-    opt.beam_size = beam_size;
-    opt.max_tokens = max_tokens;
-    opt.eos_id = eos_id >= 0 ? eos_id : static_cast<int32_t>(lm.eos_token_id);
-    opt.start_id = start_id;
-    // The config's decoder_start_token_id first (as Hugging Face), then bos, then eos.
-    if (opt.start_id < 0) opt.start_id = static_cast<int32_t>(lm.decoder_start_token_id);
-    if (opt.start_id < 0 && lm.tokenizer) opt.start_id = lm.tokenizer->special_ids().bos;
-    if (opt.start_id < 0) opt.start_id = static_cast<int32_t>(lm.eos_token_id);
-    TFP_API_REQUIRE(opt.start_id >= 0, "tfp_model_translate: '", lm.source,
-                    "' names no bos or eos token to start the decoder with: give start_id");
+    tfp::model::DecodeOptions opt =
+        tfp::api::decode_options(lm, beam_size, max_tokens, start_id, eos_id, "tfp_model_translate");
     tfp::inspect::WithHeadMask masked(model->head_mask, nullptr);
     opt.observer = masked.get();  // null without a head mask
     tfp::model::Translation t =

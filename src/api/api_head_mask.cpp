@@ -1,7 +1,9 @@
 // tfp_model_set_head_mask / tfp_model_clear_head_mask (the head mask every later call on
 // the handle runs under, inspect/head_mask.h) and tfp_model_logit_lens
 // (inspect/logit_lens.h), and tfp_model_head_mask_effect (the model with and without the
-// mask, side by side). Argument checks and copies; the maths is in inspect/ and model/.
+// mask, side by side: the same outputs the page shows - next-token probabilities, the
+// fillers of each [MASK], per-token labels, the translation with the page's beam).
+// Argument checks and copies; the maths is in inspect/ and model/.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/api_decode.h"
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
@@ -16,6 +19,7 @@
 #include "inspect/head_mask.h"
 #include "inspect/logit_lens.h"
 #include "model/beam.h"
+#include "model/fill_mask.h"
 #include "model/generate.h"
 #include "model/sampling.h"
 
@@ -112,7 +116,8 @@ tfp::Tensor logits_of(const m::ModelConfig& c, const m::ModelWeights& w, std::sp
 
 }  // namespace
 
-extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, int n, int top_k, tfp_tensors** out) {
+extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, int n, int top_k, int beam_size,
+                                          tfp_tensors** out) {
   if (out) *out = nullptr;
   return tfp::api::guard("tfp_model_head_mask_effect", [&] {
     const char* f = "tfp_model_head_mask_effect";
@@ -122,6 +127,7 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
     TFP_API_REQUIRE(c.has_embeddings, f, ": '", lm.source, "' takes embeddings, not token ids");
     TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": no input tokens (n = ", n, ")");
     TFP_API_REQUIRE(top_k >= 1, f, ": top_k must be at least 1, got ", top_k);
+    TFP_API_REQUIRE(beam_size >= 1, f, ": beam_size must be at least 1 (1 = greedy), got ", beam_size);
     const std::span<const int32_t> x(ids, static_cast<size_t>(n));
     tfp::inspect::HeadMaskObserver masked(model->head_mask);
     tfp::inspect::Observer* with = model->head_mask.empty() ? nullptr : &masked;
@@ -150,6 +156,33 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
         break;
       }
       case m::Architecture::encoder_only: {
+        // A masked LM with [MASK]s in the input: what the page shows is each mask's
+        // fillers (tfp_model_fill_mask), so compare those.
+        const int32_t mask_id = lm.tokenizer ? static_cast<int32_t>(lm.tokenizer->special_ids().mask) : -1;
+        if (c.encoder_head == m::EncoderHead::masked_lm && mask_id >= 0 &&
+            std::find(x.begin(), x.end(), mask_id) != x.end()) {
+          const char* names[2][2] = {{"fill_ids_before", "fill_probs_before"}, {"fill_ids_after", "fill_probs_after"}};
+          int run = 0;
+          for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
+            const std::vector<m::MaskPrediction> found =
+                m::fill_mask_forward(c, lm.weights(), x, {}, {}, mask_id, top_k, o);
+            const int64_t M = static_cast<int64_t>(found.size()), K = static_cast<int64_t>(found[0].ids.size());
+            tfp::Tensor fid({M, K}), fprob({M, K}), pos({M});
+            for (int64_t r = 0; r < M; ++r) {
+              const m::MaskPrediction& p = found[static_cast<size_t>(r)];
+              pos.data[static_cast<size_t>(r)] = static_cast<float>(p.position);
+              for (int64_t k = 0; k < K; ++k) {
+                fid.data[static_cast<size_t>(r * K + k)] = static_cast<float>(p.ids[static_cast<size_t>(k)]);
+                fprob.data[static_cast<size_t>(r * K + k)] = p.probs[static_cast<size_t>(k)];
+              }
+            }
+            if (run == 0) list->add("mask_positions", std::move(pos));
+            list->add(names[run][0], std::move(fid));
+            list->add(names[run][1], std::move(fprob));
+            ++run;
+          }
+          break;
+        }
         const char* names[2][2] = {{"argmax_before", "prob_before"}, {"argmax_after", "prob_after"}};
         int run = 0;
         for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
@@ -171,12 +204,8 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
         break;
       }
       case m::Architecture::encoder_decoder: {
-        m::DecodeOptions opt;
-        opt.eos_id = static_cast<int32_t>(lm.eos_token_id);
-        opt.start_id = static_cast<int32_t>(lm.decoder_start_token_id);  // as tfp_model_translate
-        if (opt.start_id < 0 && lm.tokenizer) opt.start_id = lm.tokenizer->special_ids().bos;
-        if (opt.start_id < 0) opt.start_id = static_cast<int32_t>(lm.eos_token_id);
-        TFP_API_REQUIRE(opt.start_id >= 0, f, ": '", lm.source, "' names no token to start the decoder with");
+        // As tfp_model_translate with this beam (max_tokens 0, start_id -1, eos_id -1).
+        m::DecodeOptions opt = tfp::api::decode_options(lm, beam_size, 0, -1, -1, f);
         opt.observer = nullptr;
         list->add("before", floats_of(m::decode_seq2seq(c, lm.weights(), x, opt).ids));
         opt.observer = with;

@@ -100,13 +100,24 @@ int tfp_model_clear_head_mask(tfp_model* model);
  *                                last position of either run (the masked run's order first,
  *                                then the unmasked run's others); ids as floats
  *                  "before" (K2), "after" (K2)  their probabilities without / with the mask
- *   encoder-only   (a model with a head) per position the most probable label or token:
- *                  "argmax_before", "argmax_after" (T) ids as floats, "prob_before",
- *                  "prob_after" (T) their softmax probabilities
- *   encoder-decoder "before" (N1), "after" (N2): greedy translations of ids (beam 1, as
- *                  tfp_model_translate with start_id -1, eos_id -1), ids as floats
- * With no mask set both runs are the same model. top_k >= 1. The mask stays as it was. */
-int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, int n, int top_k, tfp_tensors** out);
+ *   encoder-only, masked LM, ids holding the tokenizer's [MASK]: the fillers of each mask,
+ *                  as tfp_model_fill_mask (mask_id -1, no token types, no attention mask)
+ *                  without / with the mask:
+ *                  "mask_positions" (M)  the index in ids of each mask, in order
+ *                  "fill_ids_before", "fill_ids_after" (M, K) the top_k (clipped to V)
+ *                                fillers, most probable first; ids as floats
+ *                  "fill_probs_before", "fill_probs_after" (M, K) their probabilities
+ *   encoder-only otherwise (a model with a head) per position the most probable label or
+ *                  token: "argmax_before", "argmax_after" (T) ids as floats,
+ *                  "prob_before", "prob_after" (T) their softmax probabilities
+ *   encoder-decoder "before" (N1), "after" (N2): the translations of ids, as
+ *                  tfp_model_translate with beam_size (1 = greedy), max_tokens 0,
+ *                  start_id -1, eos_id -1; ids as floats
+ * With no mask set both runs are the same model. top_k >= 1 and beam_size >= 1 (read by
+ * encoder-decoders only; the page passes the beam it translates with). The mask stays as
+ * it was. */
+int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, int n, int top_k, int beam_size,
+                               tfp_tensors** out);
 
 /* The logit lens (inspect/logit_lens.h) of a decoder-only model over ids (n), or of an
  * encoder-decoder's decoder (ids = source, tgt_ids (n_tgt) = decoder input; NULL/0 for

@@ -10,12 +10,19 @@
 //     tfp_model_head_mask_effect with the same mask in Node (1e-6), and they differ from
 //     the bars before; the matrix view's slider scales a head (URL "=0.5");
 //   - reset restores the bars exactly; a link with ablate= reproduces the ablation;
+//   - numbers-transformer with beam=4: "what changed" compares the translations decoded
+//     with the page's beam - equal to tfp_model_translate with beam 4 without/with the
+//     mask (exact ids) and to tfp_model_head_mask_effect(beam 4); the panel says "beam 4";
+//     a beam of 1 re-runs it greedily;
+//   - the masked-LM fixture with [MASK]s: each mask's fillers before/after equal
+//     tfp_model_fill_mask without/with the mask (ids exact, probabilities 1e-6), and the
+//     tables print them; without a [MASK] the per-position labels come back;
 //   - no console errors; screenshots light/dark (build/screenshots/ablation_*.png, lens_*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { hasShipped, ModelApi, readShipped } from '../js/model_api.mjs';
+import { hasShipped, ModelApi, readFixture, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
 
 const TEXT = 'The jury said the city';
@@ -38,7 +45,7 @@ after(async () => {
   await site?.close();
 });
 
-const { after: after_ } = playgroundProbes(() => page);
+const { after: after_, num } = playgroundProbes(() => page);
 const bars = () => page.evaluate(() => window.tfpPlay.outputs.nextTokens.map((c) => ({ id: c.id, prob: c.prob })));
 
 /** Waits until the page has rendered `view` for the current ablation text. */
@@ -225,4 +232,106 @@ test('brown-gpt: ablating a head changes the bars as the engine says; reset rest
   assert.deepEqual(await bars(), plain);
   await page.waitForFunction(() => !location.search.includes('ablate='));
   assert.deepEqual(site.problems, []);
+});
+
+const HAVE_NT = hasShipped('numbers-transformer');
+const pageEffect = () => page.evaluate(() => {
+  const e = window.tfpPlay.ablation.effect;
+  const arr = (x) => (x ? Array.from(x) : null);
+  return { ...e, before: arr(e.before), after: arr(e.after), positions: arr(e.positions), beforeIds: arr(e.beforeIds),
+           afterIds: arr(e.afterIds), beforeProbs: arr(e.beforeProbs), afterProbs: arr(e.afterProbs) };
+});
+
+test('numbers-transformer: "what changed" translates with the page\'s beam', { timeout: 180_000, skip: HAVE_NT ? false : 'no models/numbers-transformer' }, async () => {
+  const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
+  try {
+    const text = 'three hundred and forty two';
+    // Cross-attention of layer 1 off, of layer 2 halved (1-based in the URL).
+    const ablate = 'cross.1.1=0,cross.1.2=0,cross.1.3=0,cross.1.4=0,cross.2.1=0.5,cross.2.2=0.5,cross.2.3=0.5,cross.2.4=0.5';
+    const mask = [{ set: 'cross', layer: 0, scales: [0, 0, 0, 0] }, { set: 'cross', layer: 1, scales: [0.5, 0.5, 0.5, 0.5] }];
+    await page.goto(`${base}/?model=numbers-transformer&view=model&beam=4&text=${encodeURIComponent(text)}&ablate=${encodeURIComponent(ablate)}`);
+    await after_('loads', 0, 60_000);
+    await page.waitForFunction((a) => window.tfpPlay?.ablation?.effectFor === a && window.tfpPlay.ablation.effect, ablate, { timeout: 60_000 });
+    const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
+    const src = api.tokenize(nt, text).ids;
+    assert.deepEqual(ids, src);
+    api.setHeadMask(nt, []);
+    const plain4 = api.translate(nt, src, { beamSize: 4 }).ids, plain1 = api.translate(nt, src).ids;
+    api.setHeadMask(nt, mask);
+    const masked4 = api.translate(nt, src, { beamSize: 4 }).ids, masked1 = api.translate(nt, src).ids;
+    const eff4 = api.headMaskEffect(nt, src, 8, 4);
+    assert.deepEqual(Array.from(eff4.before.data), plain4);
+    assert.deepEqual(Array.from(eff4.after.data), masked4);
+    let e = await pageEffect();
+    assert.equal(e.kind, 'translation');
+    assert.equal(e.beamSize, 4);
+    assert.deepEqual(e.before, plain4);
+    assert.deepEqual(e.after, masked4);
+    assert.notDeepEqual(masked4, plain4);
+    const decoding = await page.locator('.abl-changes .abl-decoding').textContent();
+    assert.match(decoding, /beam 4/);
+    await site.shot('ablation_translation_beam4', { fullPage: true });
+    // Beam 1 in the translate form: the panel re-runs greedily.
+    await page.locator('#beam').fill('1');
+    await page.locator('#beam').dispatchEvent('change');
+    await page.waitForFunction(() => window.tfpPlay.ablation.effect?.beamSize === 1, null, { timeout: 30_000 });
+    e = await pageEffect();
+    assert.deepEqual(e.before, plain1);
+    assert.deepEqual(e.after, masked1);
+    assert.match(await page.locator('.abl-changes .abl-decoding').textContent(), /greedy/);
+    assert.deepEqual(site.problems, []);
+  } finally {
+    api.free(nt);
+  }
+});
+
+test('masked-LM fixture: "what changed" shows each [MASK]\'s fillers = tfp_model_fill_mask without/with the mask', { timeout: 180_000 }, async () => {
+  const mlm = api.load(readFixture('bert_mlm_tiny'), 'bert_mlm_tiny');
+  try {
+    const text = 'the [MASK] sat on the [MASK].';
+    const ablate = 'enc.1.1=0,enc.1.2=0,enc.1.4=0,enc.2.1=0,enc.2.2=0,enc.2.4=0';
+    const mask = [{ set: 'enc', layer: 0, scales: [0, 0, 1, 0] }, { set: 'enc', layer: 1, scales: [0, 0, 1, 0] }];
+    await page.goto(`${base}/?model=fixture-bert_mlm_tiny&view=model&text=${encodeURIComponent(text)}&ablate=${encodeURIComponent(ablate)}`);
+    await after_('loads', 0, 60_000);
+    await page.waitForFunction((a) => window.tfpPlay?.ablation?.effectFor === a && window.tfpPlay.ablation.effect, ablate, { timeout: 60_000 });
+    const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
+    const K = 8;
+    api.setHeadMask(mlm, []);
+    const before = api.fillMask(mlm, ids, { topK: K });
+    api.setHeadMask(mlm, mask);
+    const after = api.fillMask(mlm, ids, { topK: K });
+    assert.equal(before.length, 2);
+    const e = await pageEffect();
+    assert.equal(e.kind, 'fill-mask');
+    assert.equal(e.k, K);
+    assert.deepEqual(e.positions, before.map((w) => w.position));
+    assert.deepEqual(e.beforeIds, before.flatMap((w) => w.ids));
+    assert.deepEqual(e.afterIds, after.flatMap((w) => w.ids));
+    close(e.beforeProbs, before.flatMap((w) => w.probs), 'fillers before');
+    close(e.afterProbs, after.flatMap((w) => w.probs), 'fillers after');
+    assert.notDeepEqual(e.afterProbs, e.beforeProbs);
+    // One table per mask, K rows: "token (p%)" before and after, as the engine's numbers.
+    const tables = await page.locator('.abl-fills').evaluateAll((ts) => ts.map((t) => ({
+      position: Number(t.dataset.position),
+      rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)) })));
+    assert.equal(tables.length, 2);
+    tables.forEach((t, r) => {
+      assert.equal(t.position, before[r].position);
+      assert.equal(t.rows.length, K);
+      t.rows.forEach((row, k) => {
+        assert.ok(row[1].endsWith(`(${(100 * before[r].probs[k]).toFixed(1)}%)`), row[1]);
+        assert.ok(row[2].endsWith(`(${(100 * after[r].probs[k]).toFixed(1)}%)`), row[2]);
+      });
+    });
+    assert.equal(await page.locator('.abl-tags').count(), 0);
+    await site.shot('ablation_fill_mask', { fullPage: true });
+    // No [MASK]: every position's most probable token, as before.
+    const r = await num('renders');
+    await page.locator('#text').fill('the cat sat on the mat.');
+    await after_('renders', r);
+    await page.waitForFunction(() => window.tfpPlay.ablation.effect?.kind === 'per-token', null, { timeout: 30_000 });
+    assert.deepEqual(site.problems, []);
+  } finally {
+    api.free(mlm);
+  }
 });

@@ -226,11 +226,12 @@ export class ModelApi extends Api {
     }
   }
 
-  /** tfp_model_head_mask_effect: { name: { dims, data } } (ids/before/after, or argmax_*, prob_*). */
-  headMaskEffect(model, ids, topK = 8) {
+  /** tfp_model_head_mask_effect: { name: { dims, data } } (ids/before/after, argmax_* and prob_*,
+   *  or mask_positions, fill_ids_* and fill_probs_*); beamSize: an encoder-decoder's decoding. */
+  headMaskEffect(model, ids, topK = 8, beamSize = 1) {
     const p = this.put(this.ints(ids));
     try {
-      return this.tensors(this.out((s) => this.m._tfp_model_head_mask_effect(model, p, ids.length, topK, s)));
+      return this.tensors(this.out((s) => this.m._tfp_model_head_mask_effect(model, p, ids.length, topK, beamSize, s)));
     } finally {
       this.m._tfp_free(p);
     }

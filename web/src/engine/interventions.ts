@@ -50,8 +50,9 @@ export function setHeadMask(c: Calls, m: TfpModule, modelPtr: number, entries: H
 
 /** The model without and with its head mask on `ids` (tfp_model_head_mask_effect). */
 export function headMaskEffect(c: Calls, m: TfpModule, modelPtr: number, ids: Int32Array, topK: number,
-                               token: (id: number) => string): HeadMaskEffect {
-  const list = withInts(c, ids, (p) => out(c, (slot) => m._tfp_model_head_mask_effect(modelPtr, p, ids.length, topK, slot)));
+                               beamSize: number, token: (id: number) => string): HeadMaskEffect {
+  const list = withInts(c, ids, (p) => out(c, (slot) =>
+    m._tfp_model_head_mask_effect(modelPtr, p, ids.length, topK, beamSize, slot)));
   try {
     const has = (name: string) => {
       const bytes = new TextEncoder().encode(name + '\0');
@@ -62,6 +63,13 @@ export function headMaskEffect(c: Calls, m: TfpModule, modelPtr: number, ids: In
     };
     const idsOf = (name: string) => Int32Array.from(c.tensor(list, name).data);
     const names = (x: Int32Array) => Array.from(x, token);
+    if (has('mask_positions')) {
+      const fb = c.tensor(list, 'fill_ids_before');
+      const beforeIds = Int32Array.from(fb.data), afterIds = idsOf('fill_ids_after');
+      return { kind: 'fill-mask', positions: idsOf('mask_positions'), k: fb.dims[1] ?? 0, beforeIds, afterIds,
+               beforeTokens: names(beforeIds), afterTokens: names(afterIds),
+               beforeProbs: c.tensor(list, 'fill_probs_before').data, afterProbs: c.tensor(list, 'fill_probs_after').data };
+    }
     if (has('argmax_before')) {
       const before = idsOf('argmax_before'), after = idsOf('argmax_after');
       return { kind: 'per-token', before, after, beforeTokens: names(before), afterTokens: names(after),
@@ -73,7 +81,7 @@ export function headMaskEffect(c: Calls, m: TfpModule, modelPtr: number, ids: In
                before: c.tensor(list, 'before').data, after: c.tensor(list, 'after').data };
     }
     const before = idsOf('before'), after = idsOf('after');
-    return { kind: 'translation', before, after, beforeTokens: names(before), afterTokens: names(after) };
+    return { kind: 'translation', beamSize, before, after, beforeTokens: names(before), afterTokens: names(after) };
   } finally {
     m._tfp_tensors_free(list);
   }

@@ -297,11 +297,15 @@ export interface HeadMaskEntry {
 export type HeadMaskEffect =
   /** Decoder-only: the next token after the last position; ids = either run's top k. */
   | { kind: 'next-token'; ids: Int32Array; tokens: string[]; before: Float32Array; after: Float32Array }
-  /** Encoder-only with a head: the most probable label/token per position. */
+  /** Masked LM with [MASK]s in ids: each mask's top fillers (tfp_model_fill_mask), row m of
+   *  the (M, K) arrays for the mask at positions[m], most probable first. */
+  | { kind: 'fill-mask'; positions: Int32Array; k: number; beforeIds: Int32Array; afterIds: Int32Array;
+      beforeTokens: string[]; afterTokens: string[]; beforeProbs: Float32Array; afterProbs: Float32Array }
+  /** Encoder-only with a head (no [MASK] to fill): the most probable label/token per position. */
   | { kind: 'per-token'; before: Int32Array; after: Int32Array; beforeTokens: string[]; afterTokens: string[];
       beforeProbs: Float32Array; afterProbs: Float32Array }
-  /** Encoder-decoder: greedy translations. */
-  | { kind: 'translation'; before: Int32Array; after: Int32Array; beforeTokens: string[]; afterTokens: string[] };
+  /** Encoder-decoder: translations with beam `beamSize` (1 = greedy), as tfp_model_translate. */
+  | { kind: 'translation'; beamSize: number; before: Int32Array; after: Int32Array; beforeTokens: string[]; afterTokens: string[] };
 
 /** The logit lens (tfp_model_logit_lens) of a decoder-only model, or of an encoder-decoder's
  * decoder (ids = source, tgtIds = decoder input). */
@@ -407,7 +411,7 @@ export type Request =
   | { id: number; kind: 'attention-steps-embeddings'; model: number; args: AttentionStepsEmbeddingsArgs }
   | { id: number; kind: 'fill-mask'; model: number; args: FillMaskArgs }
   | { id: number; kind: 'head-mask'; model: number; entries: HeadMaskEntry[] }
-  | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number }
+  | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number; beamSize: number }
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'rollout'; args: RolloutArgs }

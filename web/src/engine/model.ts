@@ -175,9 +175,10 @@ export class Model {
     throw unexpected('setHeadMask');
   }
 
-  /** What the head mask changes on `ids`: the model run without it and with it. */
-  async headMaskEffect(ids: ArrayLike<number>, topK = 8): Promise<HeadMaskEffect> {
-    const r = await this.request({ kind: 'head-mask-effect', model: this.handle, ids: Int32Array.from(ids), topK });
+  /** What the head mask changes on `ids`: the model run without it and with it. An
+   *  encoder-decoder translates with `beamSize` (1 = greedy), as translate() does. */
+  async headMaskEffect(ids: ArrayLike<number>, topK = 8, beamSize = 1): Promise<HeadMaskEffect> {
+    const r = await this.request({ kind: 'head-mask-effect', model: this.handle, ids: Int32Array.from(ids), topK, beamSize });
     if (r.ok && r.kind === 'head-mask-effect') return r.result;
     throw unexpected('headMaskEffect');
   }

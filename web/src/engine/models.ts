@@ -336,8 +336,8 @@ export class Models {
     setHeadMask(this.c, this.m, this.model(model), entries);
   }
 
-  headMaskEffect(model: number, ids: Int32Array, topK: number): HeadMaskEffect {
-    return headMaskEffect(this.c, this.m, this.model(model), ids, topK, (id) => this.token(model, id));
+  headMaskEffect(model: number, ids: Int32Array, topK: number, beamSize: number): HeadMaskEffect {
+    return headMaskEffect(this.c, this.m, this.model(model), ids, topK, beamSize, (id) => this.token(model, id));
   }
 
   logitLens(model: number, a: LogitLensArgs): LogitLensResult {

@@ -82,7 +82,7 @@ export interface TfpModule {
 
   _tfp_model_set_head_mask(model: number, set: number, layer: number, scales: number, nHeads: number): number;
   _tfp_model_clear_head_mask(model: number): number;
-  _tfp_model_head_mask_effect(model: number, ids: number, n: number, topK: number, out: number): number;
+  _tfp_model_head_mask_effect(model: number, ids: number, n: number, topK: number, beamSize: number, out: number): number;
   _tfp_model_logit_lens(model: number, ids: number, n: number, tgtIds: number, nTgt: number, topK: number,
                         out: number): number;
   _tfp_model_attention_steps(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,

@@ -104,7 +104,7 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       models.setHeadMask(req.model, req.entries);
       return reply({ id: req.id, ok: true, kind: 'head-mask' });
     case 'head-mask-effect':
-      return reply({ id: req.id, ok: true, kind: 'head-mask-effect', result: models.headMaskEffect(req.model, req.ids, req.topK) });
+      return reply({ id: req.id, ok: true, kind: 'head-mask-effect', result: models.headMaskEffect(req.model, req.ids, req.topK, req.beamSize) });
     case 'logit-lens': {
       const result = models.logitLens(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'logit-lens', result }, buffers([result.ids, result.probs]));

@@ -371,6 +371,12 @@ export const en = {
   'play.abl.before': 'Before: {text}',
   'play.abl.after': 'After: {text}',
   'play.abl.sameTranslation': 'The translation did not change.',
+  'play.abl.decoding': 'Both translations decoded as the page translates: {decoding}.',
+  'play.abl.greedy': 'greedy (beam 1)',
+  'play.abl.beam': 'beam {beam}',
+  'play.abl.maskCaption': 'Fillers of [MASK] {mask} (token {position}), without and with the ablation',
+  'play.abl.colRank': 'Rank',
+  'play.abl.masksChanged': { one: '{changed} of {count} [MASK] changed its most probable filler', other: '{changed} of {count} [MASK]s changed their most probable filler' },
   'play.abl.noEffectVectors': 'This model has no prediction head, so there is no prediction to compare before and after: the ablation shows in the maps of later layers and in the output vectors\' lengths.',
   'play.abl.failed': 'The engine refused the ablation: {message}',
 } satisfies Record<string, string | PluralForms>;

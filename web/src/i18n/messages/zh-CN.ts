@@ -367,6 +367,12 @@ export const zhCN: Messages = {
   'play.abl.before': '消融前：{text}',
   'play.abl.after': '消融后：{text}',
   'play.abl.sameTranslation': '译文没有变化。',
+  'play.abl.decoding': '两次翻译都按页面的翻译方式解码：{decoding}。',
+  'play.abl.greedy': '贪心（束宽 1）',
+  'play.abl.beam': '束搜索，束宽 {beam}',
+  'play.abl.maskCaption': '第 {mask} 个 [MASK]（第 {position} 个 token）的候选填充词：消融前与消融后',
+  'play.abl.colRank': '排名',
+  'play.abl.masksChanged': { other: '{count} 个 [MASK] 中有 {changed} 个的最可能填充词发生了变化' },
   'play.abl.noEffectVectors': '这个模型没有预测头，没有消融前后的预测可比：消融的效果体现在后面各层的注意力图和输出向量的长度上。',
   'play.abl.failed': '引擎拒绝了消融：{message}',
 };

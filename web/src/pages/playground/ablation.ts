@@ -266,7 +266,8 @@ export class Ablation {
       this.effectFor = s.ablate;
       return;
     }
-    const e = await model.headMaskEffect(ids, 8);
+    // An encoder-decoder compares translations decoded as the page's own (its beam size).
+    const e = await model.headMaskEffect(ids, 8, model.info.architecture === 'encoder_decoder' ? s.beam : 1);
     this.effect = e;
     const h = document.createElement('h3');
     h.textContent = tr('play.abl.changed');
@@ -279,6 +280,25 @@ export class Ablation {
           const d = e.after[i]! - e.before[i]!;
           return [show(e.tokens[i]!), pct(e.before[i]!), pct(e.after[i]!), `${d >= 0 ? '+' : '−'}${pct(Math.abs(d))}`];
         }), 'abl-next'));
+    } else if (e.kind === 'fill-mask') {
+      // Each [MASK]'s fillers, ranked, without and with the ablation (the engine's fill-mask).
+      let changed = 0;
+      const M = e.positions.length, K = e.k;
+      const cell = (toks: string[], probs: Float32Array, i: number) => `${show(toks[i]!)} (${pct(probs[i]!)})`;
+      const tables: HTMLElement[] = [];
+      for (let r = 0; r < M; r++) {
+        if (e.beforeIds[r * K] !== e.afterIds[r * K]) changed++;
+        const rows = Array.from({ length: K }, (_, k) => [String(k + 1), cell(e.beforeTokens, e.beforeProbs, r * K + k),
+                                                          cell(e.afterTokens, e.afterProbs, r * K + k)]);
+        const t = table(tr('play.abl.maskCaption', { mask: r + 1, position: e.positions[r]! + 1 }),
+          [tr('play.abl.colRank'), tr('play.abl.colBefore'), tr('play.abl.colAfter')], rows, 'abl-fills');
+        t.dataset.position = String(e.positions[r]);
+        tables.push(t);
+      }
+      const p = document.createElement('p');
+      p.className = 'abl-summary';
+      p.textContent = tr('play.abl.masksChanged', { changed, count: M });
+      body.push(p, ...tables);
     } else if (e.kind === 'per-token') {
       const changed: string[][] = [];
       for (let i = 0; i < e.before.length; i++)
@@ -292,6 +312,10 @@ export class Ablation {
         body.push(table(tr('play.abl.tagsCaption'), [tr('play.abl.colPosition'), tr('play.abl.colBefore'), tr('play.abl.colAfter')], changed, 'abl-tags'));
     } else {
       const text = (toks: string[]) => toks.map(show).join(' ');
+      const how = document.createElement('p');
+      how.className = 'help abl-decoding';
+      how.textContent = tr('play.abl.decoding', { decoding: e.beamSize > 1 ? tr('play.abl.beam', { beam: e.beamSize }) : tr('play.abl.greedy') });
+      body.push(how);
       for (const [key, toks] of [['play.abl.before', e.beforeTokens], ['play.abl.after', e.afterTokens]] as const) {
         const p = document.createElement('p');
         p.className = 'abl-translation';

@@ -116,12 +116,14 @@ interface Current {
 const current: Current = { model: null, label: '', encoding: null, forward: null, translation: null, families: [] };
 
 function setState(next: PlayState, recompute: boolean): void {
+  // "What changed" translates with the beam size: a new beam under an ablation re-runs it.
+  const beamEffect = next.beam !== state.beam && next.ablate !== '' && current.model?.info.architecture === 'encoder_decoder';
   state = next;
   debug.state = next;
   saveUrl();
   showInspectorControls();
   strip.setSelected(stripPicksKeys(next) ? next.key : next.token);
-  if (recompute) schedule();
+  if (recompute || beamEffect) schedule();
   else inspector.update({ families: current.families }, state);
 }
 
