@@ -140,7 +140,12 @@ TEST_CASE("checkpoint errors: config.json") {
     }
     return std::string("(no error)");
   };
-  CHECK(err("{") == "x/config.json: not valid JSON");
+  // Where it stops being JSON (nlohmann's line and column).
+  CHECK(err("{") ==
+        "x/config.json: not valid JSON at line 1, column 2: syntax error while parsing object key - unexpected "
+        "end of input; expected string literal");
+  CHECK(err("{\n  \"model_type\": \"gpt2\",\n  \"n_embd\": 16,\n}").find("at line 4, column 1") !=
+        std::string::npos);
   CHECK(err("[]") == "x/config.json: expected a JSON object");
   CHECK(err("{}") == "x/config.json: missing \"model_type\" (one of gpt2, bert, torch_transformer, tfp)");
   CHECK(err(R"({"model_type":"llama"})") ==

@@ -107,6 +107,7 @@ TEST_CASE("tokenizer char: one token per code point, saved and loaded") {
 TEST_CASE("tokenizer json: malformed files and unsupported types give clear errors") {
   using doctest::Contains;
   CHECK_THROWS_WITH_AS(load_tokenizer_json("{\"model\": ", "t.json"), Contains("t.json: malformed JSON"), Error);
+  CHECK_THROWS_WITH_AS(load_tokenizer_json("{\"model\": ", "t.json"), Contains("(10 bytes) at line 1, column 11:"), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json("[1, 2]"), Contains("top level is not a JSON object"), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json("{}"), Contains("lacks \"model\""), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"model": {"type": "Unigram", "vocab": []}})"),

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_text.h"
+
 namespace tfp::model {
 
 namespace {
@@ -268,7 +270,7 @@ const char* family_name(CheckpointFamily f) {
 
 ParsedConfig parse_config_json(std::string_view text, const std::string& source) {
   const json j = json::parse(text.begin(), text.end(), nullptr, false);
-  TFP_CHECK(!j.is_discarded(), source, ": not valid JSON");
+  TFP_CHECK(!j.is_discarded(), source, ": not valid JSON ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": expected a JSON object");
   const auto mt = j.find("model_type");
   TFP_CHECK(mt != j.end() && mt->is_string(), source,

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "io/json_text.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/char_model.h"
 #include "tokenizer/wordpiece.h"
@@ -196,7 +197,7 @@ std::vector<AddedToken> read_added(const Reader& r, const json& j) {
 
 Tokenizer load_tokenizer_json(std::string_view text, const std::string& source) {
   const json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  TFP_CHECK(!j.is_discarded(), source, ": malformed JSON (", text.size(), " bytes)");
+  TFP_CHECK(!j.is_discarded(), source, ": malformed JSON (", text.size(), " bytes) ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": the top level is not a JSON object");
   const Reader r{source};
   PipelineConfig cfg;
