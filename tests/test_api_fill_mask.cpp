@@ -22,16 +22,7 @@ using namespace tfp;
 namespace {
 
 tfp_model* load_fixture(const std::string& name) {
-  const std::string dir = testing::checkpoint_dir(name);
-  const std::string config = io::read_text_file(dir + "/config.json");
-  const std::string tok = io::read_text_file(dir + "/tokenizer.json");
-  const std::vector<uint8_t> w = io::read_file(dir + "/model.safetensors");
-  tfp_model* m = nullptr;
-  const int status = tfp_model_load_buffers(config.data(), config.size(), w.data(), w.size(), tok.data(), tok.size(),
-                                            name.c_str(), &m);
-  INFO(tfp_last_error());
-  REQUIRE(status == TFP_OK);
-  return m;
+  return testing::open_through_api(testing::checkpoint_dir(name), name);
 }
 
 struct Filled {

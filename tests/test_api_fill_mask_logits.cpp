@@ -15,16 +15,7 @@ using namespace tfp;
 
 namespace {
 
-tfp_model* load_mlm() {
-  const std::string dir = testing::checkpoint_dir("bert_mlm_tiny");
-  const std::string config = io::read_text_file(dir + "/config.json");
-  const std::string tok = io::read_text_file(dir + "/tokenizer.json");
-  const std::vector<uint8_t> w = io::read_file(dir + "/model.safetensors");
-  tfp_model* m = nullptr;
-  REQUIRE(tfp_model_load_buffers(config.data(), config.size(), w.data(), w.size(), tok.data(), tok.size(),
-                                 "bert_mlm_tiny", &m) == TFP_OK);
-  return m;
-}
+tfp_model* load_mlm() { return testing::open_through_api(testing::checkpoint_dir("bert_mlm_tiny"), "bert_mlm_tiny"); }
 
 struct Top {
   int status = 0, n_masked = -1;

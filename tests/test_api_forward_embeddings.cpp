@@ -66,13 +66,7 @@ struct Fixture {
 // through the C++ loader, with batch item 0 of its inputs.safetensors.
 void open_fixture(const std::string& name, Fixture& f) {
   const std::string dir = testing::checkpoint_dir(name);
-  const std::string config = io::read_text_file(dir + "/config.json");
-  const std::string weights = io::read_text_file(dir + "/model.safetensors");
-  const int status = tfp_model_load_buffers(config.data(), config.size(),
-                                            reinterpret_cast<const uint8_t*>(weights.data()), weights.size(),
-                                            nullptr, 0, name.c_str(), &f.api);
-  INFO(tfp_last_error());
-  REQUIRE(status == TFP_OK);
+  f.api = testing::open_through_api(dir, name, false);
   f.direct = load_model_dir(dir);
   const io::SafeTensors inputs = io::SafeTensors::load(dir + "/inputs.safetensors");
   f.in = torch_inputs(f.direct.config(), f.direct.family, inputs, 0);
@@ -170,13 +164,7 @@ std::vector<uint8_t> without_head(const std::string& name, const std::string& pr
 }
 
 tfp_model* load_with(const std::string& name, const std::vector<uint8_t>& weights) {
-  const std::string config = io::read_text_file(testing::checkpoint_dir(name) + "/config.json");
-  tfp_model* m = nullptr;
-  const int status =
-      tfp_model_load_buffers(config.data(), config.size(), weights.data(), weights.size(), nullptr, 0, name.c_str(), &m);
-  INFO(tfp_last_error());
-  REQUIRE(status == TFP_OK);
-  return m;
+  return testing::open_through_api(testing::checkpoint_dir(name), name, false, &weights);
 }
 
 }  // namespace
@@ -362,12 +350,7 @@ TEST_CASE("api embeddings: shape, input and flag errors name what is wrong; the 
         std::string(F) + ": TFP_EMBED_CAUSAL_TGT: an encoder-only model has no decoder (use TFP_EMBED_CAUSAL_SRC)");
 
   // A token model is sent to tfp_model_forward.
-  const std::string dir = testing::checkpoint_dir("gpt2_tiny");
-  const std::string config = io::read_text_file(dir + "/config.json");
-  const std::string weights = io::read_text_file(dir + "/model.safetensors");
-  tfp_model* gpt = nullptr;
-  REQUIRE(tfp_model_load_buffers(config.data(), config.size(), reinterpret_cast<const uint8_t*>(weights.data()),
-                                 weights.size(), nullptr, 0, "gpt2", &gpt) == TFP_OK);
+  tfp_model* gpt = testing::open_through_api(testing::checkpoint_dir("gpt2_tiny"), "gpt2", false);
   CHECK(error_of(tfp_model_forward_embeddings(gpt, 16, src, 7, nullptr, 0, nullptr, nullptr, 0, &r.list)) ==
         std::string(F) + ": 'gpt2' has token embeddings: it takes token ids (tfp_model_forward), not vectors");
   // ... and it has no words fallback: without tokenizer.json it cannot tokenise.

@@ -58,12 +58,7 @@ TEST_CASE("api generate: the step-wise generator equals model::generate, sampled
 }
 
 TEST_CASE("api generate: tfp_generator_* steps, stops, and its text pieces add up to the decoded output") {
-  std::string config = io::read_text_file(testing::checkpoint_dir("gpt2_tiny") + "/config.json");
-  std::string weights = io::read_text_file(testing::checkpoint_dir("gpt2_tiny") + "/model.safetensors");
-  std::string tok = io::read_text_file(testing::checkpoint_dir("gpt2_tiny") + "/tokenizer.json");
-  tfp_model* m = nullptr;
-  REQUIRE(tfp_model_load_buffers(config.data(), config.size(), reinterpret_cast<const uint8_t*>(weights.data()),
-                                 weights.size(), tok.data(), tok.size(), "gpt2_tiny", &m) == TFP_OK);
+  tfp_model* m = testing::open_through_api(testing::checkpoint_dir("gpt2_tiny"), "gpt2_tiny");
   const nlohmann::json want = testing::read_json(testing::checkpoint_dir("gpt2_tiny") + "/expected.json");
   const std::vector<int32_t> prompt = testing::json_list<int32_t>(want["greedy_prompt"]);
   const std::vector<int32_t> cont = testing::json_list<int32_t>(want["greedy_continuation"]);
@@ -95,8 +90,8 @@ TEST_CASE("api generate: tfp_generator_* steps, stops, and its text pieces add u
   CHECK(std::string(tfp_generator_stop_reason(g)) == "max_tokens");
   tfp_generator_free(g);
 
-  REQUIRE(tfp_model_load_buffers(config.data(), config.size(), reinterpret_cast<const uint8_t*>(weights.data()),
-                                 weights.size(), tok.data(), tok.size(), "gpt2_tiny", &m) == TFP_OK);
+  tfp_model_free(m);  // a fresh handle decodes the generated ids to the same text
+  m = testing::open_through_api(testing::checkpoint_dir("gpt2_tiny"), "gpt2_tiny");
   CHECK(text == std::string(tfp_model_decode(m, ids.data(), static_cast<int>(ids.size()), 1)));
 
   // Bad options are errors with messages; a prompt past the context too.

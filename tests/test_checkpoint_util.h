@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/tfp_api.h"
 #include "core/tensor.h"
 #include "io/file.h"
 
@@ -16,6 +17,23 @@ namespace tfp::testing {
 
 inline std::string checkpoint_dir(const std::string& name) {
   return std::string(TFP_FIXTURES_DIR) + "/checkpoints/" + name;
+}
+
+// A model folder (config.json, model.safetensors and, with_tokenizer, tokenizer.json)
+// opened through the C API from memory, as the page opens a user's files; `weights`
+// replaces the folder's model.safetensors when given.
+inline tfp_model* open_through_api(const std::string& dir, const std::string& source, bool with_tokenizer = true,
+                                   const std::vector<uint8_t>* weights = nullptr) {
+  const std::string config = io::read_text_file(dir + "/config.json");
+  const std::string tok = with_tokenizer ? io::read_text_file(dir + "/tokenizer.json") : std::string();
+  const std::vector<uint8_t> own = weights ? std::vector<uint8_t>() : io::read_file(dir + "/model.safetensors");
+  const std::vector<uint8_t>& w = weights ? *weights : own;
+  tfp_model* m = nullptr;
+  const int status = tfp_model_load_buffers(config.data(), config.size(), w.data(), w.size(),
+                                            with_tokenizer ? tok.data() : nullptr, tok.size(), source.c_str(), &m);
+  INFO(tfp_last_error());
+  REQUIRE(status == TFP_OK);
+  return m;
 }
 
 inline nlohmann::json read_json(const std::string& path) {

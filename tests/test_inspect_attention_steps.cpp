@@ -41,18 +41,7 @@ namespace {
 
 std::string repo_path(const std::string& rel) { return std::string(TFP_FIXTURES_DIR) + "/../../" + rel; }
 
-tfp_model* load_dir(const std::string& dir) {
-  const std::string config = io::read_text_file(dir + "/config.json");
-  const std::string weights = io::read_text_file(dir + "/model.safetensors");
-  const std::string tok = io::read_text_file(dir + "/tokenizer.json");
-  tfp_model* m = nullptr;
-  const int st = tfp_model_load_buffers(config.data(), config.size(),
-                                        reinterpret_cast<const uint8_t*>(weights.data()), weights.size(),
-                                        tok.data(), tok.size(), dir.c_str(), &m);
-  INFO(tfp_last_error());
-  REQUIRE(st == TFP_OK);
-  return m;
-}
+tfp_model* load_dir(const std::string& dir) { return testing::open_through_api(dir, dir); }
 
 struct List {
   tfp_tensors* list = nullptr;
