@@ -7,7 +7,8 @@
 //     no "undefined"), says the previous model is still in use, and typing afterwards gives
 //     the engine's tokens and maps for that model (compared with the Node oracle);
 //   - a text far longer than brown-gpt's context is cut with a note of how many tokens were
-//     left out, the kept tokens' maps are the engine's; a 1 MB paste finishes;
+//     left out, the kept tokens' maps are the engine's, the echo under the box stops at the
+//     last character read; a 1 MB paste finishes;
 //   - lone surrogates, emoji ZWJ sequences, combining marks and right-to-left text tokenise
 //     and show spans (brown-gpt and the GPT-2 fixture);
 //   - no uncaught page error or console error throughout.
@@ -261,6 +262,9 @@ test('brown-gpt: a text past the context is cut with a note; a 1 MB paste; unusu
     const status = await page.locator('#status').textContent();
     assert.match(status, new RegExp(`\\b${total - max}\\b.*(left out|dropped)`), `status: ${status}`);
     await page.locator('#status').screenshot({ path: `${SHOT_DIR}long_text_status.png` });
+    // The echo under the box shows what the model read, up to its last kept character, then "…".
+    const keptEnd = Math.max(...want.enc.offsets.slice(0, 2 * max).filter((_, k) => k % 2 === 1));
+    assert.equal(await page.locator('#text-echo').textContent(), `${long.slice(0, keptEnd)} …`);
 
     // A 1 MB paste: the page tokenises it, keeps the first `max` tokens and stays usable.
     const big = 'The man said that the city was quiet. '.repeat(Math.ceil((1 << 20) / 38));
@@ -269,8 +273,10 @@ test('brown-gpt: a text past the context is cut with a note; a 1 MB paste; unusu
     await sameAsEngine(brown, big, '1 MB text');
     t.diagnostic(`1 MB text: maps after ${Date.now() - started} ms`);
     assert.match(await page.locator('#status').textContent(), /left out|dropped/);
+    assert.ok((await page.locator('#text-echo').textContent()).length < 2000, 'a 1 MB paste is not echoed in full');
     await typeText('short again');
     await sameAsEngine(brown, 'short again', 'after the 1 MB text');
+    assert.equal(await page.locator('#text-echo').textContent(), 'short again');
 
     await unusualTexts(brown, 'brown-gpt');
     await page.locator('.text-panel').screenshot({ path: `${SHOT_DIR}unicode_brown.png` });

@@ -92,10 +92,15 @@ const inspector = new Inspector(byId('view'), {
 });
 inspector.ablation = ablation;
 
+/** Where the echo under the text box stops (null: the whole text): a long paste is not
+ *  repeated in full, only what the model read, then "…". */
+let echoEnd: number | null = null;
+const echoed = (text: string): string => (echoEnd === null || echoEnd >= text.length ? text : `${text.slice(0, echoEnd)} …`);
+
 const strip = new TokenSpans(() => t('play.tokensOfText'), {
   onHover: (i) => {
     const enc = current.encoding;
-    markSpan(textEcho, textBox.value, i === null || !enc ? null : [enc.offsets[2 * i]!, enc.offsets[2 * i + 1]!]);
+    markSpan(textEcho, echoed(textBox.value), i === null || !enc ? null : [enc.offsets[2 * i]!, enc.offsets[2 * i + 1]!]);
   },
   // The strip shows the source: where the queries are decoder positions it picks a key.
   onSelect: (i) => setState(stripPicksKeys(state) ? { ...state, key: state.key === i ? null : i }
@@ -393,7 +398,9 @@ async function compute(): Promise<void> {
     debug.encoding = { ids: Array.from(ids), tokens, offsets: Array.from(offsets), truncated };
     lastStrip = { tokens, ids, offsets, special: current.encoding.specialMask, byteLevel };
     strip.update(lastStrip, stripPicksKeys(state) ? state.key : state.token);
-    markSpan(textEcho, text, null);
+    // A text past the context is echoed up to the last character the model read.
+    echoEnd = truncated ? Math.max(0, ...Array.from(offsets).filter((_, k) => k % 2 === 1)) : null;
+    markSpan(textEcho, echoed(text), null);
     if (T === 0) {
       current.families = [];
       current.forward = null;
