@@ -15,6 +15,7 @@
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/api_tensors.h"
+#include "api/api_token_inputs.h"
 #include "api/tfp_inspect_api.h"
 #include "inspect/head_mask.h"
 #include "inspect/logit_lens.h"
@@ -107,13 +108,6 @@ tfp::Tensor floats_of(const std::vector<int32_t>& v) {
   return t;
 }
 
-// The logits of one run of a decoder-only or encoder-only model, under `obs`.
-tfp::Tensor logits_of(const m::ModelConfig& c, const m::ModelWeights& w, std::span<const int32_t> x,
-                      tfp::inspect::Observer* obs) {
-  if (c.architecture == m::Architecture::decoder_only) return m::forward_decoder_only(c, w, x, obs).logits;
-  return m::forward_encoder_only(c, w, x, {}, {}, obs).logits;
-}
-
 }  // namespace
 
 extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, int n, int top_k, int beam_size,
@@ -137,7 +131,7 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
         TFP_API_REQUIRE(c.lm_head, f, ": '", lm.source, "' has no LM head");
         std::vector<std::vector<double>> p;
         for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
-          const tfp::Tensor logits = logits_of(c, lm.weights(), x, o);  // (T, V)
+          const tfp::Tensor logits = tfp::api::run_tokens(c, lm.weights(), {.ids = x}, o).logits;  // (T, V)
           const int64_t V = logits.dim(1);
           p.push_back(m::token_probabilities(std::span<const float>(logits.row(logits.dim(0) - 1), static_cast<size_t>(V))));
         }
@@ -186,7 +180,7 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
         const char* names[2][2] = {{"argmax_before", "prob_before"}, {"argmax_after", "prob_after"}};
         int run = 0;
         for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
-          const tfp::Tensor logits = logits_of(c, lm.weights(), x, o);
+          const tfp::Tensor logits = tfp::api::run_tokens(c, lm.weights(), {.ids = x}, o).logits;
           TFP_API_REQUIRE(!logits.empty(), f, ": '", lm.source, "' has no head (hidden states only)");
           const int64_t T = logits.dim(0), V = logits.dim(1);
           std::vector<int32_t> best;

@@ -25,24 +25,27 @@ extern "C" int tfp_attention_rollout(const float* probs, int L, int H, int T, fl
   });
 }
 
-extern "C" int tfp_attention_head_stats_masked(const float* probs, int H, int Tq, int Tk, int causal,
-                                               const uint8_t* masked, float* out) {
-  return api::guard("tfp_attention_head_stats_masked", [&] {
-    TFP_API_REQUIRE(probs && out, "tfp_attention_head_stats_masked: probs or out is NULL");
-    TFP_API_REQUIRE(H > 0 && Tq > 0 && Tk > 0, "tfp_attention_head_stats_masked: H, Tq, Tk must be positive, got H=",
-                    H, " Tq=", Tq, " Tk=", Tk);
-    TFP_API_REQUIRE(causal == 0 || causal == 1, "tfp_attention_head_stats_masked: causal ", causal, " is not 0 or 1");
+namespace {
+
+// Both head-statistics entry points: the same checks, errors named after the caller.
+int head_stats(const char* f, const float* probs, int H, int Tq, int Tk, int causal, const uint8_t* masked,
+               float* out) {
+  return api::guard(f, [&] {
+    TFP_API_REQUIRE(probs && out, f, ": probs or out is NULL");
+    TFP_API_REQUIRE(H > 0 && Tq > 0 && Tk > 0, f, ": H, Tq, Tk must be positive, got H=", H, " Tq=", Tq, " Tk=", Tk);
+    TFP_API_REQUIRE(causal == 0 || causal == 1, f, ": causal ", causal, " is not 0 or 1");
     const Tensor s = inspect::attention_head_stats(TensorView(probs, Shape{H, Tq, Tk}), causal == 1, masked);
     std::copy(s.data.begin(), s.data.end(), out);
   });
 }
 
+}  // namespace
+
+extern "C" int tfp_attention_head_stats_masked(const float* probs, int H, int Tq, int Tk, int causal,
+                                               const uint8_t* masked, float* out) {
+  return head_stats("tfp_attention_head_stats_masked", probs, H, Tq, Tk, causal, masked, out);
+}
+
 extern "C" int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* out) {
-  return api::guard("tfp_attention_head_stats", [&] {
-    TFP_API_REQUIRE(probs && out, "tfp_attention_head_stats: probs or out is NULL");
-    TFP_API_REQUIRE(H > 0 && Tq > 0 && Tk > 0, "tfp_attention_head_stats: H, Tq, Tk must be positive, got H=", H,
-                    " Tq=", Tq, " Tk=", Tk);
-    const Tensor s = inspect::attention_head_stats(TensorView(probs, Shape{H, Tq, Tk}));
-    std::copy(s.data.begin(), s.data.end(), out);
-  });
+  return head_stats("tfp_attention_head_stats", probs, H, Tq, Tk, 0, nullptr, out);
 }

@@ -13,10 +13,10 @@
 namespace tfp::api {
 
 struct TokenInputs {
-  std::span<const int32_t> ids;
-  std::vector<int32_t> token_types;  // empty = all 0
-  std::vector<uint8_t> padding;      // 1 = padding (the engine's sense); empty = none
-  std::span<const int32_t> tgt_ids;  // encoder-decoder only: the decoder's input
+  std::span<const int32_t> ids{};
+  std::vector<int32_t> token_types{};  // empty = all 0
+  std::vector<uint8_t> padding{};      // 1 = padding (the engine's sense); empty = none
+  std::span<const int32_t> tgt_ids{};  // encoder-decoder only: the decoder's input
 };
 
 // Hugging Face's attention_mask (1 = real token, 0 = padding; NULL = none) as the engine's
