@@ -10,8 +10,10 @@
 # the worker imports them and `tools/build.sh wasm-if-missing` looks for them.
 
 set(TFP_API_HEADER ${CMAKE_SOURCE_DIR}/src/api/tfp_api.h)
-# tfp_inspect_api.h: the inspector's attention maths (rollout, head statistics).
-set(TFP_API_HEADERS ${TFP_API_HEADER} ${CMAKE_SOURCE_DIR}/src/api/tfp_inspect_api.h)
+# And every src/api/tfp_*_api.h beside it: tfp_inspect_api.h (rollout, head statistics),
+# the Learn chapters' tfp_learn_*_api.h, ...
+file(GLOB TFP_API_EXTRA_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/api/tfp_*_api.h)
+set(TFP_API_HEADERS ${TFP_API_HEADER} ${TFP_API_EXTRA_HEADERS})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TFP_API_HEADERS})
 
 # Declarations start at column 0 with a return type: "const char* tfp_version(void);".

@@ -6,10 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precachePlugin } from './plugins/precache_plugin.ts';
 
-// Every page: each .html file in web/ (index.html = the playground, lab.html, ...).
+// Every page: each .html file in web/ (index.html = the playground, lab.html, ...) and
+// in its page folders (learn/index.html = the Learn contents, learn/<chapter>.html).
 const webDir = fileURLToPath(new URL('.', import.meta.url));
-const pages = Object.fromEntries(readdirSync(webDir).filter((f) => f.endsWith('.html'))
-  .map((f) => [f.replace(/\.html$/, ''), `${webDir}${f}`]));
+const PAGE_DIRS = ['', 'learn/'];
+const pages = Object.fromEntries(PAGE_DIRS.flatMap((dir) =>
+  readdirSync(`${webDir}${dir}`).filter((f) => f.endsWith('.html'))
+    .map((f) => [`${dir}${f.replace(/\.html$/, '')}`, `${webDir}${dir}${f}`])));
 
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',

@@ -11,6 +11,7 @@
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
 import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
+import type { LearnArgs, LearnName, LearnResult } from './learn_calls/index';
 
 export type {
   AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
@@ -183,6 +184,13 @@ export class Engine implements Channel {
     const reply = await this.request({ kind: 'head-stats', maps, options });
     if (reply.ok && reply.kind === 'head-stats') return reply.result;
     throw new EngineError('engine: unexpected reply to headStats');
+  }
+
+  /** One of the Learn chapters' engine calls (learn_calls/index.ts), by name. */
+  async learn<K extends LearnName>(name: K, args: LearnArgs<K>): Promise<LearnResult<K>> {
+    const reply = await this.request({ kind: 'learn', name, args });
+    if (reply.ok && reply.kind === 'learn') return reply.result as LearnResult<K>;
+    throw new EngineError(`engine: unexpected reply to learn('${name}')`);
   }
 
   /** The module's heap size (it only grows) and the live models and generators. */

@@ -414,6 +414,7 @@ export type Request =
   | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number; beamSize: number }
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'memory' }
+  | { id: number; kind: 'learn'; name: string; args: unknown }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
   | { id: number; kind: 'head-stats'; maps: FloatTensor[]; options?: HeadStatsOptions };
 
@@ -440,6 +441,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'logit-lens'; result: LogitLensResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
+  | { id: number; ok: true; kind: 'learn'; result: unknown }
   /** (L, T, T): slice l is the rollout after layer l. */
   | { id: number; ok: true; kind: 'rollout'; result: FloatTensor }
   /** Per map, (H, 4): entropy, mean distance, first-token share, previous-token share. */

@@ -7,6 +7,7 @@ import createTfp from './wasm/tfp.mjs';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
 import { attentionRollout, headStats } from './attention_maths';
+import { runLearn, transferablesOf } from './learn_calls/index';
 import { ATTENTION_STEPS_TENSORS, ATTENTION_TENSORS, type FloatTensor, type Reply, type Request } from './messages';
 
 // The worker global, typed by hand so this file needs only the DOM library.
@@ -108,6 +109,10 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
     case 'logit-lens': {
       const result = models.logitLens(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'logit-lens', result }, buffers([result.ids, result.probs]));
+    }
+    case 'learn': {
+      const result = runLearn(calls, engine.m, req.name, req.args, { modelPtr: (h) => models.pointer(h) });
+      return reply({ id: req.id, ok: true, kind: 'learn', result }, transferablesOf(result));
     }
     case 'memory':
       return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });

@@ -7,7 +7,7 @@ import { Engine, type ForwardResult, type Model, type TokenizeResult, type Trans
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
-import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from './catalog';
+import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';

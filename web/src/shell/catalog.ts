@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import { t, type MessageKey } from '../../i18n/i18n';
+import { t, type MessageKey } from '../i18n/i18n';
 // The models the picker offers, found at build time: every folder under models/ that
 // holds config.json and model.safetensors (shipped models, trained by our trainer), then
 // small test fixtures from tests/fixtures/checkpoints/ so the page always opens with a
@@ -17,13 +17,13 @@ export interface CatalogEntry {
   shipped: boolean;
 }
 
-// Globs are relative to this file: ../../../../ is the repository root.
-const shipped = import.meta.glob('../../../../models/*/{config.json,model.safetensors,tokenizer.json,README.md}',
+// Globs are relative to this file: ../../../ is the repository root.
+const shipped = import.meta.glob('../../../models/*/{config.json,model.safetensors,tokenizer.json,README.md}',
   { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 // The configs' text, to leave out models the engine cannot load (see UNSUPPORTED).
-const shippedConfigs = import.meta.glob('../../../../models/*/config.json',
+const shippedConfigs = import.meta.glob('../../../models/*/config.json',
   { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-const fixtures = import.meta.glob('../../../../tests/fixtures/checkpoints/{gpt2_tiny,bert_tiny,bert_mlm_tiny}/{config.json,model.safetensors,tokenizer.json}',
+const fixtures = import.meta.glob('../../../tests/fixtures/checkpoints/{gpt2_tiny,bert_tiny,bert_mlm_tiny}/{config.json,model.safetensors,tokenizer.json}',
   { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 const FIXTURE_LABELS: Record<string, MessageKey> = {
@@ -66,7 +66,7 @@ function group(files: Record<string, string>, isShipped: boolean): CatalogEntry[
   for (const [dir, f] of [...byDir.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     if (!f['config.json'] || !f['model.safetensors']) continue;
     if (isShipped) {
-      const type = modelTypeOf(shippedConfigs[`../../../../models/${dir}/config.json`]);
+      const type = modelTypeOf(shippedConfigs[`../../../models/${dir}/config.json`]);
       if (UNSUPPORTED[type]) {
         LEFT_OUT.push({ id: dir, reason: UNSUPPORTED[type]! });
         continue;

@@ -1,0 +1,56 @@
+// Engine calls that only the Learn chapters make (a softmax without its max subtraction,
+// the random q·k experiment, timings of a GRU against attention, ...): one file per
+// chapter's calls beside this one, each a function (calls, module, args) → result that
+// marshals one C API call (src/api/tfp_learn_*.h) and does no maths of its own. The
+// worker runs them by name (request kind 'learn'); Engine.learn(name, args) is typed
+// from this table, so a chapter asks `engine.learn('softmaxRow', {...})`.
+//
+// Adding a call: write it in its own file here, add one line to LEARN_CALLS.
+import type { TfpModule } from '../wasm/tfp.mjs';
+import type { Calls } from '../calls';
+import { timeGruAttention } from './timing';
+import { additiveAttention, additiveGruSteps } from './additive';
+import { softmaxRow, softmaxTemperatures } from './softmax';
+
+/** What a Learn call may need from the worker besides the module: the module pointer of
+ *  a model the page loaded (args carry its page handle, Model.id). */
+export interface LearnContext {
+  modelPtr(handle: number): number;
+}
+
+/** One Learn call: marshalling only, run in the worker. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LearnCall = (c: Calls, m: TfpModule, args: any, ctx: LearnContext) => unknown;
+
+export const LEARN_CALLS = {
+  timeGruAttention,  // why-attention: the GRU against a self-attention layer, timed
+  additiveAttention,  // additive-attention: every intermediate of vᵀ tanh(W s + U h)
+  additiveGruSteps,   // additive-attention: numbers-gru's scores and weights per decoder step
+  softmaxRow,  // softmax: one row step by step, stable or naive
+  softmaxTemperatures,  // softmax: the stable softmax of one row at many temperatures
+} satisfies Record<string, LearnCall>;
+
+export type LearnCalls = typeof LEARN_CALLS;
+export type LearnName = keyof LearnCalls;
+export type LearnArgs<K extends LearnName> = Parameters<LearnCalls[K]>[2];
+export type LearnResult<K extends LearnName> = ReturnType<LearnCalls[K]>;
+
+/** The ArrayBuffers under a result (typed arrays in objects and arrays, any depth),
+ *  each once, so the worker can transfer them instead of copying. */
+export function transferablesOf(value: unknown, out = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    value.forEach((v) => transferablesOf(v, out));
+  } else if (value !== null && typeof value === 'object') {
+    Object.values(value).forEach((v) => transferablesOf(v, out));
+  }
+  return [...out];
+}
+
+/** Runs the Learn call `name` (the worker's side). */
+export function runLearn(c: Calls, m: TfpModule, name: string, args: unknown, ctx: LearnContext): unknown {
+  const call = (LEARN_CALLS as Record<string, LearnCall>)[name];
+  if (!call) throw new Error(`unknown Learn call '${name}'`);
+  return call(c, m, args, ctx);
+}

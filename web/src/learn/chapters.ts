@@ -1,0 +1,68 @@
+// The Learn section's table of contents: every chapter, in reading order. The contents
+// page, each chapter's header and its previous/next links read this list, so a chapter
+// is added by one entry here plus its page (web/learn/<slug>.html).
+import type { Locale } from '../i18n/i18n';
+
+export interface ChapterEntry {
+  slug: string;
+  title: Record<Locale, string>;
+  /** One line for the contents page. */
+  summary: Record<Locale, string>;
+}
+
+export const CHAPTERS = [
+  {
+    slug: 'why-attention',
+    title: { en: 'Why attention', 'zh-CN': '为什么需要注意力' },
+    summary: {
+      en: 'A recurrent network reads one step after another; attention looks at every position at once. Timed live.',
+      'zh-CN': '循环网络只能一步接一步地读，注意力一步就能看到所有位置——现场计时对比。',
+    },
+  },
+  {
+    slug: 'additive-attention',
+    title: { en: 'Additive (Bahdanau) attention', 'zh-CN': '加性（Bahdanau）注意力' },
+    summary: {
+      en: 'score = vᵀ tanh(W s + U h): the first attention, step by step on a GRU translator.',
+      'zh-CN': '打分函数 vᵀ tanh(W s + U h)：最早的注意力机制，在 GRU 翻译模型上逐步演示。',
+    },
+  },
+  {
+    slug: 'self-attention',
+    title: { en: 'Self-attention, step by step', 'zh-CN': '自注意力，一步一步算' },
+    summary: {
+      en: 'Three tokens, four dimensions: edit X and the weights, watch Q, K, V, the scores and the softmax change.',
+      'zh-CN': '三个词、四维向量：改动 X 和权重，看 Q、K、V、分数和 softmax 如何随之变化。',
+    },
+  },
+  {
+    slug: 'softmax',
+    title: { en: 'Softmax', 'zh-CN': 'Softmax' },
+    summary: {
+      en: 'Temperature, why the maximum is subtracted, and what a mask of −∞ does.',
+      'zh-CN': '温度、为什么要减去最大值，以及 −∞ 掩码的作用。',
+    },
+  },
+  {
+    slug: 'scaling',
+    title: { en: 'Why divide by √d_k', 'zh-CN': '为什么要除以 √d_k' },
+    summary: {
+      en: 'Random queries and keys: the variance of q·k grows with d_k and the softmax saturates — unless we scale.',
+      'zh-CN': '随机的查询和键：q·k 的方差随 d_k 增长，softmax 随之饱和——除非做缩放。',
+    },
+  },
+  {
+    slug: 'multi-head',
+    title: { en: 'Multi-head attention', 'zh-CN': '多头注意力' },
+    summary: {
+      en: 'Split d_model into h heads, each with its own pattern; concatenate and project with W_O.',
+      'zh-CN': '把 d_model 拆成 h 个头，各有各的注意模式；再拼接起来，用 W_O 投影。',
+    },
+  },
+] as const satisfies readonly ChapterEntry[];
+
+export type ChapterSlug = (typeof CHAPTERS)[number]['slug'];
+
+export function chapterIndex(slug: ChapterSlug): number {
+  return CHAPTERS.findIndex((c) => c.slug === slug);
+}
