@@ -187,12 +187,14 @@ GruEncoded gru_encode(const GruSeq2SeqModel& m, std::span<const int32_t> src) {
 }
 
 // One decoder step: attention with s_{t−1}, then the GRU, then the output layer.
-Tensor gru_decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs) {
+Tensor gru_decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs,
+                        float* scores) {
   const GruSeq2SeqConfig& c = m.config;
   const int64_t E = c.embed_dim, Ce = c.encoder_width(), D = c.decoder_hidden, S = enc.states.shape[0];
   TFP_CHECK(y_prev >= 0 && y_prev < c.vocab_size, "gru decoder: token id ", y_prev, " outside the vocabulary");
   const nn::AdditiveAttentionResult a = nn::additive_attention(s.view(), enc.states.view(), m.attention);
   if (probs) std::memcpy(probs, a.probs.ptr(), sizeof(float) * S);
+  if (scores) std::memcpy(scores, a.scores.ptr(), sizeof(float) * S);
   Tensor x({1, E + Ce});  // [E[y_{t−1}] ; c_t]
   std::memcpy(x.ptr(), m.embed.data + y_prev * E, sizeof(float) * E);
   std::memcpy(x.ptr() + E, a.context.ptr(), sizeof(float) * Ce);
@@ -216,11 +218,13 @@ GruDecodeResult gru_greedy_decode(const GruSeq2SeqModel& m, std::span<const int3
   const int64_t S = enc.states.shape[0];
   Tensor s = gru_initial_state(m, enc);
   GruDecodeResult r;
-  std::vector<float> att;
+  std::vector<float> att, scores;
   int32_t y = c.decoder_start_token_id;
   for (int t = 0; t < limit; ++t) {
     att.resize(static_cast<size_t>(t + 1) * S);
-    Tensor logits = gru_decoder_step(m, enc, s, y, att.data() + static_cast<size_t>(t) * S);
+    scores.resize(att.size());
+    Tensor logits = gru_decoder_step(m, enc, s, y, att.data() + static_cast<size_t>(t) * S,
+                                     scores.data() + static_cast<size_t>(t) * S);
     const int64_t V = logits.numel();
     // log p of the argmax: z_max − logsumexp(z).
     kernels::softmax_rows(logits.ptr(), 1, static_cast<int>(V), V);
@@ -229,8 +233,8 @@ GruDecodeResult gru_greedy_decode(const GruSeq2SeqModel& m, std::span<const int3
     r.ids.push_back(y);
     if (y == c.eos_token_id) break;
   }
-  r.attention = Tensor({static_cast<int64_t>(r.ids.size()), S});
-  std::memcpy(r.attention.ptr(), att.data(), sizeof(float) * att.size());
+  r.attention = Tensor({static_cast<int64_t>(r.ids.size()), S}, std::move(att));
+  r.scores = Tensor({static_cast<int64_t>(r.ids.size()), S}, std::move(scores));
   return r;
 }
 

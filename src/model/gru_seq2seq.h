@@ -86,6 +86,7 @@ struct GruDecodeResult {
   std::vector<int32_t> ids;  // output tokens, eos included when produced
   double log_prob = 0;       // Σ log p of those tokens
   Tensor attention;          // (T, S): row t = α_t, where the decoder looked to choose ids[t]
+  Tensor scores;             // (T, S): row t = e_t, the additive scores before the softmax
 };
 
 // Greedy decoding: argmax at every step, stop at eos or max_tokens (0 = config's limit).
@@ -102,9 +103,11 @@ GruForwardResult gru_forward(const GruSeq2SeqModel& m, std::span<const int32_t> 
 
 // The decoder one step at a time (what greedy, teacher forcing and beam search share).
 // s_0 (1, D) from the encoding; then each step attends with s_{t−1}, writes α_t into
-// probs (S floats, may be null), replaces s (1, D) with s_t and returns the logits (V).
+// probs (S floats, may be null) and its scores e_t before the softmax into scores (S
+// floats, may be null), replaces s (1, D) with s_t and returns the logits (V).
 Tensor gru_initial_state(const GruSeq2SeqModel& m, const GruEncoded& enc);
-Tensor gru_decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs);
+Tensor gru_decoder_step(const GruSeq2SeqModel& m, const GruEncoded& enc, Tensor& s, int32_t y_prev, float* probs,
+                        float* scores = nullptr);
 
 // Greedy (beam_size 1) or beam search (model/beam.h beam_search, the Transformer's
 // search) with opt.start_id (-1: config's decoder_start_token_id), opt.eos_id (-1:

@@ -18,7 +18,8 @@ namespace tfp::nn {
 AdditiveAttentionResult additive_attention(const TensorView& s,  // (Tq, Cs)
                                            const TensorView& h,  // (Tk, Ch)
                                            const AdditiveAttentionWeights& w,
-                                           const AttentionMask& mask) {
+                                           const AttentionMask& mask,
+                                           AdditiveAttentionTrace* trace) {
   const char* op = "additive_attention";
   TFP_CHECK(s.rank() == 2 && h.rank() == 2, op, ": queries must be (Tq, Cs) and encoder states (Tk, Ch); got ",
             shape_str(s.shape), " and ", shape_str(h.shape));
@@ -40,12 +41,20 @@ AdditiveAttentionResult additive_attention(const TensorView& s,  // (Tq, Cs)
 
   AdditiveAttentionResult r;
   r.scores = Tensor({Tq, Tk});
+  if (trace) *trace = {ws, uh, Tensor({Tq, Tk, A}), Tensor({Tq, Tk, A})};
   for (int64_t i = 0; i < Tq; ++i) {
     const float* wi = ws.row(i);
     for (int64_t j = 0; j < Tk; ++j) {
       const float* uj = uh.row(j);
       float e = 0.0f;
-      for (int64_t a = 0; a < A; ++a) e += w.v.data[a] * std::tanh(wi[a] + uj[a]);
+      for (int64_t a = 0; a < A; ++a) {
+        const float x = wi[a] + uj[a], t = std::tanh(x);
+        if (trace) {
+          trace->sum.data[static_cast<size_t>((i * Tk + j) * A + a)] = x;
+          trace->hidden.data[static_cast<size_t>((i * Tk + j) * A + a)] = t;
+        }
+        e += w.v.data[a] * t;
+      }
       r.scores.row(i)[j] = e;
     }
   }

@@ -27,11 +27,22 @@ struct AdditiveAttentionResult {
   Tensor probs;    // (Tq, Tk)  α_ij; masked entries exactly 0, all-masked rows all 0
 };
 
+// What happens inside the score, for readers who want every step (the Learn chapter on
+// additive attention shows them): filled by the same pass that computes the result, so
+// the intermediates are exactly the numbers the scores were made from.
+struct AdditiveAttentionTrace {
+  Tensor ws;      // (Tq, A)      W·s_i (+ W's bias)
+  Tensor uh;      // (Tk, A)      U·h_j (+ U's bias)
+  Tensor sum;     // (Tq, Tk, A)  W·s_i + U·h_j, the input of tanh
+  Tensor hidden;  // (Tq, Tk, A)  tanh(W·s_i + U·h_j); e_ij = v · hidden_ij
+};
+
 // s (Tq, Cs) queries, h (Tk, Ch) encoder states. The mask uses the same rules as
 // dot-product attention (key_padding for padded source tokens; causal/window/additive
-// work too), with H = 1.
+// work too), with H = 1. trace (optional) receives the intermediates of the scores.
 AdditiveAttentionResult additive_attention(const TensorView& s, const TensorView& h,
                                            const AdditiveAttentionWeights& w,
-                                           const AttentionMask& mask = {});
+                                           const AttentionMask& mask = {},
+                                           AdditiveAttentionTrace* trace = nullptr);
 
 }  // namespace tfp::nn

@@ -1,0 +1,56 @@
+/* The Learn chapter "Additive (Bahdanau) attention": every step of
+ *   e_ij = vᵀ tanh(W s_i + U h_j)     α_i = softmax(e_i)     c_i = Σ_j α_ij h_j
+ * for hand-set numbers, and the scores before the softmax of every decoder step of the
+ * shipped recurrent encoder–decoder (models/numbers-gru). Both run nn/additive_attention,
+ * the function the model itself uses. Conventions of tfp_api.h (int status,
+ * tfp_last_error, ownership stated, float32 row-major).
+ * Shapes: Tq decoder states (queries, one per output step), Tk encoder states (keys =
+ * values, one per source token), Cs decoder width, Ch encoder width, A attention width,
+ * T output tokens, S source tokens. */
+#ifndef TFP_LEARN_ADDITIVE_API_H
+#define TFP_LEARN_ADDITIVE_API_H
+
+#include "api/tfp_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Additive attention on hand-set numbers, all borrowed:
+ *   s (Tq, Cs) decoder states (row i: the query of output step i)
+ *   h (Tk, Ch) encoder states (row j: source token j; the keys and the values)
+ *   W (A, Cs), b (A) or NULL, U (A, Ch), v (A)  (W and U as PyTorch nn.Linear: (out, in))
+ * *out (caller-owned tensor list, tfp_tensors_free; NULL on failure) receives
+ *   "ws"      (Tq, A)      W s_i + b
+ *   "uh"      (Tk, A)      U h_j
+ *   "sum"     (Tq, Tk, A)  W s_i + b + U h_j
+ *   "tanh"    (Tq, Tk, A)  tanh of it
+ *   "scores"  (Tq, Tk)     e_ij = v · tanh(...)
+ *   "weights" (Tq, Tk)     α_ij = softmax over j of row i (each row sums to 1)
+ *   "context" (Tq, Ch)     c_i = Σ_j α_ij h_j
+ * Errors: a size < 1 or a NULL input (TFP_ERR_INVALID_ARGUMENT), a non-finite input
+ * (TFP_ERR_INVALID_ARGUMENT, naming the matrix, row and column). */
+int tfp_learn_additive_attention(const float* s, int Tq, int Cs, const float* h, int Tk, int Ch,
+                                 const float* W, const float* b, const float* U, const float* v, int A,
+                                 tfp_tensors** out);
+
+/* Greedy decoding of a recurrent encoder–decoder with additive attention (a model
+ * loaded from models/numbers-gru; model_type tfp_gru_seq2seq) on src_ids (n, borrowed),
+ * at most max_tokens output tokens (0: the model's limit), eos included when produced.
+ * The output ids go to out_ids (capacity ints, caller-owned), their count to *out_len.
+ * *out (caller-owned tensor list; NULL on failure) receives, row t for the step that
+ * chose output token t (its query is the decoder state before that step, s_{t-1}):
+ *   "scores"  (T, S)  e_tj = vᵀ tanh(W s_{t-1} + U h_j), before the softmax
+ *   "weights" (T, S)  α_tj = softmax over j of row t: the alignment matrix, equal to
+ *                     tfp_model_translate's "alignment" with beam_size 1
+ * Errors: a Transformer model (TFP_ERR_INVALID_ARGUMENT: it has no additive attention),
+ * an empty source, ids outside the vocabulary or a source longer than the model's limit
+ * (TFP_ERR_ENGINE), an output longer than capacity. */
+int tfp_learn_additive_gru_steps(tfp_model* model, const int32_t* src_ids, int n, int max_tokens,
+                                 int32_t* out_ids, int capacity, int* out_len, tfp_tensors** out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TFP_LEARN_ADDITIVE_API_H */

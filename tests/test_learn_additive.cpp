@@ -1,0 +1,213 @@
+// The Learn chapter's additive-attention calls (src/api/tfp_learn_additive_api.h).
+//
+// Oracles:
+//   - tfp_learn_additive_attention: one example derived by hand below, and the formula
+//     e_ij = vᵀ tanh(W s_i + b + U h_j), α = softmax(e), c = α·h written out in double in
+//     this file, on random odd sizes. Tolerance 1e-5 absolute (float32 over <= 7 terms).
+//   - tfp_learn_additive_gru_steps on models/numbers-gru: model::gru_greedy_decode on the
+//     same folder (the same ids exactly), tfp_model_translate with beam 1 (its
+//     "alignment" equals "weights" to 1e-6: the same float operations), and softmax of
+//     each "scores" row recomputed in double equals its "weights" row (1e-6).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "api/tfp_learn_additive_api.h"
+#include "model/gru_seq2seq.h"
+#include "test_attention_ref.h"
+#include "test_checkpoint_util.h"
+
+using namespace tfp;
+
+namespace {
+
+Tensor take_tensor(tfp_tensors* list, const char* name) {
+  const int i = tfp_tensors_find(list, name);
+  REQUIRE_MESSAGE(i >= 0, name);
+  Shape shape(tfp_tensors_dims(list, i), tfp_tensors_dims(list, i) + tfp_tensors_rank(list, i));
+  Tensor t(shape);
+  std::copy(tfp_tensors_data(list, i), tfp_tensors_data(list, i) + t.numel(), t.ptr());
+  return t;
+}
+
+const std::string kGruDir = std::string(TFP_FIXTURES_DIR) + "/../../models/numbers-gru";
+
+}  // namespace
+
+TEST_CASE("learn additive: a hand-derived example, every intermediate") {
+  // s = (1, 0); h_1 = (1, 0), h_2 = (0, 1); W = U = I (2×2), b = 0, v = (1, 1).
+  //   W s = (1, 0);  U h_1 = (1, 0), U h_2 = (0, 1)
+  //   sum_1 = (2, 0), sum_2 = (1, 1);  tanh: (tanh 2, 0), (tanh 1, tanh 1)
+  //   e_1 = tanh 2 ≈ 0.96403, e_2 = 2 tanh 1 ≈ 1.52319
+  //   α = softmax(e_1, e_2) = (1, e^{e_2−e_1}) / (1 + e^{e_2−e_1})
+  //   c = α_1 h_1 + α_2 h_2 = (α_1, α_2)
+  const float s[] = {1, 0}, h[] = {1, 0, 0, 1}, I[] = {1, 0, 0, 1}, v[] = {1, 1};
+  tfp_tensors* out = nullptr;
+  REQUIRE_MESSAGE(tfp_learn_additive_attention(s, 1, 2, h, 2, 2, I, nullptr, I, v, 2, &out) == TFP_OK,
+                  tfp_last_error());
+  const Tensor ws = take_tensor(out, "ws"), uh = take_tensor(out, "uh"), sum = take_tensor(out, "sum"),
+               th = take_tensor(out, "tanh"), e = take_tensor(out, "scores"), a = take_tensor(out, "weights"),
+               c = take_tensor(out, "context");
+  CHECK(tfp_tensors_count(out) == 7);
+  tfp_tensors_free(out);
+  CHECK(ws.shape == Shape{1, 2});
+  CHECK(uh.shape == Shape{2, 2});
+  CHECK(sum.shape == Shape{1, 2, 2});
+  CHECK(th.shape == Shape{1, 2, 2});
+  CHECK(e.shape == Shape{1, 2});
+  CHECK(a.shape == Shape{1, 2});
+  CHECK(c.shape == Shape{1, 2});
+  CHECK(ws.data == std::vector<float>{1, 0});
+  CHECK(uh.data == std::vector<float>{1, 0, 0, 1});
+  CHECK(sum.data == std::vector<float>{2, 0, 1, 1});
+  const double t1 = std::tanh(1.0), t2 = std::tanh(2.0);
+  CHECK(th.data[0] == doctest::Approx(t2).epsilon(1e-6));
+  CHECK(th.data[1] == 0.0f);
+  CHECK(th.data[2] == doctest::Approx(t1).epsilon(1e-6));
+  CHECK(e.data[0] == doctest::Approx(t2).epsilon(1e-6));
+  CHECK(e.data[1] == doctest::Approx(2 * t1).epsilon(1e-6));
+  const double r = std::exp(2 * t1 - t2);
+  CHECK(a.data[0] == doctest::Approx(1 / (1 + r)).epsilon(1e-6));
+  CHECK(a.data[1] == doctest::Approx(r / (1 + r)).epsilon(1e-6));
+  CHECK(c.data[0] == doctest::Approx(1 / (1 + r)).epsilon(1e-6));
+  CHECK(c.data[1] == doctest::Approx(r / (1 + r)).epsilon(1e-6));
+}
+
+TEST_CASE("learn additive: random odd sizes against the formula in double") {
+  testref::Rng rng(77);
+  const int Tq = 3, Tk = 5, Cs = 2, Ch = 3, A = 7;
+  const Tensor s = rng.tensor({Tq, Cs}), h = rng.tensor({Tk, Ch}), W = rng.tensor({A, Cs}), b = rng.tensor({A}),
+               U = rng.tensor({A, Ch}), v = rng.tensor({A});
+  tfp_tensors* out = nullptr;
+  REQUIRE_MESSAGE(tfp_learn_additive_attention(s.ptr(), Tq, Cs, h.ptr(), Tk, Ch, W.ptr(), b.ptr(), U.ptr(),
+                                               v.ptr(), A, &out) == TFP_OK,
+                  tfp_last_error());
+  const Tensor sum = take_tensor(out, "sum"), th = take_tensor(out, "tanh"), e = take_tensor(out, "scores"),
+               a = take_tensor(out, "weights"), c = take_tensor(out, "context");
+  tfp_tensors_free(out);
+  std::vector<double> want_sum, want_tanh, want_e, want_a, want_c(Tq * Ch, 0.0);
+  for (int i = 0; i < Tq; ++i) {
+    std::vector<double> row(Tk);
+    for (int j = 0; j < Tk; ++j) {
+      double acc = 0;
+      for (int k = 0; k < A; ++k) {
+        double x = b.data[k];
+        for (int q = 0; q < Cs; ++q) x += double(W.data[k * Cs + q]) * s.data[i * Cs + q];
+        for (int q = 0; q < Ch; ++q) x += double(U.data[k * Ch + q]) * h.data[j * Ch + q];
+        want_sum.push_back(x);
+        want_tanh.push_back(std::tanh(x));
+        acc += v.data[k] * std::tanh(x);
+      }
+      row[j] = acc;
+      want_e.push_back(acc);
+    }
+    double mx = row[0], z = 0;
+    for (double x : row) mx = std::max(mx, x);
+    for (double x : row) z += std::exp(x - mx);
+    for (int j = 0; j < Tk; ++j) {
+      const double p = std::exp(row[j] - mx) / z;
+      want_a.push_back(p);
+      for (int q = 0; q < Ch; ++q) want_c[i * Ch + q] += p * h.data[j * Ch + q];
+    }
+  }
+  CHECK(testref::max_abs_diff(sum.ptr(), want_sum) < 1e-5);
+  CHECK(testref::max_abs_diff(th.ptr(), want_tanh) < 1e-5);
+  CHECK(testref::max_abs_diff(e.ptr(), want_e) < 1e-5);
+  CHECK(testref::max_abs_diff(a.ptr(), want_a) < 1e-5);
+  CHECK(testref::max_abs_diff(c.ptr(), want_c) < 1e-5);
+}
+
+TEST_CASE("learn additive: bad arguments give clear errors") {
+  const float one[] = {1, 1, 1, 1}, nan_at_2[] = {0, std::numeric_limits<float>::quiet_NaN()};
+  tfp_tensors* out = reinterpret_cast<tfp_tensors*>(1);
+  CHECK(tfp_learn_additive_attention(one, 1, 2, one, 2, 0, one, nullptr, one, one, 1, &out) ==
+        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(out == nullptr);
+  CHECK(std::string(tfp_last_error()) ==
+        "tfp_learn_additive_attention: sizes must be at least 1, got Tq = 1, Cs = 2, Tk = 2, Ch = 0, A = 1");
+  CHECK(tfp_learn_additive_attention(one, 1, 2, one, 2, 2, one, nullptr, nullptr, one, 1, &out) ==
+        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) == "tfp_learn_additive_attention: U is NULL");
+  CHECK(tfp_learn_additive_attention(nan_at_2, 1, 2, one, 2, 2, one, nullptr, one, one, 1, &out) ==
+        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) ==
+        "tfp_learn_additive_attention: s has nan at row 1, column 2 (inputs must be finite numbers)");
+  CHECK(tfp_learn_additive_attention(one, 1, 2, one, 2, 2, one, nullptr, one, one, 1, nullptr) ==
+        TFP_ERR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("learn additive: numbers-gru's scores and weights of every decoder step") {
+  tfp_model* m = testing::open_through_api(kGruDir, "numbers-gru");
+  const model::GruSeq2SeqModel native = model::load_gru_seq2seq_dir(kGruDir);
+  for (const char* text : {"forty two", "three thousand and seven", "nineteen"}) {
+    CAPTURE(text);
+    tfp_encoding* enc = nullptr;
+    REQUIRE(tfp_model_tokenize(m, text, std::strlen(text), 1, &enc) == TFP_OK);
+    const std::vector<int32_t> src(tfp_encoding_ids(enc), tfp_encoding_ids(enc) + tfp_encoding_count(enc));
+    tfp_encoding_free(enc);
+    const int S = static_cast<int>(src.size());
+
+    int32_t ids[64];
+    int n = -1;
+    tfp_tensors* out = nullptr;
+    REQUIRE_MESSAGE(tfp_learn_additive_gru_steps(m, src.data(), S, 0, ids, 64, &n, &out) == TFP_OK,
+                    tfp_last_error());
+    const Tensor scores = take_tensor(out, "scores"), weights = take_tensor(out, "weights");
+    tfp_tensors_free(out);
+    REQUIRE(scores.shape == Shape{n, S});
+    REQUIRE(weights.shape == Shape{n, S});
+
+    const model::GruDecodeResult g = model::gru_greedy_decode(native, src);
+    CHECK(std::vector<int32_t>(ids, ids + n) == g.ids);
+
+    int32_t tids[64];
+    int tn = -1;
+    tfp_tensors* al = nullptr;
+    REQUIRE(tfp_model_translate(m, src.data(), S, 1, 0, -1, -1, tids, 64, &tn, &al) == TFP_OK);
+    const Tensor alignment = take_tensor(al, "alignment");
+    tfp_tensors_free(al);
+    CHECK(std::vector<int32_t>(tids, tids + tn) == g.ids);
+    std::vector<double> want(alignment.data.begin(), alignment.data.end());
+    CHECK(testref::max_abs_diff(weights.ptr(), want) < 1e-6);
+
+    // softmax of each scores row, in double, is the weights row.
+    for (int t = 0; t < n; ++t) {
+      const float* e = scores.row(t);
+      double mx = e[0], z = 0;
+      for (int j = 0; j < S; ++j) mx = std::max<double>(mx, e[j]);
+      for (int j = 0; j < S; ++j) z += std::exp(e[j] - mx);
+      for (int j = 0; j < S; ++j) CHECK(weights.row(t)[j] == doctest::Approx(std::exp(e[j] - mx) / z).epsilon(1e-6));
+    }
+  }
+  // A limit on the output length, and a capacity too small for the output.
+  const int32_t src[] = {5, 6, 7};
+  int32_t ids[8];
+  int n = -1;
+  tfp_tensors* out = nullptr;
+  REQUIRE(tfp_learn_additive_gru_steps(m, src, 3, 2, ids, 8, &n, &out) == TFP_OK);
+  CHECK(n <= 2);
+  tfp_tensors_free(out);
+  CHECK(tfp_learn_additive_gru_steps(m, src, 3, 0, ids, 0, &n, &out) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(out == nullptr);
+  CHECK(std::string(tfp_last_error()).find("more than out_ids' capacity of 0") != std::string::npos);
+  CHECK(tfp_learn_additive_gru_steps(m, src, 0, 0, ids, 8, &n, &out) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) == "tfp_learn_additive_gru_steps: the source is empty (n = 0)");
+  tfp_model_free(m);
+}
+
+TEST_CASE("learn additive: a Transformer has no additive attention steps") {
+  tfp_model* m = testing::open_through_api(testing::checkpoint_dir("gpt2_tiny"), "gpt2_tiny");
+  const int32_t src[] = {1, 2};
+  int32_t ids[8];
+  int n = -1;
+  tfp_tensors* out = nullptr;
+  CHECK(tfp_learn_additive_gru_steps(m, src, 2, 0, ids, 8, &n, &out) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) ==
+        "tfp_learn_additive_gru_steps: 'gpt2_tiny' is a Transformer; additive attention steps need a recurrent "
+        "encoder-decoder (model_type tfp_gru_seq2seq, e.g. numbers-gru)");
+  tfp_model_free(m);
+}
