@@ -101,6 +101,7 @@ export interface TfpModule {
   _tfp_attention_rollout(probs: number, L: number, H: number, T: number, residual: number, fusion: number,
                          out: number): number;
   _tfp_attention_head_stats(probs: number, H: number, Tq: number, Tk: number, out: number): number;
+  _tfp_learn_time_gru_attention(d: number, heads: number, lengths: number, nLengths: number, repeats: number, seed: number, out: number): number;
   _tfp_attention_head_stats_masked(probs: number, H: number, Tq: number, Tk: number, causal: number, masked: number,
                                    out: number): number;
 
