@@ -108,6 +108,9 @@ export interface TfpModule {
   _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
                        startId: number, eosId: number, outIds: number, capacity: number, outLen: number,
                        alignment: number): number;
+  // tfp_learn_softmax_api.h: the Learn chapter on softmax (learn_calls/softmax.ts).
+  _tfp_learn_softmax_row(scores: number, n: number, temperature: number, masked: number, variant: number, logits: number, exps: number, probs: number, stats: number): number;
+  _tfp_learn_softmax_temperatures(scores: number, n: number, masked: number, temperatures: number, m: number, probs: number): number;
 }
 
 export interface TfpModuleOptions {

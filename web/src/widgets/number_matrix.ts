@@ -19,6 +19,8 @@ export interface NumberMatrixOptions {
   rowAxis?: Label;
   colAxis?: Label;
   digits?: number;
+  /** The text of a shown (not edited) value; default formatNumber(v, digits). */
+  format?: (v: number) => string;
   editable?: boolean;
   step?: number;
   min?: number;
@@ -159,7 +161,7 @@ export class NumberMatrix {
     this.table.querySelectorAll('tbody tr').forEach((tr, r) => {
       tr.querySelectorAll('td').forEach((td, c) => {
         const v = this.data[r * this.colsN + c]!;
-        const text = formatNumber(v, digits);
+        const text = this.o.format && !this.o.editable ? this.o.format(v) : formatNumber(v, digits);
         const input = td.querySelector('input');
         if (input) {
           if (document.activeElement !== input) input.value = text;

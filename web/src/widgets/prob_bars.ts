@@ -12,14 +12,15 @@ export interface Bar {
 export class ProbBars {
   readonly element: HTMLElement;
 
-  constructor(label: Label) {
+  /** absolute: a bar's length is its value (1 = the whole track) instead of its share of the largest. */
+  constructor(label: Label, private readonly o: { absolute?: boolean } = {}) {
     this.element = document.createElement('ol');
     this.element.className = 'prob-bars';
     setLabelAttr(this.element, 'aria-label', label);
   }
 
   update(bars: Bar[]): void {
-    const max = Math.max(1e-12, ...bars.map((b) => b.value));
+    const max = this.o.absolute ? 1 : Math.max(1e-12, ...bars.map((b) => b.value));
     this.element.replaceChildren(...bars.map((b) => {
       const li = document.createElement('li');
       const name = document.createElement('span');
