@@ -10,9 +10,12 @@ import { precachePlugin } from './plugins/precache_plugin.ts';
 // in its page folders (learn/index.html = the Learn contents, learn/<chapter>.html).
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const PAGE_DIRS = ['', 'learn/'];
+// TFP_PAGES="index,learn/softmax" builds only those pages (a quick look at one page).
+const only = process.env.TFP_PAGES?.split(',').map((p) => p.trim()).filter(Boolean);
 const pages = Object.fromEntries(PAGE_DIRS.flatMap((dir) =>
   readdirSync(`${webDir}${dir}`).filter((f) => f.endsWith('.html'))
-    .map((f) => [`${dir}${f.replace(/\.html$/, '')}`, `${webDir}${dir}${f}`])));
+    .map((f) => [`${dir}${f.replace(/\.html$/, '')}`, `${webDir}${dir}${f}`]))
+  .filter(([name]) => !only || only.includes(name)));
 
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',

@@ -23,6 +23,8 @@ import { exercisesDone, loadProgress, markExercise, markRead } from './progress'
 
 export type ChapterText<K extends string> = Record<Locale, Record<K, string>>;
 export type TextParams = Record<string, string | number>;
+/** Prose whose text depends on live values: rerender() after they change. */
+export type Prose = HTMLElement & { rerender(): void };
 
 export interface FigureOptions<K extends string> {
   /** The caption: what the figure shows and how to read it. */
@@ -76,6 +78,8 @@ export interface PlaygroundState {
   head?: number;
   view?: string;
   set?: string;
+  /** The selected query token, 0-based. */
+  token?: number;
 }
 
 /** What tests and curious readers can read back (window.tfpLearn). */
@@ -160,8 +164,8 @@ export class Chapter<K extends string> {
   }
 
   /** Prose (HTML with $maths$) appended to host, re-rendered on a language switch. */
-  prose(host: HTMLElement, key: K, params?: () => TextParams): HTMLElement {
-    const div = el('div', 'prose');
+  prose(host: HTMLElement, key: K, params?: () => TextParams): Prose {
+    const div = Object.assign(el('div', 'prose'), { rerender: () => {} });
     const render = () => {
       div.innerHTML = proseHtml(this.t(key, params?.()));
       focusableSymbols(div);
@@ -169,7 +173,7 @@ export class Chapter<K extends string> {
     render();
     this.onLocale(render);
     host.append(div);
-    (div as HTMLElement & { rerender?: () => void }).rerender = render;
+    div.rerender = render;
     return div;
   }
 
@@ -281,6 +285,7 @@ export class Chapter<K extends string> {
       void reveal();
     });
     const refresh = () => {
+      q.rerender();
       renderChoices();
       fieldset.querySelectorAll('label').forEach((l) => l.classList.remove('is-answer'));
       if (revealed) {
@@ -325,6 +330,7 @@ export class Chapter<K extends string> {
       if (s.layer !== undefined) p.set('layer', String(s.layer + 1));
       if (s.head !== undefined) p.set('head', String(s.head + 1));
       if (s.view) p.set('view', s.view);
+      if (s.token !== undefined) p.set('token', String(s.token + 1));
       p.set('lang', locale());
       a.href = `${siteRoot()}index.html?${p.toString()}`;
     };

@@ -37,6 +37,7 @@ export const en = {
   'nav.lab': 'Attention lab',
   'nav.learn': 'Learn',
   'learn.title': 'Learn',
+  'learn.skip': 'Skip to the chapter',
   'learn.docTitle': 'Learn — Transformer Playground',
   'learn.lede': 'How attention and the Transformer work, one idea a chapter. Every figure is live: change any number and the engine — the same C++ engine as the playground, compiled to WebAssembly and running in this page — recomputes every step at once.',
   'learn.chapters': 'Chapters',

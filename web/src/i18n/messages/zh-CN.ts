@@ -34,6 +34,7 @@ export const zhCN: Messages = {
   'nav.lab': '注意力实验室',
   'nav.learn': '教程',
   'learn.title': '教程',
+  'learn.skip': '跳到正文',
   'learn.docTitle': '教程 — Transformer Playground',
   'learn.lede': '一章讲一个概念，带你弄懂注意力和 Transformer。每张图都是活的：改动任何一个数，引擎——也就是 playground 所用的同一个 C++ 引擎，编译成 WebAssembly 在本页中运行——都会立刻把每一步重新算一遍。',
   'learn.chapters': '章节',
