@@ -184,6 +184,11 @@ test('chapter 4: large scores: the naive formula overflows, the engine\'s softma
   assert.deepEqual(eng, [0, 0, 0, 0]);
   nai.forEach((v) => assert.ok(Number.isNaN(v)));
   assert.match(await page.locator('.fig').nth(2).locator('.softmax-sums').innerText(), /engine: Σ p = 0 · naive: Σ p = NaN/);
+  // The link into the playground carries the model, text, layer, head and view.
+  const href = await page.getByRole('link', { name: /Open brown-gpt’s attention matrix/ }).getAttribute('href');
+  const q = new URL(href, base).searchParams;
+  assert.deepEqual([q.get('model'), q.get('layer'), q.get('head'), q.get('view')], ['brown-gpt', '1', '1', 'matrix']);
+  assert.match(q.get('text'), /jury/);
   assert.deepEqual(site.problems, []);
 });
 

@@ -60,7 +60,7 @@ function row(scores: number[], masked: number[], temperature: number, variant: '
 // ---- section 1: the row ---------------------------------------------------------------
 const s1 = ch.section('hWhat');
 ch.prose(s1, 'what');
-ch.formula(s1, () => String.raw`\sym{p}{p_j} = \frac{e^{\sym{z}{z_j}}}{\sum_k e^{z_k}} = \frac{e^{z_j - m}}{\sum_k e^{z_k - m}},\qquad \sym{z}{z_j} = \frac{\sym{x}{x_j}}{\sym{tau}{\tau}},\quad m = \max_k z_k`);
+ch.formula(s1, () => String.raw`\begin{gathered}\sym{p}{p_j} = \frac{e^{\sym{z}{z_j}}}{\sum_k e^{z_k}} = \frac{e^{z_j - m}}{\sum_k e^{z_k - m}} \\[0.4em] \sym{z}{z_j} = \frac{\sym{x}{x_j}}{\sym{tau}{\tau}},\qquad m = \max_k z_k\end{gathered}`);
 
 const fig1 = ch.figure(s1, { caption: 'figMain', label: 'figMainLabel', table: (host) => table1(host) });
 const scoresM = new NumberMatrix(1, n(), {
@@ -209,6 +209,8 @@ fig2.view.append(naiveSide.box, stableSide.box);
 // ---- section 3: masking ------------------------------------------------------------------
 const s3 = ch.section('hMask');
 ch.prose(s3, 'mask');
+ch.prose(s3, 'playNote');
+ch.playgroundLink(s3, 'playLink', () => ({ model: 'brown-gpt', text: 'The jury said it did not find any evidence', layer: 0, head: 0, view: 'matrix' }));
 const fig3 = ch.figure(s3, { caption: 'figMasked', label: 'figMaskedLabel', table: (host) => table3(host) });
 const maskedM = new NumberMatrix(2, n(), {
   label: () => t('figMaskedLabel'), rowLabels: [() => t('rowEngine'), () => t('rowNaive')], colLabels: keyLabels(),

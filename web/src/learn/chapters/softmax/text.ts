@@ -59,12 +59,15 @@ the same input: your scores plus $c$, divided by $\\tau$, masks applied.`,
 padding in a batch. The engine masks a key by setting its score to $-\\infty$ before the softmax. Since
 $e^{-\\infty} = 0$ exactly, a masked key gets weight exactly 0, and the weights of the other keys are
 renormalised among themselves. Tick “mask” under a key in the first figure to see it.</p>
-<p>If <em>every</em> key of a row is masked, nothing is left to normalise: $m = -\\infty$, and the formula would
-compute $0/0$. Frameworks differ here: PyTorch's softmax returns NaN for such a row. <strong>This engine returns
+<p>If <em>every</em> key of a row is masked, nothing is left to normalise: $m = -\\infty$, subtracting it would compute $-\\infty - (-\\infty)$, which is NaN,
+and the formula without the subtraction gives $0/0$, NaN as well. Frameworks differ here: PyTorch's softmax returns NaN for such a row. <strong>This engine returns
 weight 0 for every key</strong> (its softmax kernel checks for a row that is all $-\\infty$), so that row sums to 0,
-not 1, and the attention output of that query is the zero vector, $\\sum_j 0 \\cdot v_j$. That is the one
+not 1, and the weighted sum of the values for that query is the zero vector, $\\sum_j 0 \\cdot v_j = 0$. That is the one
 exception to “the weights sum to 1”; otherwise every weight lies in $[0, 1]$ and their float32 sum is 1 up to
 rounding (about $10^{-7}$).</p>`,
+  playNote: `<p>A decoder-only model masks every key after the query (the causal mask), so in its attention matrix
+each row is one softmax whose weights right of the diagonal are exactly 0. See it in a shipped model:</p>`,
+  playLink: 'Open brown-gpt’s attention matrix in the playground',
   figMasked: 'Your scores with every key masked, as the engine computes them: its softmax and the naive formula.',
   figMaskedLabel: 'A fully masked row',
   rowEngine: 'engine p',
@@ -161,7 +164,9 @@ $$\\frac{e^{x_j+c}}{\\sum_k e^{x_k+c}} = \\frac{e^{c}\\,e^{x_j}}{e^{c}\\sum_k e^
     underNote: '所有 exp(z) 都舍入成了 0（所有 z 都低于约 −104）：0/0 = NaN。',
     hMask: '用 −∞ 做掩码',
     mask: `<p>掩码规定一个查询不许看哪些键：解码器里的未来词（因果掩码），批处理中的填充位置。引擎的做法是在 softmax 之前把被掩蔽键的分数设为 $-\\infty$。由于 $e^{-\\infty}$ 恰好等于 0，被掩蔽的键权重恰好为 0，其余键的权重在它们之间重新归一化。在第一张图里勾选某个键下面的“掩码”就能看到。</p>
-<p>如果一行里<em>所有</em>键都被掩蔽，就没有东西可以归一化了：$m = -\\infty$，公式会算出 $0/0$。各个框架在这里的处理并不相同：PyTorch 的 softmax 对这样的一行返回 NaN。<strong>本引擎则给每个键的权重都返回 0</strong>（它的 softmax 内核会检查整行是否全为 $-\\infty$），因此这一行的和是 0 而不是 1，该查询的注意力输出是零向量 $\\sum_j 0 \\cdot v_j$。这是“权重之和为 1”的唯一例外；除此之外，每个权重都在 $[0, 1]$ 之内，它们的 float32 和在舍入误差（约 $10^{-7}$）内等于 1。</p>`,
+<p>如果一行里<em>所有</em>键都被掩蔽，就没有东西可以归一化了：$m = -\\infty$，减去它要算 $-\\infty - (-\\infty)$，结果是 NaN；不减的朴素公式则是 $0/0$，同样是 NaN。各个框架在这里的处理并不相同：PyTorch 的 softmax 对这样的一行返回 NaN。<strong>本引擎则给每个键的权重都返回 0</strong>（它的 softmax 内核会检查整行是否全为 $-\\infty$），因此这一行的和是 0 而不是 1，该查询对各个值的加权和是零向量 $\\sum_j 0 \\cdot v_j = 0$。这是“权重之和为 1”的唯一例外；除此之外，每个权重都在 $[0, 1]$ 之内，它们的 float32 和在舍入误差（约 $10^{-7}$）内等于 1。</p>`,
+    playNote: `<p>只有解码器的模型会把查询之后的所有键都掩蔽掉（因果掩码），所以在它的注意力矩阵里，每一行都是一次 softmax，对角线右边的权重都恰好是 0。可以在随附的模型里亲眼看看：</p>`,
+    playLink: '在演练场中打开 brown-gpt 的注意力矩阵',
     figMasked: '把你的分数全部掩蔽后，引擎的 softmax 与朴素公式各自给出的结果。',
     figMaskedLabel: '全部被掩蔽的一行',
     rowEngine: '引擎 p',
