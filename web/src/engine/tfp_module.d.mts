@@ -111,6 +111,8 @@ export interface TfpModule {
   // tfp_learn_softmax_api.h: the Learn chapter on softmax (learn_calls/softmax.ts).
   _tfp_learn_softmax_row(scores: number, n: number, temperature: number, masked: number, variant: number, logits: number, exps: number, probs: number, stats: number): number;
   _tfp_learn_softmax_temperatures(scores: number, n: number, masked: number, temperatures: number, m: number, probs: number): number;
+  // tfp_learn_multihead_api.h: the Learn chapter on multi-head attention (learn_calls/multihead.ts).
+  _tfp_learn_mha_cost(dModel: number, heads: number, tokens: number, bias: number, out: number): number;
 }
 
 export interface TfpModuleOptions {

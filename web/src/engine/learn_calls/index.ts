@@ -11,6 +11,7 @@ import type { Calls } from '../calls';
 import { timeGruAttention } from './timing';
 import { additiveAttention, additiveGruSteps } from './additive';
 import { softmaxRow, softmaxTemperatures } from './softmax';
+import { mhaCost } from './multihead';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
  *  a model the page loaded (args carry its page handle, Model.id). */
@@ -23,6 +24,7 @@ export interface LearnContext {
 export type LearnCall = (c: Calls, m: TfpModule, args: any, ctx: LearnContext) => unknown;
 
 export const LEARN_CALLS = {
+  mhaCost,  // multi-head: parameter and FLOP counts of one block (nn/attention_cost.h)
   timeGruAttention,  // why-attention: the GRU against a self-attention layer, timed
   additiveAttention,  // additive-attention: every intermediate of vᵀ tanh(W s + U h)
   additiveGruSteps,   // additive-attention: numbers-gru's scores and weights per decoder step
