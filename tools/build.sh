@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the engine: native (tests, CLI, benchmarks) and/or WebAssembly (module, tests).
-#   tools/build.sh native | wasm | all | module
+#   tools/build.sh native | wasm | all | module | types
 # module: only the WASM module the pages load (what npm start / npm run build need);
-# ninja rebuilds it only where a source changed.
+# ninja rebuilds it only where a source changed. types: only the module's TypeScript
+# declarations (what tsc needs to check web/ without building the module).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -23,5 +24,6 @@ case "${1:-all}" in
   wasm) wasm ;;
   all) native; wasm ;;
   module) wasm --target tfp_module ;;
-  *) echo "usage: tools/build.sh native|wasm|all|module" >&2; exit 2 ;;
+  types) mkdir -p web/src/engine/wasm && cp -u web/src/engine/tfp_module.d.mts web/src/engine/wasm/tfp.d.mts ;;
+  *) echo "usage: tools/build.sh native|wasm|all|module|types" >&2; exit 2 ;;
 esac
