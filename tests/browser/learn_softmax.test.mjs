@@ -147,6 +147,27 @@ test('chapter 4: the first figure equals the engine and a double softmax; editin
   await page.waitForFunction(() => window.tfpLearn.state.masked.every((m) => m === 0));
   await page.waitForTimeout(200);
   await checkMain();
+
+  // A fifth key (score 0), then back to four.
+  n = await renders();
+  await page.getByRole('button', { name: 'Add a key' }).click();
+  await rendersAbove(n);
+  const { s: s5 } = await checkMain();
+  assert.equal(s5.scores.length, 5);
+  assert.equal((await matrix('The engine'))[2].length, 5);
+  n = await renders();
+  await page.getByRole('button', { name: 'Remove a key' }).click();
+  await rendersAbove(n);
+  assert.equal((await checkMain()).s.scores.length, 4);
+
+  // Once the module is cached (this page loaded it), the first figure comes within about
+  // a second; the bound is loose because this 2-core machine runs other builds at once.
+  const t1 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 30_000 });
+  const cached = Date.now() - t1;
+  console.log(`first figure drawn ${cached} ms after a reload (module cached)`);
+  assert.ok(cached < 3000, `first figure after ${cached} ms`);
   assert.deepEqual(site.problems, []);
 });
 
