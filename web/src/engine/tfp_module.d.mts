@@ -113,6 +113,9 @@ export interface TfpModule {
   _tfp_learn_softmax_temperatures(scores: number, n: number, masked: number, temperatures: number, m: number, probs: number): number;
   // tfp_learn_multihead_api.h: the Learn chapter on multi-head attention (learn_calls/multihead.ts).
   _tfp_learn_mha_cost(dModel: number, heads: number, tokens: number, bias: number, out: number): number;
+  // tfp_learn_scaling_api.h: the Learn chapter on √d_k (learn_calls/scaling.ts).
+  _tfp_learn_scaling_stats(dks: number, nDk: number, nKeys: number, samples: number, seed: number, out: number): number;
+  _tfp_learn_scaling_row(dK: number, nKeys: number, sample: number, seed: number, scores: number, probs: number): number;
 }
 
 export interface TfpModuleOptions {

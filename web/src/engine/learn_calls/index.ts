@@ -11,6 +11,7 @@ import type { Calls } from '../calls';
 import { timeGruAttention } from './timing';
 import { additiveAttention, additiveGruSteps } from './additive';
 import { softmaxRow, softmaxTemperatures } from './softmax';
+import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
@@ -30,6 +31,7 @@ export const LEARN_CALLS = {
   additiveGruSteps,   // additive-attention: numbers-gru's scores and weights per decoder step
   softmaxRow,  // softmax: one row step by step, stable or naive
   softmaxTemperatures,  // softmax: the stable softmax of one row at many temperatures
+  scalingStats, scalingRow,  // scaling: the random q·k experiment, its statistics and one sample row
 } satisfies Record<string, LearnCall>;
 
 export type LearnCalls = typeof LEARN_CALLS;
