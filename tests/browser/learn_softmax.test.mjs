@@ -193,7 +193,16 @@ test('chapter 4: large scores: the naive formula overflows, the engine\'s softma
   near(sp, softmaxD(shifted, s.masked, s.tau), 1e-6, 'stable p vs double at 1000');
   // softmax(x + c) = softmax(x), up to the rounding of x + 1000 in float32 (6e-5 · 2 = 1.2e-4 in z).
   near(sp, s.main.probs, 2e-4, 'shifted vs unshifted');
-  // Where it breaks: c = 86 keeps every (x + c)/τ below 88.72? Not at τ = 0.5 - the note says so.
+  // Very negative scores: every naive exp rounds to 0 and 0/0 = NaN; the engine's is fine.
+  const n1 = await renders();
+  await page.getByRole('button', { name: 'c = −200' }).click();
+  await rendersAbove(n1);
+  const low = s.scores.map((x) => x - 200);
+  const lowNaive = engineRow(low, s.masked, s.tau, 'naive');
+  same((await matrix('Naive'))[1], lowNaive.exps, 'naive exp at c = -200');
+  (await matrix('Naive'))[2].forEach((v) => assert.ok(Number.isNaN(v)));
+  assert.match(await page.locator('.softmax-side.naive .softmax-note').innerText(), /rounded to 0/);
+  same((await matrix('Engine'))[2], engineRow(low, s.masked, s.tau, 'stable').probs, 'stable p at c = -200');
   const n2 = await renders();
   await page.getByRole('button', { name: 'c = 0', exact: true }).click();
   await rendersAbove(n2);

@@ -41,8 +41,8 @@ $$\\frac{e^{x_j+c}}{\\sum_k e^{x_k+c}} = \\frac{e^{c}\\,e^{x_j}}{e^{c}\\sum_k e^
 is exactly $e^0 = 1$, the sum is at least 1, and nothing can overflow.</p>
 <p>Without that step the computer must evaluate $e^{z}$ as it is. The largest float32 is about
 $3.4 \\times 10^{38} \\approx e^{88.72}$, so $e^{88}$ still fits but $e^{89}$ becomes $+\\infty$; the sum is then
-$+\\infty$ and $\\infty / \\infty$ is NaN ("not a number"). Very negative scores fail the other way: every $e^{z}$
-rounds to 0 and $0/0$ is NaN too. Such scores are not exotic: a low temperature divides scores of 2 by 0.02.
+$+\\infty$ and $\\infty / \\infty$ is NaN ("not a number"). When every score is very negative (below about $-104$) it fails the
+other way: every $e^{z}$ rounds to 0 and $0/0$ is NaN too. Such scores are not exotic: a low temperature divides scores of 2 by 0.02.
 Add $c$ to your scores and compare the naive formula with the engine's softmax, both computed by the engine in
 float32.</p>`,
   figStable: `Left: the naive formula $e^{z_j} / \\sum_k e^{z_k}$, a counter-example kept in the engine only for this page
@@ -154,7 +154,7 @@ export const TEXT = {
     stable: `<p>给每个分数都加上同一个数 $c$，结果不变，因为 $e^{c}$ 会被约掉：</p>
 $$\\frac{e^{x_j+c}}{\\sum_k e^{x_k+c}} = \\frac{e^{c}\\,e^{x_j}}{e^{c}\\sum_k e^{x_k}} = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$
 <p>引擎正是利用这一点，取 $c = -m$，其中 $m = \\max_j z_j$：这样所有指数都不超过 0，最大的那一项恰好是 $e^0 = 1$，总和至少为 1，怎么也不会溢出。</p>
-<p>如果省掉这一步，计算机就得老老实实地算 $e^{z}$。float32 能表示的最大数约为 $3.4 \\times 10^{38} \\approx e^{88.72}$，所以 $e^{88}$ 还放得下，$e^{89}$ 就变成了 $+\\infty$；总和随之成为 $+\\infty$，而 $\\infty / \\infty$ 是 NaN（“不是一个数”）。分数很负时则从另一头出错：每个 $e^{z}$ 都舍入成 0，$0/0$ 同样是 NaN。这样的分数并不罕见：温度很低时，分数 2 要除以 0.02。下面给你的分数加上 $c$，比较朴素公式和引擎的 softmax——两者都由引擎用 float32 计算。</p>`,
+<p>如果省掉这一步，计算机就得老老实实地算 $e^{z}$。float32 能表示的最大数约为 $3.4 \\times 10^{38} \\approx e^{88.72}$，所以 $e^{88}$ 还放得下，$e^{89}$ 就变成了 $+\\infty$；总和随之成为 $+\\infty$，而 $\\infty / \\infty$ 是 NaN（“不是一个数”）。如果所有分数都非常负（低于约 $-104$），则会从另一头出错：每个 $e^{z}$ 都舍入成 0，$0/0$ 同样是 NaN。这样的分数并不罕见：温度很低时，分数 2 要除以 0.02。下面给你的分数加上 $c$，比较朴素公式和引擎的 softmax——两者都由引擎用 float32 计算。</p>`,
     figStable: `左边是朴素公式 $e^{z_j} / \\sum_k e^{z_k}$，这是引擎专为本页保留的反例（<code>softmax_rows_naive</code>，没有任何模型用它）；右边是引擎真正使用的 softmax，先减去 $m$。两边的输入相同：你的分数加上 $c$，再除以 $\\tau$，并应用掩码。`,
     figStableLabel: '朴素 softmax 与稳定 softmax 对照',
     offset: 'c：加到每个分数上',
