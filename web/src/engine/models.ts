@@ -344,6 +344,11 @@ export class Models {
     return logitLens(this.c, this.m, this.model(model), a, (id) => this.token(model, id));
   }
 
+  /** The module pointer behind a page handle (for the Learn calls that take a model). */
+  pointer(model: number): number {
+    return this.model(model);
+  }
+
   // ---- helpers --------------------------------------------------------------------
 
   private model(model: number): number {

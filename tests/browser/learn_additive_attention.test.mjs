@@ -1,0 +1,289 @@
+// Learn, chapter 2 (additive / Bahdanau attention), in Chromium:
+//   - the hand-set figure (I love you → 我爱你) is drawn; every intermediate shown (W s,
+//     U h_j, their sum, tanh, scores e, weights α, context c, the alignment matrix) equals
+//     what tfp_learn_additive_attention returns for the same inputs in Node (the same
+//     module, tests/js/tfp_module.mjs: equal to 1e-6) and an independent double-precision
+//     computation of vᵀ tanh(W s + U h), softmax, Σ α h written in this file (1e-5);
+//   - typing into h, picking another step change the shown intermediates, still equal to
+//     the engine;
+//   - numbers-gru: the page's scores and weights of every decoder step equal
+//     tfp_learn_additive_gru_steps in Node for the same text (1e-6), and its ids equal
+//     tfp_model_translate (greedy); each weights row is softmax(scores) in double (1e-5);
+//     a new text recomputes;
+//   - the exercise reveals the engine's answer (the word holding the largest weight);
+//   - the common-mistake demo: nudging a query moves only its row, an encoder state every row;
+//   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
+//     scroll; no console error.
+// Screenshots: build/screenshots/learn/additive_{en,zh}_{1280,390}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { openSite, SHOTS } from './harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { close } from '../js/compare.mjs';
+
+let site, page, base, api, gru;
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  gru = api.load(readShipped('numbers-gru'), 'numbers-gru');
+  site = await openSite({ name: 'learn_additive_attention' });
+  ({ page, base } = site);
+  await mkdir(`${SHOTS}learn`, { recursive: true });
+}, { timeout: 120_000 });
+after(async () => {
+  if (gru) api.free(gru);
+  await site?.close();
+});
+
+const D = 2, A = 2, TK = 3, TQ = 3;
+
+/** tfp_learn_additive_attention in Node: { name: Float32Array-as-array }. */
+function engineHand({ h, s, W, U, v }) {
+  const m = api.m;
+  return api.withHeap((put) => {
+    const slot = m._tfp_alloc(4);
+    try {
+      api.check(m._tfp_learn_additive_attention(put(Float32Array.from(s)), TQ, D, put(Float32Array.from(h)), TK, D,
+        put(Float32Array.from(W)), 0, put(Float32Array.from(U)), put(Float32Array.from(v)), A, slot));
+      const list = api.tensors(api.u32(slot));
+      return Object.fromEntries(Object.entries(list).map(([k, t]) => [k, Array.from(t.data)]));
+    } finally {
+      m._tfp_free(slot);
+    }
+  });
+}
+
+/** The same maths in double, written out here: the independent oracle. */
+function doubleHand({ h, s, W, U, v }) {
+  const f = Math.fround;
+  const ws = [], uh = [], e = [], alpha = [], c = [];
+  for (let i = 0; i < TQ; i++) for (let a = 0; a < A; a++) ws.push(f(W[a * D]) * f(s[i * D]) + f(W[a * D + 1]) * f(s[i * D + 1]));
+  for (let j = 0; j < TK; j++) for (let a = 0; a < A; a++) uh.push(f(U[a * D]) * f(h[j * D]) + f(U[a * D + 1]) * f(h[j * D + 1]));
+  for (let i = 0; i < TQ; i++) {
+    const row = [];
+    for (let j = 0; j < TK; j++) {
+      let acc = 0;
+      for (let a = 0; a < A; a++) acc += f(v[a]) * Math.tanh(ws[i * A + a] + uh[j * A + a]);
+      row.push(acc);
+    }
+    e.push(...row);
+    const mx = Math.max(...row), z = row.reduce((q, x) => q + Math.exp(x - mx), 0);
+    const p = row.map((x) => Math.exp(x - mx) / z);
+    alpha.push(...p);
+    for (let d = 0; d < D; d++) c.push(p.reduce((q, pj, j) => q + pj * f(h[j * D + d]), 0));
+  }
+  return { ws, uh, scores: e, weights: alpha, context: c };
+}
+
+/** tfp_learn_additive_gru_steps in Node on numbers-gru for `text`. */
+function engineGru(text) {
+  const { ids } = api.tokenize(gru, text);
+  const m = api.m, cap = 64;
+  const buf = m._tfp_alloc(8 + 4 * cap);
+  const src = api.put(Int32Array.from(ids));
+  try {
+    api.check(m._tfp_learn_additive_gru_steps(gru, src, ids.length, 0, buf + 8, cap, buf, buf + 4));
+    const n = api.u32(buf);
+    const out = Array.from(new Int32Array(m.HEAPU8.buffer, buf + 8, n));
+    const t = api.tensors(api.u32(buf + 4));
+    return { src: ids, ids: out, scores: Array.from(t.scores.data), weights: Array.from(t.weights.data) };
+  } finally {
+    m._tfp_free(src);
+    m._tfp_free(buf);
+  }
+}
+
+const state = () => page.evaluate(() => JSON.parse(JSON.stringify(window.tfpLearn.state)));
+const handRenders = () => page.evaluate(() => window.tfpLearn.state.hand?.renders ?? 0);
+const modelRenders = () => page.evaluate(() => window.tfpLearn.state.model?.renders ?? 0);
+const waitFor = (fn, arg) => page.waitForFunction(fn, arg, { timeout: 30_000 });
+/** The NumberMatrix whose caption starts with `prefix`: its cells' values, row-major. */
+const matrix = (prefix, root = 'body') => page.evaluate(([p, r]) => {
+  const m = [...document.querySelector(r).querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(p));
+  if (!m) return null;
+  return [...m.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value));
+}, [prefix, root]);
+
+const slice = (a, from, n) => a.slice(from, from + n);
+
+/** Every matrix of the hand figure against the engine in Node, for the shown step. */
+async function checkHand() {
+  const s = await state();
+  const { inputs, step } = s.hand;
+  const want = engineHand(inputs);
+  for (const [k, v] of Object.entries(want)) close(s.hand.result[k].data, v, `state ${k}`);
+  const dbl = doubleHand(inputs);
+  for (const k of ['ws', 'uh', 'scores', 'weights', 'context']) close(want[k], dbl[k], `engine ${k} vs double`, 1e-5);
+  const fig = '.additive-hand';
+  close(await matrix('W s (', fig), slice(want.ws, step * A, A), 'shown W s');
+  close(await matrix('U h_j', fig), want.uh, 'shown U h');
+  close(await matrix('W s + U h_j', fig), slice(want.sum, step * TK * A, TK * A), 'shown W s + U h');
+  close(await matrix('tanh(', fig), slice(want.tanh, step * TK * A, TK * A), 'shown tanh');
+  close(await matrix('e: scores', fig), slice(want.scores, step * TK, TK), 'shown e');
+  close(await matrix('α: weights', fig), slice(want.weights, step * TK, TK), 'shown α');
+  close(await matrix('c = ', fig), slice(want.context, step * D, D), 'shown c');
+  close(await matrix('Alignment', fig), want.weights, 'shown alignment');
+  return { s, want };
+}
+
+test('chapter 2: the hand-set figure equals the engine and a double computation; editing recomputes', { timeout: 90_000 }, async () => {
+  const t0 = Date.now();
+  await page.goto(`${base}/learn/additive-attention.html?lang=en`);
+  await waitFor(() => (window.tfpLearn?.state.hand?.renders ?? 0) > 0);
+  console.log(`hand figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+  const { want } = await checkHand();
+  // The defaults give the diagonal alignment 我 ← I, 爱 ← love, 你 ← you.
+  for (let i = 0; i < TQ; i++) {
+    const row = slice(want.weights, i * TK, TK);
+    assert.equal(row.indexOf(Math.max(...row)), i, `step ${i + 1} attends to source word ${i + 1}`);
+  }
+  const shownBefore = await matrix('e: scores');
+
+  // Type into h(love, dim 1): the intermediates change, still the engine's.
+  let n = await handRenders();
+  const cell = page.getByRole('textbox', { name: /^h: encoder states .*: love, dim 1$/ });
+  await cell.fill('2');
+  await cell.press('Enter');
+  await waitFor((k) => window.tfpLearn.state.hand.renders > k, n);
+  const { s: s1 } = await checkHand();
+  assert.equal(s1.hand.inputs.h[2], 2);
+  assert.notDeepEqual(await matrix('e: scores'), shownBefore);
+
+  // Nudge with the keyboard (ArrowDown: −0.1) on s.
+  n = await handRenders();
+  const sCell = page.getByRole('textbox', { name: /^s: decoder states .*: s2 \(→ 你\), dim 2$/ });
+  await sCell.press('ArrowDown');
+  await waitFor((k) => window.tfpLearn.state.hand.renders > k, n);
+  const { s: s2 } = await checkHand();
+  close([s2.hand.inputs.s[5]], [-1.6], 's2 dim 2 nudged', 1e-6);
+
+  // Another step: W s and the rest are that step's.
+  const ws0 = await matrix('W s (');
+  n = await handRenders();
+  await page.getByRole('radio', { name: /step 2 \(→ 爱\)/ }).check();
+  await waitFor((k) => window.tfpLearn.state.hand.renders > k, n);
+  const { s: s3 } = await checkHand();
+  assert.equal(s3.hand.step, 1);
+  assert.notDeepEqual(await matrix('W s ('), ws0);
+  assert.match(await page.locator('.additive-hand h3').nth(1).innerText(), /step 2 \(→ 爱\)/);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 2: numbers-gru scores and weights of every step equal the engine in Node', { timeout: 90_000 }, async () => {
+  await waitFor(() => (window.tfpLearn.state.model?.renders ?? 0) > 0);
+  const check = async () => {
+    const s = await state();
+    const want = engineGru(s.model.text);
+    assert.deepEqual(s.model.srcIds, want.src);
+    assert.deepEqual(s.model.outIds, want.ids);
+    const T = want.ids.length, S = want.src.length;
+    assert.deepEqual(s.model.weights.dims, [T, S]);
+    close(s.model.weights.data, want.weights, 'weights');
+    close(s.model.scores.data, want.scores, 'scores');
+    // Each weights row is the softmax of its scores row (double).
+    for (let r = 0; r < T; r++) {
+      const e = slice(want.scores, r * S, S), mx = Math.max(...e), z = e.reduce((q, x) => q + Math.exp(x - mx), 0);
+      close(slice(want.weights, r * S, S), e.map((x) => Math.exp(x - mx) / z), `softmax of step ${r + 1}`, 1e-5);
+    }
+    // Greedy translation through the playground's path gives the same ids.
+    assert.deepEqual(api.translate(gru, want.src).ids, want.ids);
+    // The detail matrix shows the picked step's scores and weights.
+    const detail = await matrix('Step ', '.additive-model');
+    const st = s.model.step;
+    const rows = [];
+    for (let j = 0; j < S; j++) rows.push(want.scores[st * S + j], want.weights[st * S + j]);
+    close(detail, rows, `detail of step ${st + 1}`);
+    return { s, want };
+  };
+  const { s, want } = await check();
+  assert.equal(s.model.text, 'forty-two thousand five');
+  assert.deepEqual(s.model.outTokens.slice(0, 5).join(''), '42005');
+  assert.equal(want.ids.length, 6);
+
+  // Pick step 3 with its button; then a new text.
+  let n = await modelRenders();
+  await page.locator('.additive-out button').nth(2).click();
+  await waitFor((k) => window.tfpLearn.state.model.renders > k, n);
+  assert.equal((await state()).model.step, 2);
+  await check();
+  n = await modelRenders();
+  await page.getByRole('textbox', { name: 'A number in words' }).fill('seven hundred and twelve');
+  await waitFor((k) => window.tfpLearn.state.model.renders > k && window.tfpLearn.state.model.text === 'seven hundred and twelve', n);
+  const { s: s2 } = await check();
+  assert.equal(s2.model.outTokens.slice(0, 3).join(''), '712');
+  assert.match(await page.locator('.playground-link').getAttribute('href'), /model=numbers-gru&text=seven\+hundred\+and\+twelve/);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 2: the exercise reveals the engine’s answer; the mistake demo moves one row or all', { timeout: 60_000 }, async () => {
+  const ex = page.locator('.exercise');
+  await waitFor(() => /42005/.test(document.querySelector('.exercise .question').textContent));
+  assert.match(await ex.locator('.question').innerText(), /At step 3 it writes the digit 0/);
+  await ex.getByRole('radio', { name: 'five' }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await waitFor(() => document.querySelector('.exercise-result .verdict') !== null);
+  // The engine's answer, from Node: the word holding the largest weight of step 3.
+  const want = engineGru('forty-two thousand five');
+  const S = want.src.length, row = slice(want.weights, 2 * S, S), j = row.indexOf(Math.max(...row));
+  const text = 'forty-two thousand five', word = [...text.matchAll(/[a-z]+/g)].find((m) => j >= m.index && j < m.index + m[0].length)[0];
+  assert.equal(word, 'thousand');
+  const s = await state();
+  assert.equal(s.exercise.word, word);
+  assert.equal(s.exercise.argmaxChar, j);
+  assert.match(await ex.locator('.verdict').innerText(), /Not quite: the engine says “thousand”/);
+  assert.match(await ex.locator('.exercise-result').innerText(), new RegExp(`character ${j + 1}`));
+  await ex.getByRole('radio', { name: 'thousand' }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await waitFor(() => document.querySelector('.exercise-result.right') !== null);
+
+  // The mistake box: a query moves its own row only; an encoder state moves every row.
+  const box = page.locator('.mistake');
+  await box.getByRole('button', { name: /Nudge the query/ }).click();
+  await waitFor(() => window.tfpLearn.state.demo?.what === 'whatS');
+  let d = (await state()).demo;
+  assert.deepEqual(d.changed, ['→ 爱']);
+  assert.deepEqual(d.same, ['→ 我', '→ 你']);
+  const inputs = (await state()).hand.inputs;
+  const sNudged = inputs.s.slice();
+  sNudged[2] += 1; sNudged[3] += 1;
+  close(d.after, engineHand({ ...inputs, s: sNudged }).weights, 'demo after (s nudged)');
+  close(d.before, engineHand(inputs).weights, 'demo before');
+  assert.match(await box.locator('.additive-note').innerText(), /Rows that changed: → 爱\. Rows that did not: → 我, → 你\./);
+  await box.getByRole('button', { name: /Nudge the encoder state/ }).click();
+  await waitFor(() => window.tfpLearn.state.demo?.what === 'whatH');
+  d = (await state()).demo;
+  assert.deepEqual(d.changed, ['→ 我', '→ 爱', '→ 你']);
+  const hNudged = inputs.h.slice();
+  hNudged[2] += 1; hNudged[3] += 1;
+  close(d.after, engineHand({ ...inputs, h: hNudged }).weights, 'demo after (h nudged)');
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 2: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 60_000 }, async () => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await site.shot('learn/additive_en_1280', { fullPage: true });
+  const enFirst = await page.locator('.chapter-section').first().innerText();
+  const before = await state();
+  await page.selectOption('#lang-select', 'zh-CN');
+  await waitFor(() => document.querySelector('.chapter-section h2').textContent.includes('回头看'));
+  const zhFirst = await page.locator('.chapter-section').first().innerText();
+  assert.notEqual(zhFirst, enFirst);
+  assert.match(zhFirst, /查询/);
+  const after = await state();
+  assert.deepEqual(after.hand.inputs, before.hand.inputs);
+  assert.equal(after.model.text, before.model.text);
+  assert.match(await page.locator('.exercise h3').innerText(), /先预测/);
+  assert.match(await page.locator('.exercise .question').innerText(), /最关注哪个源词/);
+  await site.shot('learn/additive_zh_1280', { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
+  await site.shot('learn/additive_zh_390', { fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForTimeout(300);
+  await site.shot('learn/additive_en_390', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});
