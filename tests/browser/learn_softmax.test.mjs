@@ -246,6 +246,7 @@ test('chapter 4: the exercise reveals the engine\'s answer; score 0 is not a mas
 });
 
 test('chapter 4: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 60_000 }, async () => {
+  assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders');
   await site.shot('learn/softmax_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const scores = (await state()).scores;
@@ -256,6 +257,7 @@ test('chapter 4: the language switch rewrites the prose and keeps the inputs; 39
   assert.match(zhFirst, /查询/);
   assert.deepEqual((await state()).scores, scores);
   assert.match(await page.locator('.exercise h3').innerText(), /先预测/);
+  assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders (zh-CN)');
   await site.shot('learn/softmax_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.waitForTimeout(200);
