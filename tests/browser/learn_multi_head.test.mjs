@@ -87,6 +87,16 @@ test('chapter 6, figure 1: the lab\'s Q, maps, concatenation and output are the 
   await page.goto(`${base}/learn/multi-head.html?lang=en`);
   await page.waitForFunction(() => window.tfpLearn?.state?.lab, null, { timeout: 30_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+  // Again with the module cached: the issue asks for the first figure within 1 s. Measured
+  // 450-760 ms here at a load average of 11 on 2 cores; the bound leaves room for a busier
+  // machine, the log says the real figure.
+  await page.waitForFunction(() => window.tfpLearn.state.brown, null, { timeout: 60_000 });
+  const t1 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.tfpLearn?.state?.lab, null, { timeout: 30_000 });
+  const cached = Date.now() - t1;
+  console.log(`first figure drawn ${cached} ms after navigation (module cached)`);
+  assert.ok(cached < 3000, `first figure after ${cached} ms with the module cached`);
   const { s, want } = await checkLab();
   assert.deepEqual(s.tokens, ['the', 'cat', 'sat', 'on', 'the', 'mat']);
   assert.equal(s.heads, 2);

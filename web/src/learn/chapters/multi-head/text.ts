@@ -52,6 +52,7 @@ const en = {
   openPlayground: 'Open this head in the playground',
   exQuestion: 'For your sentence, which head of <strong>layer {layer}</strong> puts the most weight on the previous token? Look at row L{layer} of the grid — the previous-token cells lie just below the diagonal — pick one, then check against the engine\'s statistics.',
   exChoice: 'Head {head}',
+  exTooShort: 'Type a sentence of at least three tokens first: with fewer, no row has a previous token to choose.',
   exExplain: 'The engine\'s previous-token shares in layer {layer}: {list}. Head {head} is highest ({share}): in its map the weight sits just below the diagonal. Change the sentence and the answer can change.',
 
   // ---- 3. cost ----
@@ -130,6 +131,7 @@ const zh: Record<Key, string> = {
   openPlayground: '在演练场中打开这个头',
   exQuestion: '对你这句话，<strong>第 {layer} 层</strong>的哪个头把最多的权重放在前一个词元上？先看网格中 L{layer} 那一行——前一词元的格子紧贴在对角线下方——选一个，再用引擎的统计量核对。',
   exChoice: '第 {head} 个头',
+  exTooShort: '请先输入至少三个词元的句子：词元太少时，没有哪一行能在“前一个词元”上做选择。',
   exExplain: '引擎算出第 {layer} 层各头的前一词元比例：{list}。第 {head} 个头最高（{share}）：它的图中权重紧贴在对角线下方。换一句话，答案可能就不一样了。',
 
   hCost: '代价几何：参数量与浮点运算量',
