@@ -202,6 +202,16 @@ test('chapter 5: the figures equal the engine and the theory; every input recomp
   await setField('#scaling-sample', 0);
   const s6 = await state();
   assert.deepEqual(s6.stats.raw.slice(0, 12 * s0.dks.length), w0.slice(0, 12 * s0.dks.length));
+
+  // The logarithmic slider by keyboard: one step is ×2^0.25, 64 → round(2^6.25) = 76.
+  n = await renders();
+  await page.focus('#scaling-dk-slider');
+  await page.keyboard.press('ArrowRight');
+  await rendersAbove(n);
+  const { s: s7 } = await checkAgainstEngine();
+  assert.equal(s7.inputs.dK, 76);
+  assert.equal(await page.inputValue('#scaling-dk'), '76');
+  assert.equal(await page.getAttribute('#scaling-dk-slider', 'aria-valuetext'), 'd_k = 76');
   assert.deepEqual(site.problems, []);
 });
 

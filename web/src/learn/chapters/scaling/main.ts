@@ -165,6 +165,8 @@ dkSlider.max = String(Math.log2(MAX_DK));
 dkSlider.step = '0.25';
 dkSlider.value = String(Math.log2(inputs.dK));
 dkSlider.id = 'scaling-dk-slider';
+const sayDk = () => dkSlider.setAttribute('aria-valuetext', `d_k = ${inputs.dK}`);
+sayDk();
 const keysSelect = select(KEY_CHOICES, inputs.nKeys);
 keysSelect.id = 'scaling-keys';
 const samplesSelect = select(SAMPLE_CHOICES, inputs.samples);
@@ -393,6 +395,7 @@ function inputsChanged(): void {
 dkNumber.addEventListener('change', () => {
   inputs.dK = readInt(dkNumber, 1, MAX_DK, inputs.dK);
   dkSlider.value = String(Math.log2(inputs.dK));
+  sayDk();
   inputsChanged();
 });
 dkSlider.addEventListener('input', () => {
@@ -400,6 +403,7 @@ dkSlider.addEventListener('input', () => {
   if (d === inputs.dK) return;
   inputs.dK = d;
   dkNumber.value = String(d);
+  sayDk();
   inputsChanged();
 });
 keysSelect.addEventListener('change', () => { inputs.nKeys = Number(keysSelect.value); inputsChanged(); });
