@@ -353,6 +353,10 @@ async function recomputeModel(): Promise<void> {
   const text = textInput.value;
   model.text = text;
   (playLink as HTMLAnchorElement & { update?: () => void }).update?.();
+  // The text in the URL (a reload or a shared link shows the same figure).
+  const url = new URL(location.href);
+  url.searchParams.set('text', text);
+  history.replaceState(history.state, '', url);
   if (text.trim() === '') {
     modelNote.textContent = t('empty');
     return;
@@ -483,8 +487,8 @@ ch.mistake(s3, {
     const nudgeH = bound(el('button', 'additive-demo-button'), () => t('nudgeH'));
     nudgeS.type = nudgeH.type = 'button';
     buttons.append(nudgeS, nudgeH);
-    const opts = { rowLabels: stepLabels, colLabels: srcLabels, rowAxis: lt('outputStep'), colAxis: lt('sourceWord'), digits: 3,
-      heat: { domain: [0, 1] as [number, number] } };
+    // No axis names in the corner (they would not fit 390 px twice): the figure's alignment says them.
+    const opts = { rowLabels: stepLabels, colLabels: srcLabels, digits: 3, heat: { domain: [0, 1] as [number, number] } };
     let what: Key | null = null;
     const before = new NumberMatrix(TQ, TK, { ...opts, label: lt('before') });
     const after = new NumberMatrix(TQ, TK, { ...opts, label: () => (what ? t('after', { what: t(what) }) : t('afterNone')) });
@@ -494,8 +498,10 @@ ch.mistake(s3, {
     mats.append(before.element, after.element);
     host.append(buttons, mats, note);
     let last: { what: Key; weights: Float32Array } | null = null;
+    const afterCaption = after.element.querySelector('caption');
     const show = () => {
       if (!handResult) return;
+      if (afterCaption) afterCaption.textContent = what ? t('after', { what: t(what) }) : t('afterNone');
       before.set(handResult.weights.data);
       if (!last) {
         after.set(handResult.weights.data);

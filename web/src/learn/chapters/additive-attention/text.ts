@@ -247,4 +247,9 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
 $q \\cdot k/\\sqrt{d_k}$，所有配对一次矩阵乘法就能算完；而且每个 token 都可以当查询，不再只有解码器状态。下一章就走这一步。</p>`,
 };
 
-export const TEXT = { en, 'zh-CN': zh } satisfies ChapterText<keyof typeof en>;
+/** A line break inside a Chinese sentence would show as a space: drop the ones next to a
+ *  CJK character or full-width punctuation (the source keeps its short lines). */
+const joinCjk = (s: string) => s.replace(/([\u3000-\u9fff\uff00-\uffef])\n\s*/g, '$1').replace(/\n\s*([\u3000-\u9fff\uff00-\uffef])/g, '$1');
+const zhJoined = Object.fromEntries(Object.entries(zh).map(([k, v]) => [k, joinCjk(v)])) as typeof zh;
+
+export const TEXT = { en, 'zh-CN': zhJoined } satisfies ChapterText<keyof typeof en>;
