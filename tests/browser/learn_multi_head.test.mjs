@@ -102,6 +102,9 @@ test('chapter 6, figure 1: the lab\'s Q, maps, concatenation and output are the 
   assert.equal(s.heads, 2);
   assert.match(await page.locator('.mh-shape').innerText(), /heads of/);
   const q2 = await matrix('Q = X W_Q');
+  // The formula's Q is tied to the Q matrix: pointing at one marks both.
+  await page.locator('.mh-lab-formula .katex [data-sym="Q"]').first().hover();
+  assert.equal(await page.locator('.number-matrix[data-sym="Q"].sym-hot').count(), 1);
 
   // Four heads: four maps; the same Q (weights depend on seed and d_model), new maps.
   let n = await renders();
@@ -167,6 +170,13 @@ test('chapter 6, figure 2: brown-gpt\'s maps and head statistics are the engine\
   const { b, stats } = await check();
   assert.match(b.text, /^The jury said/);
   assert.equal(await page.locator('.mh-stats-table tbody tr').count(), 16);
+  // The statistics table shows the engine's numbers (Node), row by row.
+  const pctText = (v) => new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(v);
+  const rows = await page.locator('.mh-stats-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  rows.forEach((cells, i) => {
+    const l = Math.floor(i / 4), h = i % 4, st = stats[l].slice(h * 4, h * 4 + 4);
+    assert.deepEqual(cells, [String(l + 1), String(h + 1), st[0].toFixed(2), st[1].toFixed(2), pctText(st[2]), pctText(st[3])], `stats row ${i}`);
+  });
   assert.equal(await page.locator('.mh-grid .lh-tile').count(), 16);
 
   // Open the first-token head with its button, then a tile of the grid.

@@ -89,7 +89,8 @@ export function costSection(ch: MhChapter): { run: () => Promise<void> } {
     const n = (v: number | undefined) => (v === undefined ? '?' : fmt(v).replace(/,/g, '{,}'));
     return String.raw`\begin{aligned}
   \text{${ch.t('fParams')}} &= 4d_\text{model}^2 + 4d_\text{model}\\
-  &= 4 \cdot ${C}^2 + 4 \cdot ${C} = ${n(r?.paramsTotal)}\\[0.4em]
+  &= 4 \cdot ${C}^2 + 4 \cdot ${C}\\
+  &= ${n(r?.paramsTotal)}\\[0.4em]
   \text{${ch.t('fFlops')}} &= 8Td_\text{model}^2 + 4T^2 d_\text{model}\\
   &= 8 \cdot ${T} \cdot ${C}^2 + 4 \cdot ${T}^2 \cdot ${C}\\
   &= ${n(r?.flopsTotal)}

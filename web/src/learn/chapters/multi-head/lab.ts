@@ -70,16 +70,18 @@ export function labSection(ch: MhChapter): { run: () => Promise<void> } {
   mapsBox.append(mapsTitle, headGrid.element);
   const concatMatrix = new NumberMatrix(1, C_LAB, { label: () => ch.t('matConcat'), sym: 'concat', digits: 2, heat: { map: 'viridis', domain: 'symmetric' } });
   const outMatrix = new NumberMatrix(1, C_LAB, { label: () => ch.t('matOut'), sym: 'out', digits: 2, heat: { map: 'viridis', domain: 'symmetric' } });
-  const labFormula = el('div');
+  const labFormula = el('div', 'mh-lab-formula');
   fig1.view.append(shapeLine, qMatrix.element, mapsBox, concatMatrix.element, outMatrix.element);
   fig1.view.classList.add('mh-lab');
   fig1.element.insertBefore(labFormula, fig1.view);
   const f1 = ch.formula(labFormula, () => {
     const H = lab.heads, D = C_LAB / H;
     return String.raw`\begin{aligned}
-  \sym{Q}{Q_i} &= \text{columns } ${D}i \ldots ${D}(i+1) - 1 \text{ of } Q \;(K_i, V_i \text{ likewise}) \qquad i = 0 \ldots ${H - 1},\; d_k = ${C_LAB}/${H} = ${D}\\
+  d_k &= ${C_LAB}/${H} = ${D}, \quad i = 0 \ldots ${H - 1}\\
+  \sym{Q}{Q_i} &= Q_{[:,\; ${D}i \,\ldots\, ${D}i + ${D - 1}]} \quad (K_i, V_i\ \text{${ch.t('fLikewise')}})\\
   \text{head}_i &= \sym{A}{\operatorname{softmax}\!\Big(\tfrac{Q_i K_i^\top}{\sqrt{${D}}}\Big)}\, V_i\\
-  \sym{out}{\operatorname{MultiHead}(X)} &= \sym{concat}{\operatorname{Concat}(\text{head}_0, \ldots, \text{head}_{${H - 1}})}\, W_O^\top + b_O
+  \sym{out}{\operatorname{MultiHead}(X)} &= \sym{concat}{\operatorname{Concat}(\text{head}_0, \ldots, \text{head}_{${H - 1}})}\\
+  &\qquad \cdot W_O^\top + b_O
   \end{aligned}`;
   });
 
