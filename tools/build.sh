@@ -19,11 +19,17 @@ wasm() {
   cmake --build build/wasm -j"$jobs" "$@"
 }
 
+types() {
+  mkdir -p web/src/engine/wasm && cp -u web/src/engine/tfp_module.d.mts web/src/engine/wasm/tfp.d.mts
+}
+
 case "${1:-all}" in
   native) native ;;
   wasm) wasm ;;
-  all) native; wasm ;;
-  module) wasm --target tfp_module ;;
-  types) mkdir -p web/src/engine/wasm && cp -u web/src/engine/tfp_module.d.mts web/src/engine/wasm/tfp.d.mts ;;
+  all) native; wasm; types ;;
+  # The declarations are copied after every build: ninja relinks (and its post-build step
+  # copies them) only when a source changed, not when only the declarations did.
+  module) wasm --target tfp_module; types ;;
+  types) types ;;
   *) echo "usage: tools/build.sh native|wasm|all|module|types" >&2; exit 2 ;;
 esac

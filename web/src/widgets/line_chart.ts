@@ -120,7 +120,7 @@ export class LineChart {
     });
     // End labels, pushed apart vertically so they do not overlap.
     ends.sort((a, b) => a.y - b.y);
-    for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + 14);
+    for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + 18);
     for (const e of ends) {
       const t = svgEl('text', { x: W - M.right + 6, y: e.y, 'dominant-baseline': 'middle', class: 'series-label',
                                 fill: HEAD_COLOURS[e.s % HEAD_COLOURS.length]! });
