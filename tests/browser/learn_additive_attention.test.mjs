@@ -222,7 +222,7 @@ test('chapter 2: numbers-gru scores and weights of every step equal the engine i
   await waitFor((k) => window.tfpLearn.state.model.renders > k && window.tfpLearn.state.model.text === 'seven hundred and twelve', n);
   const { s: s2 } = await check();
   assert.equal(s2.model.outTokens.slice(0, 3).join(''), '712');
-  assert.match(await page.locator('.playground-link').getAttribute('href'), /model=numbers-gru&text=seven\+hundred\+and\+twelve/);
+  assert.match(await page.locator('.playground-link').getAttribute('href'), /model=numbers-gru&text=seven\+hundred\+and\+twelve&set=cross&view=cross/);
   assert.deepEqual(site.problems, []);
 });
 

@@ -322,7 +322,7 @@ onLocaleChange(() => {
   scoreMap.setTitle(t('scoresTitle'));
   renderModel();
 });
-const playLink = ch.playgroundLink(s3, 'openPlayground', () => ({ model: MODEL_ID, text: model.text }));
+const playLink = ch.playgroundLink(s3, 'openPlayground', () => ({ model: MODEL_ID, text: model.text, set: 'cross', view: 'cross' }));
 
 function detailLabel(): string {
   if (!modelRun) return t('detail', { t: 1, tok: '' });

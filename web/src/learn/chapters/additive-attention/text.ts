@@ -39,8 +39,8 @@ down. Everything under the inputs is computed by the engine's <code>additive_att
 numbers-gru itself runs.</p>
 <p>$U$ starts as the identity, so $U h_j = h_j$ and you can check the sums by hand. $W$ does not, so $W s$ is
 not simply $s$.</p>`,
-  figHand: `Inputs (editable): the encoder states $h$ (one row per source word), the decoder states $s$ (row $t$:
-the query of output step $t$, the state just before the decoder writes that word) and the weights $W$, $U$,
+  figHand: `Inputs (editable): the encoder states $h$ (one row per source word), the decoder states $s$ (row $s_{t-1}$
+is the query of output step $t$: the state just before the decoder writes that word) and the weights $W$, $U$,
 $v$. Under them, for the step you pick: $W s$, $U h_j$ for every source word, their sum, its tanh, the scores
 $e$, the weights $\\alpha$ (a softmax over the three source words) and the context vector $c$. Last, the
 alignment matrix with all three steps: rows are output steps (queries), columns are source words (keys).`,
@@ -109,9 +109,9 @@ it.`,
 digit <strong>{digit}</strong>. Which source word will the decoder attend to most at this step?`,
   exExplain: `<p>At step {step} the engine's largest weight, $\\alpha = {weight}$, is on character {pos}
 (‘{char}’), part of “{word}”.</p>
-<p>A zero has no word of its own in “{text}”. The digits it needs are fixed by how many places are left, and
-the word that says so is “thousand”: the decoder looks there while it writes the zeros. Type the same text into
-the figure above to see every step.</p>`,
+<p>The zeros have no word of their own in “{text}”: the model writes them because “thousand” says how many
+places follow “forty-two”, and that is where it looks while it writes them. Type the same text into the figure
+above to see every step.</p>`,
 
   // ---- common mistake ----
   mistakeTitle: 'one set of weights per sentence, or query and keys swapped',
@@ -163,7 +163,7 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
 在训练好的模型里，这些数是学出来的；这里由你来定：直接输入数值，按 ↑/↓ 微调（按住 Shift 一次调 10 倍），或者在格子上上下拖动。
 输入下方的所有结果都由引擎的 <code>additive_attention</code> 计算——numbers-gru 自己用的也是这个函数。</p>
 <p>$U$ 初始为单位矩阵，所以 $U h_j = h_j$，加法可以手动核对；$W$ 不是单位矩阵，所以 $W s$ 并不等于 $s$。</p>`,
-  figHand: `可编辑的输入：编码器状态 $h$（每个源词一行）、解码器状态 $s$（第 $t$ 行是第 $t$ 个输出步的查询，即解码器写出该词之前的状态），
+  figHand: `可编辑的输入：编码器状态 $h$（每个源词一行）、解码器状态 $s$（$s_{t-1}$ 这一行是第 $t$ 个输出步的查询，即解码器写出该词之前的状态），
 以及权重 $W$、$U$、$v$。下方是你所选那一步的计算：$W s$、每个源词的 $U h_j$、两者之和、它的 tanh、分数 $e$、权重 $\\alpha$（在三个源词上做 softmax）以及上下文向量 $c$。
 最后是包含全部三步的对齐矩阵：行是输出步（查询），列是源词（键）。`,
   figHandLabel: '手动设定数值的加性注意力：I love you → 我爱你',
@@ -224,7 +224,7 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
   exQuestion: `numbers-gru 读入 <q>{text}</q>，输出 <strong>{digits}</strong>。第 {step} 步它写出数字 <strong>{digit}</strong>。
 这一步解码器最关注哪个源词？`,
   exExplain: `<p>第 {step} 步，引擎给出的最大权重 $\\alpha = {weight}$ 落在第 {pos} 个字符（‘{char}’）上，它属于“{word}”。</p>
-<p>在“{text}”里，0 没有对应的单词。要写几个 0，取决于后面还剩几位，而交代这一点的词正是“thousand”：解码器写这些 0 的时候就在看它。
+<p>在“{text}”里，0 没有自己的单词：模型之所以写出这些 0，是因为“thousand”交代了“forty-two”后面还有几位，所以写 0 的时候它就盯着这个词。
 把同样的文字输入上面的图，可以看到每一步。</p>`,
 
   mistakeTitle: '以为一句话只有一组权重，或把查询和键弄反',
