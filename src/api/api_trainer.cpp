@@ -2,6 +2,7 @@
 // page's worker. This file only translates: options JSON to the `tfp train` arguments
 // (so the same options mean the same run natively and in the browser), trainer results
 // to status codes, attention maps to a tensor list. The training itself is train/'s.
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct tfp_trainer {
   std::string config, tokenizer;         // tfp_trainer_export's files
   std::vector<uint8_t> weights;
   std::string tokens_dec, tokens_enc;    // tfp_trainer_attention_tokens
+  std::string answer;                    // tfp_trainer_generate
 };
 
 namespace {
@@ -41,6 +43,7 @@ constexpr OptionKey kOptionKeys[] = {
     {"label_smoothing", "--label-smoothing", OptionKey::Number},
     {"arch", "--arch", OptionKey::String},     {"act", "--act", OptionKey::String},
     {"post_ln", "--post-ln", OptionKey::Flag},
+    {"warmup", "--warmup", OptionKey::Number}, {"clip", "--clip", OptionKey::Number},
 };
 
 std::string known_keys() {
@@ -88,6 +91,25 @@ tfp::train::Trainer& trainer_of(tfp_trainer* t, const char* where) {
   return *t->trainer;
 }
 
+// A prompt the task accepts: 1 to its longest prompt, digits (and '+' for add).
+void check_prompt(tfp::train::Trainer& tr, const char* where, const char* prompt) {
+  TFP_API_REQUIRE(prompt != nullptr, where, ": prompt is NULL");
+  const std::string p = prompt;
+  const int longest = tr.task().max_prompt_len();
+  TFP_API_REQUIRE(!p.empty() && static_cast<int>(p.size()) <= longest, where, ": prompt \"", p, "\" has ",
+                  p.size(), " characters; this task takes 1 to ", longest);
+  for (char ch : p)
+    TFP_API_REQUIRE((ch >= '0' && ch <= '9') || ch == '+', where, ": prompt \"", p,
+                    "\" may hold only digits (and '+' for add)");
+}
+
+// Clears the exported bytes: they describe the weights before these steps.
+void drop_export(tfp_trainer* t) {
+  t->config.clear();
+  t->tokenizer.clear();
+  t->weights.clear();
+}
+
 // The real tokens of a row of characters: up to the first padding character, without a
 // final end mark (a padded decoder-only row keeps "." as an input whose prediction is not
 // graded; the unpadded example's input ends before it).
@@ -128,14 +150,36 @@ int tfp_trainer_step(tfp_trainer* trainer, int n_steps, double* losses) {
   return tfp::api::guard("tfp_trainer_step", [&] {
     tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_step");
     TFP_API_REQUIRE(n_steps > 0, "tfp_trainer_step: n_steps must be positive, got ", n_steps);
-    // The exported bytes describe the weights before these steps: drop them.
-    trainer->config.clear();
-    trainer->tokenizer.clear();
-    trainer->weights.clear();
+    drop_export(trainer);
     for (int i = 0; i < n_steps; ++i) {
       const double loss = tr.step().loss;
       if (losses) losses[i] = loss;
     }
+  });
+}
+
+int tfp_trainer_step_stats(tfp_trainer* trainer, int n_steps, double* stats) {
+  return tfp::api::guard("tfp_trainer_step_stats", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_step_stats");
+    TFP_API_REQUIRE(n_steps > 0, "tfp_trainer_step_stats: n_steps must be positive, got ", n_steps);
+    TFP_API_REQUIRE(stats != nullptr, "tfp_trainer_step_stats: stats is NULL");
+    drop_export(trainer);
+    for (int i = 0; i < n_steps; ++i) {
+      const tfp::train::StepStats s = tr.step();
+      double* row = stats + 4 * static_cast<size_t>(i);
+      row[0] = s.loss;
+      row[1] = s.token_accuracy;
+      row[2] = s.lr;
+      row[3] = s.grad_norm;
+    }
+  });
+}
+
+int tfp_trainer_set_lr(tfp_trainer* trainer, double lr) {
+  return tfp::api::guard("tfp_trainer_set_lr", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_set_lr");
+    TFP_API_REQUIRE(std::isfinite(lr) && lr > 0, "tfp_trainer_set_lr: the learning rate must be positive, got ", lr);
+    tr.set_lr(lr);
   });
 }
 
@@ -172,6 +216,10 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                     {"steps_done", tr.steps_done()},
                     {"seed", o.seed},
                     {"tokens_per_step", static_cast<int64_t>(o.batch) * per_example},
+                    {"lr", o.lr},
+                    {"warmup", o.warmup},
+                    {"clip", o.clip},
+                    {"label_smoothing", o.label_smoothing},
                     {"vocab", tfp::train::Task::vocab()}};
     trainer->info = j.dump();
     result = trainer->info.c_str();
@@ -184,14 +232,8 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
   return tfp::api::guard("tfp_trainer_attention", [&] {
     tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_attention");
     TFP_API_REQUIRE(out != nullptr, "tfp_trainer_attention: out is NULL");
-    TFP_API_REQUIRE(prompt != nullptr, "tfp_trainer_attention: prompt is NULL");
+    check_prompt(tr, "tfp_trainer_attention", prompt);
     const std::string p = prompt;
-    const int longest = tr.task().max_prompt_len();
-    TFP_API_REQUIRE(!p.empty() && static_cast<int>(p.size()) <= longest, "tfp_trainer_attention: prompt \"", p,
-                    "\" has ", p.size(), " characters; this task takes 1 to ", longest);
-    for (char ch : p)
-      TFP_API_REQUIRE((ch >= '0' && ch <= '9') || ch == '+', "tfp_trainer_attention: prompt \"", p,
-                      "\" may hold only digits (and '+' for add)");
     tr.inspect({p, tr.task().solve(p)});
 
     const tfp::model::ModelConfig& c = tr.config();
@@ -229,6 +271,17 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
 const char* tfp_trainer_attention_tokens(const tfp_trainer* trainer, int source) {
   if (!trainer) return "";
   return source == 1 ? trainer->tokens_enc.c_str() : trainer->tokens_dec.c_str();
+}
+
+int tfp_trainer_generate(tfp_trainer* trainer, const char* prompt, const char** answer) {
+  if (answer) *answer = nullptr;
+  return tfp::api::guard("tfp_trainer_generate", [&] {
+    tfp::train::Trainer& tr = trainer_of(trainer, "tfp_trainer_generate");
+    TFP_API_REQUIRE(answer != nullptr, "tfp_trainer_generate: answer is NULL");
+    check_prompt(tr, "tfp_trainer_generate", prompt);
+    trainer->answer = tr.generate(prompt);
+    *answer = trainer->answer.c_str();
+  });
 }
 
 int tfp_trainer_export(tfp_trainer* trainer, const char** config_json, size_t* config_bytes,

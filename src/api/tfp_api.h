@@ -415,7 +415,7 @@ typedef struct tfp_trainer tfp_trainer;
  *   "steps" (schedule length; default per task), "batch", "d_model", "heads", "layers",
  *   "d_ff", "size" (digits), "lr" (min_lr = lr/10), "label_smoothing" (numbers);
  *   "arch": "decoder" | "encdec"; "act": "relu" | "gelu" | "gelu_new";
- *   "post_ln": true | false.
+ *   "post_ln": true | false; "warmup" (steps), "clip" (gradient norm, 0 = off).
  * seed: as `tfp train --seed`. An unknown task, an unknown key, a value of the wrong type
  * or out of range is TFP_ERR_INVALID_ARGUMENT naming it. *out receives the trainer
  * (caller-owned), NULL on failure. */
@@ -427,6 +427,17 @@ void tfp_trainer_free(tfp_trainer* trainer);
  * each step's mean training cross-entropy; it may be NULL. Steps past the schedule's
  * length keep the final learning rate. */
 int tfp_trainer_step(tfp_trainer* trainer, int n_steps, double* losses);
+/* As tfp_trainer_step, with more of each step: stats (n_steps x 4 doubles, caller-owned,
+ * row-major) receives per step its mean training cross-entropy (as losses above), the
+ * batch's token accuracy (argmax right, over graded tokens), the learning rate it used and
+ * the global gradient norm before clipping. */
+int tfp_trainer_step_stats(tfp_trainer* trainer, int n_steps, double* stats);
+
+/* Sets the peak learning rate (> 0, finite) from the next step on, with the floor lr/10 as
+ * the "lr" option sets them; the schedule keeps its position (a step in warm-up stays in
+ * warm-up, the cosine decay goes on from where it is). Creating with {"lr": x} and
+ * setting x before the first step give the same run. */
+int tfp_trainer_set_lr(tfp_trainer* trainer, double lr);
 
 /* Evaluates on the fixed held-out set (prompts never trained on). sequence_accuracy:
  * the share of answers right at every position (= greedy decoding is right);
@@ -439,6 +450,7 @@ int tfp_trainer_evaluate(tfp_trainer* trainer, double* sequence_accuracy, double
  *   { "task", "size", "architecture", "d_model", "n_heads", "n_layers", "d_ff",
  *     "parameters", "batch", "steps" (the schedule), "steps_done", "seed",
  *     "tokens_per_step" (B times the padded input length, as `tfp train` counts them),
+ *     "lr" (the peak learning rate now), "warmup", "clip", "label_smoothing",
  *     "vocab" ("_.>=+0123456789": token id i is character i) } */
 const char* tfp_trainer_info_json(tfp_trainer* trainer);
 
@@ -456,6 +468,11 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
  * encoder input (S: "3141"; "" for decoder-only). Owned by the trainer, valid until the
  * next tfp_trainer_attention or tfp_trainer_free. "" before any. */
 const char* tfp_trainer_attention_tokens(const tfp_trainer* trainer, int source);
+
+/* The current model's answer to prompt (as for tfp_trainer_attention), decoded greedily
+ * token by token until the end mark or the task's longest answer. *answer (NUL-terminated,
+ * owned by the trainer) is valid until the next tfp_trainer_generate or tfp_trainer_free. */
+int tfp_trainer_generate(tfp_trainer* trainer, const char* prompt, const char** answer);
 
 /* The trained model as the files tfp_model_load reads: config.json, model.safetensors
  * and tokenizer.json. Each pointer/size pair may be NULL. The bytes are owned by the

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <iomanip>
+#include <utility>
 
 #include "model/model.h"
 
@@ -13,7 +15,7 @@ const char* train_usage() {
   return "usage: train TASK [--steps N] [--seed S] [--out DIR] [--arch decoder|encdec]\n"
          "                  [--batch B] [--d-model C] [--heads H] [--layers L] [--d-ff F]\n"
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
-         "                  [--eval-every K] [--label-smoothing E]\n"
+         "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
          "  TASK: copy | reverse | sort | add\n";
 }
 
@@ -31,7 +33,7 @@ int default_steps(TaskKind k) {
 ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
   ToyRunOptions o;
   TrainerOptions& t = o.trainer;
-  bool steps_given = false;
+  bool steps_given = false, warmup_given = false;
   TFP_CHECK(!args.empty(), "train: missing TASK\n", train_usage());
   t.task = parse_task(args[0]);
   auto number = [&](size_t& i, const std::string& flag) -> double {
@@ -59,6 +61,8 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
     else if (a == "--size") t.task_size = static_cast<int>(number(i, a));
     else if (a == "--lr") t.lr = number(i, a), t.min_lr = t.lr / 10;
     else if (a == "--label-smoothing") t.label_smoothing = number(i, a);
+    else if (a == "--warmup") t.warmup = static_cast<int>(number(i, a)), warmup_given = true;
+    else if (a == "--clip") t.clip = number(i, a);
     else if (a == "--eval-every") o.eval_every = static_cast<int>(number(i, a));
     else if (a == "--post-ln") t.norm_first = false;
     else if (a == "--out" || a == "--arch" || a == "--act") {
@@ -82,7 +86,16 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
   }
   if (!steps_given) t.steps = default_steps(t.task);
   TFP_CHECK(t.steps > 0 && t.batch > 0, "train: --steps and --batch must be positive");
-  t.warmup = std::min(t.warmup, t.steps / 10 + 1);
+  for (const auto& [flag, v] : {std::pair<const char*, int>{"--d-model", t.d_model}, {"--heads", t.n_heads},
+                                {"--layers", t.n_layers}, {"--d-ff", t.d_ff}})
+    TFP_CHECK(v > 0, "train: ", flag, " must be positive, got ", v);
+  TFP_CHECK(t.lr > 0 && std::isfinite(t.lr), "train: --lr must be positive, got ", t.lr);
+  TFP_CHECK(t.label_smoothing >= 0 && t.label_smoothing < 1, "train: --label-smoothing must be in [0, 1), got ",
+            t.label_smoothing);
+  TFP_CHECK(t.warmup >= 0, "train: --warmup must be 0 or more, got ", t.warmup);
+  TFP_CHECK(t.clip >= 0 && std::isfinite(t.clip), "train: --clip must be 0 (off) or more, got ", t.clip);
+  // An explicit --warmup is kept; the default (50) is cut to a tenth of a short schedule.
+  if (!warmup_given) t.warmup = std::min(t.warmup, t.steps / 10 + 1);
   return o;
 }
 

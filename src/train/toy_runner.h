@@ -5,7 +5,8 @@
 //   train TASK [--steps N (default per task)] [--seed S] [--out DIR] [--arch decoder|encdec] [--batch B]
 //              [--d-model C] [--heads H] [--layers L] [--d-ff F] [--post-ln]
 //              [--act relu|gelu|gelu_new] [--lr X] [--size N] [--eval-every K]
-//              [--label-smoothing E]
+//              [--label-smoothing E] [--warmup W (steps; default min(50, steps/10 + 1))]
+//              [--clip G (global gradient norm; 0 = off; default 1)]
 #pragma once
 #include <ostream>
 #include <string>

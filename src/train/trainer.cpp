@@ -1,5 +1,7 @@
 #include "train/trainer.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "model/config_json.h"
@@ -64,6 +66,12 @@ StepStats Trainer::step() {
   s.tokens = r.valid;
   s.token_accuracy = r.valid ? double(r.correct) / r.valid : 0.0;
   return s;
+}
+
+void Trainer::set_lr(double lr) {
+  TFP_CHECK(std::isfinite(lr) && lr > 0, "trainer: the learning rate must be positive, got ", lr);
+  opt_.lr = schedule_.peak = lr;
+  opt_.min_lr = schedule_.floor = lr / 10;
 }
 
 EvalStats Trainer::evaluate() {

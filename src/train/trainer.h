@@ -75,6 +75,9 @@ class Trainer {
   StepStats step();
   EvalStats evaluate();  // on the fixed held-out set (opt.eval_examples)
   int steps_done() const { return steps_done_; }
+  // A new peak learning rate from the next step on (floor = lr/10, as `--lr` sets it);
+  // the schedule keeps its position (warm-up, then the decay towards the floor).
+  void set_lr(double lr);
 
   // Greedy decoding of one prompt, token by token (stops at the end mark or the length
   // limit); returns the answer without the end mark.

@@ -1,0 +1,148 @@
+// What the training page adds to the trainer's C API: per-step statistics, changing the
+// learning rate between steps, greedy answers of the current model, and the warm-up and
+// clipping options.
+//
+// Oracles: the C++ Trainer built from the same CLI options (same build: bit-identical);
+// the schedule's formula (train/lr_schedule.h), derived by hand below; a run created
+// with the new learning rate (setting it before the first step must change nothing else);
+// the task's own solver for the answers of a trained model.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/tfp_api.h"
+#include "train/toy_runner.h"
+#include "train/trainer.h"
+
+namespace {
+
+tfp_trainer* make(const char* task, const std::string& options, uint32_t seed) {
+  tfp_trainer* t = nullptr;
+  const int status = tfp_trainer_create(task, options.data(), options.size(), seed, &t);
+  INFO(tfp_last_error());
+  REQUIRE(status == TFP_OK);
+  REQUIRE(t != nullptr);
+  return t;
+}
+
+std::vector<double> stats_of(tfp_trainer* t, int n) {
+  std::vector<double> s(4 * static_cast<size_t>(n));
+  REQUIRE(tfp_trainer_step_stats(t, n, s.data()) == TFP_OK);
+  return s;
+}
+
+const std::string kSmall = R"({"steps": 40, "batch": 8, "d_model": 32, "heads": 2, "layers": 1, "d_ff": 64, "size": 5)";
+
+}  // namespace
+
+TEST_CASE("api trainer page: step statistics equal the C++ Trainer's") {
+  tfp_trainer* t = make("copy", kSmall + "}", 11);
+  const std::vector<double> s = stats_of(t, 6);
+  const auto opt = tfp::train::parse_train_args({"copy", "--steps", "40", "--batch", "8", "--d-model", "32",
+                                                 "--heads", "2", "--layers", "1", "--d-ff", "64", "--size",
+                                                 "5", "--seed", "11"});
+  tfp::train::Trainer ref(opt.trainer);
+  for (int i = 0; i < 6; ++i) {
+    const tfp::train::StepStats r = ref.step();
+    CHECK(s[4 * i + 0] == r.loss);
+    CHECK(s[4 * i + 1] == r.token_accuracy);
+    CHECK(s[4 * i + 2] == r.lr);
+    CHECK(s[4 * i + 3] == r.grad_norm);
+  }
+  // The schedule by hand: 40 steps, so warm-up = min(50, 40/10 + 1) = 5 and the peak is
+  // reached at step index 4: lr(i) = 3e-3 · (i + 1) / 5 for i < 5.
+  CHECK(s[4 * 0 + 2] == doctest::Approx(3e-3 * 1 / 5));
+  CHECK(s[4 * 4 + 2] == doctest::Approx(3e-3));
+  // step 6 (index 5) is the first of the cosine decay: progress 0, so still the peak.
+  CHECK(s[4 * 5 + 2] == doctest::Approx(3e-3));
+  tfp_trainer_free(t);
+}
+
+TEST_CASE("api trainer page: the learning rate changes between steps") {
+  SUBCASE("set before the first step = created with it") {
+    tfp_trainer* a = make("copy", kSmall + R"(, "lr": 0.001})", 4);
+    tfp_trainer* b = make("copy", kSmall + "}", 4);  // lr 3e-3 by default
+    REQUIRE(tfp_trainer_set_lr(b, 0.001) == TFP_OK);
+    const std::vector<double> sa = stats_of(a, 8), sb = stats_of(b, 8);
+    CHECK(sa == sb);  // bit-identical: losses, accuracies, rates and norms
+    const auto info = nlohmann::json::parse(tfp_trainer_info_json(b));
+    CHECK(info["lr"].get<double>() == 0.001);
+    tfp_trainer_free(a);
+    tfp_trainer_free(b);
+  }
+  SUBCASE("set mid-run: the same steps before, the new peak after, the schedule's position kept") {
+    tfp_trainer* a = make("copy", kSmall + "}", 4);
+    tfp_trainer* b = make("copy", kSmall + "}", 4);
+    const std::vector<double> a1 = stats_of(a, 10), b1 = stats_of(b, 10);
+    CHECK(a1 == b1);
+    REQUIRE(tfp_trainer_set_lr(b, 3e-4) == TFP_OK);
+    const std::vector<double> a2 = stats_of(a, 2), b2 = stats_of(b, 2);
+    // Step index 10 of 40 with warm-up 5: progress (10 − 5)/(40 − 5) = 1/7, so the rate is
+    // floor + (peak − floor)·½(1 + cos(π/7)), with peak/floor 3e-3/3e-4 before, 3e-4/3e-5 after:
+    // the new rate is exactly a tenth of the old one at the same position.
+    const double pi = 3.14159265358979323846, f = 0.5 * (1 + std::cos(pi / 7));
+    CHECK(a2[2] == doctest::Approx(3e-4 + (3e-3 - 3e-4) * f));
+    CHECK(b2[2] == doctest::Approx(3e-5 + (3e-4 - 3e-5) * f));
+    CHECK(b2[2] == doctest::Approx(a2[2] / 10));
+    // The batch of step 11 is the same (the data stream does not depend on the rate), the
+    // weights too, so its loss is equal; from step 12 on the smaller update shows.
+    CHECK(a2[0] == b2[0]);
+    CHECK(a2[4] != b2[4]);
+    tfp_trainer_free(a);
+    tfp_trainer_free(b);
+  }
+}
+
+TEST_CASE("api trainer page: greedy answers, warm-up and clipping options") {
+  // The configuration tests/browser/train_page.test.mjs trains in the page: the copy task
+  // reaches ~0.99 held-out sequence accuracy in 300 steps (tests/fixtures/trainer/).
+  tfp_trainer* t = make("copy", R"({"steps": 300, "batch": 16, "d_model": 32, "heads": 2, "layers": 2, "d_ff": 64, "size": 5})", 7);
+  const char* answer = nullptr;
+  REQUIRE(tfp_trainer_generate(t, "314", &answer) == TFP_OK);
+  REQUIRE(answer != nullptr);
+  CHECK(std::string(answer).size() <= 5);  // untrained: anything, up to the longest answer
+  for (int i = 0; i < 30; ++i) REQUIRE(tfp_trainer_step(t, 10, nullptr) == TFP_OK);
+  int right = 0;
+  for (const char* p : {"31415", "27", "90210", "5", "4444"}) {
+    REQUIRE(tfp_trainer_generate(t, p, &answer) == TFP_OK);
+    right += std::string(answer) == p;  // copy: the answer is the prompt
+  }
+  CHECK(right >= 4);
+
+  CHECK(tfp_trainer_generate(t, "1234567", &answer) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(answer == nullptr);
+  CHECK(std::string(tfp_last_error()) ==
+        "tfp_trainer_generate: prompt \"1234567\" has 7 characters; this task takes 1 to 5");
+  CHECK(tfp_trainer_generate(t, "12a", &answer) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_trainer_generate(nullptr, "1", &answer) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_trainer_set_lr(t, 0) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) == "tfp_trainer_set_lr: the learning rate must be positive, got 0");
+  CHECK(tfp_trainer_set_lr(t, std::nan("")) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_trainer_step_stats(t, 1, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  tfp_trainer_free(t);
+
+  // warm-up and clipping reach the Trainer: warm-up 20 → lr(0) = peak/20; clip 0 = off.
+  tfp_trainer* w = make("copy", kSmall + R"(, "warmup": 20, "clip": 0})", 2);
+  const std::vector<double> s = stats_of(w, 1);
+  CHECK(s[2] == doctest::Approx(3e-3 / 20));
+  const auto info = nlohmann::json::parse(tfp_trainer_info_json(w));
+  CHECK(info["warmup"] == 20);
+  CHECK(info["clip"].get<double>() == 0.0);
+  tfp_trainer_free(w);
+
+  auto refused = [](const std::string& options) {
+    tfp_trainer* x = nullptr;
+    CHECK(tfp_trainer_create("copy", options.data(), options.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
+    return std::string(tfp_last_error());
+  };
+  CHECK(refused(R"({"lr": -1})") == "tfp_trainer_create: train: --lr must be positive, got -1");
+  CHECK(refused(R"({"clip": -2})") == "tfp_trainer_create: train: --clip must be 0 (off) or more, got -2");
+  CHECK(refused(R"({"warmup": -1})") == "tfp_trainer_create: train: --warmup must be 0 or more, got -1");
+  CHECK(refused(R"({"label_smoothing": 1})") ==
+        "tfp_trainer_create: train: --label-smoothing must be in [0, 1), got 1");
+  CHECK(refused(R"({"heads": 0})") == "tfp_trainer_create: train: --heads must be positive, got 0");
+}
