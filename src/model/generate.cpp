@@ -64,4 +64,44 @@ std::optional<GeneratorStep> Generator::next() {
   return step;
 }
 
+GenerateResult generate_without_cache(const ModelConfig& cfg, const ModelWeights& w,
+                                      std::span<const int32_t> prompt, const GenerateOptions& opt) {
+  TFP_CHECK(cfg.architecture == Architecture::decoder_only && cfg.has_embeddings && cfg.lm_head,
+            "generate: needs a decoder-only language model, this one is ", architecture_name(cfg.architecture));
+  TFP_CHECK(!prompt.empty(), "generate: the prompt is empty (no tokens)");
+  TFP_CHECK(opt.max_tokens >= 0, "generate: max_tokens must be >= 0, got ", opt.max_tokens);
+  check_sampling(opt.sampling);
+  TFP_CHECK(static_cast<int64_t>(prompt.size()) <= cfg.max_positions, "generate: the prompt has ", prompt.size(),
+            " tokens, more than the model's context of ", cfg.max_positions);
+
+  GenerateResult result;
+  Pcg32 rng(opt.seed);
+  std::vector<int32_t> seq(prompt.begin(), prompt.end());
+  nn::AttentionMask causal;
+  causal.causal = true;
+  for (int n = 0; n < opt.max_tokens; ++n) {
+    // Everything again: positions 0 .. T-1 through every layer, K and V recomputed.
+    const Tensor x = embed(cfg, w.embed, seq, {}, 0, inspect::Scope(nullptr));
+    const Tensor hidden = decoder_stack(cfg, w, x.view(), {}, causal, {});  // (T, C)
+    const int64_t T = hidden.dim(0), C = hidden.dim(1);
+    const Tensor logits = lm_logits(cfg, w, TensorView(hidden.row(T - 1), {1, C}));  // (1, V)
+    const std::span<const float> last(logits.ptr(), static_cast<size_t>(logits.numel()));
+    const int32_t id = sample_token(last, opt.sampling, rng);
+    result.tokens.push_back({id, static_cast<float>(token_probabilities(last)[static_cast<size_t>(id)])});
+    // The order of model::generate's checks: eos, max_tokens, a full context.
+    if (opt.eos_token_id >= 0 && id == opt.eos_token_id) {
+      result.reason = StopReason::eos;
+      return result;
+    }
+    if (n + 1 == opt.max_tokens) break;
+    if (static_cast<int64_t>(seq.size()) >= cfg.max_positions) {
+      result.reason = StopReason::context_full;
+      return result;
+    }
+    seq.push_back(id);
+  }
+  result.reason = StopReason::max_tokens;
+  return result;
+}
+
 }  // namespace tfp::model

@@ -65,6 +65,15 @@ class Generator {
   StopReason reason_ = StopReason::max_tokens;
 };
 
+// The same loop as model::generate (sampling.h) with no KV cache: every step embeds the
+// whole sequence so far and runs it through every layer again (forward_decoder_only's
+// path), then applies the LM head to the last position only — the one the next token
+// needs. Same tokens as the cached loop for the same prompt, options and seed (the
+// logits agree to rounding); it exists to be timed against it (Learn, "Generating text")
+// and to show that the cache changes the cost, not the output.
+GenerateResult generate_without_cache(const ModelConfig& cfg, const ModelWeights& w,
+                                      std::span<const int32_t> prompt, const GenerateOptions& opt);
+
 // The n most probable entries of probs, most probable first, ties to the lower index.
 std::vector<std::pair<int32_t, float>> top_probabilities(const std::vector<double>& probs, int n);
 

@@ -15,6 +15,13 @@ KVCache::KVCache(const ModelConfig& cfg, int64_t capacity) {
   for (auto& l : layers) l.reset(static_cast<int>(cfg.n_heads), cfg.head_dim(), cap);
 }
 
+int64_t kv_cache_bytes(const ModelConfig& cfg, int64_t positions) {
+  check_config(cfg);
+  TFP_CHECK(positions >= 0, "kv_cache_bytes: positions must be >= 0, got ", positions);
+  const int64_t kv_width = cfg.n_heads * cfg.head_dim();  // H · D, the width of one K (or V) row
+  return cfg.n_decoder_layers * 2 * positions * kv_width * static_cast<int64_t>(sizeof(float));
+}
+
 void KVCache::clear() {
   for (auto& l : layers) l.clear();
 }

@@ -35,6 +35,13 @@ struct KVCache {
   void clear();  // forget every position and the memory; keeps the allocation
 };
 
+// Bytes of self-attention keys and values a KVCache holds for `positions` positions:
+// layers × 2 (K and V) × positions × (H · D) × 4 (float32). Queries are never cached:
+// position t's query is used once, in the step that computes position t's output, and
+// outputs of earlier positions never change (causal mask). Cross-attention memory of an
+// encoder–decoder (projected once per source) is not counted.
+int64_t kv_cache_bytes(const ModelConfig& cfg, int64_t positions);
+
 // Decoder-only: run the new ids at positions length() .. length()+T-1; logits (T, V).
 ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
                                 std::span<const int32_t> new_ids,

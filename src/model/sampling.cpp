@@ -75,41 +75,79 @@ std::vector<double> token_probabilities(std::span<const float> logits, float tem
   return p;
 }
 
-int32_t sample_token(std::span<const float> logits, const SamplingOptions& opt, Pcg32& rng) {
+namespace {
+
+// The warped distribution and the order sample_token walks it in: `probs` (V) sums to 1
+// over order[0 .. keep), 0 elsewhere. Without top-k/top-p the order is the ids' own
+// (nothing to sort); with them, most probable first, ties to the lower id.
+struct Warped {
+  std::vector<double> probs;
+  std::vector<int32_t> order;
+  size_t keep = 0;
+};
+
+Warped warp(std::span<const float> logits, const SamplingOptions& opt) {
   check_sampling(opt);
   check_logits(logits);
-  if (opt.temperature == 0.0f || opt.top_k == 1) return argmax(logits);
-
-  const std::vector<double> p = token_probabilities(logits, opt.temperature);
-  // Candidates, most probable first (ties: lower id first, so the order is deterministic).
-  std::vector<int32_t> order(p.size());
-  std::iota(order.begin(), order.end(), 0);
-  size_t keep = order.size();
+  Warped w;
+  if (opt.temperature == 0.0f || opt.top_k == 1) {  // greedy: no softmax, no division by 0
+    w.probs.assign(logits.size(), 0.0);
+    const int32_t best = argmax(logits);
+    w.probs[static_cast<size_t>(best)] = 1.0;
+    w.order = {best};
+    w.keep = 1;
+    return w;
+  }
+  std::vector<double> p = token_probabilities(logits, opt.temperature);
+  w.order.resize(p.size());
+  std::iota(w.order.begin(), w.order.end(), 0);
+  size_t keep = w.order.size();
   if (opt.top_k > 0 || opt.top_p < 1.0f) {
-    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return p[a] > p[b]; });
+    std::stable_sort(w.order.begin(), w.order.end(), [&](int32_t a, int32_t b) { return p[a] > p[b]; });
     if (opt.top_k > 0) keep = std::min(keep, static_cast<size_t>(opt.top_k));
     if (opt.top_p < 1.0f) {
       double kept_mass = 0;
-      for (size_t i = 0; i < keep; ++i) kept_mass += p[order[i]];
+      for (size_t i = 0; i < keep; ++i) kept_mass += p[w.order[i]];
       // The smallest prefix whose share of the (top-k) mass reaches top_p; at least one.
+      // (Hugging Face renormalises after top-k too: its top-p sees the top-k softmax.)
       double cum = 0;
       size_t n = 0;
       while (n < keep) {
-        cum += p[order[n++]];
+        cum += p[w.order[n++]];
         if (cum >= opt.top_p * kept_mass) break;
       }
       keep = n;
     }
   }
   double total = 0;
-  for (size_t i = 0; i < keep; ++i) total += p[order[i]];
+  for (size_t i = 0; i < keep; ++i) total += p[w.order[i]];
+  w.probs.assign(p.size(), 0.0);
+  for (size_t i = 0; i < keep; ++i) w.probs[w.order[i]] = p[w.order[i]] / total;
+  w.keep = keep;
+  return w;
+}
+
+}  // namespace
+
+std::vector<double> warped_probabilities(std::span<const float> logits, const SamplingOptions& opt) {
+  return warp(logits, opt).probs;
+}
+
+int32_t sample_token(std::span<const float> logits, const SamplingOptions& opt, Pcg32& rng) {
+  const Warped w = warp(logits, opt);
+  // Greedy draws no random number (a top-p that keeps one token still does: the stream
+  // of a seed does not depend on how many tokens a step happened to keep).
+  if (opt.temperature == 0.0f || opt.top_k == 1) return w.order[0];
+  // Inverse CDF over the kept tokens in w.order; the total is 1 up to rounding.
+  double total = 0;
+  for (size_t i = 0; i < w.keep; ++i) total += w.probs[w.order[i]];
   const double u = rng.next_double() * total;
   double cum = 0;
-  for (size_t i = 0; i < keep; ++i) {
-    cum += p[order[i]];
-    if (u < cum) return order[i];
+  for (size_t i = 0; i < w.keep; ++i) {
+    cum += w.probs[w.order[i]];
+    if (u < cum) return w.order[i];
   }
-  return order[keep - 1];  // u within rounding of the total
+  return w.order[w.keep - 1];  // u within rounding of the total
 }
 
 // ---- generation --------------------------------------------------------------------

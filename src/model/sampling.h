@@ -41,7 +41,17 @@ struct SamplingOptions {
 // Throws tfp::Error naming the bad option.
 void check_sampling(const SamplingOptions& opt);
 
-// logits (V) → the chosen token id. Throws on empty or NaN logits.
+// The distribution sample_token draws from, over all V tokens: softmax(logits /
+// temperature), then top-k, then top-p (Hugging Face's TemperatureLogitsWarper,
+// TopKLogitsWarper, TopPLogitsWarper, in that order), the kept tokens renormalised to sum
+// to 1 and every removed token exactly 0. Temperature 0 (greedy) and top_k 1 put all the
+// mass on the argmax (the lowest id among ties): 0 never divides anything. Unlike
+// Hugging Face, top-k keeps exactly k tokens: a tie at the k-th probability goes to the
+// lower id. Double precision. Throws as sample_token.
+std::vector<double> warped_probabilities(std::span<const float> logits, const SamplingOptions& opt);
+
+// logits (V) → the chosen token id, drawn from warped_probabilities(logits, opt) with one
+// rng.next_double() (greedy draws nothing). Throws on empty or NaN logits, bad options.
 int32_t sample_token(std::span<const float> logits, const SamplingOptions& opt, Pcg32& rng);
 
 // softmax(logits / temperature) in double precision (temperature > 0); for display.

@@ -1,0 +1,143 @@
+// The Learn chapter "Generating text" behind tfp_learn_generation_api.h. No maths lives
+// here: the warped distribution is model::warped_probabilities (what every generator
+// samples from), the cache size model::kv_cache_bytes, the two generation loops
+// model::generate (KV cache) and model::generate_without_cache. This file checks
+// arguments, converts to float32 and runs the loops under a clock.
+#include "api/tfp_learn_generation_api.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "api/api_edge.h"
+#include "api/api_model.h"
+#include "model/generate.h"
+#include "model/kv_cache.h"
+#include "model/sampling.h"
+
+using tfp::api::loaded_of;
+namespace model = tfp::model;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+constexpr double kMinTimedMs = 20.0;  // runs of one measurement fill at least this long
+constexpr int kMaxRuns = 200;
+
+double elapsed_ms(clock_type::time_point since) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - since).count();
+}
+
+// Mean milliseconds per call of op over as many calls as fill kMinTimedMs (at least one;
+// the browser's clock is coarse, so a short run is repeated rather than read once).
+template <typename Op>
+double mean_ms(const Op& op) {
+  const auto t0 = clock_type::now();
+  int runs = 0;
+  do {
+    op();
+    ++runs;
+  } while (runs < kMaxRuns && elapsed_ms(t0) < kMinTimedMs);
+  return elapsed_ms(t0) / runs;
+}
+
+model::SamplingOptions sampling_of(float temperature, int top_k, float top_p) {
+  model::SamplingOptions s;
+  s.temperature = temperature;
+  s.top_k = top_k;
+  s.top_p = top_p;
+  return s;
+}
+
+}  // namespace
+
+extern "C" int tfp_learn_sampling_probs(const float* logits, int V, float temperature, int top_k, float top_p,
+                                        float* raw, float* warped, int* kept) {
+  constexpr const char* f = "tfp_learn_sampling_probs";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(V >= 1, f, ": V must be >= 1, got ", V);
+    TFP_API_REQUIRE(logits != nullptr, f, ": logits is NULL");
+    TFP_API_REQUIRE(raw != nullptr && warped != nullptr, f, ": an output pointer is NULL");
+    const std::span<const float> z(logits, static_cast<size_t>(V));
+    const model::SamplingOptions opt = sampling_of(temperature, top_k, top_p);
+    const std::vector<double> q = model::warped_probabilities(z, opt);  // checks options and logits
+    const std::vector<double> p = model::token_probabilities(z, 1.0f);
+    int n = 0;
+    for (int i = 0; i < V; ++i) {
+      raw[i] = static_cast<float>(p[static_cast<size_t>(i)]);
+      warped[i] = static_cast<float>(q[static_cast<size_t>(i)]);
+      n += q[static_cast<size_t>(i)] > 0.0;
+    }
+    if (kept) *kept = n;
+  });
+}
+
+extern "C" int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out) {
+  constexpr const char* f = "tfp_learn_kv_cache_size";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    const model::ModelConfig& cfg = loaded_of(model, f).config();
+    TFP_API_REQUIRE(cfg.has_decoder(), f, ": an ", model::architecture_name(cfg.architecture),
+                    " model has no decoder, so no KV cache");
+    TFP_API_REQUIRE(positions >= 0 && positions <= cfg.max_positions, f, ": positions must be in 0 .. ",
+                    cfg.max_positions, " (the model's context), got ", positions);
+    out[0] = static_cast<double>(cfg.n_decoder_layers);
+    out[1] = static_cast<double>(cfg.n_heads);
+    out[2] = static_cast<double>(cfg.head_dim());
+    out[3] = static_cast<double>(cfg.n_heads * cfg.head_dim());
+    out[4] = positions;
+    out[5] = static_cast<double>(model::kv_cache_bytes(cfg, positions));
+  });
+}
+
+extern "C" int tfp_learn_generation_timing(tfp_model* model, const int32_t* prompt, int n, const int32_t* lengths,
+                                           int n_lengths, float temperature, int top_k, float top_p, uint32_t seed,
+                                           double* out, int32_t* ids_with, int32_t* ids_without) {
+  constexpr const char* f = "tfp_learn_generation_timing";
+  return tfp::api::guard(f, [&] {
+    const model::LoadedModel& lm = loaded_of(model, f);
+    const model::ModelConfig& cfg = lm.config();
+    TFP_API_REQUIRE(prompt != nullptr && n >= 1, f, ": the prompt is empty (n = ", n, ")");
+    TFP_API_REQUIRE(lengths != nullptr && n_lengths >= 1 && n_lengths <= 16, f,
+                    ": n_lengths must be 1 .. 16, got ", n_lengths);
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    int longest = 0;
+    for (int i = 0; i < n_lengths; ++i) {
+      TFP_API_REQUIRE(lengths[i] >= 1, f, ": lengths[", i, "] must be >= 1, got ", lengths[i]);
+      TFP_API_REQUIRE(int64_t{n} + lengths[i] - 1 <= cfg.max_positions, f, ": lengths[", i, "] = ", lengths[i],
+                      " new tokens do not fit after a ", n, "-token prompt in the model's context of ",
+                      cfg.max_positions, " (at most ", cfg.max_positions - n + 1, ")");
+      longest = std::max(longest, lengths[i]);
+    }
+    const std::span<const int32_t> p(prompt, static_cast<size_t>(n));
+    model::GenerateOptions opt;
+    opt.sampling = sampling_of(temperature, top_k, top_p);
+    opt.seed = seed;
+    opt.eos_token_id = -1;  // exactly lengths[i] tokens
+    // Warm-up, untimed: WebAssembly starts in a baseline tier; allocators warm up too.
+    opt.max_tokens = lengths[0];
+    (void)model::generate(cfg, lm.weights(), p, opt);
+    (void)model::generate_without_cache(cfg, lm.weights(), p, opt);
+    for (int i = 0; i < n_lengths; ++i) {
+      opt.max_tokens = lengths[i];
+      model::GenerateResult with, without;
+      const double ms_with = mean_ms([&] { with = model::generate(cfg, lm.weights(), p, opt); });
+      const double ms_without = mean_ms([&] { without = model::generate_without_cache(cfg, lm.weights(), p, opt); });
+      bool same = with.tokens.size() == without.tokens.size();
+      for (size_t t = 0; same && t < with.tokens.size(); ++t) same = with.tokens[t].id == without.tokens[t].id;
+      double* row = out + 4 * i;
+      row[0] = ms_with;
+      row[1] = ms_without;
+      row[2] = static_cast<double>(with.tokens.size());
+      row[3] = same ? 1.0 : 0.0;
+      if (lengths[i] == longest) {
+        for (size_t t = 0; t < with.tokens.size(); ++t) {
+          if (ids_with) ids_with[t] = with.tokens[t].id;
+          if (ids_without && t < without.tokens.size()) ids_without[t] = without.tokens[t].id;
+        }
+      }
+    }
+  });
+}
