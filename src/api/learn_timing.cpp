@@ -37,6 +37,17 @@ namespace nn = tfp::nn;
 using clock_type = std::chrono::steady_clock;
 
 constexpr double kMinBatchMs = 2.0;  // one timed batch lasts at least this long
+// Untimed calls first: WebAssembly starts in a baseline tier and the optimised code
+// arrives later; caches and the allocator warm up too.
+constexpr double kWarmupMs = 5.0;
+constexpr int kWarmupCalls = 3;
+// The first call in a process also runs both operations for this long before timing
+// anything: V8 replaces a function's baseline code only after it has run hot for a while
+// (measured in Node 20: the first T = 8 of a fresh module read 5x too slow without it,
+// right after 100 ms of it).
+constexpr double kFirstCallWarmupMs = 100.0;
+constexpr int64_t kFirstCallWarmupT = 32;
+bool g_warmed = false;  // the engine is single-threaded
 
 // Owns the weights of both contenders; the Linear views point into the vectors.
 struct Contenders {
@@ -100,10 +111,12 @@ double batch_ms(const Op& op, int64_t k) {
 }
 
 // How many calls make one batch last kMinBatchMs: doubles k until it does (a clock that
-// reads 0 for a short batch only makes k grow). One call first, untimed, as a warm-up.
+// reads 0 for a short batch only makes k grow). Untimed warm-up calls first: at least
+// kWarmupCalls and kWarmupMs.
 template <typename Op>
 int64_t calibrate(const Op& op) {
-  op();
+  const auto w0 = clock_type::now();
+  for (int i = 0; i < kWarmupCalls || elapsed_ms(w0) < kWarmupMs; ++i) op();
   int64_t k = 1;
   while (k < (int64_t{1} << 24)) {
     const double per_call = batch_ms(op, k);
@@ -142,11 +155,21 @@ extern "C" int tfp_learn_time_gru_attention(int d, int heads, const int32_t* len
                       " is ", lengths[i], "; each must be 1..4096");
 
     const Contenders c(d, heads, seed);
-    int T_max = 0;
-    for (int i = 0; i < n_lengths; ++i) T_max = std::max(T_max, int(lengths[i]));
+    int64_t T_max = kFirstCallWarmupT;
+    for (int i = 0; i < n_lengths; ++i) T_max = std::max(T_max, int64_t{lengths[i]});
     // One input for every length: x (T, d) is the first T rows. Uniform(±√3): variance 1.
     std::vector<float> x(size_t(T_max) * size_t(d));
     tfp::api::SeededStream(seed, "timing.x").fill_uniform(x, std::sqrt(3.0f));
+
+    if (!g_warmed) {
+      const TensorView xw(x.data(), {kFirstCallWarmupT, int64_t{d}});
+      const auto w0 = clock_type::now();
+      while (elapsed_ms(w0) < kFirstCallWarmupMs) {
+        (void)c.run_gru(xw);
+        (void)c.run_attention(xw);
+      }
+      g_warmed = true;
+    }
 
     for (int i = 0; i < n_lengths; ++i) {
       const int64_t T = lengths[i];

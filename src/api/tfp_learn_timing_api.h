@@ -41,10 +41,12 @@ enum tfp_learn_timing_column {
  * Each measurement runs the operation k times in a row, with k chosen so that one batch
  * lasts at least 2 ms (the browser's clock is coarse), and divides by k; `repeats`
  * (1..50) batches of each, GRU and attention alternating, give the median, min and max.
- * One untimed warm-up call comes first. The engine runs on one thread.
+ * Untimed warm-up calls come first: at least 3 and 5 ms of each operation per length,
+ * and 100 ms of both on the first call in a process (WebAssembly starts in a baseline
+ * tier and is optimised once hot). The engine runs on one thread.
  * Writes (n_lengths, TFP_TIMING_COLUMNS) doubles to out (caller-owned), row i for
  * lengths[i]. d in 1..1024, heads >= 1 dividing d. Time: about
- * (repeats + 2) · 2 · max(2 ms, one call) per length. */
+ * (repeats + 3) · 2 · max(2 ms, one call) + 10 ms per length. */
 int tfp_learn_time_gru_attention(int d, int heads, const int32_t* lengths, int n_lengths,
                                  int repeats, uint32_t seed, double* out);
 

@@ -1,0 +1,493 @@
+// Chapter 1, why attention. Two live figures:
+//   (a) the engine times its GRU (nn::gru_sequence) against one self-attention layer
+//       (nn::multi_head_attention) of the width d the reader picks, over T = 8 … 512
+//       (tfp_learn_time_gru_attention, via engine.learn('timeGruAttention')): medians,
+//       sequential steps and multiply-adds, all from the engine, plotted log-log;
+//   (b) the shipped numbers-gru and numbers-transformer translate the reader's number
+//       words; their alignment / cross-attention come from model.translate.
+// This file asks the engine and formats its numbers. The only arithmetic here is for
+// reading them: ratios of two engine numbers, slopes between two measured points, and
+// the sum S + T_out of two lengths the engine returned.
+import type { TimingRow } from '../../../engine/learn_calls/timing';
+import type { Model } from '../../../engine/engine';
+import type { TranslateResult } from '../../../engine/messages';
+import { locale } from '../../../i18n/i18n';
+import { Heatmap } from '../../../widgets/heatmap';
+import { LineChart } from '../../../widgets/line_chart';
+import { startChapter } from '../../chapter';
+import { TEXT, type WhyKey } from './text';
+
+const LENGTHS = [8, 16, 32, 64, 128, 256, 512];
+const WIDTHS = [16, 32, 64, 128, 256];
+const HEADS = 4;
+const REPEATS = 5;
+const SEED = 1;
+const EXERCISE_T = 256;
+const DEFAULT_SOURCE = 'three hundred and forty-two thousand five';
+
+const ch = startChapter('why-attention', TEXT);
+
+interface Translation {
+  model: string;
+  text: string;
+  ids: number[];
+  tokens: string[];
+  sourceTokens: string[];
+  /** (T_out, S) as the engine returned it. */
+  alignment: { data: Float32Array; dims: number[] };
+}
+
+const state = {
+  d: 64,
+  heads: HEADS,
+  repeats: REPEATS,
+  seed: SEED,
+  /** The engine's rows of the latest (or current) sweep, in LENGTHS order. */
+  rows: [] as TimingRow[],
+  /** The d the rows belong to. */
+  rowsD: 64,
+  measuring: null as number | null,
+  sweeps: 0,
+  source: DEFAULT_SOURCE,
+  gru: null as Translation | null,
+  transformer: null as Translation | null,
+  translations: 0,
+  /** Layer counts of numbers-transformer and the GRU's width, from the models' info. */
+  layers: { enc: 0, dec: 0 },
+  gruHidden: 0,
+  /** The exercise's own measurement at T = 256 (the last one checked). */
+  exercise: null as TimingRow | null,
+};
+ch.debug.state = state;
+
+// ---- formatting (display only) -------------------------------------------------------
+const fmtMs = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
+const fmtInt = (v: number) => Math.round(v).toLocaleString(locale());
+const fmtRatio = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  return e;
+};
+const showChar = (s: string) => (s === ' ' ? '␣' : s);
+
+type Params = Record<string, string | number>;
+/** Prose made once, re-rendered with fresh params by render() (and by the shell on a
+ *  language switch); hidden while its params are not ready. */
+function liveProse(host: HTMLElement, key: WhyKey, params: () => Params): { element: HTMLElement; render(show?: boolean): void } {
+  const div = ch.prose(host, key, params) as HTMLElement & { rerender?: () => void };
+  return {
+    element: div,
+    render(show = true) {
+      div.hidden = !show;
+      if (show) div.rerender?.();
+    },
+  };
+}
+
+function tableOf(caption: string, head: string[], rows: string[][]): HTMLTableElement {
+  const table = el('table');
+  table.createCaption().textContent = caption;
+  const hr = table.createTHead().insertRow();
+  for (const h of head) {
+    const th = el('th');
+    th.scope = 'col';
+    th.textContent = h;
+    hr.append(th);
+  }
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    r.forEach((v, i) => {
+      const c = i === 0 ? el('th') : el('td');
+      if (i === 0) (c as HTMLTableCellElement).scope = 'row';
+      c.textContent = v;
+      tr.append(c);
+    });
+  }
+  return table;
+}
+
+// ---- the idea ----------------------------------------------------------------------------
+const idea = ch.section('hIdea');
+ch.prose(idea, 'idea');
+ch.prose(idea, 'ideaAttn');
+
+// ---- (a) the timing ----------------------------------------------------------------------
+const timing = ch.section('hTiming');
+ch.prose(timing, 'timingIntro');
+const fig = ch.figure(timing, { caption: 'figTiming', label: 'figTimingLabel', table: (host) => timingTable(host) });
+
+const widthField = el('div', 'field');
+const widthLabel = el('label');
+const widthSelect = el('select');
+widthSelect.id = 'wa-width';
+widthLabel.htmlFor = widthSelect.id;
+for (const d of WIDTHS) {
+  const o = el('option');
+  o.value = String(d);
+  o.textContent = String(d);
+  o.selected = d === state.d;
+  widthSelect.append(o);
+}
+const widthHelp = el('p', 'help');
+widthHelp.id = 'wa-width-help';
+widthSelect.setAttribute('aria-describedby', widthHelp.id);
+widthField.append(widthLabel, widthSelect, widthHelp);
+const rerunField = el('div', 'field');
+const rerun = el('button');
+rerun.type = 'button';
+rerun.id = 'wa-rerun';
+const timingStatus = el('p', 'help');
+timingStatus.id = 'wa-timing-status';
+timingStatus.setAttribute('role', 'status');
+rerunField.append(rerun, timingStatus);
+fig.controls.append(widthField, rerunField);
+
+const timeChart = new LineChart({
+  label: () => ch.t('chartTime'), xLabel: () => ch.t('axisT'), yLabel: () => ch.t('axisMs'),
+  xLog: true, yLog: true, xDomain: [8, 512], xFormat: (v) => String(v),
+  yFormat: (v) => (v >= 1 ? String(v) : String(Number(v.toPrecision(2)))),
+});
+fig.view.append(timeChart.element);
+
+// The formula, tied to the engine's counts at the largest T measured.
+const workBox = el('div', 'wa-work');
+const workReadout = el('p', 'wa-work-readout');
+workReadout.setAttribute('aria-live', 'polite');
+const gruWork = el('span');
+gruWork.dataset.sym = 'gruWork';
+gruWork.tabIndex = 0;
+const attnWork = el('span');
+attnWork.dataset.sym = 'attnWork';
+attnWork.tabIndex = 0;
+workReadout.append(gruWork, document.createTextNode(' · '), attnWork);
+const workNote = liveProse(workBox, 'formulaNote', () => ({ T: state.rows[state.rows.length - 1]?.T ?? 512, d: state.rowsD }));
+ch.formula(workBox, () => String.raw`\begin{aligned}
+W_{\mathrm{GRU}} &= \sym{gruWork}{6\,T d^2}, & n_{\mathrm{GRU}} &= \sym{gruWork}{T}\\
+W_{\mathrm{attn}} &= \sym{attnWork}{4\,T d^2 + 2\,T^2 d}, & n_{\mathrm{attn}} &= \sym{attnWork}{1}
+\end{aligned}`);
+workBox.append(workReadout);
+timing.append(workBox);
+
+const summary = el('div', 'wa-summary');
+summary.setAttribute('aria-live', 'polite');
+timing.append(summary);
+const summaries = (['summaryCross', 'summaryAttnAll', 'summaryGruAll'] as const).map((k) => ({ key: k, prose: liveProse(summary, k, () => summaryParams()) }));
+ch.prose(timing, 'honest');
+
+function renderTimingText(): void {
+  widthLabel.textContent = ch.t('width');
+  widthHelp.textContent = ch.t('widthHelp');
+  rerun.textContent = ch.t('rerun');
+  timingStatus.textContent = state.measuring !== null ? ch.t('measuring', { T: state.measuring })
+    : state.rows.length ? ch.t('measured', { d: state.rowsD }) : '';
+  const last = state.rows[state.rows.length - 1];
+  workNote.render();
+  gruWork.textContent = last ? ch.t('workGru', { n: fmtInt(last.gruMacs), steps: fmtInt(last.gruSteps) }) : '';
+  attnWork.textContent = last ? ch.t('workAttn', { n: fmtInt(last.attnMacs) }) : '';
+  const done = state.rows.length === LENGTHS.length;
+  const key = done ? summaryKey() : null;
+  for (const p of summaries) p.prose.render(p.key === key);
+}
+
+function slope(a: number, b: number, Ta: number, Tb: number): string {
+  return (Math.log2(b / a) / Math.log2(Tb / Ta)).toFixed(2);
+}
+
+function summaryKey(): WhyKey {
+  const gruWins = state.rows.filter((r) => r.gruMs < r.attnMs).length;
+  return gruWins === 0 ? 'summaryAttnAll' : gruWins === state.rows.length ? 'summaryGruAll' : 'summaryCross';
+}
+
+function summaryParams(): Params {
+  const rows = state.rows;
+  if (rows.length < 2) return {};
+  const a = rows[rows.length - 2]!, b = rows[rows.length - 1]!;
+  const at = (gru: boolean) => rows.filter((r) => (r.gruMs < r.attnMs) === gru).map((r) => r.T).join(', ');
+  return {
+    d: state.rowsD,
+    attnAt: at(false),
+    gruAt: at(true),
+    slopeGru: slope(a.gruMs, b.gruMs, a.T, b.T),
+    slopeAttn: slope(a.attnMs, b.attnMs, a.T, b.T),
+  };
+}
+
+function drawTiming(): void {
+  const rows = state.rows;
+  timeChart.update([
+    { name: () => ch.t('seriesGru'), points: rows.map((r) => [r.T, r.gruMs]) },
+    { name: () => ch.t('seriesAttn'), points: rows.map((r) => [r.T, r.attnMs]) },
+  ]);
+  renderTimingText();
+  fig.refreshTable();
+  drawMistake();
+  ch.debug.renders++;
+}
+
+function timingTable(host: HTMLElement): void {
+  host.replaceChildren(tableOf(ch.t('tableTiming', { d: state.rowsD }),
+    [ch.t('thT'), ch.t('thGruMs'), ch.t('thAttnMs'), ch.t('thRatio'), ch.t('thGruSteps'), ch.t('thAttnSteps'),
+     ch.t('thGruMacs'), ch.t('thAttnMacs')],
+    state.rows.map((r) => [String(r.T), `${fmtMs(r.gruMs)} (${fmtMs(r.gruMinMs)}–${fmtMs(r.gruMaxMs)})`,
+      `${fmtMs(r.attnMs)} (${fmtMs(r.attnMinMs)}–${fmtMs(r.attnMaxMs)})`, fmtRatio(r.gruMs / r.attnMs),
+      fmtInt(r.gruSteps), fmtInt(r.attnSteps), fmtInt(r.gruMacs), fmtInt(r.attnMacs)])));
+}
+
+let sweepId = 0;
+/** One sweep over LENGTHS at the current d, one engine call per length so the chart fills
+ *  in as the points arrive; a newer sweep (another d, "measure again") stops this one. */
+async function measure(): Promise<void> {
+  const id = ++sweepId;
+  const d = state.d;
+  try {
+    const engine = await ch.engine();
+    const rows: TimingRow[] = [];
+    for (const T of LENGTHS) {
+      if (id !== sweepId) return;
+      state.measuring = T;
+      renderTimingText();
+      const r = await engine.learn('timeGruAttention', { d, heads: HEADS, lengths: [T], repeats: REPEATS, seed: SEED });
+      if (id !== sweepId) return;
+      rows.push(r.rows[0]!);
+      state.rows = rows.slice();
+      state.rowsD = d;
+      drawTiming();
+    }
+    state.measuring = null;
+    state.sweeps++;
+    drawTiming();
+  } catch (e) {
+    if (id === sweepId) {
+      state.measuring = null;
+      timingStatus.textContent = ch.errorText(e);
+    }
+  }
+}
+
+widthSelect.addEventListener('change', () => {
+  state.d = Number(widthSelect.value);
+  refreshQuestion();
+  exercise.refresh();
+  void measure();
+});
+rerun.addEventListener('click', () => void measure());
+
+// ---- the exercise -------------------------------------------------------------------------
+const choiceKeys = ['exAttnMore', 'exAttnLess', 'exGruLess', 'exGruMore'] as const;
+const exercise = ch.exercise(timing, {
+  id: 't256',
+  question: 'exQuestion',
+  questionParams: () => ({ d: state.d }),
+  choices: () => choiceKeys.map((k) => ch.t(k)),
+  answer: async () => {
+    const engine = await ch.engine();
+    const d = state.d;
+    const r = (await engine.learn('timeGruAttention', { d, heads: HEADS, lengths: [EXERCISE_T], repeats: REPEATS, seed: SEED })).rows[0]!;
+    state.exercise = r;
+    const ratio = r.gruMs / r.attnMs;  // > 1: attention faster
+    const correct = ratio >= 1.5 ? 0 : ratio >= 1 ? 1 : ratio > 1 / 1.5 ? 2 : 3;
+    const attnFaster = ratio >= 1;
+    return {
+      correct,
+      explanation: ch.t('exExplain', {
+        d, gru: fmtMs(r.gruMs), attn: fmtMs(r.attnMs), faster: ch.t(attnFaster ? 'fasterAttn' : 'fasterGru'),
+        ratio: fmtRatio(attnFaster ? ratio : 1 / ratio), attnMacs: fmtInt(r.attnMacs), gruMacs: fmtInt(r.gruMacs),
+      }),
+    };
+  },
+});
+
+function refreshQuestion(): void {
+  const q = exercise.element.querySelector('.question') as (HTMLElement & { rerender?: () => void }) | null;
+  q?.rerender?.();
+}
+
+// ---- the common mistake: "attention is cheaper" ----------------------------------------
+const workChart = new LineChart({
+  label: () => ch.t('chartWork'), xLabel: () => ch.t('axisT'), yLabel: () => ch.t('axisMacs'),
+  xLog: true, yLog: true, xDomain: [8, 512], xFormat: (v) => String(v),
+  yFormat: (v) => v.toExponential(0).replace('e+', 'e'),
+});
+const doublingText = el('div');
+doublingText.setAttribute('aria-live', 'polite');
+const doublingWait = liveProse(doublingText, 'doublingWait', () => ({}));
+const doubling = liveProse(doublingText, 'doubling', () => doublingParams());
+const doublingTable = el('div', 'table-scroll wa-doubling');
+ch.mistake(timing, {
+  title: 'mistakeTitle',
+  body: 'mistakeBody',
+  demo: (host) => {
+    const col = el('div');
+    col.style.minWidth = '0';
+    col.style.flex = '1 1 20rem';
+    col.append(doublingText, doublingTable);
+    host.append(workChart.element, col);
+  },
+});
+
+function doublingParams(): Params {
+  const rows = state.rows;
+  if (rows.length < 2) return {};
+  const a = rows[rows.length - 2]!, b = rows[rows.length - 1]!;
+  return {
+    d: state.rowsD, T0: a.T, T1: b.T,
+    gruWork: fmtRatio(b.gruMacs / a.gruMacs), gruTime: fmtRatio(b.gruMs / a.gruMs),
+    attnWork: fmtRatio(b.attnMacs / a.attnMacs), attnTime: fmtRatio(b.attnMs / a.attnMs),
+    more: fmtRatio(b.attnMacs / b.gruMacs),
+  };
+}
+
+function drawMistake(): void {
+  const rows = state.rows;
+  workChart.update([
+    { name: () => ch.t('seriesGru'), points: rows.map((r) => [r.T, r.gruMacs]) },
+    { name: () => ch.t('seriesAttn'), points: rows.map((r) => [r.T, r.attnMacs]) },
+  ]);
+  doublingTable.replaceChildren();
+  doublingWait.render(rows.length < 2);
+  doubling.render(rows.length >= 2);
+  if (rows.length < 2) return;
+  const pairs = rows.slice(1).map((r, i) => [rows[i]!, r] as const);
+  doublingTable.append(tableOf(ch.t('tableDoubling', { d: state.rowsD }),
+    [ch.t('thStep'), ch.t('thGruWork'), ch.t('thGruTime'), ch.t('thAttnWork'), ch.t('thAttnTime')],
+    pairs.map(([p, q]) => [`${p.T} → ${q.T}`, fmtRatio(q.gruMacs / p.gruMacs), fmtRatio(q.gruMs / p.gruMs),
+      fmtRatio(q.attnMacs / p.attnMacs), fmtRatio(q.attnMs / p.attnMs)])));
+}
+
+// ---- (b) the two translators -----------------------------------------------------------
+const models = ch.section('hModels');
+ch.prose(models, 'modelsIntro');
+const mfig = ch.figure(models, { caption: 'figModels', label: 'figModelsLabel', table: (host) => modelsTable(host) });
+const sourceField = el('div', 'field field-text');
+const sourceLabel = el('label');
+const sourceInput = el('input');
+sourceInput.type = 'text';
+sourceInput.id = 'wa-source';
+sourceInput.value = state.source;
+sourceInput.autocomplete = 'off';
+sourceInput.spellcheck = false;
+sourceInput.maxLength = 70;
+sourceInput.style.width = '100%';
+sourceLabel.htmlFor = sourceInput.id;
+const sourceHelp = el('p', 'help');
+sourceHelp.id = 'wa-source-help';
+sourceInput.setAttribute('aria-describedby', sourceHelp.id);
+sourceField.style.flex = '1 1 22rem';
+sourceField.append(sourceLabel, sourceInput, sourceHelp);
+const modelStatus = el('p', 'help');
+modelStatus.setAttribute('role', 'status');
+modelStatus.id = 'wa-model-status';
+mfig.controls.append(sourceField, modelStatus);
+
+function panel(titleKey: WhyKey, alignKey: WhyKey): { element: HTMLElement; title: HTMLElement; output: HTMLElement; map: Heatmap; alignKey: WhyKey; titleKey: WhyKey } {
+  const p = el('div', 'wa-panel');
+  p.style.minWidth = '0';
+  p.style.flex = '1 1 22rem';
+  const title = el('h3');
+  title.style.fontSize = '1rem';
+  title.style.margin = '0 0 0.3rem';
+  const output = el('p', 'wa-output');
+  output.style.fontSize = '1.15rem';
+  output.style.margin = '0 0 0.4rem';
+  const map = new Heatmap({ title: ch.t(alignKey), rowAxis: () => ch.t('axisOut'), colAxis: () => ch.t('axisSrc'), digits: 3, maxCell: 22 });
+  p.append(title, output, map.element);
+  return { element: p, title, output, map, alignKey, titleKey };
+}
+const gruPanel = panel('gruTitle', 'alignGru');
+gruPanel.element.id = 'wa-gru';
+const trPanel = panel('trTitle', 'alignTr');
+trPanel.element.id = 'wa-transformer';
+mfig.view.append(gruPanel.element, trPanel.element);
+const bottleneck = el('div', 'wa-bottleneck');
+bottleneck.setAttribute('aria-live', 'polite');
+models.append(bottleneck);
+const bottleneckProse = liveProse(bottleneck, 'bottleneck', (): Params => {
+  const g = state.gru;
+  if (!g) return {};
+  const S = g.sourceTokens.length, Tout = g.ids.length;
+  return { S, Tout, path: S + Tout, H: state.gruHidden, Lenc: state.layers.enc, Ldec: state.layers.dec };
+});
+const link = ch.playgroundLink(models, 'openPlayground', () => ({ model: 'numbers-transformer', text: state.source, set: 'cross', view: 'matrix' }));
+
+function renderModelText(): void {
+  sourceLabel.textContent = ch.t('source');
+  sourceHelp.textContent = ch.t('sourceHelp');
+  for (const [p, r] of [[gruPanel, state.gru], [trPanel, state.transformer]] as const) {
+    p.title.textContent = ch.t(p.titleKey);
+    p.output.textContent = r ? ch.t('output', { text: r.text }) : '';
+    p.map.setTitle(ch.t(p.alignKey));
+  }
+  bottleneckProse.render(state.gru !== null);
+}
+
+function modelsTable(host: HTMLElement): void {
+  const g = state.gru, t = state.transformer;
+  if (!g || !t) return;
+  const S = g.sourceTokens.length;
+  host.replaceChildren(tableOf(ch.t('tableModels', { text: state.source }),
+    [ch.t('thModel'), ch.t('thOutput'), ch.t('thSourceLen'), ch.t('thSeqSteps'), ch.t('thPath')],
+    [[g.model, g.text, String(S), String(S), String(S + g.ids.length)],
+     [t.model, t.text, String(t.sourceTokens.length), ch.t('layers', { n: state.layers.enc }), ch.t('pathNone')]]));
+}
+
+async function translateWith(model: Model, name: string, text: string): Promise<Translation> {
+  const [enc, r] = await Promise.all([model.tokenize(text), model.translate(text)]) as [Awaited<ReturnType<Model['tokenize']>>, TranslateResult];
+  return { model: name, text: r.text, ids: Array.from(r.ids), tokens: r.tokens, sourceTokens: enc.tokens, alignment: r.alignment };
+}
+
+function drawMap(p: typeof gruPanel, r: Translation): void {
+  const [rows, cols] = r.alignment.dims as [number, number];
+  p.map.update({
+    rowLabels: Array.from({ length: rows }, (_, i) => r.tokens[i] ?? String(r.ids[i])),
+    colLabels: Array.from({ length: cols }, (_, j) => showChar(r.sourceTokens[j] ?? '')),
+    values: r.alignment.data,
+  });
+}
+
+let translateId = 0;
+async function translate(): Promise<void> {
+  const id = ++translateId;
+  const text = sourceInput.value.trim();
+  if (!text) return;
+  modelStatus.textContent = ch.t('translating');
+  try {
+    const [gm, tm] = await Promise.all([ch.model('numbers-gru'), ch.model('numbers-transformer')]);
+    state.gruHidden = gm.info.recurrent?.encoder_hidden ?? 0;
+    state.layers = { enc: tm.info.n_encoder_layers, dec: tm.info.n_decoder_layers };
+    const [g, t] = await Promise.all([translateWith(gm, 'numbers-gru', text), translateWith(tm, 'numbers-transformer', text)]);
+    if (id !== translateId) return;
+    state.source = text;
+    state.gru = g;
+    state.transformer = t;
+    state.translations++;
+    drawMap(gruPanel, g);
+    drawMap(trPanel, t);
+    modelStatus.textContent = '';
+    renderModelText();
+    mfig.refreshTable();
+    (link as HTMLAnchorElement & { update?: () => void }).update?.();
+    ch.debug.renders++;
+  } catch (e) {
+    if (id === translateId) modelStatus.textContent = ch.errorText(e);
+  }
+}
+
+let typing = 0;
+sourceInput.addEventListener('input', () => {
+  window.clearTimeout(typing);
+  typing = window.setTimeout(() => void translate(), 250);
+});
+
+ch.onLocale(() => {
+  renderTimingText();
+  renderModelText();
+  drawMistake();
+});
+
+renderTimingText();
+renderModelText();
+drawTiming();
+void measure();
+void translate();
