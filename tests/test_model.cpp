@@ -176,14 +176,14 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   auto add = [&](std::vector<std::string> more) { expected.insert(expected.end(), more.begin(), more.end()); };
   for (const char* l : {"enc.0", "enc.1"}) {
     add(heads(std::string(l) + ".attn"));
-    add({std::string(l) + ".attn.out", std::string(l) + ".ffn.out", std::string(l) + ".out"});
+    add({std::string(l) + ".attn.out", std::string(l) + ".ffn.hidden", std::string(l) + ".ffn.out", std::string(l) + ".out"});
   }
   add({"dec.embed.out"});
   for (const char* l : {"dec.0", "dec.1"}) {
     add(heads(std::string(l) + ".attn"));
     add({std::string(l) + ".attn.out"});
     add(heads(std::string(l) + ".cross"));
-    add({std::string(l) + ".cross.out", std::string(l) + ".ffn.out", std::string(l) + ".out"});
+    add({std::string(l) + ".cross.out", std::string(l) + ".ffn.hidden", std::string(l) + ".ffn.out", std::string(l) + ".out"});
   }
   add({"logits"});
   CHECK(names == expected);
@@ -204,7 +204,7 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   // Prefix filter: "dec.1" takes dec.1.* only.
   inspect::RecordingObserver one({"dec.1"});
   model::forward_encoder_decoder(cfg, w, src, tgt, {}, &one);
-  CHECK(one.records().size() == 16);  // attn: probs, 5 drill-down tensors, out; cross: same; ffn.out, out
+  CHECK(one.records().size() == 17);  // attn: probs, 5 drill-down tensors, out; cross: same; ffn.hidden, ffn.out, out
   CHECK_THROWS_WITH_AS(one.get("enc.0.out"),
                        doctest::Contains("nothing recorded as \"enc.0.out\""), Error);
   CHECK(inspect::glob_match("dec.*.cross.probs", "dec.12.cross.probs"));

@@ -65,4 +65,37 @@ LogitLens logit_lens(const model::ModelConfig& cfg, const model::ModelWeights& w
   return lens;
 }
 
+TaggerLens tagger_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
+                       std::span<const int32_t> ids, Observer* also) {
+  namespace m = model;
+  TFP_CHECK(cfg.architecture == m::Architecture::encoder_only &&
+                cfg.encoder_head == m::EncoderHead::token_classifier,
+            "tagger_lens: needs an encoder-only model with a token classifier; this one is ",
+            m::architecture_name(cfg.architecture));
+  TFP_CHECK(!ids.empty(), "tagger_lens: no input tokens");
+  TaggerLens lens;
+  lens.rows.push_back("embed.out");
+  for (int64_t l = 0; l < cfg.n_encoder_layers; ++l) lens.rows.push_back("enc." + std::to_string(l) + ".out");
+  RecordingObserver rec(lens.rows);
+  ChainObserver chain(also, &rec);
+  m::forward_encoder_only(cfg, w, ids, {}, {}, also ? static_cast<Observer*>(&chain) : &rec);
+
+  lens.T = static_cast<int64_t>(ids.size());
+  lens.N = cfg.n_labels;
+  lens.probs.reserve(lens.rows.size() * lens.T * lens.N);
+  for (const std::string& row : lens.rows) {
+    // The same two steps encoder_stack and encoder_head end with: the last row is the
+    // model's own output bit for bit.
+    Tensor x = rec.get(row);  // (T, C)
+    if (cfg.encoder_final_norm) nn::layer_norm_inplace(x, w.encoder_norm, "encoder.norm");
+    const Tensor logits = m::encoder_head(cfg, w, x.view());  // (T, N)
+    for (int64_t t = 0; t < lens.T; ++t) {
+      const std::vector<double> p =
+          m::token_probabilities(std::span<const float>(logits.row(t), static_cast<size_t>(lens.N)));
+      for (double v : p) lens.probs.push_back(static_cast<float>(v));
+    }
+  }
+  return lens;
+}
+
 }  // namespace tfp::inspect

@@ -9,8 +9,9 @@
 // the same numbers). Rows are recorded from the real forward pass through the observer
 // (inspect/observer.h); an intervention (inspect/head_mask.h) applies when given.
 //
-// What it does not do: encoder-only models (their heads are not read out of the stream
-// of every layer the same way), or "tuned" lenses (a learned map per layer).
+// What it does not do: "tuned" lenses (a learned map per layer). Encoder-only models
+// with a token classifier have their own lens, tagger_lens below: the same idea with the
+// encoder's final norm and the classifier in place of the LM head.
 //
 // Legend: L decoder layers, T (target) tokens, V vocabulary, K top entries kept.
 #pragma once
@@ -40,6 +41,26 @@ struct LogitLens {
 LogitLens logit_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
                      std::span<const int32_t> ids, std::span<const int32_t> tgt_ids, int top_k,
                      Observer* intervention = nullptr);
+
+// The lens of an encoder-only token classifier (our part-of-speech tagger): what each
+// layer's output would tag if the final classifier read it.
+//   row 0      embed.out      the embeddings (token + position)
+//   row l + 1  enc.l.out      the residual stream after encoder layer l
+//   probs[r, t] = softmax(classifier(encoder_final_norm(row r at position t)))   (n_labels)
+// The last row is exactly the model's own label distribution. Legend: R = L + 1 rows,
+// N labels.
+struct TaggerLens {
+  std::vector<std::string> rows;  // (R) the observer names read
+  int64_t T = 0, N = 0;
+  std::vector<float> probs;       // (R, T, N) softmax in double, stored as float
+};
+
+// ids (T) of an encoder-only model with a token_classifier head. `also` (may be null)
+// sees the same forward pass first, e.g. a head mask, or a recorder of "enc.*.ffn.hidden"
+// so that one pass serves both. Throws tfp::Error for another architecture or head, or
+// empty ids.
+TaggerLens tagger_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
+                       std::span<const int32_t> ids, Observer* also = nullptr);
 
 // One row of the lens: the residual stream h (T, C) → final norm (when the config has
 // one) → LM head → logits (T, V). What logit_lens applies to every row.

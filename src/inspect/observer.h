@@ -10,11 +10,12 @@
 //   dec.embed.out        (T, C)     encoder-decoder models: target side embeddings
 //   enc.i.attn.probs     (H, T, T)  softmax of the self-attention scores, per head
 //   enc.i.attn.out       (T, C)     self-attention output (after out-projection, before residual)
+//   enc.i.ffn.hidden     (T, F)     feed-forward hidden activations (after the activation)
 //   enc.i.ffn.out        (T, C)     feed-forward output (before residual)
 //   enc.i.out            (T, C)     layer output (residual stream after the layer)
 //   enc.norm.out         (S, C)     encoder final norm (the decoder's "memory")
 //   dec.i.attn.probs     (H, T, Tk) masked self-attention (Tk > T when a KV cache is used)
-//   dec.i.attn.out, dec.i.ffn.out, dec.i.out     as for the encoder
+//   dec.i.attn.out, dec.i.ffn.hidden, dec.i.ffn.out, dec.i.out     as for the encoder
 //   dec.i.cross.probs    (H, T, S)  cross-attention over the encoder memory
 //   dec.i.cross.out      (T, C)     cross-attention output (before residual)
 //   dec.norm.out         (T, C)     decoder final norm (GPT-2 ln_f)

@@ -226,7 +226,7 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
 
   detail::residual(h, w.norm_ffn, opt.norm_first, "decoder_layer.norm_ffn",
                    [&](const TensorView& in) {
-                     Tensor f = feed_forward(in, w.ffn, opt.activation);
+                     Tensor f = feed_forward(in, w.ffn, opt.activation, scope.sub("ffn"));
                      scope.emit("ffn.out", f);
                      return f;
                    });

@@ -51,7 +51,7 @@ struct DecoderLayerCache {
 // self_mask applies to self-attention (set causal = true for a decoder), memory_mask to
 // cross-attention. With a cache, self_mask must not carry an additive or padding mask
 // (only `causal`, which is cache-aware) — a clear error otherwise.
-// Reports attn.probs, attn.out, cross.probs, cross.out, ffn.out, out under `scope`.
+// Reports attn.probs, attn.out, cross.probs, cross.out, ffn.hidden, ffn.out, out under `scope`.
 Tensor decoder_layer(const TensorView& x, const TensorView& memory, const DecoderLayerWeights& w,
                      const LayerOptions& opt, const AttentionMask& self_mask,
                      const AttentionMask& memory_mask, DecoderLayerCache* cache = nullptr,

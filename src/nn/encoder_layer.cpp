@@ -47,7 +47,7 @@ Tensor encoder_layer(const TensorView& x,  // (T, C)
   // Feed-forward: the same two-layer MLP on every token independently.
   detail::residual(h, w.norm_ffn, opt.norm_first, "encoder_layer.norm_ffn",
                    [&](const TensorView& in) {
-                     Tensor f = feed_forward(in, w.ffn, opt.activation);
+                     Tensor f = feed_forward(in, w.ffn, opt.activation, scope.sub("ffn"));
                      scope.emit("ffn.out", f);
                      return f;
                    });

@@ -50,7 +50,7 @@ void residual(Tensor& h, const LayerNormWeights& norm, bool norm_first, const ch
 }  // namespace detail
 
 // x (T, C) → (T, C). `mask` applies to the self-attention (padding, causal, additive).
-// Reports attn.probs, attn.out, ffn.out and out under `scope` (e.g. "enc.0").
+// Reports attn.probs, attn.out, ffn.hidden, ffn.out and out under `scope` (e.g. "enc.0").
 Tensor encoder_layer(const TensorView& x, const EncoderLayerWeights& w, const LayerOptions& opt,
                      const AttentionMask& mask, const inspect::Scope& scope = {});
 

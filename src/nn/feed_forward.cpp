@@ -36,12 +36,13 @@ void apply_activation(Tensor& x, Activation a) {
 }
 
 Tensor feed_forward(const TensorView& x,  // (T, C)
-                    const FeedForwardWeights& w, Activation act) {
+                    const FeedForwardWeights& w, Activation act, const inspect::Scope& scope) {
   TFP_CHECK(!w.fc1.empty() && !w.fc2.empty(), "feed_forward: missing fc1 or fc2 weight");
   TFP_CHECK(w.fc2.in_features() == w.fc1.out_features(), "feed_forward: fc1 gives ",
             w.fc1.out_features(), " features but fc2 takes ", w.fc2.in_features());
   Tensor h = linear(x, w.fc1, "feed_forward.fc1");  // (T, F)
   apply_activation(h, act);
+  scope.emit("hidden", h);  // (T, F): what each hidden unit says about each token
   return linear(h.view(), w.fc2, "feed_forward.fc2");  // (T, C)
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/tensor.h"
+#include "inspect/observer.h"
 #include "nn/linear.h"
 
 namespace tfp::nn {
@@ -30,7 +31,9 @@ struct FeedForwardWeights {
   Linear fc2;  // F → C   (PyTorch linear2, GPT-2 mlp.c_proj, BERT output.dense)
 };
 
-// x (T, C) → (T, C).
-Tensor feed_forward(const TensorView& x, const FeedForwardWeights& w, Activation act);
+// x (T, C) → (T, C). Reports "<scope>.hidden" (T, F), the activations after `act`
+// (edits there flow on into fc2), when an observer asks for it.
+Tensor feed_forward(const TensorView& x, const FeedForwardWeights& w, Activation act,
+                    const inspect::Scope& scope = {});
 
 }  // namespace tfp::nn
