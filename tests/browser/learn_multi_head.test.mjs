@@ -197,6 +197,16 @@ test('chapter 6, figure 2: brown-gpt\'s maps and head statistics are the engine\
   assert.equal(url.searchParams.get('text'), b.text);
   assert.equal(url.searchParams.get('layer'), '3');
   assert.equal(url.searchParams.get('head'), '2');
+  // The link opens the playground on the same model, text, layer and head, with the same maps.
+  const play = await site.newPage();
+  await play.goto(url.href);
+  await play.waitForFunction(() => window.tfpPlay?.shown && window.tfpPlay.attention.length > 0, null, { timeout: 60_000 });
+  const shown = await play.evaluate(() => ({ layer: window.tfpPlay.shown.layer, head: window.tfpPlay.shown.head, model: window.tfpPlay.state.model,
+    ids: window.tfpPlay.encoding.ids, map: Array.from(window.tfpPlay.attention.find((a) => a.name === 'dec.2.attn.probs').data) }));
+  assert.deepEqual([shown.model, shown.layer, shown.head], ['brown-gpt', 2, 1]);
+  assert.deepEqual(shown.ids, b.ids);
+  sameArray(shown.map, b.maps[2].data, 'playground layer 3 maps');
+  await play.close();
 
   // The exercise: the engine's previous-token head of the layer it asks about.
   const ex = page.locator('.exercise');
