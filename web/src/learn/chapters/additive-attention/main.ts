@@ -73,8 +73,12 @@ const engine = () => (engineP ??= ch.engine());
 // =====================================================================================
 const s1 = ch.section('hIdea');
 ch.prose(s1, 'idea');
-ch.formula(s1, () => String.raw`\sym{e}{e_{tj}} = \sym{v}{v}^{\top}\tanh\!\big(\sym{W}{W}\,\sym{s}{s_{t-1}} + \sym{U}{U}\,\sym{h}{h_j}\big),\qquad
-\sym{alpha}{\alpha_{tj}} = \frac{\exp e_{tj}}{\sum_{k=1}^{S}\exp e_{tk}},\qquad \sym{c}{c_t} = \sum_{j=1}^{S}\alpha_{tj}\,h_j`);
+// Three lines, so that it fits a phone's width.
+ch.formula(s1, () => String.raw`\begin{aligned}
+\sym{e}{e_{tj}} &= \sym{v}{v}^{\top}\tanh\!\big(\sym{W}{W}\,\sym{s}{s_{t-1}} + \sym{U}{U}\,\sym{h}{h_j}\big) \\
+\sym{alpha}{\alpha_{tj}} &= \frac{\exp e_{tj}}{\sum_{k=1}^{S}\exp e_{tk}} \\
+\sym{c}{c_t} &= \sum_{j=1}^{S}\alpha_{tj}\,h_j
+\end{aligned}`);
 ch.prose(s1, 'convention');
 
 // =====================================================================================
@@ -180,8 +184,8 @@ const worked = ch.formula(workedHost, () => {
   const tanh = Array.from({ length: A }, (_, a) => handResult!.tanh.data[(s * TK + j) * A + a]!);
   const term = (v: number, x: number) => `${fmt(v, 2)}\\cdot ${x < 0 ? `(${fmt(x)})` : fmt(x)}`;
   const terms = tanh.map((x, a) => term(hand.v[a]!, x)).join(' + ');
-  return String.raw`\sym{e}{e_{${s + 1},\text{${SRC[j]}}}} = \sym{v}{v}^{\top}\sym{tanh}{\tanh(\cdot)} = ${terms} = ${fmt(handResult.scores.data[s * TK + j]!)}`
-    .replace(/−/g, '-');
+  return String.raw`\begin{aligned}\sym{e}{e_{${s + 1},\text{${SRC[j]}}}} &= \sym{v}{v}^{\top}\sym{tanh}{\tanh(\cdot)} \\ &= ${terms} \\
+&= ${fmt(handResult.scores.data[s * TK + j]!)}\end{aligned}`.replace(/−/g, '-');
 });
 {
   const row = (...els: HTMLElement[]) => {
@@ -190,9 +194,9 @@ const worked = ch.formula(workedHost, () => {
     return d;
   };
   figHand.view.append(stepPick, stepsTitle);
-  ch.formula(figHand.view, () => String.raw`\sym{sum}{\sym{Ws}{\sym{W}{W}\,\sym{s}{s}} + \sym{Uh}{\sym{U}{U}\,\sym{h}{h_j}}}
-\;\xrightarrow{\tanh}\; \sym{tanh}{\cdot} \;\xrightarrow{\sym{v}{v}^{\top}}\; \sym{e}{e_j} \;\xrightarrow{\text{softmax}_j}\; \sym{alpha}{\alpha_j}
-\;\xrightarrow{\sum_j \alpha_j h_j}\; \sym{c}{c}`);
+  ch.formula(figHand.view, () => String.raw`\begin{aligned}&\sym{sum}{\sym{Ws}{\sym{W}{W}\,\sym{s}{s}} + \sym{Uh}{\sym{U}{U}\,\sym{h}{h_j}}}
+\;\xrightarrow{\tanh}\; \sym{tanh}{\cdot} \;\xrightarrow{\sym{v}{v}^{\top}\cdot}\; \sym{e}{e_j} \\
+&\;\xrightarrow{\text{softmax over } j}\; \sym{alpha}{\alpha_j} \;\xrightarrow{\sum_j \alpha_j h_j}\; \sym{c}{c}\end{aligned}`);
   figHand.view.append(row(mWs.element, mUh.element), row(mSum.element, mTanh.element), row(mE.element, mAlpha.element, mC.element),
     workedHost, mAlign.element);
 }

@@ -142,15 +142,15 @@ next chapter takes that step.</p>`,
 
 const zh: Record<keyof typeof en, string> = {
   hIdea: '回头看每一个源词',
-  idea: `<p>循环网络翻译模型先用<em>编码器</em>（这里是 GRU）把整句源语言读一遍，每个源 token $j$ 留下一个
-<em>编码器状态</em> $h_j$；然后<em>解码器</em>一次写出一个输出 token。早期的编码器–解码器只能靠一个概括整句的向量来写出全部译文。
+  idea: `<p>循环网络翻译模型先用<strong>编码器</strong>（这里是 GRU）把整句源语言读一遍，每个源 token $j$ 留下一个
+<strong>编码器状态</strong> $h_j$；然后<strong>解码器</strong>一次写出一个输出 token。早期的编码器–解码器只能靠一个概括整句的向量来写出全部译文。
 Bahdanau、Cho 和 Bengio（2014）让解码器可以回头看：每写一个 token 之前，先拿自己当前的状态 $s$ 和每个 $h_j$ 比一比，
 把比较结果变成权重，再按权重把编码器状态混合起来读取。</p>
-<p>这个“比一比”是一个只有一层隐藏层（$A$ 个 tanh 单元）的小网络。之所以叫<em>加性</em>注意力，是因为两个投影
+<p>这个“比一比”是一个只有一层隐藏层（$A$ 个 tanh 单元）的小网络。之所以叫<strong>加性</strong>注意力，是因为两个投影
 $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注意力则是相乘）：</p>`,
   convention: `<p>本引擎以及下文 <code>numbers-gru</code> 模型采用的约定：</p>
 <ul>
-<li><strong>查询（query）</strong>是解码器状态。第 $t$ 步的查询是这一步<em>之前</em>的状态 $s_{t-1}$，与 Bahdanau 等人的论文一致。每一步都有新的查询。</li>
+<li><strong>查询（query）</strong>是解码器状态。第 $t$ 步的查询是这一步<strong>之前</strong>的状态 $s_{t-1}$，与 Bahdanau 等人的论文一致。每一步都有新的查询。</li>
 <li><strong>键（key）</strong>和<strong>值（value）</strong>都是编码器状态 $h_1,\\dots,h_S$，每个源 token 一个：同一个 $h_j$ 先被打分，再被加权混合。</li>
 <li>softmax 在<strong>源位置</strong> $j$ 上进行，所以每一步的权重都非负，且总和为 1。</li>
 <li>把各步叠起来就是<strong>对齐矩阵</strong>：行是输出步（查询），列是源 token（键）。</li>
@@ -228,7 +228,7 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
 把同样的文字输入上面的图，可以看到每一步。</p>`,
 
   mistakeTitle: '以为一句话只有一组权重，或把查询和键弄反',
-  mistakeBody: `<p>常见的误解有两个。第一个是把注意力当成整句话的属性（“模型关注的是 <em>love</em>”）。其实权重属于某一个输出<em>步</em>：
+  mistakeBody: `<p>常见的误解有两个。第一个是把注意力当成整句话的属性（“模型关注的是 <strong>love</strong>”）。其实权重属于某一个输出<strong>步</strong>：
 查询每一步都在变，所以对齐矩阵的每一行都是同一组源词上的一个不同分布。第二个是把角色弄反：<strong>查询</strong>是解码器状态 $s$（每个输出步一个），
 <strong>键和值</strong>是编码器状态 $h_j$（每个源 token 一个）。</p>
 <p>用图中的数试一试：只改动一个查询，只有它自己那一行权重会变；改动一个编码器状态，每一行都会变，因为每个查询都要给这个键打分。</p>`,
