@@ -14,7 +14,7 @@ const en = {
 <li>Each head has its own $(T, T)$ map $A_i = \\operatorname{softmax}(Q_iK_i^\\top/\\sqrt{d_k})$ — rows are queries, columns keys, each row its own softmax summing to 1 — and its own output $A_iV_i$ of shape $(T, d_k)$.</li>
 <li>The $h$ outputs are concatenated back into $(T, d_\\text{model})$, head $i$ in the same columns it took, and the output projection $W_O$ (with bias $b_O$) mixes the heads together.</li>
 </ul>`,
-  figLabCaption: `The engine's attention lab: each word gets a fixed random embedding of $d_\\text{model} = 8$ numbers (seeded), and $W_Q, W_K, W_V, W_O$ are seeded random matrices. Change the words or the number of heads. $Q$ stays the same for every $h$ — only the grouping of its columns changes (column labels say which head owns them) — while each head's map, the concatenation and the output change.`,
+  figLabCaption: `The engine's attention lab: each word gets a fixed random embedding of $d_\\text{model} = 8$ numbers (seeded), and $W_Q, W_K, W_V, W_O$ are seeded random matrices. Change the words or the number of heads. $Q$ stays the same for every $h$ — only the grouping of its columns changes (column labels say which head owns them) — while each head's map, the concatenation and the output change. There are no positions here, so a word typed twice gets the same rows.`,
   figLabLabel: 'Multi-head attention in the attention lab, step by step',
   wordsLabel: 'Words (one token each, up to 8)',
   headsLabel: 'Heads h',
@@ -96,7 +96,7 @@ const zh: Record<Key, string> = {
 <li>每个头有自己的 $(T, T)$ 注意力图 $A_i = \\operatorname{softmax}(Q_iK_i^\\top/\\sqrt{d_k})$——行是查询，列是键，每一行各做一次 softmax，和为 1——以及自己的输出 $A_iV_i$，形状为 $(T, d_k)$。</li>
 <li>$h$ 个输出再拼接回 $(T, d_\\text{model})$，第 $i$ 个头放回它原来取走的那几列；最后由输出投影 $W_O$（带偏置 $b_O$）把各个头的结果混合起来。</li>
 </ul>`,
-  figLabCaption: `引擎的注意力实验台：每个词有一个固定的随机嵌入（$d_\\text{model} = 8$ 个数，由种子决定），$W_Q, W_K, W_V, W_O$ 也是由种子生成的随机矩阵。改一改词或头数看看：无论 $h$ 取多少，$Q$ 都不变——变的只是它的列怎样分组（列标题写明每一列归哪个头）；而每个头的注意力图、拼接结果和最终输出都会随之改变。`,
+  figLabCaption: `引擎的注意力实验台：每个词有一个固定的随机嵌入（$d_\\text{model} = 8$ 个数，由种子决定），$W_Q, W_K, W_V, W_O$ 也是由种子生成的随机矩阵。改一改词或头数看看：无论 $h$ 取多少，$Q$ 都不变——变的只是它的列怎样分组（列标题写明每一列归哪个头）；而每个头的注意力图、拼接结果和最终输出都会随之改变。这里没有位置编码，所以同一个词出现两次，对应的行完全相同。`,
   figLabLabel: '注意力实验台中的多头注意力，逐步展示',
   wordsLabel: '词（每个词一个词元，最多 8 个）',
   headsLabel: '头数 h',
