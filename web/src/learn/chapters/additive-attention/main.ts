@@ -251,10 +251,10 @@ function handTable(host: HTMLElement): void {
   valuesTable(host, t('mH'), t('sourceWord'), dims(D, 'dim'), SRC.map((w, j) => ({ label: w, values: hand.h.slice(j * D, (j + 1) * D) })));
   valuesTable(host, t('mS'), t('outputStep'), dims(D, 'dim'),
     TGT.map((w, i) => ({ label: t('sRow', { n: i, word: w }), values: hand.s.slice(i * D, (i + 1) * D) })));
-  valuesTable(host, `${t('mW')} · ${t('mU')} · ${t('mV')}`, '', [...dims(D, 'dim')],
+  valuesTable(host, `${t('mW')} · ${t('mU')}`, '', [...dims(D, 'dim')],
     [...Array.from({ length: A }, (_, a) => ({ label: `W, ${t('unit', { n: a + 1 })}`, values: hand.W.slice(a * D, (a + 1) * D) })),
-     ...Array.from({ length: A }, (_, a) => ({ label: `U, ${t('unit', { n: a + 1 })}`, values: hand.U.slice(a * D, (a + 1) * D) })),
-     { label: 'v', values: hand.v }]);
+     ...Array.from({ length: A }, (_, a) => ({ label: `U, ${t('unit', { n: a + 1 })}`, values: hand.U.slice(a * D, (a + 1) * D) }))]);
+  valuesTable(host, t('mV'), '', dims(A, 'unit'), [{ label: 'v', values: hand.v }]);
   valuesTable(host, t('mUh'), t('sourceWord'), dims(A, 'unit'), SRC.map((w, j) => ({ label: w, values: Array.from(r.uh.data.subarray(j * A, (j + 1) * A)) })));
   const cols = [...dims(A, 'unit').map((u) => `W s, ${u}`), ...SRC.map((w) => `e, ${w}`), ...SRC.map((w) => `α, ${w}`), ...dims(D, 'dim').map((d) => `c, ${d}`)];
   valuesTable(host, t('tableSteps'), t('tableStep'), cols, TGT.map((w, i) => ({
