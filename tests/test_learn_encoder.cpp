@@ -128,20 +128,22 @@ TEST_CASE("learn encoder: layer norm of two rows, by hand; statistics per row an
 
 TEST_CASE("learn encoder: a random deep stack, post-LN keeps rms 1, pre-LN = nn::encoder_layer by hand") {
   const int C = 32, H = 4, F = 128, T = 32, L = 24;
-  std::vector<double> post((L + 1) * 2), pre((L + 1) * 2);
+  std::vector<double> post((L + 1) * 3), pre((L + 1) * 3);
   REQUIRE(tfp_learn_encoder_depth(C, H, F, T, L, 1, 0, 7, post.data()) == TFP_OK);
   REQUIRE(tfp_learn_encoder_depth(C, H, F, T, L, 1, 1, 7, pre.data()) == TFP_OK);
   // The same seeded input for both placements, variance 1.
   CHECK(post[0] == pre[0]);
   CHECK(std::fabs(post[0] - 1.0) < 0.1);
   CHECK(post[1] == 0.0);
+  CHECK(post[2] == 1.0);
   for (int l = 1; l <= L; ++l) {
     CAPTURE(l);
-    CHECK(std::fabs(post[2 * l] - 1.0) < 1e-3);  // LN output: mean 0, variance ≈ 1 per row
-    CHECK(pre[2 * l + 1] > 0.0);
+    CHECK(std::fabs(post[3 * l] - 1.0) < 1e-3);  // LN output: mean 0, variance ≈ 1 per row
+    CHECK(pre[3 * l + 1] > 0.0);
+    CHECK(std::fabs(pre[3 * l + 2]) <= 1.0);
   }
   // Pre-LN: the stream is never normalised; each layer adds to it and it grows.
-  CHECK(pre[2 * L] > 2.0 * pre[2]);
+  CHECK(pre[3 * L] > 2.0 * pre[3]);
 
   // The same numbers from nn::encoder_layer applied here, one layer after another.
   model::ModelConfig cfg;
@@ -155,22 +157,26 @@ TEST_CASE("learn encoder: a random deep stack, post-LN keeps rms 1, pre-LN = nn:
   std::vector<float> x0(static_cast<size_t>(T) * C);
   api::SeededStream(7, "learn.encoder_depth.x").fill_uniform(x0, std::sqrt(3.0f));
   Tensor h({T, C}, x0);
+  const Tensor input = h;
   CHECK(inspect::rms(h.view()) == doctest::Approx(pre[0]).epsilon(1e-12));
   for (int l = 0; l < L; ++l) {
     const Tensor next = nn::encoder_layer(h.view(), w.encoder_layers[static_cast<size_t>(l)],
                                           model::layer_options(cfg), {});
-    double sq = 0, dsq = 0;
+    double sq = 0, dsq = 0, dot = 0, xx = 0;
     for (int64_t i = 0; i < next.numel(); ++i) {
       sq += static_cast<double>(next.data[i]) * next.data[i];
       const double d = static_cast<double>(next.data[i] - h.data[i]);
       dsq += d * d;
+      dot += static_cast<double>(next.data[i]) * input.data[i];
+      xx += static_cast<double>(input.data[i]) * input.data[i];
     }
-    CHECK(std::sqrt(sq / next.numel()) == doctest::Approx(pre[2 * (l + 1)]).epsilon(1e-9));
-    CHECK(std::sqrt(dsq / next.numel()) == doctest::Approx(pre[2 * (l + 1) + 1]).epsilon(1e-9));
+    CHECK(std::sqrt(sq / next.numel()) == doctest::Approx(pre[3 * (l + 1)]).epsilon(1e-9));
+    CHECK(std::sqrt(dsq / next.numel()) == doctest::Approx(pre[3 * (l + 1) + 1]).epsilon(1e-9));
+    CHECK(dot / std::sqrt(sq * xx) == doctest::Approx(pre[3 * (l + 1) + 2]).epsilon(1e-9));
     h = next;
   }
 
-  double out2[4];
+  double out2[6];
   CHECK(tfp_learn_encoder_depth(30, 4, F, T, 1, 1, 1, 7, out2) == TFP_ERR_INVALID_ARGUMENT);  // 4 ∤ 30
   CHECK(std::string(tfp_last_error()).find("H must divide C") != std::string::npos);
   CHECK(tfp_learn_encoder_depth(C, H, F, T, 0, 1, 1, 7, out2) == TFP_ERR_INVALID_ARGUMENT);

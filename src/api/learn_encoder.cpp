@@ -116,8 +116,9 @@ extern "C" int tfp_learn_encoder_depth(int C, int H, int F, int T, int L, int ac
     tfp::api::SeededStream(seed, "learn.encoder_depth.x").fill_uniform(x, std::sqrt(3.0f));  // variance 1
     const tfp::inspect::DepthProfile p = tfp::inspect::depth_profile(cfg, w, TensorView{x.data(), {T, C}});
     for (int l = 0; l <= L; ++l) {
-      out[2 * l] = p.stream_rms[static_cast<size_t>(l)];
-      out[2 * l + 1] = p.update_rms[static_cast<size_t>(l)];
+      out[3 * l] = p.stream_rms[static_cast<size_t>(l)];
+      out[3 * l + 1] = p.update_rms[static_cast<size_t>(l)];
+      out[3 * l + 2] = p.input_cos[static_cast<size_t>(l)];
     }
   });
 }

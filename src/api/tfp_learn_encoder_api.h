@@ -39,10 +39,12 @@ int tfp_learn_layer_norm(const float* x, int T, int C, const float* gamma, const
  * biases; the input x (T, C) is uniform in [-sqrt(3), sqrt(3)) (variance 1) from
  * `seed`. The same seed and sizes give the same stack for both placements, so pre-LN and
  * post-LN differ only in where the norm sits. Sizes: C in [4, 256], H in [1, C], F in
- * [1, 1024], T in [1, 64], L in [1, 96]. Writes (L + 1, 2) doubles to out (caller-owned):
+ * [1, 1024], T in [1, 64], L in [1, 96]. Writes (L + 1, 3) doubles to out (caller-owned):
  * row 0 the input, row l the output of layer l ("enc.{l-1}.out"):
  *   [l, 0]  rms of the residual stream: sqrt(mean of h²) over all T·C values
- *   [l, 1]  rms of the change the layer made: rms(h_l - h_{l-1}); 0 in row 0 */
+ *   [l, 1]  rms of the change the layer made: rms(h_l - h_{l-1}); 0 in row 0
+ *   [l, 2]  cosine of h_l with the input h_0 (all T·C values as one vector); 1 in row 0:
+ *           how much of the input the stream still carries along the identity paths */
 int tfp_learn_encoder_depth(int C, int H, int F, int T, int L, int activation, int norm_first, uint32_t seed,
                             double* out);
 

@@ -36,6 +36,17 @@ double rms(const TensorView& x) {
   return std::sqrt(sq / static_cast<double>(n));
 }
 
+double cosine(const TensorView& a, const TensorView& b) {
+  TFP_CHECK(a.shape == b.shape, "cosine: shapes ", shape_str(a.shape), " and ", shape_str(b.shape), " differ");
+  double ab = 0.0, aa = 0.0, bb = 0.0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    ab += static_cast<double>(a.data[i]) * b.data[i];
+    aa += static_cast<double>(a.data[i]) * a.data[i];
+    bb += static_cast<double>(b.data[i]) * b.data[i];
+  }
+  return aa > 0.0 && bb > 0.0 ? ab / std::sqrt(aa * bb) : 0.0;
+}
+
 DepthProfile depth_profile(const model::ModelConfig& cfg, const model::ModelWeights& w,
                            const TensorView& x) {
   TFP_CHECK(cfg.has_encoder() && cfg.n_encoder_layers > 0,
@@ -48,6 +59,7 @@ DepthProfile depth_profile(const model::ModelConfig& cfg, const model::ModelWeig
   DepthProfile p;
   p.stream_rms.push_back(rms(x));
   p.update_rms.push_back(0.0);
+  p.input_cos.push_back(1.0);
   TensorView prev = x;
   for (const std::string& n : names) {
     const Tensor& h = rec.get(n);  // (T, C)
@@ -55,6 +67,7 @@ DepthProfile depth_profile(const model::ModelConfig& cfg, const model::ModelWeig
     Tensor d = h;  // the layer's whole contribution: out − in (both sublayers, and the norm if post-LN)
     for (int64_t i = 0; i < d.numel(); ++i) d.data[i] -= prev.data[i];
     p.update_rms.push_back(rms(d.view()));
+    p.input_cos.push_back(cosine(h.view(), x));  // how much of the input still points the same way
     prev = h.view();
   }
   return p;

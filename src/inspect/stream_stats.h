@@ -21,10 +21,14 @@ Tensor row_moments(const TensorView& x);
 // sqrt(mean of x²) over every element of x, accumulated in double; 0 for an empty x.
 double rms(const TensorView& x);
 
+// a·b / (|a| |b|) over every element (same shapes), in double; 0 if either is all zero.
+double cosine(const TensorView& a, const TensorView& b);
+
 // The residual stream through an encoder stack, layer by layer.
 struct DepthProfile {
   std::vector<double> stream_rms;  // (L + 1) rms of the input, then of "enc.l.out"
   std::vector<double> update_rms;  // (L + 1) rms of enc.l.out − (its input); row 0 is 0
+  std::vector<double> input_cos;   // (L + 1) cosine of the flattened stream with the input; row 0 is 1
 };
 
 // Runs model::encoder_stack (no mask) on x (T, C) and measures every layer's output.

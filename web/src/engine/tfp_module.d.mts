@@ -121,6 +121,11 @@ export interface TfpModule {
   // tfp_learn_scaling_api.h: the Learn chapter on √d_k (learn_calls/scaling.ts).
   _tfp_learn_scaling_stats(dks: number, nDk: number, nKeys: number, samples: number, seed: number, out: number): number;
   _tfp_learn_scaling_row(dK: number, nKeys: number, sample: number, seed: number, scores: number, probs: number): number;
+  // tfp_learn_encoder_api.h: the Learn chapter on the encoder layer (learn_calls/encoder.ts).
+  _tfp_learn_layer_norm(x: number, T: number, C: number, gamma: number, beta: number, eps: number, out: number): number;
+  _tfp_learn_encoder_depth(C: number, H: number, F: number, T: number, L: number, activation: number, normFirst: number, seed: number, out: number): number;
+  _tfp_learn_activation(kind: number, x: number, n: number, y: number): number;
+  _tfp_learn_tagger_layers(model: number, ids: number, n: number, out: number): number;
 }
 
 export interface TfpModuleOptions {

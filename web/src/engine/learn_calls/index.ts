@@ -13,6 +13,7 @@ import { additiveAttention, additiveGruSteps } from './additive';
 import { softmaxRow, softmaxTemperatures } from './softmax';
 import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
+import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
  *  a model the page loaded (args carry its page handle, Model.id). */
@@ -32,6 +33,7 @@ export const LEARN_CALLS = {
   softmaxRow,  // softmax: one row step by step, stable or naive
   softmaxTemperatures,  // softmax: the stable softmax of one row at many temperatures
   scalingStats, scalingRow,  // scaling: the random q·k experiment, its statistics and one sample row
+  layerNorm, encoderDepth, activation, taggerLayers,  // encoder-layer: LayerNorm stats, pre/post-LN depth, GELU/ReLU, brown-pos by layer
 } satisfies Record<string, LearnCall>;
 
 export type LearnCalls = typeof LEARN_CALLS;
