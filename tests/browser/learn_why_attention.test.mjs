@@ -198,6 +198,7 @@ test('chapter 1: the exercise reveals the engine\'s answer', { timeout: 60_000 }
   assert.equal(await ex.locator('.verdict').innerText(), correct === 0 ? 'Right.' : `Not quite: the engine says “${labels[correct].trim()}”.`);
   const text = await ex.locator('.exercise-result').innerText();
   assert.ok(text.includes(`GRU ${fmtMs(r.gruMs)} ms`) && text.includes(`attention ${fmtMs(r.attnMs)} ms`), text);
+  assert.ok(text.includes("The GRU took 256 sequential steps, attention 1"), text);
   console.log(`exercise at T = 256, d = 32: GRU ${fmtMs(r.gruMs)} ms, attention ${fmtMs(r.attnMs)} ms`);
   assert.deepEqual(site.problems, []);
 });

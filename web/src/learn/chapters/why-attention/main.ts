@@ -16,6 +16,7 @@ import { Heatmap } from '../../../widgets/heatmap';
 import { LineChart } from '../../../widgets/line_chart';
 import { startChapter } from '../../chapter';
 import { TEXT, type WhyKey } from './text';
+import './style.css';
 
 const LENGTHS = [8, 16, 32, 64, 128, 256, 512];
 const WIDTHS = [16, 32, 64, 128, 256];
@@ -161,7 +162,7 @@ gruWork.tabIndex = 0;
 const attnWork = el('span');
 attnWork.dataset.sym = 'attnWork';
 attnWork.tabIndex = 0;
-workReadout.append(gruWork, document.createTextNode(' · '), attnWork);
+workReadout.append(gruWork, attnWork);
 const workNote = liveProse(workBox, 'formulaNote', () => ({ T: state.rows[state.rows.length - 1]?.T ?? 512, d: state.rowsD }));
 ch.formula(workBox, () => String.raw`\begin{aligned}
 W_{\mathrm{GRU}} &= \sym{gruWork}{6\,T d^2}, & n_{\mathrm{GRU}} &= \sym{gruWork}{T}\\
@@ -294,6 +295,7 @@ const exercise = ch.exercise(timing, {
       explanation: ch.t('exExplain', {
         d, gru: fmtMs(r.gruMs), attn: fmtMs(r.attnMs), faster: ch.t(attnFaster ? 'fasterAttn' : 'fasterGru'),
         ratio: fmtRatio(attnFaster ? ratio : 1 / ratio), attnMacs: fmtInt(r.attnMacs), gruMacs: fmtInt(r.gruMacs),
+        gruSteps: fmtInt(r.gruSteps), attnSteps: fmtInt(r.attnSteps),
       }),
     };
   },
@@ -314,7 +316,9 @@ const doublingText = el('div');
 doublingText.setAttribute('aria-live', 'polite');
 const doublingWait = liveProse(doublingText, 'doublingWait', () => ({}));
 const doubling = liveProse(doublingText, 'doubling', () => doublingParams());
-const doublingTable = el('div', 'table-scroll wa-doubling');
+const doublingTable = el('div', 'wa-doubling');
+doublingTable.tabIndex = 0;  // scrollable with the arrow keys when narrower than the table
+doublingTable.setAttribute('role', 'region');
 ch.mistake(timing, {
   title: 'mistakeTitle',
   body: 'mistakeBody',
@@ -350,6 +354,7 @@ function drawMistake(): void {
   doubling.render(rows.length >= 2);
   if (rows.length < 2) return;
   const pairs = rows.slice(1).map((r, i) => [rows[i]!, r] as const);
+  doublingTable.setAttribute('aria-label', ch.t('tableDoubling', { d: state.rowsD }));
   doublingTable.append(tableOf(ch.t('tableDoubling', { d: state.rowsD }),
     [ch.t('thStep'), ch.t('thGruWork'), ch.t('thGruTime'), ch.t('thAttnWork'), ch.t('thAttnTime')],
     pairs.map(([p, q]) => [`${p.T} → ${q.T}`, fmtRatio(q.gruMacs / p.gruMacs), fmtRatio(q.gruMs / p.gruMs),
@@ -386,11 +391,7 @@ function panel(titleKey: WhyKey, alignKey: WhyKey): { element: HTMLElement; titl
   p.style.minWidth = '0';
   p.style.flex = '1 1 22rem';
   const title = el('h3');
-  title.style.fontSize = '1rem';
-  title.style.margin = '0 0 0.3rem';
   const output = el('p', 'wa-output');
-  output.style.fontSize = '1.15rem';
-  output.style.margin = '0 0 0.4rem';
   const map = new Heatmap({ title: ch.t(alignKey), rowAxis: () => ch.t('axisOut'), colAxis: () => ch.t('axisSrc'), digits: 3, maxCell: 22 });
   p.append(title, output, map.element);
   return { element: p, title, output, map, alignKey, titleKey };

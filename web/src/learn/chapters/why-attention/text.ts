@@ -60,8 +60,9 @@ gives the fastest and slowest batch too, the sequential steps and the multiply-a
   thGruMacs: 'GRU multiply-adds',
   thAttnMacs: 'attention multiply-adds',
   tableTiming: 'Timings at d = {d}, single thread (engine medians of 5)',
-  formulaNote: `Multiply-adds of the matrix products, as the engine counts them (the gates and the softmax's $H\\,T^2$
-exponentials come on top). At $T = {T}$, $d = {d}$:`,
+  formulaNote: `$W$ is the number of multiply-adds in the matrix products, as the engine counts them (the gates and the
+softmax's $H\\,T^2$ exponentials come on top); $n$ is the number of sequential steps. At $T = {T}$, $d = {d}$ the engine
+reports:`,
   workGru: 'GRU {n} in {steps} sequential steps',
   workAttn: 'attention {n} in 1 step',
   summaryCross: `<p><strong>What the plot shows at d = {d}:</strong> attention was faster at $T = {attnAt}$, the GRU at
@@ -76,7 +77,8 @@ $T = 256$ to 512 the GRU's line rises with slope {slopeGru} and attention's with
 one-thread timing shows only part of it. Count the work: the GRU does about $6\\,T d^2$ multiply-adds, attention
 $4\\,T d^2 + 2\\,T^2 d$. When $T$ is larger than $d$, attention does <em>more</em> work, and on one thread more work
 eventually means more time — that is the right-hand end of the plot.</p>
-<p>Why, then, is attention faster at short lengths, where it does about as much work? Because even one CPU thread has a
+<p>Why, then, is attention faster at short lengths in most of these runs, even where it does as much work as the GRU or
+more? Because even one CPU thread has a
 little parallelism: SIMD lanes that multiply several numbers per instruction, and caches that reward using each loaded
 weight many times. Attention's projections multiply all $T$ rows by a weight matrix at once, a matrix–matrix product
 that the engine's kernel runs at full speed. The GRU must multiply one row, $h_{t-1}$, at a time — a matrix–vector
@@ -94,7 +96,7 @@ much? The engine times both again when you check.</p>`,
   exGruLess: 'The GRU, by less than 1.5×',
   exGruMore: 'The GRU, by 1.5× or more',
   exExplain: `<p>The engine measured, at $T = 256$, $d = {d}$ (medians of 5): GRU <strong>{gru} ms</strong>, attention
-<strong>{attn} ms</strong>, so {faster} is {ratio}× faster. The GRU took 256 sequential steps, attention 1; attention
+<strong>{attn} ms</strong>, so {faster} is {ratio}× faster. The GRU took {gruSteps} sequential steps, attention {attnSteps}; attention
 did {attnMacs} multiply-adds, the GRU {gruMacs}.</p>`,
   fasterGru: 'the GRU',
   fasterAttn: 'attention',
@@ -107,9 +109,9 @@ writes the digits, and additive (Bahdanau) attention lets every decoder step loo
 numbers-transformer does the same job with self-attention in the encoder and cross-attention in the decoder, no
 recurrence at all. Type a number in words; the engine translates it with both (greedy decoding) and shows where
 each output token looked.</p>`,
-  figModels: `Left: numbers-gru's alignment, the additive attention weights of each decoder step (rows: output tokens,
-the end mark included; columns: source characters). Right: numbers-transformer's cross-attention in its last decoder
-layer, mean of its 4 heads. Each row sums to 1.`,
+  figModels: `numbers-gru's map is its alignment: the additive attention weights of each decoder step (rows: output
+tokens, the end mark included; columns: source characters). numbers-transformer's map is the cross-attention of its
+last decoder layer, mean of its 4 heads. Each row sums to 1.`,
   figModelsLabel: 'Translations and attention of numbers-gru and numbers-transformer',
   source: 'Number in words',
   sourceHelp: 'English words for 0 … 999 999, e.g. “seven hundred and twelve thousand and nine”.',
@@ -134,7 +136,7 @@ $s_0 = \\tanh(W_b\\,h^{\\leftarrow}_{1} + b_b)$, made from the backward GRU's fi
 through all {S} steps. Without attention that vector is all the decoder would know of the source: the last character
 (the backward GRU reads it first) would reach the last output token through {S} encoder updates and then {Tout}
 decoder updates, <strong>{path} steps</strong> through fixed-size states. With attention, decoder step $t$ reads every
-encoder state $h_j$ directly, weighted as in the left map: one attention step from any source position to any output,
+encoder state $h_j$ directly, weighted as in numbers-gru's map: one attention step from any source position to any output,
 however long the source.</p>
 <p>numbers-transformer has no recurrence at all: its encoder takes {Lenc} layers and its decoder {Ldec}, whatever $S$ is,
 and in every layer one attention step connects any two positions.</p>`,
@@ -210,7 +212,8 @@ $T = 8, 16, \\dots, 512$：一个是单向 GRU，输入和状态宽度都是 $d$
   thGruMacs: 'GRU 乘加次数',
   thAttnMacs: '注意力乘加次数',
   tableTiming: 'd = {d} 时的计时，单线程（引擎 5 批的中位数）',
-  formulaNote: `引擎统计的矩阵乘法乘加次数（各个门和 softmax 的 $H\\,T^2$ 次指数运算不计在内）。在 $T = {T}$、$d = {d}$ 时：`,
+  formulaNote: `$W$ 是引擎统计的矩阵乘法乘加次数（各个门和 softmax 的 $H\\,T^2$ 次指数运算不计在内），$n$ 是串行步数。
+在 $T = {T}$、$d = {d}$ 时，引擎给出：`,
   workGru: 'GRU：{n} 次，分 {steps} 个串行步',
   workAttn: '注意力：{n} 次，1 步',
   summaryCross: `<p><strong>d = {d} 时图上能看到：</strong>在 $T = {attnAt}$ 时注意力更快，在 $T = {gruAt}$ 时 GRU 更快。
@@ -222,7 +225,7 @@ GRU 曲线的斜率为 {slopeGru}，注意力为 {slopeAttn}。</p>`,
   honest: `<p><strong>单线程能说明什么，不能说明什么。</strong>注意力最大的优势在于并行，而单线程的计时只能体现其中一部分。
 先数计算量：GRU 大约做 $6\\,T d^2$ 次乘加，注意力做 $4\\,T d^2 + 2\\,T^2 d$ 次。$T$ 比 $d$ 大时，注意力的计算量反而<em>更多</em>；
 在单线程上，计算量多了，耗时迟早也会更长——这就是图的右端。</p>
-<p>那为什么在序列较短、两者计算量差不多时，注意力反而更快？因为即使只有一个 CPU 线程，也有一点并行能力：SIMD 指令一次能乘好几个数，
+<p>那为什么在序列较短时，即使注意力的计算量和 GRU 一样甚至更多，它在多数测量里反而更快？因为即使只有一个 CPU 线程，也有一点并行能力：SIMD 指令一次能乘好几个数，
 缓存则奖励“一个权重装进来后反复用”。注意力的投影是把全部 $T$ 行一起乘以权重矩阵，属于矩阵乘矩阵，引擎的内核能全速运行；
 GRU 却只能一次乘一行 $h_{t-1}$——矩阵乘向量，什么都没法复用——因为下一行还没算出来。</p>
 <p>换到 GPU 或多核上，差距会朝着有利于注意力的方向拉大：$T^2$ 个分数可以分给成千上万条通道同时算，而 GRU 的 $T$ 步依旧要彼此等待，
@@ -235,7 +238,7 @@ GRU 却只能一次乘一行 $h_{t-1}$——矩阵乘向量，什么都没法复
   exGruLess: 'GRU，快不到 1.5 倍',
   exGruMore: 'GRU，快 1.5 倍或更多',
   exExplain: `<p>引擎在 $T = 256$、$d = {d}$ 时测得（5 批中位数）：GRU <strong>{gru} 毫秒</strong>，注意力 <strong>{attn} 毫秒</strong>，
-所以{faster}快 {ratio} 倍。GRU 走了 256 个串行步，注意力只走 1 步；注意力做了 {attnMacs} 次乘加，GRU 做了 {gruMacs} 次。</p>`,
+所以{faster}快 {ratio} 倍。GRU 走了 {gruSteps} 个串行步，注意力只走 {attnSteps} 步；注意力做了 {attnMacs} 次乘加，GRU 做了 {gruMacs} 次。</p>`,
   fasterGru: ' GRU ',
   fasterAttn: '注意力',
 
@@ -244,8 +247,8 @@ GRU 却只能一次乘一行 $h_{t-1}$——矩阵乘向量，什么都没法复
 双向 GRU 逐个字符读入源文，GRU 解码器逐个写出数字，加性（Bahdanau）注意力让解码器每一步都能回看编码器的每个状态。
 numbers-transformer 做同样的事，但编码器用自注意力、解码器用交叉注意力，完全没有循环。输入一个英文写法的数字，
 引擎会用两个模型分别翻译（贪心解码），并显示每个输出词元看向了哪里。</p>`,
-  figModels: `左：numbers-gru 的对齐，即解码器每一步的加性注意力权重（行：输出词元，包括结束符；列：源文字符）。
-右：numbers-transformer 最后一层解码器的交叉注意力，取 4 个头的平均。每一行之和为 1。`,
+  figModels: `numbers-gru 的图是它的对齐：解码器每一步的加性注意力权重（行：输出词元，包括结束符；列：源文字符）。
+numbers-transformer 的图是它最后一层解码器的交叉注意力，取 4 个头的平均。每一行之和为 1。`,
   figModelsLabel: 'numbers-gru 与 numbers-transformer 的翻译和注意力',
   source: '英文数字单词',
   sourceHelp: '0 到 999 999 之间的英文写法，例如 “seven hundred and twelve thousand and nine”。',
@@ -268,7 +271,7 @@ numbers-transformer 做同样的事，但编码器用自注意力、解码器用
 它的解码器从一个向量出发：$s_0 = \\tanh(W_b\\,h^{\\leftarrow}_{1} + b_b)$，由反向 GRU 的最终状态算出——这 {H} 个数经过了全部 {S} 步。
 如果没有注意力，这个向量就是解码器对源文的全部了解：最后一个字符（反向 GRU 最先读它）要先经过 {S} 次编码器更新、再经过 {Tout} 次解码器更新，
 才能影响最后一个输出词元，一共 <strong>{path} 步</strong>，每一步都挤在固定大小的状态里。有了注意力，解码器第 $t$ 步直接读取每个编码器状态 $h_j$，
-权重就是左图那样：任何源位置到任何输出都只隔一个注意力步，源文再长也一样。</p>
+权重就如 numbers-gru 的图所示：任何源位置到任何输出都只隔一个注意力步，源文再长也一样。</p>
 <p>numbers-transformer 根本没有循环：不管 $S$ 多大，编码器都是 {Lenc} 层、解码器 {Ldec} 层，而每一层里，一个注意力步就能连通任意两个位置。</p>`,
   openPlayground: '在演练场中用这个输入打开 numbers-transformer',
   translating: '正在翻译…',
@@ -289,5 +292,14 @@ numbers-transformer 做同样的事，但编码器用自注意力、解码器用
   tableDoubling: 'T 翻倍时的变化（引擎统计的次数与中位数耗时，d = {d}）',
 };
 
-export const TEXT = { en, 'zh-CN': zh } satisfies ChapterText<Key>;
+/** The source wraps long lines; HTML would show each line break as a space, which
+ *  Chinese text must not have: a break next to a CJK character or full-width punctuation
+ *  is dropped, any other becomes a space. */
+function joinLines(text: Record<Key, string>): Record<Key, string> {
+  const cjk = '[\\u3000-\\u30ff\\u3400-\\u9fff\\uff00-\\uffef]';
+  const re = new RegExp(`(?<=${cjk})\\n|\\n(?=${cjk})`, 'g');
+  return Object.fromEntries(Object.entries(text).map(([k, v]) => [k, v.replace(re, '').replace(/\n/g, ' ')])) as Record<Key, string>;
+}
+
+export const TEXT = { en, 'zh-CN': joinLines(zh) } satisfies ChapterText<Key>;
 export type WhyKey = Key;
