@@ -183,6 +183,8 @@ function renderTimingText(): void {
   rerun.textContent = ch.t('rerun');
   timingStatus.textContent = state.measuring !== null ? ch.t('measuring', { T: state.measuring })
     : state.rows.length ? ch.t('measured', { d: state.rowsD }) : '';
+  // Screen readers hear the end of a sweep, not each of its seven steps.
+  timingStatus.setAttribute('aria-busy', String(state.measuring !== null));
   const last = state.rows[state.rows.length - 1];
   workNote.render();
   gruWork.textContent = last ? ch.t('workGru', { n: fmtInt(last.gruMacs), steps: fmtInt(last.gruSteps) }) : '';
