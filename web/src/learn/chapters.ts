@@ -59,6 +59,14 @@ export const CHAPTERS = [
       'zh-CN': '把 d_model 拆成 h 个头，各有各的注意模式；再拼接起来，用 W_O 投影。',
     },
   },
+  {
+    slug: 'encoder-layer',
+    title: { en: 'The encoder layer', 'zh-CN': '编码器层' },
+    summary: {
+      en: 'Residual connections, LayerNorm (pre-LN or post-LN), the feed-forward network, a tagger read layer by layer, and what a padding mask hides.',
+      'zh-CN': '残差连接、LayerNorm（Pre-LN 还是 Post-LN）、前馈网络、逐层读出的词性标注器，以及填充掩码到底遮住了什么。',
+    },
+  },
 ] as const satisfies readonly ChapterEntry[];
 
 export type ChapterSlug = (typeof CHAPTERS)[number]['slug'];

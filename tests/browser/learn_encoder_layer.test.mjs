@@ -1,0 +1,311 @@
+// Learn, chapter 8 (the encoder layer), in Chromium:
+//   - LayerNorm: the shown Y and per-row statistics equal tfp_learn_layer_norm called in
+//     Node on the page's X, γ, β (oracle: the module loaded in Node, tests/js/tfp_module.mjs;
+//     exact, the same wasm on the same inputs) and a LayerNorm written here in double
+//     (1e-5); editing a cell of X recomputes; the exercise reveals the engine's answer
+//     (every row mean 0, variance 1); the mistake box shows the engine's column statistics;
+//   - depth: the pre-LN and post-LN profiles equal tfp_learn_encoder_depth in Node (exact);
+//     post-LN rms stays 1 (1e-3), pre-LN grows; moving the slider recomputes;
+//   - activations: equal tfp_learn_activation in Node (exact) and relu / x·Φ(x) written
+//     here (1e-6, Φ from a series of erf);
+//   - brown-pos: ids = the tokenizer's in Node, probs and every layer's ffn.hidden equal
+//     tfp_learn_tagger_layers in Node (exact), the last lens row = softmax of
+//     tfp_model_forward's logits (1e-6, double here); the tag table shows the argmax; the
+//     tag exercise reveals the engine's first layer; a new sentence recomputes;
+//   - padding: both maps equal the attention lab in Node with the same padding (exact);
+//     padded key columns are 0 in every row, padded query rows sum to 1 (1e-6);
+//   - the language switch rewrites the prose and keeps the inputs; 390 px without
+//     sideways scrolling; no console error.
+// Screenshots: build/screenshots/learn/encoder_layer_{en,zh}_{1280,390}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { openSite, SHOTS } from './harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+
+let site, page, base, api, pos;
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  pos = api.load(readShipped('brown-pos'), 'brown-pos');
+  site = await openSite({ name: 'learn_encoder_layer' });
+  ({ page, base } = site);
+  await mkdir(`${SHOTS}learn`, { recursive: true });
+}, { timeout: 180_000 });
+after(async () => {
+  if (pos) api.free(pos);
+  await site?.close();
+});
+
+const renders = () => page.evaluate(() => window.tfpLearn.renders);
+async function rendersAbove(n) {
+  await page.waitForFunction((k) => window.tfpLearn.renders > k, n, { timeout: 30_000 });
+  await page.waitForTimeout(50);
+}
+const part = (name) => page.evaluate((k) => JSON.parse(JSON.stringify(window.tfpLearn.state[k] ?? null,
+  (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)))), name);
+const matrix = (prefix) => page.evaluate((p) => {
+  const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(p));
+  return m && [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value ?? td.querySelector('input')?.value)));
+}, prefix);
+function sameArray(got, want, what, tol = 0) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  for (let i = 0; i < got.length; i++) assert.ok(Math.abs(Number(got[i]) - want[i]) <= tol, `${what}[${i}] = ${got[i]}, want ${want[i]}`);
+}
+const f32 = (a) => new Uint8Array(Float32Array.from(a).buffer);
+
+function layerNormNode(x, T, C, gamma, beta) {
+  return api.withHeap((put) => api.tensors(api.out((s) => api.m._tfp_learn_layer_norm(put(f32(x)), T, C, gamma ? put(f32(gamma)) : 0, beta ? put(f32(beta)) : 0, 1e-5, s))));
+}
+
+async function checkNorm() {
+  const s = await part('norm');
+  const T = 3, C = 4;
+  const want = layerNormNode(s.x, T, C, s.gamma, s.beta);
+  for (const [mine, theirs] of [['y', 'y'], ['rowIn', 'row_in'], ['rowOut', 'row_out'], ['colOut', 'col_out']])
+    sameArray(s.result[mine].data, Array.from(want[theirs].data), mine);
+  // LayerNorm in double, written here: (x - mean)/sqrt(var + eps)·γ + β per row.
+  for (let t = 0; t < T; t++) {
+    const row = s.x.slice(t * C, (t + 1) * C);
+    const mean = row.reduce((a, b) => a + b, 0) / C;
+    const v = row.reduce((a, b) => a + (b - mean) ** 2, 0) / C;
+    row.forEach((x, c) => assert.ok(Math.abs(s.result.y.data[t * C + c] - ((x - mean) / Math.sqrt(v + 1e-5) * s.gamma[c] + s.beta[c])) < 1e-5, `y[${t},${c}]`));
+    assert.ok(Math.abs(s.result.rowIn.data[2 * t] - mean) < 1e-5 && Math.abs(s.result.rowIn.data[2 * t + 1] - v) < 1e-4 * Math.max(1, v));
+  }
+  sameArray((await matrix('Y = LN(X)')).flat(), Array.from(want.y.data), 'shown Y');
+  const shownStats = (await matrix('Per row')).flat();
+  const wantStats = [];
+  for (let t = 0; t < T; t++) wantStats.push(want.row_in.data[2 * t], want.row_in.data[2 * t + 1], want.row_out.data[2 * t], want.row_out.data[2 * t + 1]);
+  sameArray(shownStats, wantStats, 'shown statistics');
+  sameArray((await matrix('Y per column')).flat(), Array.from(want.col_out.data), 'shown column statistics');
+  return s;
+}
+
+test('chapter 8, LayerNorm: Y and the row statistics are the engine\'s; edits recompute; the exercise', { timeout: 90_000 }, async () => {
+  const t0 = Date.now();
+  await page.goto(`${base}/learn/encoder-layer.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.norm, null, { timeout: 30_000 });
+  console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+  await page.waitForFunction(() => window.tfpLearn.state.brown && window.tfpLearn.state.depth, null, { timeout: 60_000 });
+  const t1 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.tfpLearn?.state?.norm, null, { timeout: 30_000 });
+  const cached = Date.now() - t1;
+  console.log(`first figure drawn ${cached} ms after navigation (module cached)`);
+  assert.ok(cached < 3000, `first figure after ${cached} ms with the module cached`);
+  const s0 = await checkNorm();
+  // Every row of Y: mean 0, variance ≈ 1 (γ = 1, β = 0 at first).
+  for (let t = 0; t < 3; t++) {
+    assert.ok(Math.abs(s0.result.rowOut.data[2 * t]) < 1e-6);
+    assert.ok(Math.abs(s0.result.rowOut.data[2 * t + 1] - 1) < 1e-3);
+  }
+  // The formula's X is tied to the X matrix.
+  await page.locator('.enc-formula .katex [data-sym="X"]').first().hover();
+  assert.equal(await page.locator('.number-matrix[data-sym="X"].sym-hot').count(), 1);
+
+  // Edit X[1,1] and γ[2]: new numbers, still the engine's.
+  let n = await renders();
+  const cell = page.locator('.number-matrix[data-sym="X"] tbody tr').first().locator('input').first();
+  await cell.fill('-4');
+  await cell.press('Enter');
+  await rendersAbove(n);
+  n = await renders();
+  const g = page.locator('.number-matrix[data-sym="gamma"] tbody tr').first().locator('input').nth(1);
+  await g.fill('3');
+  await g.press('Enter');
+  await rendersAbove(n);
+  const s1 = await checkNorm();
+  assert.equal(s1.x[0], -4);
+  assert.equal(s1.gamma[1], 3);
+  assert.notDeepEqual(s1.result.y.data, s0.result.y.data);
+  assert.match(await page.locator('.enc-worked').innerText(), /Row 1 with the engine's numbers/);
+
+  // The exercise: every row mean 0, variance 1 (the engine's γ = 1, β = 0 run).
+  const ex = page.locator('.exercise[data-exercise="layernorm-rows"]');
+  await ex.locator('label.choice').first().click();
+  await ex.locator('button[type="submit"]').click();
+  await ex.locator('.verdict').waitFor({ timeout: 10_000 });
+  assert.equal(await ex.locator('.verdict').innerText(), 'Right.');
+  const e = await part('exercise');
+  assert.equal(e.unit, true);
+  const want = layerNormNode(s1.x, 3, 4, null, null);
+  sameArray(e.rowOut, Array.from(want.row_out.data), 'exercise rows');
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 8, depth: pre-LN and post-LN profiles are the engine\'s; the slider recomputes', { timeout: 90_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.depth, null, { timeout: 60_000 });
+  const check = async () => {
+    const d = await part('depth');
+    for (const [nf, mine] of [[1, d.pre], [0, d.post]]) {
+      const rows = d.layers + 1, o = api.m._tfp_alloc(rows * 24);
+      try {
+        api.check(api.m._tfp_learn_encoder_depth(d.dModel, d.heads, d.dFF, d.tokens, d.layers, d.activation, nf, d.seed, o));
+        const v = new Float64Array(api.m.HEAPU8.buffer, o, rows * 3);
+        sameArray(mine.streamRms, Array.from({ length: rows }, (_, l) => v[3 * l]), `rms ${nf}`);
+        sameArray(mine.updateRms, Array.from({ length: rows }, (_, l) => v[3 * l + 1]), `update ${nf}`);
+        sameArray(mine.inputCos, Array.from({ length: rows }, (_, l) => v[3 * l + 2]), `cos ${nf}`);
+      } finally {
+        api.m._tfp_free(o);
+      }
+    }
+    for (let l = 1; l <= d.layers; l++) assert.ok(Math.abs(d.post.streamRms[l] - 1) < 1e-3, `post-LN rms at ${l}`);
+    assert.ok(d.pre.streamRms[d.layers] > 1.5 * d.pre.streamRms[1], 'pre-LN grows');
+    return d;
+  };
+  const d0 = await check();
+  assert.equal(d0.layers, 24);
+  assert.match(await page.locator('.enc-summary').innerText(), /After 24 layers: pre-LN stream rms/);
+  assert.equal(await page.locator('.enc-charts .line-chart').count(), 2);
+  const n = await renders();
+  await page.locator('#enc-layers').fill('48');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.depth.layers === 48, null, { timeout: 20_000 });
+  const d1 = await check();
+  assert.equal(d1.pre.streamRms.length, 49);
+  assert.ok(d1.pre.streamRms[48] > d1.pre.streamRms[24]);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 8, feed-forward and brown-pos: curves, hidden activations, tags per layer are the engine\'s', { timeout: 90_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.brown && window.tfpLearn.state.activation, null, { timeout: 60_000 });
+  const a = await part('activation');
+  for (const [kind, name] of [[0, 'relu'], [1, 'gelu'], [2, 'geluTanh']]) {
+    const want = api.withHeap((put) => {
+      const y = api.m._tfp_alloc(a.x.length * 4);
+      try {
+        api.check(api.m._tfp_learn_activation(kind, put(f32(a.x)), a.x.length, y));
+        return Array.from(new Float32Array(api.m.HEAPU8.buffer, y, a.x.length));
+      } finally {
+        api.m._tfp_free(y);
+      }
+    });
+    sameArray(a[name], want, name);
+  }
+  // relu and x·Φ(x) in double here; erf by its Maclaurin series (|x| <= 4/√2: 60 terms converge).
+  const erf = (z) => { let s = 0, term = z; for (let n = 0; n < 60; n++) { s += term / (2 * n + 1); term *= -z * z / (n + 1); } return 2 / Math.sqrt(Math.PI) * s; };
+  a.x.forEach((x, i) => {
+    assert.equal(a.relu[i], Math.max(0, x));
+    assert.ok(Math.abs(a.gelu[i] - x * 0.5 * (1 + erf(x / Math.SQRT2))) < 1e-6, `gelu(${x})`);
+  });
+
+  const check = async () => {
+    const b = await part('brown');
+    const tok = api.tokenize(pos, b.text);
+    assert.deepEqual(b.ids, tok.ids, 'ids');
+    const r = api.withHeap((put) => api.tensors(api.out((s) => api.m._tfp_learn_tagger_layers(pos, put(api.ints(tok.ids)), tok.ids.length, s))));
+    assert.deepEqual(b.probs.dims, r.probs.dims);
+    sameArray(b.probs.data, Array.from(r.probs.data), 'lens probs');
+    b.hidden.forEach((h, l) => sameArray(h.data, Array.from(r[`enc.${l}.ffn.hidden`].data), `hidden ${l}`));
+    const [R, T, N] = r.probs.dims;
+    const logits = api.forward(pos, tok.ids).logits;
+    for (let t = 0; t < T; t++) {
+      const z = Array.from(logits.data.subarray(t * N, (t + 1) * N)), mx = Math.max(...z);
+      const e = z.map((v) => Math.exp(v - mx)), sum = e.reduce((x, y) => x + y, 0);
+      e.forEach((v, k) => assert.ok(Math.abs(r.probs.data[((R - 1) * T + t) * N + k] - v / sum) < 1e-6, `last row = model (${t}, ${k})`));
+    }
+    // The table shows each row's most probable label.
+    const shown = await page.evaluate(() => [...document.querySelectorAll('.enc-tag-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.label)));
+    const best = Array.from({ length: R }, (_, row) => Array.from({ length: T }, (_, t) => {
+      let k = 0;
+      for (let j = 1; j < N; j++) if (r.probs.data[(row * T + t) * N + j] > r.probs.data[(row * T + t) * N + k]) k = j;
+      return b.labels[k];
+    }));
+    assert.deepEqual(shown, best);
+    assert.equal(await page.locator('.enc-hidden .vector-bars, .enc-hidden-layer').count() >= 2, true);
+    return { b, r, best };
+  };
+  const { best } = await check();
+  // The default sentence: the two "run"s are told apart after layer 1 (VERB, then NOUN).
+  assert.equal(best[2][2], 'VERB');
+  assert.equal(best[2][6], 'NOUN');
+
+  // The tag exercise: the engine's first layer for the picked token.
+  const ex = page.locator('.exercise[data-exercise="first-layer-tag"]');
+  await ex.locator('label.choice').nth(1).click();
+  await ex.locator('button[type="submit"]').click();
+  await ex.locator('.verdict').waitFor({ timeout: 10_000 });
+  const e = await part('exercise2');
+  const col = best.map((row) => row[e.token]);
+  let first = col.length - 1;
+  while (first > 0 && col[first - 1] === col[col.length - 1]) first--;
+  assert.equal(e.first, first);
+  assert.equal(await ex.locator('.verdict').innerText() === 'Right.', first === 1);
+  assert.match(await ex.locator('.exercise-result').innerText(), /The engine's lens for “run”/);
+  // The playground link carries the model and the sentence.
+  const href = await page.locator('.playground-link').getAttribute('href');
+  assert.match(href, /model=brown-pos/);
+  assert.match(decodeURIComponent(href.replace(/\+/g, ' ')), /The dogs run fast/);
+
+  // A new sentence: new tokens, the engine's new numbers.
+  const n = await renders();
+  await page.locator('#enc-sentence').fill('I like to run every morning.');
+  await page.waitForFunction(() => window.tfpLearn.state.brown.text.startsWith('I like'), null, { timeout: 20_000 });
+  await rendersAbove(n);
+  await check();
+  await page.selectOption('#enc-token', '3');
+  assert.match(await page.locator('.enc-hidden-layer p').first().innerText(), /Layer 1: \d+ of 512 units positive/);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 8, padding: padded key columns are 0 in every row, padded rows still computed', { timeout: 60_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.padding, null, { timeout: 30_000 });
+  const p = await part('padding');
+  const T = p.seqs[0].tokens.length;
+  p.seqs.forEach((q, i) => {
+    const pad = q.padding.some((x) => x) ? q.padding : null;
+    const want = api.attention({ tokens: q.tokens, dModel: p.dModel, heads: p.heads, seed: p.seed, padding: pad });
+    sameArray(q.probs.data, Array.from(want.probs.data), `sentence ${i + 1} probs`);
+    sameArray(q.masked.data, Array.from(want.masked.data), `sentence ${i + 1} masked`);
+  });
+  const q = p.seqs[p.shorter];
+  const nReal = q.padding.indexOf(1);
+  assert.ok(nReal > 0 && nReal < T, 'the default batch pads the short sentence');
+  for (let h = 0; h < p.heads; h++)
+    for (let i = 0; i < T; i++) {
+      let sum = 0;
+      for (let j = 0; j < T; j++) {
+        const w = q.probs.data[(h * T + i) * T + j];
+        sum += w;
+        if (j >= nReal) assert.equal(w, 0, `head ${h}, row ${i}: padded column ${j} is 0`);
+      }
+      assert.ok(Math.abs(sum - 1) < 1e-6, `head ${h}, row ${i} sums to 1 (padded query rows too)`);
+    }
+  // The real rows equal the sentence run alone.
+  const alone = api.attention({ tokens: p.alone.tokens, dModel: p.dModel, heads: p.heads, seed: p.seed });
+  sameArray(q.out.data.slice(0, nReal * p.dModel), Array.from(alone.out.data), 'real rows = alone', 1e-6);
+  assert.match(await page.locator('.enc-pad-same').innerText(), /equal those of the same sentence run alone/);
+  // The mistake demo shows the engine's first padded row: non-zero on the real keys.
+  const row = (await matrix('Row of query [PAD]')).flat();
+  sameArray(row, Array.from(q.probs.data.slice(nReal * T, (nReal + 1) * T)), 'padded row shown');
+  assert.ok(row.slice(0, nReal).every((w) => w > 0));
+  assert.equal(await page.locator('.enc-pad-maps .heatmap').count(), 2);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 8: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await site.shot('learn/encoder_layer_en_1280', { fullPage: true });
+  const enFirst = await page.locator('.chapter-section').first().innerText();
+  const norm = await part('norm');
+  await page.selectOption('#lang-select', 'zh-CN');
+  await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('残差'));
+  const zhFirst = await page.locator('.chapter-section').first().innerText();
+  assert.notEqual(zhFirst, enFirst);
+  assert.match(zhFirst, /残差流/);
+  assert.deepEqual((await part('norm')).x, norm.x);
+  assert.match(await page.locator('.enc-summary').innerText(), /层之后/);
+  assert.equal(await page.locator('.katex-error').count(), 0);
+  await page.waitForTimeout(300);
+  await site.shot('learn/encoder_layer_zh_1280', { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
+  await site.shot('learn/encoder_layer_zh_390', { fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('.katex-error').count(), 0);
+  await site.shot('learn/encoder_layer_en_390', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});
