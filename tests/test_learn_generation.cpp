@@ -149,7 +149,7 @@ TEST_CASE("learn generation: generation without a KV cache chooses exactly the c
     }
   }
   // Up to the end of the context: both stop at context_full after the same tokens
-  // (128 positions: a 3-token prompt leaves room to feed 125, so 126 are chosen).
+  // (128 positions: a P-token prompt leaves room to feed 128 - P more, so 129 - P are chosen).
   opt.max_tokens = 500;
   opt.sampling = {0.0f, 0, 1.0f};
   const GenerateResult with = generate(m.config(), m.weights(), prompt, opt);

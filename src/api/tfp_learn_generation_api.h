@@ -46,8 +46,9 @@ int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out);
  *              <= max_positions; the last token is chosen, never fed back)
  *   out        (n_lengths, 4) caller-owned doubles, row i: [0] milliseconds with the cache,
  *              [1] milliseconds without, [2] tokens generated, [3] 1 if both runs chose the
- *              same ids, else 0. A time is the mean of as many runs as fill >= 20 ms
- *              (at least one), after one untimed warm-up run of each at lengths[0].
+ *              same ids, else 0. A time is the fastest of up to 3 rounds (fewer once the
+ *              rounds took 150 ms), a round the mean of as many runs as fill >= 10 ms (at
+ *              least one); one untimed warm-up run of each at lengths[0] comes first.
  *   ids_with, ids_without   (max lengths[i]) caller-owned or NULL: the ids the longest run
  *              chose with and without the cache */
 int tfp_learn_generation_timing(tfp_model* model, const int32_t* prompt, int n, const int32_t* lengths,

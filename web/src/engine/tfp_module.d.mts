@@ -126,6 +126,11 @@ export interface TfpModule {
   _tfp_learn_encoder_depth(C: number, H: number, F: number, T: number, L: number, activation: number, normFirst: number, seed: number, out: number): number;
   _tfp_learn_activation(kind: number, x: number, n: number, y: number): number;
   _tfp_learn_tagger_layers(model: number, ids: number, n: number, out: number): number;
+  // tfp_learn_generation_api.h: the Learn chapter on generation (learn_calls/generation.ts).
+  _tfp_learn_sampling_probs(logits: number, V: number, temperature: number, topK: number, topP: number, raw: number, warped: number, kept: number): number;
+  _tfp_learn_kv_cache_size(model: number, positions: number, out: number): number;
+  _tfp_learn_generation_timing(model: number, prompt: number, n: number, lengths: number, nLengths: number, temperature: number,
+                               topK: number, topP: number, seed: number, out: number, idsWith: number, idsWithout: number): number;
 }
 
 export interface TfpModuleOptions {

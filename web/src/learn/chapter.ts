@@ -80,6 +80,8 @@ export interface PlaygroundState {
   set?: string;
   /** The selected query token, 0-based. */
   token?: number;
+  /** Generation controls (the playground's temp, topk, topp, seed, max). */
+  generate?: { temperature: number; topK: number; topP: number; seed: number; maxTokens?: number };
 }
 
 /** What tests and curious readers can read back (window.tfpLearn). */
@@ -331,6 +333,14 @@ export class Chapter<K extends string> {
       if (s.head !== undefined) p.set('head', String(s.head + 1));
       if (s.view) p.set('view', s.view);
       if (s.token !== undefined) p.set('token', String(s.token + 1));
+      if (s.generate) {
+        const g = s.generate;
+        p.set('temp', String(g.temperature));
+        p.set('topk', String(g.topK));
+        p.set('topp', String(g.topP));
+        p.set('seed', String(g.seed));
+        if (g.maxTokens !== undefined) p.set('max', String(g.maxTokens));
+      }
       p.set('lang', locale());
       a.href = `${siteRoot()}index.html?${p.toString()}`;
     };

@@ -67,6 +67,14 @@ export const CHAPTERS = [
       'zh-CN': '残差连接、LayerNorm（Pre-LN 还是 Post-LN）、前馈网络、逐层读出的词性标注器，以及填充掩码到底遮住了什么。',
     },
   },
+  {
+    slug: 'generation',
+    title: { en: 'Generating text', 'zh-CN': '生成文本' },
+    summary: {
+      en: 'One token at a time: greedy, temperature, top-k and top-p on brown-gpt, and the KV cache that makes it fast.',
+      'zh-CN': '一次一个词元：在 brown-gpt 上看贪心、温度、top-k 与 top-p，以及让生成变快的 KV 缓存。',
+    },
+  },
 ] as const satisfies readonly ChapterEntry[];
 
 export type ChapterSlug = (typeof CHAPTERS)[number]['slug'];

@@ -14,6 +14,7 @@ import { softmaxRow, softmaxTemperatures } from './softmax';
 import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
 import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
+import { generationTiming, kvCacheSize, samplingProbs } from './generation';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
  *  a model the page loaded (args carry its page handle, Model.id). */
@@ -34,6 +35,7 @@ export const LEARN_CALLS = {
   softmaxTemperatures,  // softmax: the stable softmax of one row at many temperatures
   scalingStats, scalingRow,  // scaling: the random q·k experiment, its statistics and one sample row
   layerNorm, encoderDepth, activation, taggerLayers,  // encoder-layer: LayerNorm stats, pre/post-LN depth, GELU/ReLU, brown-pos by layer
+  samplingProbs, kvCacheSize, generationTiming,  // generation: warped distribution, KV-cache bytes, timing with/without the cache
 } satisfies Record<string, LearnCall>;
 
 export type LearnCalls = typeof LEARN_CALLS;

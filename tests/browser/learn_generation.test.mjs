@@ -1,0 +1,322 @@
+// Learn, chapter "Generating text", in Chromium:
+//   - the step figure: the prompt's ids and the generated tokens equal the engine's
+//     generator in Node (tests/js/model_api.mjs, the same wasm: exact) for the same prompt,
+//     controls and seed; the shown step's logits equal tfp_model_forward on the context in
+//     Node (exact), its p and q equal tfp_learn_sampling_probs in Node (exact) and an
+//     independent double-precision computation written here (softmax(z/τ), then top-k,
+//     then top-p on the renormalised top-k, renormalised; 2e-6); the bars show those
+//     numbers; greedy (τ = 0) gives a one-hot q and the engine's greedy tokens; another
+//     step shows a context one token longer; the same seed again gives the same tokens;
+//     the exercise (top-k = 1) and the temperature-0 mistake show the engine's answers; the
+//     playground link carries model, prompt and controls, and the playground generates the
+//     same tokens with them;
+//   - the cache: the sizes equal tfp_learn_kv_cache_size in Node and layers × 2 × n × 128 ×
+//     4 written here; the bytes exercise; the timing's token ids equal the Node generator's
+//     for the longest length, both ways the same, and the mistake demo says so;
+//   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
+//     scrolling; no console error.
+// Screenshots: build/screenshots/learn/generation_{en,zh}_{1280,390}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { openSite, SHOTS } from './harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+
+let site, page, base, api, brown;
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
+  site = await openSite({ name: 'learn_generation' });
+  ({ page, base } = site);
+  await mkdir(`${SHOTS}learn`, { recursive: true });
+}, { timeout: 180_000 });
+after(async () => {
+  if (brown) api.free(brown);
+  await site?.close();
+});
+
+const renders = () => page.evaluate(() => window.tfpLearn.renders);
+async function rendersAbove(n) {
+  await page.waitForFunction((k) => window.tfpLearn.renders > k, n, { timeout: 30_000 });
+  await page.waitForTimeout(50);
+}
+/** window.tfpLearn.state[name] with typed arrays as plain arrays. */
+const part = (name) => page.evaluate((k) => JSON.parse(JSON.stringify(window.tfpLearn.state[k] ?? null,
+  (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)))), name);
+
+function sameArray(got, want, what, tol = 0) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  for (let i = 0; i < got.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= tol, `${what}[${i}] = ${got[i]}, want ${want[i]}`);
+}
+
+/** tfp_learn_sampling_probs in Node. */
+function samplingProbs(logits, temperature, topK, topP) {
+  const V = logits.length;
+  return api.withHeap((put) => {
+    const z = put(Float32Array.from(logits)), out = api.m._tfp_alloc(8 * V + 4);
+    try {
+      api.check(api.m._tfp_learn_sampling_probs(z, V, temperature, topK, topP, out, out + 4 * V, out + 8 * V));
+      return { raw: Array.from(new Float32Array(api.m.HEAPU8.buffer, out, V)), warped: Array.from(new Float32Array(api.m.HEAPU8.buffer, out + 4 * V, V)),
+               kept: new DataView(api.m.HEAPU8.buffer).getInt32(out + 8 * V, true) };
+    } finally {
+      api.m._tfp_free(out);
+    }
+  });
+}
+
+/** The warped distribution computed here in double precision, independently of the engine:
+ * softmax(z/τ) (τ = 0: one-hot argmax), keep the top k (ties to the lower id), then the
+ * smallest prefix whose share of the kept mass reaches p, renormalised. */
+function warpOracle(z, temperature, topK, topP) {
+  const V = z.length;
+  const q = new Array(V).fill(0);
+  if (temperature === 0 || topK === 1) {
+    let best = 0;
+    for (let i = 1; i < V; i++) if (z[i] > z[best]) best = i;
+    q[best] = 1;
+    return q;
+  }
+  const m = Math.max(...z);
+  const e = z.map((x) => Math.exp((x - m) / temperature));
+  const s = e.reduce((a, b) => a + b, 0);
+  const p = e.map((x) => x / s);
+  const order = [...p.keys()].sort((a, b) => p[b] - p[a] || a - b);
+  let keep = topK > 0 ? Math.min(topK, V) : V;
+  const mass = order.slice(0, keep).reduce((a, i) => a + p[i], 0);
+  if (topP < 1) {
+    let cum = 0, n = 0;
+    while (n < keep) { cum += p[order[n++]]; if (cum >= topP * mass) break; }
+    keep = n;
+  }
+  const total = order.slice(0, keep).reduce((a, i) => a + p[i], 0);
+  order.slice(0, keep).forEach((i) => { q[i] = p[i] / total; });
+  return q;
+}
+
+/** Checks the generation and the shown step against the engine in Node; returns both. */
+async function checkSteps() {
+  const g = await part('generation');
+  const o = g.controls;
+  const tok = api.tokenize(brown, g.prompt);
+  assert.deepEqual(g.promptIds, tok.ids.slice(0, g.promptIds.length), 'prompt ids');
+  const want = api.generate(brown, g.promptIds, { maxTokens: o.maxTokens, temperature: o.temperature, topK: o.topK, topP: o.topP, seed: o.seed });
+  assert.deepEqual(g.tokens.map((t) => t.id), want.ids, 'generated ids = the Node generator\'s');
+  assert.equal(g.stopReason, want.reason);
+  const s = await part('step');
+  assert.deepEqual(s.context, [...g.promptIds, ...want.ids.slice(0, s.index)], 'the context of the shown step');
+  const out = api.forward(brown, s.context);
+  const [T, V] = out.logits.dims;
+  sameArray(s.logits, Array.from(out.logits.data.slice((T - 1) * V, T * V)), 'logits of the context');
+  const probs = samplingProbs(s.logits, o.temperature, o.topK, o.topP);
+  sameArray(s.raw, probs.raw, 'p');
+  sameArray(s.warped, probs.warped, 'q');
+  assert.equal(s.kept, probs.kept);
+  sameArray(s.warped, warpOracle(s.logits, o.temperature, o.topK, o.topP), 'q against the double oracle', 2e-6);
+  sameArray(s.raw, warpOracle(s.logits, 1, 0, 1), 'p against the double oracle', 2e-6);
+  assert.equal(s.kept, warpOracle(s.logits, o.temperature, o.topK, o.topP).filter((x) => x > 0).length, 'kept');
+  assert.equal(s.chosen, want.ids[s.index]);
+  // The bars: left p, right q, in the order of the generator's top list, the chosen one marked.
+  const lists = await page.locator('.gen-bar-pair .prob-bars').evaluateAll((ols) => ols.map((ol) =>
+    [...ol.querySelectorAll('li')].map((li) => [li.querySelector('.bar-label').textContent, li.querySelector('.bar-value').textContent])));
+  assert.equal(lists.length, 2);
+  const shownPct = (v) => `${(100 * v).toFixed(1)}%`;
+  s.list.forEach((t, i) => {
+    assert.equal(lists[0][i][1], shownPct(t.raw), `p bar ${i}`);
+    assert.equal(lists[1][i][1], shownPct(t.warped), `q bar ${i}`);
+    assert.equal(t.raw, probs.raw[t.id]);
+    assert.equal(lists[0][i][0].startsWith('▶ '), t.id === s.chosen, `marker on bar ${i}`);
+  });
+  return { g, s, want };
+}
+
+test('generation, the loop: tokens, p and q are the engine\'s; greedy, steps, seed, exercise, mistake, playground', { timeout: 120_000 }, async () => {
+  const t0 = Date.now();
+  await page.goto(`${base}/learn/generation.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.step, null, { timeout: 60_000 });
+  console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+  await page.waitForFunction(() => window.tfpLearn.state.timing, null, { timeout: 60_000 });
+  const t1 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.tfpLearn?.state?.step, null, { timeout: 30_000 });
+  const cached = Date.now() - t1;
+  console.log(`first figure drawn ${cached} ms after navigation (module cached)`);
+  assert.ok(cached < 3000, `first figure after ${cached} ms with the module cached`);
+  const { g } = await checkSteps();
+  assert.equal(g.prompt, 'The jury said');
+  assert.deepEqual(g.controls, { prompt: 'The jury said', temperature: 0.8, topK: 20, topP: 0.9, seed: 1, maxTokens: 12 });
+  assert.equal(await page.locator('.gen-token').count(), g.tokens.length);
+  assert.match(await page.locator('.gen-chosen').innerText(), /The warpers kept \d+ of 2048 tokens/);
+
+  // Another step: the context grows by the tokens chosen before it.
+  let n = await renders();
+  await page.locator('.gen-token[data-step="3"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.step.index === 3, null, { timeout: 20_000 });
+  await rendersAbove(n);
+  const { s: s3 } = await checkSteps();
+  assert.equal(s3.context.length, g.promptIds.length + 3);
+  assert.equal(await page.locator('.gen-token[aria-pressed="true"]').getAttribute('data-step'), '3');
+  assert.match(await page.locator('.gen-step h3').innerText(), /Step 4 of 12/);
+
+  // The same seed again: the same tokens.
+  n = await renders();
+  await page.getByRole('button', { name: 'Generate again with seed 1' }).click();
+  await rendersAbove(n);
+  assert.equal((await part('again')).same, true);
+  assert.match(await page.locator('.gen-again').innerText(), /the same 12 tokens/);
+
+  // Greedy: temperature 0 → q one-hot on the argmax, the engine's greedy tokens.
+  n = await renders();
+  await page.locator('#gen-temperature').fill('0');
+  await page.waitForFunction(() => window.tfpLearn.state.generation.controls.temperature === 0, null, { timeout: 20_000 });
+  await page.waitForFunction(() => window.tfpLearn.state.step.kept === 1, null, { timeout: 20_000 });
+  const { s: sg } = await checkSteps();
+  assert.equal(sg.kept, 1);
+  assert.equal(Math.max(...sg.warped), 1);
+  assert.match(await page.locator('.gen-controls output').first().innerText(), /greedy/);
+
+  // A new prompt and top-k: new tokens, still the engine's.
+  await page.locator('#gen-temperature').fill('1.2');
+  await page.locator('#gen-topk').fill('5');
+  await page.locator('#gen-prompt').fill('She opened the door and');
+  await page.waitForFunction(() => window.tfpLearn.state.generation.prompt === 'She opened the door and'
+    && window.tfpLearn.state.generation.controls.topK === 5 && window.tfpLearn.state.step.context.length >= 5, null, { timeout: 20_000 });
+  await page.waitForTimeout(300);
+  const { s: sk } = await checkSteps();
+  assert.ok(sk.kept <= 5);
+
+  // The mistake box: τ = 0 is the argmax, no division.
+  await page.waitForFunction(() => window.tfpLearn.state.temps?.length === 5, null, { timeout: 20_000 });
+  const temps = await part('temps');
+  assert.deepEqual(temps.map((r) => r.temperature), [1, 0.5, 0.1, 0.01, 0]);
+  assert.equal(temps[4].kept, 1);
+  const sNow = await part('step');
+  const z = sNow.logits;
+  let arg = 0;
+  z.forEach((v, i) => { if (v > z[arg]) arg = i; });
+  for (const r of temps) {
+    const want = samplingProbs(z, r.temperature, 0, 1);
+    r.top.forEach((t) => assert.equal(t.q, want.warped[t.id], `τ = ${r.temperature}, id ${t.id}`));
+  }
+  assert.equal(temps[4].top.find((t) => t.id === arg)?.q, 1);
+  assert.match(await page.locator('.gen-temps').innerText(), /100\.0%/);
+
+  // The exercise: with top-k = 1 every temperature gives the greedy tokens.
+  const ex = page.locator('.exercise').first();
+  await ex.getByRole('radio', { name: /Nothing/ }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor();
+  assert.equal(await ex.locator('.verdict').innerText(), 'Right.');
+  const e = await part('exercise');
+  assert.equal(e.same, true);
+  const gNow = await part('generation');
+  const greedy = api.generate(brown, gNow.promptIds, { maxTokens: gNow.controls.maxTokens, temperature: 0, seed: gNow.controls.seed });
+  for (const ids of e.ids) assert.deepEqual(ids, greedy.ids);
+  assert.equal(e.kept, 1);
+  assert.match(await ex.locator('.exercise-result').innerText(), /all four continuations are identical/);
+
+  // The playground link: model, prompt and controls; the playground generates the same tokens.
+  const href = await page.locator('a.playground-link').getAttribute('href');
+  const url = new URL(href, base);
+  const c = gNow.controls;
+  assert.deepEqual(Object.fromEntries(['model', 'text', 'temp', 'topk', 'topp', 'seed', 'max'].map((k) => [k, url.searchParams.get(k)])),
+    { model: 'brown-gpt', text: c.prompt, temp: String(c.temperature), topk: String(c.topK), topp: String(c.topP), seed: String(c.seed), max: String(c.maxTokens) });
+  const play = await site.newPage();
+  await play.goto(url.href);
+  await play.waitForFunction(() => window.tfpPlay?.encoding && window.tfpPlay.state.model === 'brown-gpt', null, { timeout: 60_000 });
+  const st = await play.evaluate(() => window.tfpPlay.state);
+  assert.deepEqual([st.text, st.temperature, st.topK, st.topP, st.seed, st.maxTokens], [c.prompt, c.temperature, c.topK, c.topP, c.seed, c.maxTokens]);
+  await play.locator('#generate').click();
+  await play.waitForFunction(() => Number(document.body.dataset.generations ?? 0) > 0, null, { timeout: 60_000 });
+  const playIds = await play.evaluate(() => window.tfpPlay.outputs.generated.ids);
+  assert.deepEqual(playIds, gNow.tokens.map((t) => t.id), 'the playground generates the same tokens');
+  await play.close();
+  assert.deepEqual(site.problems, []);
+});
+
+test('generation, the KV cache: sizes from the config, the exercise, timing with identical tokens', { timeout: 120_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.cache, null, { timeout: 30_000 });
+  const g = await part('generation');
+  const cache = await part('cache');
+  const n = g.promptIds.length + g.tokens.length;
+  const size = (positions) => {
+    const o = api.m._tfp_alloc(48);
+    try {
+      api.check(api.m._tfp_learn_kv_cache_size(brown, positions, o));
+      return Array.from(new Float64Array(api.m.HEAPU8.buffer, o, 6));
+    } finally {
+      api.m._tfp_free(o);
+    }
+  };
+  for (const [r, positions] of [[cache.context, n], [cache.full, 128]]) {
+    const want = size(positions);
+    assert.deepEqual([r.layers, r.heads, r.headDim, r.kvWidth, r.positions, r.bytes], want);
+    // 4 layers × 2 (K, V) × positions × 128 (4 heads × 32) × 4 bytes.
+    assert.equal(r.bytes, 4 * 2 * positions * 128 * 4);
+  }
+  assert.equal(cache.full.bytes, 524288);
+  const rows = await page.locator('.gen-cache-view .gen-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows[1], [`the whole window (128 tokens, allocated)`, '524,288', '512.0']);
+  assert.equal(rows[0][1], (4 * 2 * n * 128 * 4).toLocaleString('en'));
+
+  const ex = page.locator('.exercise').nth(1);
+  await ex.getByRole('radio', { name: /524,288/ }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor();
+  assert.equal(await ex.locator('.verdict').innerText(), 'Right.');
+  assert.match(await ex.locator('.exercise-result').innerText(), /4 layers × 2 \(K and V\) × 128 positions × 128 × 4 bytes = 524,288/);
+
+  // Timing: measured again for the current prompt and controls; both ways the same ids.
+  let r0 = await renders();
+  await page.getByRole('button', { name: 'Measure again' }).click();
+  await page.waitForFunction(() => window.tfpLearn.state.timing?.prompt === window.tfpLearn.state.generation.prompt, null, { timeout: 60_000 });
+  await page.waitForTimeout(100);
+  const tm = await part('timing');
+  const longest = Math.max(...tm.lengths);
+  assert.equal(longest, 128 - tm.promptIds.length + 1);
+  assert.equal(tm.result.rows.length, tm.lengths.length);
+  for (const r of tm.result.rows) {
+    assert.equal(r.same, true, `same tokens at ${r.length}`);
+    assert.equal(r.tokens, r.length);
+    assert.ok(r.msWith > 0 && r.msWithout > 0);
+  }
+  const last = tm.result.rows[tm.result.rows.length - 1];
+  assert.ok(last.msWithout > last.msWith, `without the cache (${last.msWithout} ms) slower than with (${last.msWith} ms)`);
+  console.log('timing (ms, with / without):', tm.result.rows.map((r) => `${r.length}: ${r.msWith.toFixed(1)} / ${r.msWithout.toFixed(1)}`).join(', '));
+  const o = tm.controls;
+  const want = api.generate(brown, tm.promptIds, { maxTokens: longest, temperature: o.temperature, topK: o.topK, topP: o.topP, seed: o.seed, stop: [] });
+  assert.deepEqual(tm.result.idsWith, want.ids);
+  assert.deepEqual(tm.result.idsWithout, want.ids);
+  assert.equal(await page.locator('.gen-timing-view .gen-table tbody tr').count(), tm.lengths.length);
+  assert.equal(await page.locator('.gen-timing-view .line-chart path[fill="none"]').count(), 2);
+  assert.match(await page.locator('.gen-both-same').innerText(), /Identical token ids: yes/);
+  assert.ok(r0 >= 0);
+  assert.deepEqual(site.problems, []);
+});
+
+test('generation: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await site.shot('learn/generation_en_1280', { fullPage: true });
+  const enFirst = await page.locator('.chapter-section').first().innerText();
+  const g = await part('generation');
+  await page.selectOption('#lang-select', 'zh-CN');
+  await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('词元'));
+  const zhFirst = await page.locator('.chapter-section').first().innerText();
+  assert.notEqual(zhFirst, enFirst);
+  assert.match(zhFirst, /自回归/);
+  assert.equal((await part('generation')).prompt, g.prompt);
+  assert.equal(await page.locator('#gen-prompt').inputValue(), g.prompt);
+  assert.match(await page.locator('.gen-chosen').innerText(), /保留了/);
+  assert.match(await page.locator('.exercise h3').first().innerText(), /先预测/);
+  await page.waitForTimeout(300);
+  await site.shot('learn/generation_zh_1280', { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
+  await site.shot('learn/generation_zh_390', { fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForTimeout(300);
+  await site.shot('learn/generation_en_390', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});

@@ -1,0 +1,126 @@
+// The Learn chapter "Generating text" (src/api/tfp_learn_generation_api.h): marshalling
+// only. The engine warps a logits row into the distribution a generator samples from,
+// sizes the KV cache from the model's config, and times generation with and without the
+// cache. Legend: V vocabulary size, P prompt tokens.
+import type { TfpModule } from '../wasm/tfp.mjs';
+import { TfpError, type Calls } from '../calls';
+import type { LearnContext } from './index';
+
+export interface SamplingProbsArgs {
+  /** (V) one position's next-token logits (a row of model.forward's logits). */
+  logits: Float32Array;
+  /** >= 0; 0 = greedy. */
+  temperature: number;
+  /** >= 0; 0 = all tokens. */
+  topK: number;
+  /** (0, 1]; 1 = all tokens. */
+  topP: number;
+}
+
+export interface SamplingProbsResult {
+  raw: Float32Array;     // (V) softmax(logits): the model's own distribution (temperature 1)
+  warped: Float32Array;  // (V) after temperature, top-k, top-p, renormalised; 0 = removed
+  kept: number;          // tokens with warped > 0
+}
+
+/** tfp_learn_sampling_probs: the raw and the warped next-token distribution. */
+export function samplingProbs(c: Calls, m: TfpModule, a: SamplingProbsArgs): SamplingProbsResult {
+  const V = a.logits.length;
+  if (V === 0) throw new TfpError(1, 'sampling: no logits');
+  const logits = c.putFloats(a.logits, V, 'sampling: logits (V)');
+  try {
+    return c.withBuffer(8 * V + 4, (out) => {
+      const raw = out, warped = out + 4 * V, kept = out + 8 * V;
+      c.check(m._tfp_learn_sampling_probs(logits, V, a.temperature, a.topK, a.topP, raw, warped, kept));
+      return {
+        raw: new Float32Array(m.HEAPU8.buffer, raw, V).slice(),
+        warped: new Float32Array(m.HEAPU8.buffer, warped, V).slice(),
+        kept: new DataView(m.HEAPU8.buffer).getInt32(kept, true),
+      };
+    });
+  } finally {
+    c.free(logits);
+  }
+}
+
+export interface KvCacheSizeArgs {
+  /** The page handle of a loaded decoder model (Model.id). */
+  model: number;
+  /** 0 .. max_positions. */
+  positions: number;
+}
+
+export interface KvCacheSizeResult {
+  layers: number;
+  heads: number;
+  headDim: number;
+  kvWidth: number;    // H·D
+  positions: number;
+  bytes: number;      // layers × 2 × positions × H·D × 4
+}
+
+/** tfp_learn_kv_cache_size: the cache's bytes for `positions`, from the model's config. */
+export function kvCacheSize(c: Calls, m: TfpModule, a: KvCacheSizeArgs, ctx: LearnContext): KvCacheSizeResult {
+  const model = ctx.modelPtr(a.model);
+  return c.withBuffer(6 * 8, (out) => {
+    c.check(m._tfp_learn_kv_cache_size(model, a.positions, out));
+    const v = new Float64Array(m.HEAPU8.buffer, out, 6);
+    return { layers: v[0]!, heads: v[1]!, headDim: v[2]!, kvWidth: v[3]!, positions: v[4]!, bytes: v[5]! };
+  });
+}
+
+export interface GenerationTimingArgs {
+  model: number;
+  /** (P) prompt ids. */
+  prompt: Int32Array;
+  /** New-token counts, each with P + length − 1 <= max_positions; at most 16. */
+  lengths: number[];
+  temperature: number;
+  topK: number;
+  topP: number;
+  seed: number;
+}
+
+export interface GenerationTimingRow {
+  length: number;
+  msWith: number;     // mean ms per generation, KV cache
+  msWithout: number;  // the whole sequence again at every step
+  tokens: number;     // tokens generated
+  same: boolean;      // both chose the same ids
+}
+
+export interface GenerationTimingResult {
+  rows: GenerationTimingRow[];
+  /** The longest run's ids, with and without the cache. */
+  idsWith: Int32Array;
+  idsWithout: Int32Array;
+}
+
+/** tfp_learn_generation_timing: generation timed with and without the KV cache. */
+export function generationTiming(c: Calls, m: TfpModule, a: GenerationTimingArgs, ctx: LearnContext): GenerationTimingResult {
+  const model = ctx.modelPtr(a.model);
+  const n = a.lengths.length;
+  if (n < 1) throw new TfpError(1, 'generation timing: no lengths');
+  const longest = Math.max(...a.lengths);
+  const prompt = c.put(new Uint8Array(a.prompt.buffer, a.prompt.byteOffset, a.prompt.byteLength));
+  const lengths = c.put(new Uint8Array(Int32Array.from(a.lengths).buffer));
+  try {
+    return c.withBuffer(n * 32 + 8 * longest, (out) => {
+      const idsWith = out + n * 32, idsWithout = idsWith + 4 * longest;
+      c.check(m._tfp_learn_generation_timing(model, prompt, a.prompt.length, lengths, n, a.temperature, a.topK, a.topP,
+                                             a.seed >>> 0, out, idsWith, idsWithout));
+      const v = new Float64Array(m.HEAPU8.buffer, out, n * 4);
+      const rows = a.lengths.map((length, i) => ({
+        length, msWith: v[4 * i]!, msWithout: v[4 * i + 1]!, tokens: v[4 * i + 2]!, same: v[4 * i + 3]! === 1,
+      }));
+      return {
+        rows,
+        idsWith: new Int32Array(m.HEAPU8.buffer, idsWith, longest).slice(),
+        idsWithout: new Int32Array(m.HEAPU8.buffer, idsWithout, longest).slice(),
+      };
+    });
+  } finally {
+    c.free(lengths);
+    c.free(prompt);
+  }
+}
