@@ -30,10 +30,10 @@ export function cacheSection(ch: GenChapter, current: () => GenerationView | nul
   fig.view.classList.add('gen-cache-view');
   const f = ch.formula(formulaBox, () => {
     const line = (r: KvCacheSizeResult | undefined) => (r
-      ? String.raw`${r.layers} \times 2 \times ${r.positions} \times ${r.kvWidth} \times 4 &= ${texNum(r.bytes)}\ \text{B}`
-      : String.raw`? &= ?`);
+      ? String.raw`&= ${r.layers} \cdot 2 \cdot ${r.positions} \cdot ${r.kvWidth} \cdot 4 = ${texNum(r.bytes)}`
+      : String.raw`&= ?`);
     return String.raw`\begin{aligned}
-\text{bytes} &= L \times 2 \times n \times (H \cdot d_k) \times 4 \\
+\text{bytes} &= L \cdot 2 \cdot n \cdot (H d_k) \cdot 4 \\
 ${line(sizes?.context)} \\
 ${line(sizes?.full)}
 \end{aligned}`;

@@ -32,6 +32,8 @@ export interface GenerationView {
   stopReason: string;
   /** The prompt's token count before it was cut to fit the context. */
   promptTotal: number;
+  /** The prompt and the continuation decoded by the engine's tokenizer. */
+  text: string;
   controls: Controls;
 }
 
@@ -53,12 +55,13 @@ export function stepsSection(ch: GenChapter, onGenerated: (v: GenerationView) =>
     const V = stepData?.probs.raw.length ?? 2048;
     const kept = stepData?.probs.kept;
     const live = c.temperature === 0
-      ? String.raw`\tau = 0:\; q = \text{one-hot}(\arg\max_i z_i)`
-      : String.raw`\tau = ${c.temperature},\; k = ${c.topK === 0 ? 'V' : c.topK},\; p = ${c.topP}`;
+      ? String.raw`\sym{tau}{\tau} = 0:\; \sym{q}{q} = \text{one-hot}(\arg\max_i z_i)`
+      : String.raw`\sym{tau}{\tau} = ${c.temperature},\; \sym{topk}{k} = ${c.topK === 0 ? 'V' : c.topK},\; \sym{topp}{p} = ${c.topP}`;
     return String.raw`\begin{gathered}
-p^{(\tau)} = \operatorname{softmax}(z / \tau), \qquad
-q_i = \begin{cases} \dfrac{p^{(\tau)}_i}{\sum_{j \in S} p^{(\tau)}_j} & i \in S \\[0.6em] 0 & i \notin S \end{cases} \\[0.8em]
-${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
+p^{(\tau)} = \operatorname{softmax}(z / \sym{tau}{\tau}) \\[0.5em]
+\sym{q}{q_i} = \begin{cases} \dfrac{p^{(\tau)}_i}{\sum_{j \in S} p^{(\tau)}_j} & i \in S \\[0.6em] 0 & i \notin S \end{cases} \\[0.8em]
+${live} \\[0.3em]
+\sym{S}{|S|} = ${kept ?? '?'},\quad V = ${V}
 \end{gathered}`;
   });
   const legend = el('p', 'gen-legend');
@@ -108,8 +111,9 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
   ch.onLocale(renderValues);
   const promptField = field(ch, 'promptLabel', promptIn, 'gen-prompt');
   promptField.classList.add('gen-prompt');
-  fig.controls.append(promptField, field(ch, 'temperatureLabel', tempIn, 'gen-temperature', tempOut),
-    field(ch, 'topKLabel', topKIn, 'gen-topk'), field(ch, 'topPLabel', topPIn, 'gen-topp', topPOut),
+  const sym = (e: HTMLElement, name: string) => { e.dataset.sym = name; return e; };
+  fig.controls.append(promptField, sym(field(ch, 'temperatureLabel', tempIn, 'gen-temperature', tempOut), 'tau'),
+    sym(field(ch, 'topKLabel', topKIn, 'gen-topk'), 'topk'), sym(field(ch, 'topPLabel', topPIn, 'gen-topp', topPOut), 'topp'),
     field(ch, 'seedLabel', seedIn, 'gen-seed'), field(ch, 'newTokensLabel', maxIn, 'gen-max'));
   fig.controls.classList.add('gen-controls');
 
@@ -133,6 +137,7 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
   const continuation = el('div', 'gen-continuation');
   continuation.setAttribute('role', 'group');
   const stopLine = el('p', 'gen-stop');
+  const textLine = el('p', 'gen-text');
   const stepBox = el('div', 'gen-step');
   const stepHead = el('div', 'gen-step-head');
   const stepTitle = el('h3', 'gen-sub');
@@ -147,6 +152,7 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
   const warpedBars = new ProbBars(() => warpedTitle(), { absolute: true });
   const rawCol = el('div', 'gen-bars');
   const warpedCol = el('div', 'gen-bars');
+  warpedCol.dataset.sym = 'q';
   const rawH = el('h4');
   const warpedH = el('h4');
   rawCol.append(rawH, rawBars.element);
@@ -154,8 +160,9 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
   const bars = el('div', 'gen-bar-pair');
   bars.append(rawCol, warpedCol);
   const chosenLine = el('p', 'gen-chosen');
+  chosenLine.dataset.sym = 'S';
   stepBox.append(stepHead, contextLine, bars, chosenLine);
-  fig.view.append(note, contTitle, continuation, stopLine, stepBox);
+  fig.view.append(note, textLine, contTitle, continuation, stopLine, stepBox);
   fig.view.classList.add('gen-view');
 
   function warpedTitle(): string {
@@ -230,9 +237,10 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
       const model = await ch.model(MODEL);
       const p = await promptOf(model, o);
       const g = await generateWith(model, p.ids, o);
+      const text = await model.decode([...p.ids, ...g.tokens.map((t) => t.id)]);
       if (mine !== genRun) return;
       view = { prompt: o.prompt.trim(), promptIds: p.ids, promptTokens: p.tokens, tokens: g.tokens, stopReason: g.stopReason,
-               promptTotal: p.total, controls: o };
+               promptTotal: p.total, text, controls: o };
       againLine.textContent = '';
       if (selected >= g.tokens.length) selected = 0;
       state['generation'] = { ...view };
@@ -307,6 +315,7 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
   function renderContinuation(): void {
     const v = view;
     if (!v) return;
+    textLine.textContent = v.text;
     continuation.replaceChildren();
     const promptSpan = el('span', 'gen-prompt-tokens');
     promptSpan.textContent = v.promptTokens.map(tokenText).join(' ');
@@ -420,7 +429,7 @@ ${live} \;\Rightarrow\; |S| = ${kept ?? '?'} \text{ of } V = ${V}
       if (mine !== mistakeRun) return;
       state['temps'] = rows.map((r) => ({ temperature: r.temperature, top: top.map((t) => ({ id: t.id, q: r.probs.warped[t.id]! })), kept: r.probs.kept }));
       const render = () => {
-        mistakeBox.replaceChildren(table(ch.t('mTempTitle'), ['τ', ...top.map((t) => tokenText(t.token)), ch.t('colKept')],
+        mistakeBox.replaceChildren(table(ch.t('mTempCaption', { n: s.index + 1 }), ['τ', ...top.map((t) => tokenText(t.token)), ch.t('colKept')],
           rows.map((r) => [ch.t('mTempRow', { t: r.temperature }), ...top.map((t) => pct(r.probs.warped[t.id]!)), r.probs.kept])));
         (mistake.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
       };
