@@ -352,6 +352,69 @@ export class Chapter<K extends string> {
     return a;
   }
 
+  // ---- controls bound to the chapter's text ---------------------------------------------
+
+  /** Sets e's text (or HTML with maths) from `key` now and on every language switch;
+   *  returns the render function, to call again when `params` change. */
+  bind(e: HTMLElement, key: K, params?: () => TextParams, { html = false }: { html?: boolean } = {}): () => void {
+    const render = () => {
+      const s = this.t(key, params?.());
+      if (html) e.innerHTML = proseHtml(s);
+      else e.textContent = s;
+    };
+    render();
+    this.onLocale(render);
+    return render;
+  }
+
+  /** A labelled control: <div class="field"><label for=id>…</label>input [help]</div>. */
+  field(key: K, input: HTMLElement, id: string, o: { params?: () => TextParams; help?: HTMLElement } = {}): { element: HTMLElement; relabel: () => void } {
+    const f = el('div', 'field');
+    const l = el('label');
+    l.htmlFor = id;
+    input.id = id;
+    const relabel = this.bind(l, key, o.params);
+    f.append(l, input);
+    if (o.help) {
+      o.help.id ||= `${id}-help`;
+      input.setAttribute('aria-describedby', o.help.id);
+      f.append(o.help);
+    }
+    return { element: f, relabel };
+  }
+
+  /** A choice of a few values as a segmented radio group in a fieldset. */
+  segmented<V extends string | number>(key: K, name: string, values: readonly V[], value: V, onPick: (v: V) => void,
+                                        label: (v: V) => string = String): HTMLFieldSetElement {
+    const fs = el('fieldset', 'field');
+    const legend = el('legend');
+    this.bind(legend, key);
+    const seg = el('div', 'segmented');
+    values.forEach((v, i) => {
+      const r = el('input');
+      r.type = 'radio';
+      r.name = name;
+      r.id = `${name}-${i}`;
+      r.value = String(v);
+      r.checked = v === value;
+      r.addEventListener('change', () => { if (r.checked) onPick(v); });
+      const l = el('label');
+      l.htmlFor = r.id;
+      l.textContent = label(v);
+      seg.append(r, l);
+    });
+    fs.append(legend, seg);
+    return fs;
+  }
+
+  /** A button whose text is `key`. */
+  button(key: K, params?: () => TextParams): HTMLButtonElement {
+    const b = el('button');
+    b.type = 'button';
+    this.bind(b, key, params);
+    return b;
+  }
+
   // ---- the engine ------------------------------------------------------------------
 
   /** The page's engine (one worker), started on first use. */
