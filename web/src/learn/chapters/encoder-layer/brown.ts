@@ -17,7 +17,7 @@ import { visibleToken } from '../../../widgets/token_text';
 import { bind, el, field, fixed, listSep, numberTable, pct, type EncChapter } from './dom';
 
 const MODEL = 'brown-pos';
-const XS = Float32Array.from({ length: 161 }, (_, i) => -4 + i * 0.05);
+const XS = Float32Array.from({ length: 33 }, (_, i) => -4 + i * 0.25);
 
 export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; run: () => Promise<void> } {
   const state = ch.debug.state;
@@ -30,7 +30,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
     caption: 'figActCaption', label: 'figActLabel',
     table: (host) => {
       if (!curves) return;
-      const idx = XS.map((_, i) => i).filter((i) => i % 5 === 0);
+      const idx = Array.from(XS, (_, i) => i);
       const vals = new Float32Array(idx.length * 3);
       idx.forEach((i, r) => vals.set([curves![0]![i]!, curves![1]![i]!, curves![2]![i]!], r * 3));
       host.replaceChildren(numberTable(ch.t('actTableCaption'), Array.from(idx, (i) => fixed(XS[i]!, 2)), KINDS.map(([k]) => ch.t(k)), vals, 4));
@@ -58,7 +58,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
   sentence.spellcheck = false;
   sentence.addEventListener('input', () => { input.text = sentence.value; schedule(); });
   const pick = el('select');
-  pick.addEventListener('change', () => { input.token = Number(pick.value); renderHidden(); refreshExercise(); });
+  pick.addEventListener('change', () => { input.token = Number(pick.value); render(); refreshExercise(); });
   figHidden.controls.append(field(ch, 'sentenceLabel', sentence, 'enc-sentence').element, field(ch, 'tokenLabel', pick, 'enc-token').element);
   figHidden.controls.classList.add('enc-brown-controls');
   const hiddenBox = el('div', 'enc-hidden');

@@ -12,9 +12,9 @@ $$x \\leftarrow x + \\mathrm{Sublayer}(x)$$
   // ---- LayerNorm ----
   hNorm: 'LayerNorm: each token on its own',
   normWhat: `<p>Adding corrections layer after layer lets the numbers in the stream drift in size. <strong>Layer normalisation</strong> resets each token's row: subtract the row's mean, divide by its standard deviation, then apply a learned scale $\\gamma$ and shift $\\beta$, one of each per feature:</p>
-$$\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\varepsilon}} + \\beta_c,\\qquad \\mu = \\frac1C\\sum_{c} x_c,\\quad \\sigma^2 = \\frac1C\\sum_c (x_c-\\mu)^2$$
+$$\\begin{gathered}\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\varepsilon}} + \\beta_c\\\\ \\mu = \\frac1C\\sum_{c} x_c,\\quad \\sigma^2 = \\frac1C\\sum_c (x_c-\\mu)^2\\end{gathered}$$
 <p>The convention, exactly as PyTorch's <code>nn.LayerNorm(d_model)</code> computes it: the statistics are taken over the <strong>features of one token</strong> (a row), never over the tokens or the batch; the variance divides by $C$ (not $C-1$); $\\varepsilon = 10^{-5}$ keeps the division safe. Below, the rows are tokens and the columns are features. Edit $X$, $\\gamma$ or $\\beta$ (type a number, use the arrow keys, or drag a cell up and down); the engine recomputes $Y$ and each row's mean and variance, before and after.</p>`,
-  figNormCaption: 'LayerNorm computed by the engine (<code>nn::layer_norm</code>, the function every model here calls). Rows are tokens, columns are features. The table on the right gives each row\'s mean and variance (÷C) before (of $X$) and after (of $Y$).',
+  figNormCaption: 'LayerNorm computed by the engine (<code>nn::layer_norm</code>, the function every model here calls). Rows are tokens, columns are features. The second table gives each row\'s mean and variance (÷C) before (of $X$) and after (of $Y$).',
   figNormLabel: 'LayerNorm of the rows of X, with each row\'s statistics',
   matX: 'X: one token per row (editable)',
   matGamma: 'γ: scale per feature (editable)',
@@ -30,7 +30,7 @@ $$\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\vareps
   rowAxis: 'token',
   colAxis: 'feature',
   normReset: 'Reset γ = 1, β = 0',
-  normWorked: 'Row 1 with the engine\'s numbers: $\\mu = {mean}$, $\\sigma^2 = {var}$, so $Y_{1,1} = {g}\\cdot\\frac{{x} - ({mean})}{\\sqrt{{var} + 10^{-5}}} + {b} = {y}$.',
+  normWorked: 'Row 1 with the engine\'s numbers: $\\mu = {mean}$, $\\sigma^2 = {var}$, so $Y_{1,1} = {g}\\cdot\\dfrac{{x} - ({mean})}{\\sqrt{{var} + 10^{-5}}} + {b} = {y}$.',
   exQuestion: 'Set aside the $\\gamma$ and $\\beta$ you may have edited: with $\\gamma = 1$ and $\\beta = 0$, what are the mean and the variance of <em>each row</em> of $Y = \\mathrm{LN}(X)$ for the $X$ above?',
   exChoice0: 'mean 0 and variance 1 (up to ε) in every row',
   exChoice1: 'the same mean and variance as the row of $X$',
@@ -72,16 +72,16 @@ $$\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\vareps
   // ---- feed-forward ----
   hFfn: 'The feed-forward network',
   ffnWhat: `<p>After attention has mixed information between tokens, each token goes through the same two-layer network on its own:</p>
-$$\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2,\\qquad W_1: d_\\text{ff}\\times d_\\text{model},\\; W_2: d_\\text{model}\\times d_\\text{ff}$$
+$$\\begin{gathered}\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2\\\\ W_1: d_\\text{ff}\\times d_\\text{model},\\quad W_2: d_\\text{model}\\times d_\\text{ff}\\end{gathered}$$
 <p>The hidden width $d_\\text{ff}$ is usually $4\\,d_\\text{model}$, so this is where most of a layer's parameters are. The non-linearity $\\phi$ was ReLU in the original Transformer. BERT and GPT use GELU, $x\\,\\Phi(x)$ where $\\Phi$ is the normal distribution's CDF. GELU is smooth, and it lets small negative values through instead of cutting them to exactly 0. GPT-2 uses a tanh approximation of it.</p>`,
-  figActCaption: 'The three activations from the engine\'s kernels (<code>nn::apply_activation</code>) on 161 points from −4 to 4. GELU dips below 0 (its minimum is about −0.17 near x = −0.75) and approaches ReLU for large |x|.',
+  figActCaption: 'The three activations from the engine\'s kernels (<code>nn::apply_activation</code>) on 33 points from −4 to 4, a quarter apart. GELU dips below 0 (its minimum is about −0.17 near x = −0.75) and approaches ReLU for large |x|.',
   figActLabel: 'ReLU, GELU and GELU (tanh) against x',
   axisX: 'x',
   axisY: 'φ(x)',
   seriesRelu: 'ReLU',
   seriesGelu: 'GELU (erf)',
   seriesGeluTanh: 'GELU (tanh)',
-  actTableCaption: 'φ(x) at every fifth point',
+  actTableCaption: 'φ(x) at every point',
   ffnModel: `<p>Here is the feed-forward network of a real model. <strong>brown-pos</strong> is a small pre-LN encoder (2 layers, $d_\\text{model} = 128$, $d_\\text{ff} = 512$, GELU) that tags each word with its part of speech. Type a sentence and pick a token. The strips show that token's 512 hidden activations $\\phi(\\cdot)$ in each layer, recorded from the model's own forward pass (the observer's <code>enc.{l}.ffn.hidden</code>, no second pass).</p>`,
   sentenceLabel: 'Sentence for brown-pos',
   tokenLabel: 'Token',
@@ -93,7 +93,7 @@ $$\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2,\\qquad W_1: d_\
   // ---- tagging layer by layer ----
   hTagger: 'brown-pos tagging your sentence, layer by layer',
   taggerWhat: `<p>What does each layer add? Take the residual stream after the embeddings, after layer 1 and after layer 2, and send each one through what the model uses only at the very end: the final LayerNorm and the classifier. This "lens" shows what the model would tag if it stopped there. The last row is exactly the model's own output. Words whose tag depends on context (“run” as a verb or a noun) usually become right only after attention has let them see their neighbours.</p>`,
-  figTaggerCaption: 'Each row reads one point of the residual stream through brown-pos\'s final norm and classifier (<code>inspect::tagger_lens</code>): the most probable tag and its probability. Rows: the embeddings (no layer yet), after layer 1, after layer 2 (= the model\'s output). Columns: your tokens.',
+  figTaggerCaption: 'Each row reads one point of the residual stream through brown-pos\'s final norm and classifier (<code>inspect::tagger_lens</code>): the most probable tag and its probability. Rows: the embeddings (no layer yet), after layer 1, after layer 2 (= the model\'s output). Columns: your tokens. Shaded cells changed their tag from the row above.',
   figTaggerLabel: 'brown-pos tags per layer',
   rowEmbed: 'embeddings',
   rowLayer: 'after layer {l}',
@@ -114,7 +114,7 @@ $$\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2,\\qquad W_1: d_\
   sentenceB: 'Sentence 2',
   padMapTitle: 'Sentence {s}: head 1 attention (rows: queries, columns: keys)',
   padNote: 'Sentence {s} has {n} real tokens and {p} [PAD].',
-  padSame: 'The real tokens\' outputs of the padded sentence equal those of the same sentence run alone (largest difference {diff}): padding changed nothing they computed.',
+  padSame: 'The real tokens\' outputs of the padded sentence equal those of the same sentence run alone, up to float rounding (largest difference {diff}): padding changed nothing they computed.',
   padNone: 'Both sentences have the same length, so nothing is padded. Shorten one to see the mask.',
   mistakePadTitle: 'the padding mask zeroes the padded rows',
   mistakePadBody: 'It hides <em>columns</em>, the padded keys, in every row. The padded queries\' rows are still computed. Here is the engine\'s first padded row of sentence {s}: real weights that sum to 1, with 0 only in the padded columns. They are thrown away later, not masked here.',
@@ -133,9 +133,9 @@ $$x \\leftarrow x + \\mathrm{Sublayer}(x)$$
 
   hNorm: 'LayerNorm：每个词单独归一化',
   normWhat: `<p>一层层往残差流里加修正，数值的大小就会慢慢漂移。<strong>层归一化</strong>（LayerNorm）把每个词的那一行重新拉回来：减去这一行的均值，除以它的标准差，再乘上可学习的缩放 $\\gamma$、加上平移 $\\beta$（每个特征各有一个）：</p>
-$$\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\varepsilon}} + \\beta_c,\\qquad \\mu = \\frac1C\\sum_{c} x_c,\\quad \\sigma^2 = \\frac1C\\sum_c (x_c-\\mu)^2$$
+$$\\begin{gathered}\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\varepsilon}} + \\beta_c\\\\ \\mu = \\frac1C\\sum_{c} x_c,\\quad \\sigma^2 = \\frac1C\\sum_c (x_c-\\mu)^2\\end{gathered}$$
 <p>约定与 PyTorch 的 <code>nn.LayerNorm(d_model)</code> 完全一致：统计量取自<strong>同一个词的所有特征</strong>（一行），从不跨词、也不跨批次；方差除以 $C$（不是 $C-1$）；$\\varepsilon = 10^{-5}$ 防止除以零。下图中行是词，列是特征。你可以修改 $X$、$\\gamma$ 或 $\\beta$（直接输入数字、用方向键，或按住单元格上下拖动），引擎会立刻重新计算 $Y$，以及每一行归一化前后的均值和方差。</p>`,
-  figNormCaption: 'LayerNorm 由引擎计算（<code>nn::layer_norm</code>，也就是这里每个模型调用的那个函数）。行是词，列是特征。右侧表格给出每一行在归一化前（$X$）和归一化后（$Y$）的均值与方差（除以 C）。',
+  figNormCaption: 'LayerNorm 由引擎计算（<code>nn::layer_norm</code>，也就是这里每个模型调用的那个函数）。行是词，列是特征。第二个表格给出每一行在归一化前（$X$）和归一化后（$Y$）的均值与方差（除以 C）。',
   figNormLabel: '对 X 的每一行做 LayerNorm，并给出每行的统计量',
   matX: 'X：每行一个词（可编辑）',
   matGamma: 'γ：每个特征的缩放（可编辑）',
@@ -151,9 +151,9 @@ $$\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\vareps
   rowAxis: '词',
   colAxis: '特征',
   normReset: '重置为 γ = 1，β = 0',
-  normWorked: '用引擎的数字看第 1 行：$\\mu = {mean}$，$\\sigma^2 = {var}$，于是 $Y_{1,1} = {g}\\cdot\\frac{{x} - ({mean})}{\\sqrt{{var} + 10^{-5}}} + {b} = {y}$。',
+  normWorked: '用引擎的数字看第 1 行：$\\mu = {mean}$，$\\sigma^2 = {var}$，于是 $Y_{1,1} = {g}\\cdot\\dfrac{{x} - ({mean})}{\\sqrt{{var} + 10^{-5}}} + {b} = {y}$。',
   exQuestion: '先不管你改过的 $\\gamma$ 和 $\\beta$：取 $\\gamma = 1$、$\\beta = 0$，对上面的 $X$ 做 LayerNorm 得到 $Y$，$Y$ 的<em>每一行</em>均值和方差是多少？',
-  exChoice0: '每一行都是均值 0、方差 1（差一个 ε）',
+  exChoice0: '每一行都是均值 0、方差 1（忽略 ε 带来的微小差别）',
   exChoice1: '和 $X$ 对应行的均值、方差一样',
   exChoice2: '均值为 0，方差仍是 $X$ 那一行的方差',
   exChoice3: '每一<em>列</em>变成均值 0、方差 1，行保持不变',
@@ -191,16 +191,16 @@ $$\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\vareps
 
   hFfn: '前馈网络',
   ffnWhat: `<p>注意力在词与词之间交换完信息之后，每个词再各自通过同一个两层网络：</p>
-$$\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2,\\qquad W_1: d_\\text{ff}\\times d_\\text{model},\\; W_2: d_\\text{model}\\times d_\\text{ff}$$
+$$\\begin{gathered}\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2\\\\ W_1: d_\\text{ff}\\times d_\\text{model},\\quad W_2: d_\\text{model}\\times d_\\text{ff}\\end{gathered}$$
 <p>隐藏层宽度 $d_\\text{ff}$ 通常是 $4\\,d_\\text{model}$，一层的参数大部分都在这里。非线性函数 $\\phi$ 在原始 Transformer 中是 ReLU；BERT 和 GPT 用的是 GELU，即 $x\\,\\Phi(x)$，$\\Phi$ 为标准正态分布的累积分布函数。GELU 是光滑的，并且会让较小的负值通过，而不是一刀切成 0。GPT-2 用的是它的 tanh 近似。</p>`,
-  figActCaption: '引擎的激活函数内核（<code>nn::apply_activation</code>）在 −4 到 4 之间 161 个点上的输出。GELU 会略低于 0（最低约 −0.17，在 x ≈ −0.75 处），|x| 较大时与 ReLU 几乎重合。',
+  figActCaption: '引擎的激活函数内核（<code>nn::apply_activation</code>）在 −4 到 4 之间每隔 0.25 取一点（共 33 个点）的输出。GELU 会略低于 0（最低约 −0.17，在 x ≈ −0.75 处），|x| 较大时与 ReLU 几乎重合。',
   figActLabel: 'ReLU、GELU 与 GELU（tanh 近似）随 x 的变化',
   axisX: 'x',
   axisY: 'φ(x)',
   seriesRelu: 'ReLU',
   seriesGelu: 'GELU（erf）',
   seriesGeluTanh: 'GELU（tanh）',
-  actTableCaption: '每隔 5 个点的 φ(x)',
+  actTableCaption: '每个点上的 φ(x)',
   ffnModel: `<p>再来看一个真实模型里的前馈网络。<strong>brown-pos</strong> 是一个小型 Pre-LN 编码器（2 层，$d_\\text{model} = 128$，$d_\\text{ff} = 512$，GELU），给每个词标注词性。输入一个句子并选一个词，下面的色条就是这个词在每一层的 512 个隐藏激活值 $\\phi(\\cdot)$。它们直接从模型自己的前向计算中记录下来（观察器里的 <code>enc.{l}.ffn.hidden</code>），没有另跑一遍。</p>`,
   sentenceLabel: '给 brown-pos 的句子',
   tokenLabel: '词',
@@ -211,7 +211,7 @@ $$\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2,\\qquad W_1: d_\
 
   hTagger: 'brown-pos 逐层标注你的句子',
   taggerWhat: `<p>每一层到底贡献了什么？把嵌入之后、第 1 层之后、第 2 层之后的残差流，分别送进模型本来只在最后才用的部分：最终的 LayerNorm 和分类器。这个“透镜”告诉我们：如果模型在这里就停下，它会打出什么标签。最后一行正是模型自己的输出。词性要看上下文才能确定的词（比如 “run” 既可以是动词也可以是名词），通常要等注意力让它看到邻居之后才会标对。</p>`,
-  figTaggerCaption: '每一行把残差流的某个位置送进 brown-pos 的最终归一化和分类器（<code>inspect::tagger_lens</code>），给出概率最高的标签及其概率。行依次是：嵌入（还没经过任何层）、第 1 层之后、第 2 层之后（= 模型输出）。列是你的各个词。',
+  figTaggerCaption: '每一行把残差流的某个位置送进 brown-pos 的最终归一化和分类器（<code>inspect::tagger_lens</code>），给出概率最高的标签及其概率。行依次是：嵌入（还没经过任何层）、第 1 层之后、第 2 层之后（= 模型输出）。列是你的各个词。带底色的格子表示标签与上一行不同。',
   figTaggerLabel: 'brown-pos 每一层的标注',
   rowEmbed: '嵌入',
   rowLayer: '第 {l} 层之后',
@@ -231,7 +231,7 @@ $$\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2,\\qquad W_1: d_\
   sentenceB: '句子 2',
   padMapTitle: '句子 {s}：第 1 个头的注意力（行：查询，列：键）',
   padNote: '句子 {s} 有 {n} 个真实的词和 {p} 个 [PAD]。',
-  padSame: '补齐后的句子里，真实词的输出与这个句子单独计算时完全一致（最大差值 {diff}）：填充没有改变它们算出的任何东西。',
+  padSame: '补齐后的句子里，真实词的输出与这个句子单独计算时一致，只差浮点舍入（最大差值 {diff}）：填充没有改变它们算出的任何东西。',
   padNone: '两个句子一样长，没有需要填充的位置。把其中一句改短，就能看到掩码。',
   mistakePadTitle: '以为填充掩码把填充位的行置零',
   mistakePadBody: '它遮住的是<em>列</em>，也就是被填充的键，而且每一行都遮。被填充的查询所在的行照样会被计算。下面是引擎给出的句子 {s} 的第一个填充行：权重是实实在在的，加起来等于 1，只有被填充的列是 0。这些行是之后才被丢掉的，不是在这里被掩码掉的。',
