@@ -24,7 +24,7 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 constexpr double kMinRoundMs = 10.0;  // the runs of one round fill at least this long
-constexpr double kRoundsMs = 150.0;   // a further round only while the rounds so far took less
+constexpr double kRoundsMs = 400.0;   // a further round only while the rounds so far took less
 constexpr int kMaxRounds = 3;
 constexpr int kMaxRuns = 200;
 

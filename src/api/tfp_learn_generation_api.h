@@ -47,7 +47,7 @@ int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out);
  *   out        (n_lengths, 4) caller-owned doubles, row i: [0] milliseconds with the cache,
  *              [1] milliseconds without, [2] tokens generated, [3] 1 if both runs chose the
  *              same ids, else 0. A time is the fastest of up to 3 rounds (fewer once the
- *              rounds took 150 ms), a round the mean of as many runs as fill >= 10 ms (at
+ *              rounds took 400 ms), a round the mean of as many runs as fill >= 10 ms (at
  *              least one); one untimed warm-up run of each at lengths[0] comes first.
  *   ids_with, ids_without   (max lengths[i]) caller-owned or NULL: the ids the longest run
  *              chose with and without the cache */

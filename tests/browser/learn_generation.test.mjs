@@ -167,7 +167,7 @@ test('generation, the loop: tokens, p and q are the engine\'s; greedy, steps, se
 
   // Greedy: temperature 0 → q one-hot on the argmax, the engine's greedy tokens.
   n = await renders();
-  await page.locator('#gen-temperature').fill('0');
+  await page.getByRole('button', { name: 'Greedy', exact: true }).click();
   await page.waitForFunction(() => window.tfpLearn.state.generation.controls.temperature === 0, null, { timeout: 20_000 });
   await page.waitForFunction(() => window.tfpLearn.state.step.kept === 1, null, { timeout: 20_000 });
   const { s: sg } = await checkSteps();

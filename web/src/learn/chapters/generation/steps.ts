@@ -103,6 +103,11 @@ ${live} \\[0.3em]
   maxIn.min = '1';
   maxIn.max = '64';
   maxIn.value = String(c.maxTokens);
+  const greedyB = button(ch, 'greedyButton');
+  greedyB.classList.add('gen-greedy');
+  greedyB.addEventListener('click', () => { tempIn.value = '0'; tempIn.dispatchEvent(new Event('input')); });
+  const tempExtra = el('span', 'gen-temp-extra');
+  tempExtra.append(tempOut, greedyB);
   const renderValues = () => {
     tempOut.textContent = c.temperature === 0 ? ch.t('temperatureGreedy') : String(c.temperature);
     topPOut.textContent = String(c.topP);
@@ -112,7 +117,7 @@ ${live} \\[0.3em]
   const promptField = field(ch, 'promptLabel', promptIn, 'gen-prompt');
   promptField.classList.add('gen-prompt');
   const sym = (e: HTMLElement, name: string) => { e.dataset.sym = name; return e; };
-  fig.controls.append(promptField, sym(field(ch, 'temperatureLabel', tempIn, 'gen-temperature', tempOut), 'tau'),
+  fig.controls.append(promptField, sym(field(ch, 'temperatureLabel', tempIn, 'gen-temperature', tempExtra), 'tau'),
     sym(field(ch, 'topKLabel', topKIn, 'gen-topk'), 'topk'), sym(field(ch, 'topPLabel', topPIn, 'gen-topp', topPOut), 'topp'),
     field(ch, 'seedLabel', seedIn, 'gen-seed'), field(ch, 'newTokensLabel', maxIn, 'gen-max'));
   fig.controls.classList.add('gen-controls');
@@ -182,6 +187,12 @@ ${live} \\[0.3em]
   seedButtons.append(againB, nextSeedB);
   seedBox.append(seedText, seedButtons, againLine);
   s1.append(seedBox);
+  let againResult: { same: boolean; seed: number; n: number } | null = null;
+  const renderAgain = () => {
+    const a = againResult;
+    againLine.textContent = a ? ch.t(a.same ? 'againSame' : 'againDiff', { seed: a.seed, n: a.n }) : '';
+  };
+  ch.onLocale(renderAgain);
   againB.addEventListener('click', () => void again());
   nextSeedB.addEventListener('click', () => {
     c.seed = (c.seed + 1) % 4294967296;
@@ -241,7 +252,8 @@ ${live} \\[0.3em]
       if (mine !== genRun) return;
       view = { prompt: o.prompt.trim(), promptIds: p.ids, promptTokens: p.tokens, tokens: g.tokens, stopReason: g.stopReason,
                promptTotal: p.total, text, controls: o };
-      againLine.textContent = '';
+      againResult = null;
+      renderAgain();
       if (selected >= g.tokens.length) selected = 0;
       state['generation'] = { ...view };
       renderContinuation();
@@ -261,9 +273,8 @@ ${live} \\[0.3em]
       const g = await generateWith(model, v.promptIds, v.controls);
       const same = g.tokens.length === v.tokens.length && g.tokens.every((t, i) => t.id === v.tokens[i]!.id);
       state['again'] = { ids: g.tokens.map((t) => t.id), same };
-      const render = () => { againLine.textContent = ch.t(same ? 'againSame' : 'againDiff', { seed: v.controls.seed, n: g.tokens.length }); };
-      render();
-      ch.onLocale(() => { if (state['again']) render(); });
+      againResult = { same, seed: v.controls.seed, n: g.tokens.length };
+      renderAgain();
       ch.debug.renders++;
     } catch (e) {
       ch.showError(e);
