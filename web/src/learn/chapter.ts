@@ -17,6 +17,7 @@ import { bindAttr, bindText, locale, onLocaleChange, t as siteText, withLang, ty
 import { CATALOG } from '../shell/catalog';
 import { siteRoot } from '../shell/site_nav';
 import { DataTableToggle } from '../widgets/data_table';
+import { el } from '../widgets/dom';
 import { CHAPTERS, chapterIndex, type ChapterSlug } from './chapters';
 import { focusableSymbols, linkSymbols, proseHtml, texHtml } from './maths';
 import { exercisesDone, loadProgress, markExercise, markRead } from './progress';
@@ -96,12 +97,6 @@ declare global {
   interface Window {
     tfpLearn: LearnDebug;
   }
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  return e;
 }
 
 let uid = 0;
@@ -390,11 +385,11 @@ export class Chapter<K extends string> {
     const legend = el('legend');
     this.bind(legend, key);
     const seg = el('div', 'segmented');
-    values.forEach((v, i) => {
+    values.forEach((v) => {
       const r = el('input');
       r.type = 'radio';
       r.name = name;
-      r.id = `${name}-${i}`;
+      r.id = `${name}-${String(v).replace(/[^\w-]/g, '_')}`;
       r.value = String(v);
       r.checked = v === value;
       r.addEventListener('change', () => { if (r.checked) onPick(v); });

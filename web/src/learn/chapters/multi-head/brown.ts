@@ -11,7 +11,10 @@ import { Heatmap } from '../../../widgets/heatmap';
 import { LayerHeadGrid } from '../../../widgets/layer_head_grid';
 import { onThemeChange } from '../../../widgets/theme';
 import { visibleToken } from '../../../widgets/token_text';
-import { el, field, fixed, numberTable, pct, type Key, type MhChapter } from './dom';
+import { type Key, type MhChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { fixed, pct } from '../../format';
+import { numberTable } from '../../../widgets/tables';
 
 /** Builds section 2 into the chapter; run() loads brown-gpt once and draws. */
 export function brownSection(ch: MhChapter): { run: () => Promise<void> } {
@@ -45,7 +48,7 @@ export function brownSection(ch: MhChapter): { run: () => Promise<void> } {
   sentence.value = brown.text;
   sentence.spellcheck = false;
   sentence.addEventListener('input', () => { brown.text = sentence.value; scheduleBrown(); });
-  fig2.controls.append(field(ch, 'sentenceLabel', sentence, 'mh-sentence'));
+  fig2.controls.append(ch.field('sentenceLabel', sentence, 'mh-sentence').element);
   fig2.controls.classList.add('mh-sentence-controls');
 
   const foundBox = el('div', 'mh-found');

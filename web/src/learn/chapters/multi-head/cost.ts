@@ -5,7 +5,9 @@
 // Legend: T tokens, C = d_model, H heads, D = d_k = C/H.
 import { proseHtml } from '../../maths';
 import type { MhaCostResult } from '../../../engine/learn_calls/multihead';
-import { el, field, fmt, type Key, type MhChapter } from './dom';
+import { type Key, type MhChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { num as fmt } from '../../format';
 
 /** Builds section 3 into the chapter; run() asks the engine and draws. */
 export function costSection(ch: MhChapter): { run: () => Promise<void> } {
@@ -78,7 +80,7 @@ export function costSection(ch: MhChapter): { run: () => Promise<void> } {
     const v = Number(tInput.value);
     if (Number.isInteger(v) && v >= 1 && v <= 65536) { cost.tokens = v; void runCost(); }
   });
-  fig3.controls.append(field(ch, 'dModelLabel', dSelect, 'mh-dmodel'), field(ch, 'headsLabel', hSelect, 'mh-h'), field(ch, 'tokensLabel', tInput, 'mh-tokens'));
+  fig3.controls.append(ch.field('dModelLabel', dSelect, 'mh-dmodel').element, ch.field('headsLabel', hSelect, 'mh-h').element, ch.field('tokensLabel', tInput, 'mh-tokens').element);
   const costFormulaBox = el('div');
   const costTableBox = el('div', 'mh-cost');
   fig3.view.append(costFormulaBox, costTableBox);

@@ -9,7 +9,9 @@ import type { AttentionResult } from '../../../engine/engine';
 import { HeadGrid } from '../../../widgets/head_grid';
 import { NumberMatrix, formatNumber } from '../../../widgets/number_matrix';
 import { onThemeChange } from '../../../widgets/theme';
-import { bind, concatHeads, el, field, numberTable, segmented, type MhChapter } from './dom';
+import { concatHeads, type MhChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { numberTable } from '../../../widgets/tables';
 
 /** Builds section 1 into the chapter; run() asks the engine and draws. */
 export function labSection(ch: MhChapter): { run: () => Promise<void> } {
@@ -56,16 +58,16 @@ export function labSection(ch: MhChapter): { run: () => Promise<void> } {
       const v = Number(seed.value);
       if (Number.isInteger(v) && v >= 0) { lab.seed = v; void runLab(); }
     });
-    fig1.controls.append(field(ch, 'wordsLabel', words, 'mh-words'),
-                         segmented(ch, 'headsLabel', 'mh-heads', [1, 2, 4], lab.heads, (v) => { lab.heads = v; void runLab(); }),
-                         field(ch, 'seedLabel', seed, 'mh-seed'));
+    fig1.controls.append(ch.field('wordsLabel', words, 'mh-words').element,
+                         ch.segmented('headsLabel', 'mh-heads', [1, 2, 4], lab.heads, (v) => { lab.heads = v; void runLab(); }),
+                         ch.field('seedLabel', seed, 'mh-seed').element);
   }
   const shapeLine = el('p', 'mh-shape');
   const qMatrix = new NumberMatrix(1, C_LAB, { label: () => ch.t('matQ'), sym: 'Q', digits: 2, heat: { map: 'viridis', domain: 'symmetric' } });
   const mapsBox = el('div', 'mh-maps');
   mapsBox.dataset.sym = 'A';
   const mapsTitle = el('h3', 'mh-sub');
-  bind(ch, mapsTitle, 'mapsTitle');
+  ch.bind(mapsTitle, 'mapsTitle');
   const headGrid = new HeadGrid();
   mapsBox.append(mapsTitle, headGrid.element);
   const concatMatrix = new NumberMatrix(1, C_LAB, { label: () => ch.t('matConcat'), sym: 'concat', digits: 2, heat: { map: 'viridis', domain: 'symmetric' } });
