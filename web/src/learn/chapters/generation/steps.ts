@@ -139,8 +139,10 @@ ${live} \\[0.3em]
   note.hidden = true;
   const contTitle = el('h3', 'gen-sub');
   bind(ch, contTitle, 'continuationTitle');
+  contTitle.id = 'gen-continuation-title';
   const continuation = el('div', 'gen-continuation');
   continuation.setAttribute('role', 'group');
+  continuation.setAttribute('aria-labelledby', contTitle.id);
   const stopLine = el('p', 'gen-stop');
   const textLine = el('p', 'gen-text');
   const stepBox = el('div', 'gen-step');

@@ -83,7 +83,7 @@ const en = {
   // ---- 3. timing ----
   hTiming: 'With and without the cache, timed',
   timingIntro: `<p>Without a cache, every step runs the <em>whole</em> sequence through every layer again: step $t$ costs about $t$ rows of work, so $n$ new tokens cost about $n^2/2$ rows in total. With the cache a step costs one row (plus its attention over the cached keys), so $n$ tokens cost about $n$ rows. The engine generates your prompt's continuation both ways for several lengths and times them, in this page, with your controls and seed. (To be fair to the slow way, it applies the output layer to the last position only, as the cached way does.)</p>`,
-  figTiming: 'Milliseconds to generate n new tokens from your prompt, with the KV cache and without it (the whole sequence again at every step); both axes logarithmic. Each time is the fastest of up to three rounds measured by the engine in this page; other work on your machine makes them noisy, the gap does not go away. The table also says whether both ways chose the same tokens.',
+  figTiming: 'Milliseconds to generate n new tokens from your prompt, with the KV cache and without it (the whole sequence again at every step); both axes logarithmic. The longest run fills the whole context of brown-gpt, 128 tokens with the prompt. Each time is the fastest of up to three rounds measured by the engine in this page; other work on your machine makes them noisy, the gap does not go away. The table also says whether both ways chose the same tokens.',
   figTimingLabel: 'Generation time with and without the KV cache',
   timeAgain: 'Measure again',
   measuring: 'Measuring… the engine generates each length both ways (a few seconds).',
@@ -183,7 +183,7 @@ const zh: Record<Key, string> = {
   cacheNoteContext: '{n} 个位置',
   hTiming: '有缓存与无缓存：实测耗时',
   timingIntro: `<p>没有缓存时，每一步都要把<em>整个</em>序列重新送过每一层：第 $t$ 步大约要算 $t$ 行，生成 $n$ 个新词元总共大约要算 $n^2/2$ 行。有了缓存，每一步只算一行（外加这一行对已缓存键的注意力），$n$ 个词元大约只算 $n$ 行。引擎就在这个页面里，用你的设置和种子，把你的提示词按两种方式续写几种长度并计时。（为了公平，慢的那种方式也只对最后一个位置计算输出层，和有缓存时一样。）</p>`,
-  figTiming: '从你的提示词生成 n 个新词元所用的毫秒数：使用 KV 缓存，以及不用缓存（每一步都重算整个序列）；两条坐标轴都是对数刻度。每个时间取引擎在本页中最多三轮测量里最快的一次；你机器上的其他任务会带来波动，但两者的差距不会消失。表格还列出了两种方式选出的词元是否相同。',
+  figTiming: '从你的提示词生成 n 个新词元所用的毫秒数：使用 KV 缓存，以及不用缓存（每一步都重算整个序列）；两条坐标轴都是对数刻度。最长的一组正好用满 brown-gpt 128 个词元的上下文（含提示词）。每个时间取引擎在本页中最多三轮测量里最快的一次；你机器上的其他任务会带来波动，但两者的差距不会消失。表格还列出了两种方式选出的词元是否相同。',
   figTimingLabel: '有无 KV 缓存时的生成耗时',
   timeAgain: '重新测量',
   measuring: '正在测量……引擎要把每种长度按两种方式各生成一遍（需要几秒钟）。',
