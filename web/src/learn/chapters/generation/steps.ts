@@ -442,8 +442,10 @@ ${live} \\[0.3em]
       if (mine !== mistakeRun) return;
       state['temps'] = rows.map((r) => ({ temperature: r.temperature, top: top.map((t) => ({ id: t.id, q: r.probs.warped[t.id]! })), kept: r.probs.kept }));
       const render = () => {
+        const tempNote = el('p', 'gen-note');
+        tempNote.textContent = ch.t('mTempNote');
         mistakeBox.replaceChildren(table(ch.t('mTempCaption', { n: s.index + 1 }), ['τ', ...top.map((t) => tokenText(t.token)), ch.t('colKept')],
-          rows.map((r) => [ch.t('mTempRow', { t: r.temperature }), ...top.map((t) => pct(r.probs.warped[t.id]!)), r.probs.kept])));
+          rows.map((r) => [ch.t('mTempRow', { t: r.temperature }), ...top.map((t) => pct(r.probs.warped[t.id]!)), r.probs.kept])), tempNote);
         (mistake.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
       };
       render();

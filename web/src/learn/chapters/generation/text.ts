@@ -66,6 +66,7 @@ const en = {
   mTempBody: `<p>The formula has $z/\\tau$, so $\\tau = 0$ looks like a division by zero, and some code does divide and gets $\\pm\\infty$ or NaN. As $\\tau \\to 0$ the softmax piles all its weight on the largest logit, so the sensible meaning of $\\tau = 0$ is that limit: <strong>greedy</strong>. This engine checks for 0 first and takes the argmax without dividing (ties go to the lower id). Here is the engine's $q$ at step {n} of your continuation for shrinking temperatures (top-k and top-p off):</p>`,
   mTempRow: 'τ = {t}',
   colKept: 'Tokens with q > 0',
+  mTempNote: 'The limit is approached, never reached by dividing: even at τ = 0.01 some tokens keep a tiny non-zero probability (a draw could still pick one); only τ = 0 is exactly one token, the argmax.',
   mTempCaption: 'The engine\'s q at step {n} for its three most likely tokens (top-k and top-p off)',
   // ---- 2. the cache ----
   hCache: 'The KV cache',
@@ -168,6 +169,7 @@ const zh: Record<Key, string> = {
   mTempBody: `<p>公式里有 $z/\\tau$，于是 $\\tau = 0$ 看上去像是除以零；有些代码也真的去除了，结果得到 $\\pm\\infty$ 或 NaN。当 $\\tau \\to 0$ 时，softmax 会把全部权重压到最大的 logit 上，所以 $\\tau = 0$ 合理的含义就是这个极限：<strong>贪心</strong>。本引擎先检查是否为 0，是的话直接取 argmax，根本不做除法（并列时取编号较小的词元）。下面是引擎在你的续写第 {n} 步、温度逐渐减小时算出的 $q$（关闭 top-k 和 top-p）：</p>`,
   mTempRow: 'τ = {t}',
   colKept: 'q > 0 的词元数',
+  mTempNote: '靠除法只能不断逼近这个极限，却永远到不了：即使 τ = 0.01，仍有一些词元保留着极小但不为零的概率（抽样时仍可能抽中）；只有 τ = 0 才恰好只剩一个词元，也就是 argmax。',
   mTempCaption: '引擎在第 {n} 步算出的 q：最可能的三个词元（关闭 top-k 和 top-p）',
   hCache: 'KV 缓存',
   cacheIntro: `<p>先看看一步里到底算了什么。在每一层，每个位置 $i$ 都有查询 $q_i$、键 $k_i$ 和值 $v_i$，它的输出是 $\\sum_{j \\le i} \\operatorname{softmax}_j(q_i \\cdot k_j / \\sqrt{d_k})\\, v_j$。当循环接上词元 $t$ 时，因果掩码保证位置 $0 \\ldots t-1$ 的一切都不会变：它们的键、值和输出跟上一步完全一样。真正新增的工作只有位置 $t$：它的查询要和此前<em>所有</em>的键比较，并对此前<em>所有</em>的值加权求和。</p>
