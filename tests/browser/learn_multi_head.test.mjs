@@ -20,15 +20,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
+import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 
+let renders, rendersAbove, part, matrix;
 let site, page, base, api, brown;
 before(async () => {
   api = new ModelApi(await loadTfp());
   brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
   site = await openSite({ name: 'learn_multi_head' });
   ({ page, base } = site);
+  ({ renders, rendersAbove, part, matrix } = learnProbes(page));
   await mkdir(`${SHOTS}learn`, { recursive: true });
 }, { timeout: 180_000 });
 after(async () => {
@@ -36,27 +39,6 @@ after(async () => {
   await site?.close();
 });
 
-const renders = () => page.evaluate(() => window.tfpLearn.renders);
-async function rendersAbove(n) {
-  await page.waitForFunction((k) => window.tfpLearn.renders > k, n, { timeout: 30_000 });
-  await page.waitForTimeout(50);
-}
-/** window.tfpLearn.state[part] with typed arrays as plain arrays. */
-const part = (name) => page.evaluate((k) => JSON.parse(JSON.stringify(window.tfpLearn.state[k] ?? null,
-  (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)))), name);
-/** The number matrix whose caption starts with `prefix`: its cells' values, row by row. */
-const matrix = (prefix) => page.evaluate((p) => {
-  const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(p));
-  return m && [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)));
-}, prefix);
-
-function sameArray(got, want, what, tol = 0) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  for (let i = 0; i < got.length; i++) {
-    const g = Number(got[i]), w = want[i];
-    assert.ok(Number.isNaN(w) ? Number.isNaN(g) : Math.abs(g - w) <= tol, `${what}[${i}] = ${g}, engine ${w}`);
-  }
-}
 
 /** (H, T, D) → rows of (T, H·D): head h's row t in columns h·D … (h+1)·D − 1. */
 function concatOracle(t) {

@@ -12,25 +12,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
+import { learnProbes } from './learn_harness.mjs';
 
+let renders, rendersAbove, matrix;
 let site, page, base;
 before(async () => {
   site = await openSite({ name: 'learn_self_attention' });
   ({ page, base } = site);
+  ({ renders, rendersAbove, matrix } = learnProbes(page));
   await mkdir(`${SHOTS}learn`, { recursive: true });
 });
 after(async () => { await site?.close(); });
 
-const renders = () => page.evaluate(() => Number(document.body.dataset.renders ?? 0));
-async function rendersAbove(n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.renders ?? 0) > k, n, { timeout: 30_000 });
-}
-/** The matrix whose caption starts with `prefix`, as numbers (rows of its cells). */
-const matrix = (prefix) => page.evaluate((p) => {
-  const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(p));
-  if (!m) return null;
-  return [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)));
-}, prefix);
 
 // ---- the hand derivation of the example (main.ts EXAMPLE) ------------------------------
 // X rows: x1 = (1,0,1,0), x2 = (0,2,0,2), x3 = (1,1,1,1). Row r of X W picks rows of W:
