@@ -19,7 +19,9 @@
 //     softmax in double here (1e-6); each layer's hidden activations equal
 //     act(fc1(LN2(h + attn.out))) composed here from nn pieces on the recorded stream
 //     (1e-5: the same float ops, in a different grouping) - the feed-forward's own
-//     fc2(hidden) is the recorded ffn.out exactly.
+//     fc2(hidden) is the recorded ffn.out exactly; the returned stream obeys the pre-LN
+//     adds stream[l+1] = (stream[l] + attn_out[l]) + ffn_out[l] exactly, and each rms
+//     equals a double sum here (1e-6 relative).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -215,7 +217,31 @@ TEST_CASE("learn encoder: brown-pos read layer by layer; ffn.hidden from the sam
   std::vector<Tensor> hidden;
   for (int l = 0; l < cfg.n_encoder_layers; ++l)
     hidden.push_back(take_tensor(out, ("enc." + std::to_string(l) + ".ffn.hidden").c_str()));
+  const Tensor stream = take_tensor(out, "stream"), attn = take_tensor(out, "attn_out"), ffn = take_tensor(out, "ffn_out"),
+               stream_rms = take_tensor(out, "stream_rms"), attn_rms = take_tensor(out, "attn_rms"),
+               ffn_rms = take_tensor(out, "ffn_rms");
   tfp_tensors_free(out);
+  const int64_t C = cfg.d_model, L = cfg.n_encoder_layers;
+  REQUIRE(stream.shape == Shape{R, T, C});
+  REQUIRE(attn.shape == Shape{L, T, C});
+  REQUIRE(ffn_rms.shape == Shape{L, T});
+  // Pre-LN residual adds, in the layer's own float order: h + attn, then + ffn (exact).
+  for (int64_t l = 0; l < L; ++l)
+    for (int64_t i = 0; i < T * C; ++i) {
+      const float mid = stream.data[l * T * C + i] + attn.data[l * T * C + i];
+      REQUIRE(stream.data[(l + 1) * T * C + i] == mid + ffn.data[l * T * C + i]);
+    }
+  // Each token's rms over C, in double here (1e-6 relative).
+  auto check_rms = [&](const Tensor& all, const Tensor& sizes, int64_t k) {
+    for (int64_t i = 0; i < k * T; ++i) {
+      double sq = 0;
+      for (int64_t c = 0; c < C; ++c) sq += static_cast<double>(all.data[i * C + c]) * all.data[i * C + c];
+      CHECK(sizes.data[i] == doctest::Approx(std::sqrt(sq / C)).epsilon(1e-6));
+    }
+  };
+  check_rms(stream, stream_rms, R);
+  check_rms(attn, attn_rms, L);
+  check_rms(ffn, ffn_rms, L);
 
   // Last row = the model's own output: softmax of tfp_model_forward's logits.
   tfp_tensors* fwd = nullptr;

@@ -147,15 +147,41 @@ extern "C" int tfp_learn_tagger_layers(tfp_model* model, const int32_t* ids, int
                         c.encoder_head == tfp::model::EncoderHead::token_classifier,
                     f, ": '", lm.source, "' is not an encoder-only token classifier (e.g. brown-pos)");
     TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": no input tokens (n = ", n, ")");
-    std::vector<std::string> hidden;
-    for (int64_t l = 0; l < c.n_encoder_layers; ++l) hidden.push_back("enc." + std::to_string(l) + ".ffn.hidden");
-    tfp::inspect::RecordingObserver rec(hidden);
+    const int64_t L = c.n_encoder_layers;
+    std::vector<std::string> hidden, attn, ffn, stream = {"embed.out"};
+    for (int64_t l = 0; l < L; ++l) {
+      const std::string p = "enc." + std::to_string(l);
+      hidden.push_back(p + ".ffn.hidden");
+      attn.push_back(p + ".attn.out");
+      ffn.push_back(p + ".ffn.out");
+      stream.push_back(p + ".out");
+    }
+    std::vector<std::string> names = hidden;
+    for (const auto* v : {&attn, &ffn, &stream}) names.insert(names.end(), v->begin(), v->end());
+    tfp::inspect::RecordingObserver rec(names);  // exact names: nothing else is copied
     tfp::inspect::WithHeadMask masked(model->head_mask, &rec);
     const tfp::inspect::TaggerLens lens =
         tfp::inspect::tagger_lens(c, lm.weights(), std::span<const int32_t>(ids, static_cast<size_t>(n)), masked.get());
     auto list = std::make_unique<tfp_tensors>();
     list->add("probs", Tensor({static_cast<int64_t>(lens.rows.size()), lens.T, lens.N}, lens.probs));
     for (const std::string& name : hidden) list->add(name, rec.get(name));
+    // (k, T, C) stacks of recorded (T, C) tensors, and each token's rms of them (k, T).
+    auto stack = [&](const std::vector<std::string>& ns, const char* name, const char* rms_name) {
+      const Tensor& first = rec.get(ns.front());
+      const int64_t T = first.dim(0), C = first.dim(1), k = static_cast<int64_t>(ns.size());
+      Tensor all({k, T, C}), sizes({k, T});
+      for (int64_t i = 0; i < k; ++i) {
+        const Tensor& t = rec.get(ns[static_cast<size_t>(i)]);
+        std::copy(t.data.begin(), t.data.end(), all.data.begin() + i * T * C);
+        const Tensor r = tfp::inspect::row_rms(t.view());
+        std::copy(r.data.begin(), r.data.end(), sizes.data.begin() + i * T);
+      }
+      list->add(name, std::move(all));
+      list->add(rms_name, std::move(sizes));
+    };
+    stack(stream, "stream", "stream_rms");
+    stack(attn, "attn_out", "attn_rms");
+    stack(ffn, "ffn_out", "ffn_rms");
     *out = list.release();
   });
 }

@@ -65,6 +65,12 @@ int tfp_learn_activation(int kind, const float* x, int n, float* y);
  *                                (tfp_model_forward's softmax(logits))
  *   "enc.l.ffn.hidden" (T, F)    for l = 0 .. L-1: act(x·W1ᵀ + b1) of layer l, the input
  *                                x being LN2(h) in a pre-LN layer and h in a post-LN one
+ *   "stream"     (R, T, C)  the residual stream: "embed.out", then "enc.l.out"
+ *   "attn_out"   (L, T, C)  each layer's self-attention output before the residual add
+ *   "ffn_out"    (L, T, C)  each layer's feed-forward output before the residual add
+ *                           (pre-LN: stream[l+1] = (stream[l] + attn_out[l]) + ffn_out[l])
+ *   "stream_rms" (R, T), "attn_rms" (L, T), "ffn_rms" (L, T)  each token's rms over C of
+ *                           the three above (inspect::row_rms, in double)
  * Errors: not an encoder-only model with a token classifier, no ids (TFP_ERR_INVALID_ARGUMENT);
  * ids outside the vocabulary or longer than the context (TFP_ERR_ENGINE). */
 int tfp_learn_tagger_layers(tfp_model* model, const int32_t* ids, int n, tfp_tensors** out);

@@ -36,6 +36,15 @@ double rms(const TensorView& x) {
   return std::sqrt(sq / static_cast<double>(n));
 }
 
+Tensor row_rms(const TensorView& x) {  // (T, C) → (T)
+  TFP_CHECK(x.rank() == 2 && x.dim(1) > 0, "row_rms: input has shape ", shape_str(x.shape),
+            ", expected (T, C) with C >= 1");
+  const int64_t T = x.dim(0), C = x.dim(1);
+  Tensor out({T});
+  for (int64_t t = 0; t < T; ++t) out.data[t] = static_cast<float>(rms(TensorView{x.data + t * C, {C}}));
+  return out;
+}
+
 double cosine(const TensorView& a, const TensorView& b) {
   TFP_CHECK(a.shape == b.shape, "cosine: shapes ", shape_str(a.shape), " and ", shape_str(b.shape), " differ");
   double ab = 0.0, aa = 0.0, bb = 0.0;

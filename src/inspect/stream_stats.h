@@ -21,6 +21,9 @@ Tensor row_moments(const TensorView& x);
 // sqrt(mean of x²) over every element of x, accumulated in double; 0 for an empty x.
 double rms(const TensorView& x);
 
+// x (T, C) → (T): each row's rms over its C values (one token's size in the stream).
+Tensor row_rms(const TensorView& x);
+
 // a·b / (|a| |b|) over every element (same shapes), in double; 0 if either is all zero.
 double cosine(const TensorView& a, const TensorView& b);
 

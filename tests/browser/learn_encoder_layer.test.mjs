@@ -48,6 +48,8 @@ const matrix = (prefix) => page.evaluate((p) => {
   const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(p));
   return m && [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value ?? td.querySelector('input')?.value)));
 }, prefix);
+/** Offset of lens row 1 in a (R, T) tensor: T. */
+const T0 = (r) => r.stream_rms.dims[1];
 function sameArray(got, want, what, tol = 0) {
   assert.equal(got.length, want.length, `${what}: length`);
   for (let i = 0; i < got.length; i++) assert.ok(Math.abs(Number(got[i]) - want[i]) <= tol, `${what}[${i}] = ${got[i]}, want ${want[i]}`);
@@ -197,6 +199,15 @@ test('chapter 8, feed-forward and brown-pos: curves, hidden activations, tags pe
     assert.deepEqual(b.probs.dims, r.probs.dims);
     sameArray(b.probs.data, Array.from(r.probs.data), 'lens probs');
     b.hidden.forEach((h, l) => sameArray(h.data, Array.from(r[`enc.${l}.ffn.hidden`].data), `hidden ${l}`));
+    for (const [mine, theirs] of [['stream', 'stream'], ['attnOut', 'attn_out'], ['ffnOut', 'ffn_out'], ['streamRms', 'stream_rms'], ['attnRms', 'attn_rms'], ['ffnRms', 'ffn_rms']])
+      sameArray(b[mine].data, Array.from(r[theirs].data), mine);
+    // The stream figure: h0, + a, + f, = h1, ... of the picked token, with the engine's rms.
+    const pieces = await page.locator('.enc-stream-piece p').allInnerTexts();
+    const L = r.attn_out.dims[0], t = b.token;
+    assert.equal(pieces.length, 1 + 3 * L);
+    assert.ok(pieces[0].endsWith(`rms ${r.stream_rms.data[t].toFixed(3)}`), pieces[0]);
+    assert.ok(pieces[1].endsWith(`rms ${r.attn_rms.data[t].toFixed(3)}`), pieces[1]);
+    assert.ok(pieces[3].endsWith(`rms ${r.stream_rms.data[T0(r) + t].toFixed(3)}`), pieces[3]);
     const [R, T, N] = r.probs.dims;
     const logits = api.forward(pos, tok.ids).logits;
     for (let t = 0; t < T; t++) {

@@ -114,6 +114,15 @@ export interface TaggerLayersResult {
   probs: FloatTensor;
   /** Per layer (T, F): the feed-forward hidden activations, "enc.l.ffn.hidden". */
   hidden: FloatTensor[];
+  /** (R, T, C) the residual stream: the embeddings, then each layer's output. */
+  stream: FloatTensor;
+  /** (L, T, C) each layer's attention and feed-forward outputs, before the residual add. */
+  attnOut: FloatTensor;
+  ffnOut: FloatTensor;
+  /** (R, T), (L, T), (L, T): each token's rms of the three above. */
+  streamRms: FloatTensor;
+  attnRms: FloatTensor;
+  ffnRms: FloatTensor;
 }
 
 /** tfp_learn_tagger_layers. */
@@ -128,7 +137,10 @@ export function taggerLayers(c: Calls, m: TfpModule, a: TaggerLayersArgs, ctx: L
       try {
         const probs = c.tensor(list, 'probs');
         const L = probs.dims[0]! - 1;
-        return { probs, hidden: Array.from({ length: L }, (_, l) => c.tensor(list, `enc.${l}.ffn.hidden`)) };
+        const t = (name: string) => c.tensor(list, name);
+        return { probs, hidden: Array.from({ length: L }, (_, l) => t(`enc.${l}.ffn.hidden`)),
+                 stream: t('stream'), attnOut: t('attn_out'), ffnOut: t('ffn_out'),
+                 streamRms: t('stream_rms'), attnRms: t('attn_rms'), ffnRms: t('ffn_rms') };
       } finally {
         m._tfp_tensors_free(list);
       }

@@ -15,6 +15,7 @@ import { LineChart } from '../../../widgets/line_chart';
 import { vectorBars } from '../../../widgets/vector_bars';
 import { visibleToken } from '../../../widgets/token_text';
 import { bind, el, field, fixed, listSep, numberTable, pct, type EncChapter } from './dom';
+import { streamFigure } from './stream';
 
 const MODEL = 'brown-pos';
 const XS = Float32Array.from({ length: 33 }, (_, i) => -4 + i * 0.25);
@@ -148,11 +149,13 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
     });
     tagBox.replaceChildren(table);
   }
+  const stream = streamFigure(ch, s4);
   const link = ch.playgroundLink(s4, 'openPlayground', () => ({ model: MODEL, text: input.text.trim() }));
 
   function render(): void {
     renderHidden();
     renderTags();
+    if (view) stream.update(view.r, view.tokens, Math.min(input.token, view.tokens.length - 1));
     figTag.refreshTable();
     (link as HTMLAnchorElement & { update?: () => void }).update?.();
     ch.debug.renders++;
@@ -203,7 +206,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
         pick.replaceChildren(...tokens.map((t, i) => { const o = el('option'); o.value = String(i); o.textContent = `${i + 1}: ${t}`; return o; }));
       }
       pick.value = String(input.token);
-      state['brown'] = { text, ids: Array.from(ids), tokens: enc.tokens.slice(0, n), labels, probs: r.probs, hidden: r.hidden, token: input.token };
+      state['brown'] = { text, ids: Array.from(ids), tokens: enc.tokens.slice(0, n), labels, ...r, token: input.token };
       render();
       refreshExercise();
     } catch (e) {

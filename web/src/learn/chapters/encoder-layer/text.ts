@@ -104,6 +104,13 @@ $$\\begin{gathered}\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2
   exTagChoiceL: 'after layer {l}',
   exTagExplain: 'The engine\'s lens for “{tok}”: {list}. It first reads as {label} {where}.',
   openPlayground: 'Open brown-pos with this sentence in the playground',
+  streamWhat: `<p>How can a later layer change a tag? It never rewrites the token's vector. It adds to it. Here is the picked token's residual stream in brown-pos, piece by piece, as the model's own forward pass recorded it: the embeddings $h_0$, what attention adds, what the feed-forward network adds, and the sum $h_1$, then layer 2 the same way. All strips share one colour scale. brown-pos is pre-LN, so each sublayer reads a normalised copy of the stream and its output is added to the stream itself.</p>`,
+  figStreamCaption: 'The picked token\'s residual stream in brown-pos (orange positive, blue negative, one colour scale for all strips; rms = the root mean square of the 128 values). Each $h_{\\ell+1}$ is exactly $h_\\ell + a_\\ell + f_\\ell$, added in that order: nothing is overwritten.',
+  figStreamLabel: 'The picked token\'s residual stream, piece by piece',
+  streamEmbed: 'h₀ = embeddings of “{tok}”',
+  streamAttn: '+ a: attention, layer {l}',
+  streamFfn: '+ f: feed-forward, layer {l}',
+  streamOut: '= h{l}, after layer {l}',
 
   // ---- padding ----
   hPadding: 'Padding masks hide columns, not rows',
@@ -222,6 +229,13 @@ $$\\begin{gathered}\\mathrm{FFN}(x) = \\phi(x W_1^\\top + b_1)\\,W_2^\\top + b_2
   exTagChoiceL: '第 {l} 层之后',
   exTagExplain: '引擎对 “{tok}” 的逐层读数：{list}。它最早在{where}读作 {label}。',
   openPlayground: '在试验场里用这个句子打开 brown-pos',
+  streamWhat: `<p>后面的层为什么能改掉前面的标签？它从不重写这个词的向量，只往上面加东西。下面是所选词在 brown-pos 中的残差流，按模型自己的前向计算记录下来，一块一块地展示：嵌入 $h_0$、注意力加上的部分、前馈网络加上的部分，以及它们的和 $h_1$；第 2 层同理。所有色条共用一个颜色刻度。brown-pos 是 Pre-LN，所以每个子层读的是残差流归一化后的副本，它的输出则直接加回残差流本身。</p>`,
+  figStreamCaption: '所选词在 brown-pos 中的残差流（橙色为正，蓝色为负，所有色条共用一个颜色刻度；rms 为 128 个值的均方根）。每个 $h_{\\ell+1}$ 都恰好等于 $h_\\ell + a_\\ell + f_\\ell$，按这个顺序相加：没有任何东西被覆盖。',
+  figStreamLabel: '所选词的残差流，逐块展示',
+  streamEmbed: 'h₀ = “{tok}”的嵌入',
+  streamAttn: '+ a：第 {l} 层的注意力',
+  streamFfn: '+ f：第 {l} 层的前馈网络',
+  streamOut: '= h{l}：第 {l} 层之后',
 
   hPadding: '填充掩码遮的是列，不是行',
   paddingWhat: `<p>把长短不一的句子放进同一个批次时，短句要用 <code>[PAD]</code> 补齐，而注意力不能去读这些填充位。填充掩码在 softmax 之前把被填充的<strong>键</strong>的分数设为 $-\\infty$。行是查询、列是键，所以被填充的<em>列</em>在每一行里都恰好是 0。填充位自己的<em>行</em>（它们作为查询）照样会被计算，也会像别的查询一样去关注真实的词。只是之后没有人用这些行：填充位置的输出会被丢掉（损失函数和分类器都忽略它们）。</p>`,
