@@ -16,7 +16,7 @@
 //     padded key columns are 0 in every row, padded query rows sum to 1 (1e-6);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without
 //     sideways scrolling; no console error.
-// Screenshots: build/screenshots/learn/encoder_layer_{en,zh}_{1280,390}.png.
+// Screenshots: build/screenshots/learn/encoder_layer_{en,zh}_{1280,390}.png, encoder_layer_en_1280_dark.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -318,5 +318,10 @@ test('chapter 8: the language switch rewrites the prose and keeps the inputs; 39
   assert.equal(await page.locator('.katex-error').count(), 0);
   await site.shot('learn/encoder_layer_en_390', { fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
+  // Dark: the charts, matrices, strips and the tag table redraw in the dark palette.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(300);
+  await site.shot('learn/encoder_layer_en_1280_dark', { fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(site.problems, []);
 });
