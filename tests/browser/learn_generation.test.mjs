@@ -20,35 +20,23 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
+import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 
-let site, page, base, api, brown;
+let site, page, base, api, brown, renders, rendersAbove, part;
 before(async () => {
   api = new ModelApi(await loadTfp());
   brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
   site = await openSite({ name: 'learn_generation' });
   ({ page, base } = site);
+  ({ renders, rendersAbove, part } = learnProbes(page));
   await mkdir(`${SHOTS}learn`, { recursive: true });
 }, { timeout: 180_000 });
 after(async () => {
   if (brown) api.free(brown);
   await site?.close();
 });
-
-const renders = () => page.evaluate(() => window.tfpLearn.renders);
-async function rendersAbove(n) {
-  await page.waitForFunction((k) => window.tfpLearn.renders > k, n, { timeout: 30_000 });
-  await page.waitForTimeout(50);
-}
-/** window.tfpLearn.state[name] with typed arrays as plain arrays. */
-const part = (name) => page.evaluate((k) => JSON.parse(JSON.stringify(window.tfpLearn.state[k] ?? null,
-  (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)))), name);
-
-function sameArray(got, want, what, tol = 0) {
-  assert.equal(got.length, want.length, `${what}: length`);
-  for (let i = 0; i < got.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= tol, `${what}[${i}] = ${got[i]}, want ${want[i]}`);
-}
 
 /** tfp_learn_sampling_probs in Node. */
 function samplingProbs(logits, temperature, topK, topP) {

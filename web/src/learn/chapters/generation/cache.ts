@@ -9,7 +9,9 @@
 import type { GenerationTimingResult, KvCacheSizeResult } from '../../../engine/learn_calls/generation';
 import { LineChart } from '../../../widgets/line_chart';
 import { proseHtml } from '../../maths';
-import { button, el, MODEL, num, table, texNum, type GenChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { num, texNum } from '../../format';
+import { MODEL, table, type GenChapter } from './dom';
 import type { Controls, GenerationView } from './steps';
 
 const LENGTHS = [8, 16, 32, 64];
@@ -99,7 +101,7 @@ ${line(sizes?.full)}
   ch.prose(s3, 'timingIntro');
   let timing: { result: GenerationTimingResult; controls: Controls; prompt: string; promptIds: number[] } | null = null;
   const tfig = ch.figure(s3, { caption: 'figTiming', label: 'figTimingLabel', table: (host) => host.replaceChildren(timingTable()) });
-  const againB = button(ch, 'timeAgain');
+  const againB = ch.button('timeAgain');
   againB.addEventListener('click', () => void time());
   const status = el('p', 'gen-status');
   status.setAttribute('aria-live', 'polite');

@@ -12,7 +12,9 @@ import type { GeneratedToken, Model } from '../../../engine/engine';
 import type { SamplingProbsResult } from '../../../engine/learn_calls/generation';
 import { ProbBars } from '../../../widgets/prob_bars';
 import { proseHtml } from '../../maths';
-import { bind, button, el, field, MODEL, pct, table, tokenText, type GenChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { pct } from '../../format';
+import { fieldWith, MODEL, table, tokenText, type GenChapter } from './dom';
 
 export interface Controls {
   prompt: string;
@@ -65,7 +67,7 @@ ${live} \\[0.3em]
 \end{gathered}`;
   });
   const legend = el('p', 'gen-legend');
-  bind(ch, legend, 'fLegend', undefined, true);
+  ch.bind(legend, 'fLegend', undefined, { html: true });
   s1.append(legend);
 
   // ---- the figure -------------------------------------------------------------------
@@ -103,7 +105,7 @@ ${live} \\[0.3em]
   maxIn.min = '1';
   maxIn.max = '64';
   maxIn.value = String(c.maxTokens);
-  const greedyB = button(ch, 'greedyButton');
+  const greedyB = ch.button('greedyButton');
   greedyB.classList.add('gen-greedy');
   greedyB.addEventListener('click', () => { tempIn.value = '0'; tempIn.dispatchEvent(new Event('input')); });
   const tempExtra = el('span', 'gen-temp-extra');
@@ -114,12 +116,12 @@ ${live} \\[0.3em]
   };
   renderValues();
   ch.onLocale(renderValues);
-  const promptField = field(ch, 'promptLabel', promptIn, 'gen-prompt');
+  const promptField = fieldWith(ch, 'promptLabel', promptIn, 'gen-prompt');
   promptField.classList.add('gen-prompt');
   const sym = (e: HTMLElement, name: string) => { e.dataset.sym = name; return e; };
-  fig.controls.append(promptField, sym(field(ch, 'temperatureLabel', tempIn, 'gen-temperature', tempExtra), 'tau'),
-    sym(field(ch, 'topKLabel', topKIn, 'gen-topk'), 'topk'), sym(field(ch, 'topPLabel', topPIn, 'gen-topp', topPOut), 'topp'),
-    field(ch, 'seedLabel', seedIn, 'gen-seed'), field(ch, 'newTokensLabel', maxIn, 'gen-max'));
+  fig.controls.append(promptField, sym(fieldWith(ch, 'temperatureLabel', tempIn, 'gen-temperature', tempExtra), 'tau'),
+    sym(fieldWith(ch, 'topKLabel', topKIn, 'gen-topk'), 'topk'), sym(fieldWith(ch, 'topPLabel', topPIn, 'gen-topp', topPOut), 'topp'),
+    fieldWith(ch, 'seedLabel', seedIn, 'gen-seed'), fieldWith(ch, 'newTokensLabel', maxIn, 'gen-max'));
   fig.controls.classList.add('gen-controls');
 
   const intIn = (input: HTMLInputElement, lo: number, hi: number): number | null => {
@@ -138,7 +140,7 @@ ${live} \\[0.3em]
   const note = el('p', 'gen-note');
   note.hidden = true;
   const contTitle = el('h3', 'gen-sub');
-  bind(ch, contTitle, 'continuationTitle');
+  ch.bind(contTitle, 'continuationTitle');
   contTitle.id = 'gen-continuation-title';
   const continuation = el('div', 'gen-continuation');
   continuation.setAttribute('role', 'group');
@@ -149,8 +151,8 @@ ${live} \\[0.3em]
   const stepHead = el('div', 'gen-step-head');
   const stepTitle = el('h3', 'gen-sub');
   stepTitle.setAttribute('aria-live', 'polite');
-  const prevB = button(ch, 'prevStep');
-  const nextB = button(ch, 'nextStep');
+  const prevB = ch.button('prevStep');
+  const nextB = ch.button('nextStep');
   prevB.addEventListener('click', () => select(selected - 1));
   nextB.addEventListener('click', () => select(selected + 1));
   stepHead.append(stepTitle, prevB, nextB);
@@ -180,9 +182,9 @@ ${live} \\[0.3em]
   // The seed: run again, same tokens.
   const seedBox = el('div', 'gen-seed');
   const seedText = el('p');
-  const seedRender = bind(ch, seedText, 'seedLine', () => ({ seed: c.seed }), true);
-  const againB = button(ch, 'againButton', () => ({ seed: view?.controls.seed ?? c.seed }));
-  const nextSeedB = button(ch, 'newSeedButton');
+  const seedRender = ch.bind(seedText, 'seedLine', () => ({ seed: c.seed }), { html: true });
+  const againB = ch.button('againButton', () => ({ seed: view?.controls.seed ?? c.seed }));
+  const nextSeedB = ch.button('newSeedButton');
   const againLine = el('p', 'gen-again');
   againLine.setAttribute('aria-live', 'polite');
   const seedButtons = el('div', 'gen-seed-buttons');
