@@ -9,6 +9,7 @@ export const PAGES = [
   { id: 'playground', href: 'index.html', key: 'nav.playground' },
   { id: 'learn', href: 'learn/index.html', key: 'nav.learn' },
   { id: 'lab', href: 'lab.html', key: 'nav.lab' },
+  { id: 'train', href: 'train.html', key: 'nav.train' },
 ] as const satisfies readonly { id: string; href: string; key: MessageKey }[];
 
 /** The site's root relative to this page ('' or '../'). */

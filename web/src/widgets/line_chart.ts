@@ -15,6 +15,9 @@ export interface Series {
   name: Label;
   points: [number, number][];
   dashed?: boolean;
+  /** Mark (and make focusable) every point; default true. A long series (a loss over
+   *  hundreds of steps) draws only its line: its numbers are in the page's table. */
+  markers?: boolean;
 }
 
 export interface LineChartOptions {
@@ -106,7 +109,7 @@ export class LineChart {
       const d = pts.map(([a, b], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(b).toFixed(1)}`).join('');
       const dash = s.dashed ? DASHES[1]! : DASHES[k % DASHES.length]!;
       svg.append(svgEl('path', { d, fill: 'none', stroke: colour, 'stroke-width': 2, 'stroke-dasharray': dash }));
-      for (const [a, b] of pts) {
+      if (s.markers !== false) for (const [a, b] of pts) {
         const c = svgEl('circle', { cx: x(a), cy: y(b), r: 3.5, fill: colour, tabindex: 0, class: 'chart-point' });
         const say = `${labelText(s.name)}: ${labelText(this.o.xLabel)} ${fmt(a)}, ${labelText(this.o.yLabel)} ${fmt(b)}`;
         c.setAttribute('aria-label', say);

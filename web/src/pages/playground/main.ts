@@ -13,6 +13,7 @@ import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
 import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type View } from './state';
+import { readHandover } from '../train/handover';
 import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
 
 /** What tests (and curious users) can read back. */
@@ -698,12 +699,20 @@ showInspectorControls();
 // it can only start once the module runs).
 const firstModel = state.model === 'local' ? DEFAULT_MODEL : state.model;
 const starting = Engine.create();  // first: the worker's script and module are asked for before the model
-const prefetched = fetchCatalog(firstModel);
+// A model handed over by the training page (train.html opens ?from=train): read from this
+// browser's IndexedDB (pages/train/handover.ts), loaded as files the reader opened.
+const fromTrain = new URLSearchParams(location.search).get('from') === 'train';
+const handedOver = fromTrain ? readHandover().catch(() => null) : Promise.resolve(null);
+const prefetched = fromTrain ? Promise.resolve(null) : fetchCatalog(firstModel);
 starting.then(
   async (e) => {
     engine = e;
     inspector.maths = e;
     showStatus(() => t('play.loadingTheModel'));
+    const handed = await handedOver;
+    if (handed) return loadModel({ name: handed.name, config: handed.config, weights: handed.weights, tokenizer: handed.tokenizer },
+      () => t('train.handoverLabel', { name: handed.name }), 'local');
+    if (fromTrain) showLoadError(() => t('train.handoverMissing'));
     return loadCatalog(firstModel, await prefetched);
   },
   (e: unknown) => {

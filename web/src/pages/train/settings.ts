@@ -1,0 +1,161 @@
+// The training page's settings: defaults, the URL's query string, and the checks that
+// explain a bad value beside the control that caused it (heads that do not divide
+// d_model, a model whose training would not fit the module's memory, ...). The trainer
+// checks the same things again (tfp_trainer_create); its message, if it still refuses,
+// is shown beside the control its text names.
+import type { MessageKey, Params } from '../../i18n/i18n';
+import type { TrainSettings } from './protocol';
+
+/** The defaults: the copy task at the size of tests/fixtures/trainer/copy_losses.json
+ *  (the native run the page is checked against); ~99 % held-out accuracy in 300 steps,
+ *  a second or two in a browser. */
+export const DEFAULTS: TrainSettings = {
+  task: 'copy', arch: 'decoder', size: 5, layers: 2, dModel: 32, heads: 2, dFf: 64, act: 'gelu_new', postLn: false,
+  lr: 0.003, warmup: null, batch: 16, steps: 300, labelSmoothing: 0, clip: 1, seed: 7,
+};
+
+export const TASKS = ['copy', 'reverse', 'sort', 'add'] as const;
+export type Field = keyof TrainSettings;
+
+/** A problem with one control: which, and the message key with its values. */
+export interface Problem {
+  field: Field;
+  key: MessageKey;
+  params?: Params;
+}
+
+/** Ranges of the numeric settings (inclusive). */
+export const RANGES: Record<Exclude<Field, 'task' | 'arch' | 'act' | 'postLn'>, [number, number]> = {
+  size: [1, 12], layers: [1, 6], dModel: [4, 512], heads: [1, 16], dFf: [4, 2048], lr: [1e-6, 1],
+  warmup: [0, 100000], batch: [1, 512], steps: [1, 100000], labelSmoothing: [0, 0.99], clip: [0, 1000],
+  seed: [0, 4294967295],
+};
+const INTEGER: ReadonlySet<Field> = new Set(['size', 'layers', 'dModel', 'heads', 'dFf', 'warmup', 'batch', 'steps', 'seed']);
+
+/** Training memory the page allows itself (the module's heap grows to 2 GiB; leave room). */
+export const MEMORY_LIMIT = 1024 * 1024 * 1024;
+
+/** The longest decoder input and source of a task (train/tasks.cpp's context lengths). */
+export function lengths(s: TrainSettings): { T: number; S: number } {
+  const prompt = s.task === 'add' ? 2 * s.size + 1 : s.size;
+  const answer = s.task === 'add' ? s.size + 1 : s.size;
+  return s.arch === 'encdec' ? { T: answer + 2, S: prompt } : { T: prompt + answer + 2, S: 0 };
+}
+
+/** Parameters and training bytes, roughly: weights, gradients and AdamW's two moments
+ *  (4 floats per parameter), and the activations kept for the backward pass. */
+export function footprint(s: TrainSettings): { parameters: number; bytes: number } {
+  const C = s.dModel, F = s.dFf, L = s.layers, V = 15, H = s.heads;
+  const { T, S } = lengths(s);
+  const attn = 4 * C * C + 4 * C, ffn = 2 * C * F + C + F, norms = 4 * C;
+  const dec = L * (attn + ffn + norms + (s.arch === 'encdec' ? attn + 2 * C : 0));
+  const enc = s.arch === 'encdec' ? L * (attn + ffn + norms) : 0;
+  const parameters = dec + enc + V * C + (T + S) * C;
+  const perLayer = (n: number, keys: number) => n * (12 * C + 3 * F) + 3 * H * n * keys;
+  const acts = s.batch * (L * perLayer(T, T) + (s.arch === 'encdec' ? L * (perLayer(S, S) + 3 * H * T * S) : 0) + T * V * 3);
+  return { parameters, bytes: 4 * (4 * parameters + acts) };
+}
+
+/** Every problem of these settings, at most one per control. */
+export function validate(s: TrainSettings): Problem[] {
+  const out: Problem[] = [];
+  const has = (f: Field) => out.some((p) => p.field === f);
+  for (const [f, [lo, hi]] of Object.entries(RANGES) as [keyof typeof RANGES, [number, number]][]) {
+    const v = s[f];
+    if (v === null) continue;  // warmup: automatic
+    if (!Number.isFinite(v)) out.push({ field: f, key: 'train.err.number' });
+    else if (INTEGER.has(f) && !Number.isInteger(v)) out.push({ field: f, key: 'train.err.integer' });
+    else if (v < lo || v > hi) out.push({ field: f, key: 'train.err.range', params: { lo: String(lo), hi: String(hi) } });
+  }
+  if (!has('heads') && !has('dModel') && s.dModel % s.heads !== 0)
+    out.push({ field: 'heads', key: 'train.err.headsDivide', params: { heads: s.heads, dModel: s.dModel,
+      near: nearDivisors(s.dModel).join(', ') } });
+  if (!has('warmup') && s.warmup !== null && s.warmup > s.steps)
+    out.push({ field: 'warmup', key: 'train.err.warmupSteps', params: { steps: s.steps } });
+  if (out.length === 0) {
+    const { bytes } = footprint(s);
+    if (bytes > MEMORY_LIMIT) {
+      // Beside the control that weighs most: the batch (activations) or the width.
+      const lighter = footprint({ ...s, batch: 1 }).bytes;
+      out.push({ field: lighter * s.batch > 2 * (bytes - lighter) ? 'batch' : 'dModel', key: 'train.err.memory',
+        params: { mib: Math.round(bytes / 2 ** 20), limit: Math.round(MEMORY_LIMIT / 2 ** 20) } });
+    }
+  }
+  return out;
+}
+
+function nearDivisors(n: number): number[] {
+  const d: number[] = [];
+  for (let h = 1; h <= Math.min(16, n); h++) if (n % h === 0) d.push(h);
+  return d;
+}
+
+/** Which control an engine message is about (it names the `tfp train` flag or the
+ *  config field), so it can be shown beside it. */
+export function fieldOfEngineMessage(message: string): Field {
+  const table: [RegExp, Field][] = [
+    [/n_heads|--heads/, 'heads'], [/d_model|--d-model/, 'dModel'], [/--layers/, 'layers'], [/--d-ff/, 'dFf'],
+    [/--batch/, 'batch'], [/--steps/, 'steps'], [/--lr/, 'lr'], [/--warmup/, 'warmup'], [/--clip/, 'clip'],
+    [/label-smoothing/, 'labelSmoothing'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
+  ];
+  return table.find(([re]) => re.test(message))?.[1] ?? 'task';
+}
+
+// ---- the URL ------------------------------------------------------------------------------
+const URL_NAMES: Record<Field, string> = {
+  task: 'task', arch: 'arch', size: 'size', layers: 'layers', dModel: 'd', heads: 'heads', dFf: 'ff', act: 'act',
+  postLn: 'postln', lr: 'lr', warmup: 'warmup', batch: 'batch', steps: 'steps', labelSmoothing: 'ls', clip: 'clip',
+  seed: 'seed',
+};
+
+/** Settings from a query string: unknown or bad values fall back to the defaults. */
+export function settingsFromQuery(query: string): TrainSettings {
+  const p = new URLSearchParams(query);
+  const s: TrainSettings = { ...DEFAULTS };
+  const task = p.get('task');
+  if (task && (TASKS as readonly string[]).includes(task)) s.task = task as TrainSettings['task'];
+  const arch = p.get('arch');
+  if (arch === 'decoder' || arch === 'encdec') s.arch = arch;
+  const act = p.get('act');
+  if (act === 'relu' || act === 'gelu' || act === 'gelu_new') s.act = act;
+  if (p.get('postln') === '1') s.postLn = true;
+  for (const f of Object.keys(RANGES) as (keyof typeof RANGES)[]) {
+    const raw = p.get(URL_NAMES[f]);
+    if (raw === null || raw === '') continue;
+    const v = Number(raw);
+    const [lo, hi] = RANGES[f];
+    if (Number.isFinite(v) && v >= lo && v <= hi && (!INTEGER.has(f) || Number.isInteger(v))) (s[f] as number) = v;
+  }
+  return s;
+}
+
+/** The settings that differ from the defaults, as a query string. */
+export function queryOf(s: TrainSettings): string {
+  const p = new URLSearchParams();
+  for (const f of Object.keys(URL_NAMES) as Field[]) {
+    if (s[f] === DEFAULTS[f]) continue;
+    p.set(URL_NAMES[f], f === 'postLn' ? (s.postLn ? '1' : '0') : String(s[f]));
+  }
+  return p.toString();
+}
+
+/** A probe the task accepts (digits, '+' between two numbers for add), of the task's size. */
+export function defaultProbe(s: TrainSettings): string {
+  const digits = '31415926535897932384';
+  if (s.task === 'add') return `${digits.slice(0, s.size)}+${digits.slice(s.size, 2 * s.size)}`;
+  return digits.slice(0, s.size);
+}
+
+/** Why a typed input is not one the task takes (null: it is). */
+export function inputProblem(s: TrainSettings, text: string): Problem | null {
+  const longest = s.task === 'add' ? 2 * s.size + 1 : s.size;
+  if (text.length === 0) return { field: 'task', key: 'train.err.inputEmpty' };
+  if (text.length > longest) return { field: 'task', key: 'train.err.inputLong', params: { max: longest } };
+  if (s.task === 'add' ? !/^\d+\+\d+$/.test(text) : !/^\d+$/.test(text))
+    return { field: 'task', key: s.task === 'add' ? 'train.err.inputAdd' : 'train.err.inputDigits' };
+  if (s.task === 'add') {
+    const [a, b] = text.split('+') as [string, string];
+    if (a.length > s.size || b.length > s.size) return { field: 'task', key: 'train.err.inputAddSize', params: { size: s.size } };
+  }
+  return null;
+}
