@@ -243,7 +243,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
       const names = rowNames(b.length);
       const list = b.map((row, k) => `${names[k]}: ${v.labels[row[t]!.label]} ${pct(row[t]!.p)}`).join(listSep());
       state['exercise2'] = { token: t, first, final };
-      const where = first === 0 ? ch.t('exTagChoice0') : ch.t('exTagChoiceL', { l: first });
+      const where = first === 0 ? ch.t('exTagWhere0') : ch.t('exTagWhereL', { l: first });
       return { correct: first, explanation: ch.t('exTagExplain', { tok: v.tokens[t]!, list, label: v.labels[final]!, where }) };
     },
   });

@@ -106,10 +106,12 @@ export function normSection(ch: EncChapter): { run: () => Promise<void> } {
       const r = await engine.learn('layerNorm', { x: { data: x, dims: [T, C] }, eps: 1e-5 });
       const rows = Array.from({ length: T }, (_, i) => `${ch.t('rowToken', { i: i + 1 })}: ${fixed(r.rowOut.data[2 * i]!, 6)}, ${fixed(r.rowOut.data[2 * i + 1]!, 6)}`);
       const cols = Array.from({ length: C }, (_, c) => fixed(r.colOut.data[2 * c]!, 3)).join(', ');
-      // The choice the engine's numbers match: every row mean 0 and variance 1 within 1e-3.
-      const unit = Array.from({ length: T }, (_, i) => Math.abs(r.rowOut.data[2 * i]!) < 1e-3 && Math.abs(r.rowOut.data[2 * i + 1]! - 1) < 1e-3).every(Boolean);
+      // The choice the engine's numbers match: every row mean 0 and variance 1 within 1e-3
+      // (a row of equal values has variance 0 and is said apart, not counted against it).
+      const constant = Array.from({ length: T }, (_, i) => r.rowIn.data[2 * i + 1]! < 1e-6);
+      const unit = Array.from({ length: T }, (_, i) => constant[i] || (Math.abs(r.rowOut.data[2 * i]!) < 1e-3 && Math.abs(r.rowOut.data[2 * i + 1]! - 1) < 1e-3)).every(Boolean);
       state['exercise'] = { rowOut: Array.from(r.rowOut.data), unit };
-      return { correct: unit ? 0 : 1, explanation: ch.t('exExplain', { rows: rows.join(listSep()), cols }) };
+      return { correct: unit ? 0 : 1, explanation: ch.t('exExplain', { rows: rows.join(listSep()), cols, constant: constant.some(Boolean) ? ch.t('exConstant') : '' }) };
     },
   });
 
