@@ -255,6 +255,14 @@ test('chapter 8, feed-forward and brown-pos: curves, hidden activations, tags pe
   await rendersAbove(n);
   await check();
   await page.selectOption('#enc-token', '3');
+  // The hidden strips' table alternative: the picked token's values, layer by layer.
+  const fig = page.locator('figure.fig', { has: page.locator('.enc-hidden') });
+  await fig.locator('details.data-table summary').click();
+  const cells = await fig.locator('details.data-table tbody tr').first().locator('td').allInnerTexts();
+  const b2 = await part('brown');
+  const F = b2.hidden[0].dims[1];
+  assert.equal(cells.length, F);
+  cells.forEach((c, f) => assert.ok(Math.abs(Number(c.replace('−', '-')) - b2.hidden[0].data[3 * F + f]) <= 5e-4, `hidden table [${f}] ${c}`));  // 3 decimals shown
   assert.match(await page.locator('.enc-hidden-layer p').first().innerText(), /Layer 1: \d+ of 512 units positive/);
   assert.deepEqual(site.problems, []);
 });

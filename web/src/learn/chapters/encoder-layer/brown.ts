@@ -52,7 +52,19 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
   ch.prose(s3, 'ffnModel');
   const input = { text: 'The dogs run fast but the run was long.', token: 2 };
   let view: { tokens: string[]; ids: Int32Array; labels: string[]; r: TaggerLayersResult } | null = null;
-  const figHidden = ch.figure(s3, { caption: 'figHiddenCaption', label: 'figHiddenLabel' });
+  const figHidden = ch.figure(s3, {
+    caption: 'figHiddenCaption', label: 'figHiddenLabel',
+    // The strips as numbers: one row per layer, one column per hidden unit.
+    table: (host) => {
+      const v = view;
+      if (!v) return;
+      const t = Math.min(input.token, v.tokens.length - 1), F = v.r.hidden[0]!.dims[1]!;
+      const vals = new Float32Array(v.r.hidden.length * F);
+      v.r.hidden.forEach((h, l) => vals.set(h.data.subarray(t * F, (t + 1) * F), l * F));
+      host.replaceChildren(numberTable(ch.t('figHiddenLabel'), v.r.hidden.map((_, l) => ch.t('layerN', { l: l + 1 })),
+        Array.from({ length: F }, (_, f) => String(f + 1)), vals, 3));
+    },
+  });
   const sentence = el('textarea');
   sentence.rows = 2;
   sentence.value = input.text;
@@ -154,6 +166,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
 
   function render(): void {
     renderHidden();
+    figHidden.refreshTable();
     renderTags();
     if (view) stream.update(view.r, view.tokens, Math.min(input.token, view.tokens.length - 1));
     figTag.refreshTable();
