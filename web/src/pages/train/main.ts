@@ -311,7 +311,7 @@ function onWorker(m: FromWorker): void {
       debug.evals.push(...m.evals);
       debug.step = m.step;
       debug.tokensPerSecond = m.tokensPerSecond;
-      if (m.snapshot) addSnapshot(m.snapshot);
+      for (const snap of m.snapshots) addSnapshot(snap);
       drawStats();
       scheduleDraw();
       return;
@@ -539,11 +539,26 @@ function showSnapshot(): void {
     const v = mapViews[k]!;
     v.title.textContent = mapTitle(m.name);
     const Tq = m.rows.length, Tk = m.cols.length;
+    const masked = m.name.startsWith('dec.') && !m.name.includes('.cross.') ? causalMask(Tq) : null;
     v.heads.forEach((h, head) => {
       h.setTitle(t('train.headTitle', { head: head + 1, heads: m.heads }));
-      h.update({ rowLabels: m.rows, colLabels: m.cols, values: m.data.subarray(head * Tq * Tk, (head + 1) * Tq * Tk), domain: [0, 1] });
+      h.update({ rowLabels: m.rows, colLabels: m.cols, values: m.data.subarray(head * Tq * Tk, (head + 1) * Tq * Tk), domain: [0, 1],
+        masked });
     });
   });
+}
+
+/** (T, T): 1 above the diagonal, the keys a causal decoder position may not see (its
+ *  weights there are 0 by the mask, not learned), hatched by the heatmap. */
+const causalMasks = new Map<number, Float32Array>();
+function causalMask(T: number): Float32Array {
+  let m = causalMasks.get(T);
+  if (!m) {
+    m = new Float32Array(T * T);
+    for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) m[i * T + j] = 1;
+    causalMasks.set(T, m);
+  }
+  return m;
 }
 
 let probeTimer = 0;

@@ -98,7 +98,8 @@ export interface Progress {
   stats: Float64Array;
   firstStep: number;
   evals: EvalPoint[];
-  snapshot: ProbeSnapshot | null;
+  /** The probe's maps at each evaluation step since the last message, and now. */
+  snapshots: ProbeSnapshot[];
   /** Training time only (evaluation and probes excluded), over every run so far. */
   trainSeconds: number;
   /** Time spent running (training, evaluating, probing), pauses excluded. */

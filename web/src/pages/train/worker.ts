@@ -49,6 +49,7 @@ class Trainer {
   private rows: number[] = [];
   private firstStep = 1;
   private evals: EvalPoint[] = [];
+  private snapshots: ProbeSnapshot[] = [];
 
   constructor(private readonly m: TrainerModule) {}
 
@@ -92,6 +93,7 @@ class Trainer {
     this.rows = [];
     this.firstStep = 1;
     this.evals = [];
+    this.snapshots = [];
     this.trainSeconds = 0;
     this.elapsedSeconds = 0;
   }
@@ -208,7 +210,12 @@ class Trainer {
         // Size the next chunk to take ~CHUNK_MS.
         const perStep = dt / n;
         this.chunk = Math.max(1, Math.min(4096, Math.round(CHUNK_MS / Math.max(perStep, 1e-3))));
-        if (step % this.evalEvery === 0 || step === schedule) this.evals.push(this.evaluate(step));
+        // Held-out evaluation and the probe's maps at fixed steps: the same curve and the
+        // same replay points however the run was paused.
+        if (step % this.evalEvery === 0 || step === schedule) {
+          this.evals.push(this.evaluate(step));
+          if (this.probe) this.snapshots.push(this.snapshot(step));
+        }
         this.elapsedSeconds += (performance.now() - t0) / 1000;
         const now = performance.now();
         if (now - lastPost >= POST_EVERY_MS) {
@@ -237,11 +244,12 @@ class Trainer {
 
   private postProgress(step: number, running: boolean): void {
     const t0 = performance.now();
-    const snapshot = this.probe ? this.snapshot(step) : null;
+    const snapshots = this.snapshots;
+    if (this.probe && snapshots.at(-1)?.step !== step) snapshots.push(this.snapshot(step));
     this.elapsedSeconds += (performance.now() - t0) / 1000;
     const stats = new Float64Array(this.rows);
     const msg: FromWorker = {
-      kind: 'progress', step, stats, firstStep: this.firstStep, evals: this.evals, snapshot,
+      kind: 'progress', step, stats, firstStep: this.firstStep, evals: this.evals, snapshots,
       trainSeconds: this.trainSeconds, elapsedSeconds: this.elapsedSeconds,
       tokensPerSecond: this.trainSeconds > 0 ? (this.info.tokens_per_step * (step)) / this.trainSeconds : 0,
       running,
@@ -249,7 +257,8 @@ class Trainer {
     this.firstStep = step + 1;
     this.rows = [];
     this.evals = [];
-    post(msg, [stats.buffer, ...(snapshot ? snapshot.maps.map((m) => m.data.buffer) : [])]);
+    this.snapshots = [];
+    post(msg, [stats.buffer, ...snapshots.flatMap((s) => s.maps.map((m) => m.data.buffer))]);
   }
 }
 
