@@ -8,6 +8,7 @@
 // the task's own solver for the answers of a trained model.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -145,4 +146,61 @@ TEST_CASE("api trainer page: greedy answers, warm-up and clipping options") {
   CHECK(refused(R"({"label_smoothing": 1})") ==
         "tfp_trainer_create: train: --label-smoothing must be in [0, 1), got 1");
   CHECK(refused(R"({"heads": 0})") == "tfp_trainer_create: train: --heads must be positive, got 0");
+}
+
+TEST_CASE("api trainer page: sinusoidal and no positions train, export and run as trained") {
+  // Oracle: the inference engine on the exported files. Its decoder maps over the first
+  // tokens "314>" must equal the trainer's maps over "314>314" cut to those rows and
+  // columns (causal: rows 0..3 see only keys 0..3), to float rounding (1e-5): the same
+  // position table (model::sinusoidal_positions) or none, the same weights.
+  for (const char* positions : {"sinusoidal", "none"}) {
+    CAPTURE(positions);
+    tfp_trainer* t = make("copy", kSmall + R"(, "positions": ")" + positions + "\"}", 9);
+    const auto info = nlohmann::json::parse(tfp_trainer_info_json(t));
+    CHECK(info["positions"] == positions);
+    // No position table among the parameters: learned has P·C = 11·32 more (context
+    // 5 + 1 + 5 = 11 for copy of 5 digits, decoder-only).
+    tfp_trainer* learned = make("copy", kSmall + "}", 9);
+    CHECK(nlohmann::json::parse(tfp_trainer_info_json(learned))["parameters"].get<int64_t>() -
+              info["parameters"].get<int64_t>() == 11 * 32);
+    tfp_trainer_free(learned);
+    const std::vector<double> s = stats_of(t, 20);
+    CHECK(s[4 * 19] < s[0]);  // it learns
+
+    tfp_tensors* maps = nullptr;
+    REQUIRE(tfp_trainer_attention(t, "314", &maps) == TFP_OK);
+    const char *config = nullptr, *tok = nullptr;
+    const uint8_t* weights = nullptr;
+    size_t nc = 0, nw = 0, nt = 0;
+    REQUIRE(tfp_trainer_export(t, &config, &nc, &weights, &nw, &tok, &nt) == TFP_OK);
+    CHECK(std::string(config, nc).find(std::string("\"positional\": \"") + positions + "\"") != std::string::npos);
+    tfp_model* m = nullptr;
+    INFO(tfp_last_error());
+    REQUIRE(tfp_model_load_buffers(config, nc, weights, nw, tok, nt, "trained", &m) == TFP_OK);
+    const int32_t ids[] = {8, 6, 9, 2};  // "314>": '0' is id 5
+    tfp_tensors* out = nullptr;
+    REQUIRE(tfp_model_forward(m, ids, 4, nullptr, nullptr, nullptr, 0, 1, &out) == TFP_OK);
+    for (const char* name : {"dec.0.attn.probs"}) {
+      const float* a = tfp_tensors_data(out, tfp_tensors_find(out, name));
+      const int k = tfp_tensors_find(maps, name);
+      REQUIRE(k >= 0);
+      const float* b = tfp_tensors_data(maps, k);
+      const int T = tfp_tensors_dims(maps, k)[1];  // 7
+      double worst = 0;
+      for (int h = 0; h < 2; ++h)
+        for (int i = 0; i < 4; ++i)
+          for (int j = 0; j < 4; ++j)
+            worst = std::max(worst, std::abs(double(a[(h * 4 + i) * 4 + j]) - b[(h * T + i) * T + j]));
+      CHECK(worst < 1e-5);
+    }
+    tfp_tensors_free(out);
+    tfp_model_free(m);
+    tfp_tensors_free(maps);
+    tfp_trainer_free(t);
+  }
+  tfp_trainer* x = nullptr;
+  const std::string rope = R"({"positions": "rope"})";
+  CHECK(tfp_trainer_create("copy", rope.data(), rope.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) ==
+        "tfp_trainer_create: train: --positions is learned, sinusoidal or none, got \"rope\"");
 }

@@ -44,6 +44,7 @@ constexpr OptionKey kOptionKeys[] = {
     {"arch", "--arch", OptionKey::String},     {"act", "--act", OptionKey::String},
     {"post_ln", "--post-ln", OptionKey::Flag},
     {"warmup", "--warmup", OptionKey::Number}, {"clip", "--clip", OptionKey::Number},
+    {"positions", "--positions", OptionKey::String},
 };
 
 std::string known_keys() {
@@ -220,6 +221,9 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                     {"warmup", o.warmup},
                     {"clip", o.clip},
                     {"label_smoothing", o.label_smoothing},
+                    {"positions", o.positional == tfp::model::Positional::learned      ? "learned"
+                                  : o.positional == tfp::model::Positional::sinusoidal ? "sinusoidal"
+                                                                                       : "none"},
                     {"vocab", tfp::train::Task::vocab()}};
     trainer->info = j.dump();
     result = trainer->info.c_str();

@@ -415,7 +415,8 @@ typedef struct tfp_trainer tfp_trainer;
  *   "steps" (schedule length; default per task), "batch", "d_model", "heads", "layers",
  *   "d_ff", "size" (digits), "lr" (min_lr = lr/10), "label_smoothing" (numbers);
  *   "arch": "decoder" | "encdec"; "act": "relu" | "gelu" | "gelu_new";
- *   "post_ln": true | false; "warmup" (steps), "clip" (gradient norm, 0 = off).
+ *   "post_ln": true | false; "warmup" (steps), "clip" (gradient norm, 0 = off);
+ *   "positions": "learned" | "sinusoidal" | "none".
  * seed: as `tfp train --seed`. An unknown task, an unknown key, a value of the wrong type
  * or out of range is TFP_ERR_INVALID_ARGUMENT naming it. *out receives the trainer
  * (caller-owned), NULL on failure. */
@@ -450,7 +451,7 @@ int tfp_trainer_evaluate(tfp_trainer* trainer, double* sequence_accuracy, double
  *   { "task", "size", "architecture", "d_model", "n_heads", "n_layers", "d_ff",
  *     "parameters", "batch", "steps" (the schedule), "steps_done", "seed",
  *     "tokens_per_step" (B times the padded input length, as `tfp train` counts them),
- *     "lr" (the peak learning rate now), "warmup", "clip", "label_smoothing",
+ *     "lr" (the peak learning rate now), "warmup", "clip", "label_smoothing", "positions",
  *     "vocab" ("_.>=+0123456789": token id i is character i) } */
 const char* tfp_trainer_info_json(tfp_trainer* trainer);
 

@@ -16,6 +16,7 @@ const char* train_usage() {
          "                  [--batch B] [--d-model C] [--heads H] [--layers L] [--d-ff F]\n"
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
          "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
+         "                  [--positions learned|sinusoidal|none]\n"
          "  TASK: copy | reverse | sort | add\n";
 }
 
@@ -65,11 +66,16 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
     else if (a == "--clip") t.clip = number(i, a);
     else if (a == "--eval-every") o.eval_every = static_cast<int>(number(i, a));
     else if (a == "--post-ln") t.norm_first = false;
-    else if (a == "--out" || a == "--arch" || a == "--act") {
+    else if (a == "--out" || a == "--arch" || a == "--act" || a == "--positions") {
       TFP_CHECK(i + 1 < args.size(), "train: ", a, " needs a value\n", train_usage());
       const std::string& v = args[++i];
       if (a == "--out") {
         o.out_dir = v;
+      } else if (a == "--positions") {
+        TFP_CHECK(v == "learned" || v == "sinusoidal" || v == "none",
+                  "train: --positions is learned, sinusoidal or none, got \"", v, "\"");
+        t.positional = v == "learned" ? model::Positional::learned
+                       : v == "sinusoidal" ? model::Positional::sinusoidal : model::Positional::none;
       } else if (a == "--arch") {
         TFP_CHECK(v == "decoder" || v == "encdec", "train: --arch is decoder or encdec, got \"", v, "\"");
         t.architecture = v == "decoder" ? model::Architecture::decoder_only

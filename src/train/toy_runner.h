@@ -7,6 +7,7 @@
 //              [--act relu|gelu|gelu_new] [--lr X] [--size N] [--eval-every K]
 //              [--label-smoothing E] [--warmup W (steps; default min(50, steps/10 + 1))]
 //              [--clip G (global gradient norm; 0 = off; default 1)]
+//              [--positions learned|sinusoidal|none (default learned)]
 #pragma once
 #include <ostream>
 #include <string>

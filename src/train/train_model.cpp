@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "model/transformer.h"
 #include "train/embedding_grad.h"
 #include "train/layer_norm_grad.h"
 #include "train/linear_grad.h"
@@ -48,7 +49,12 @@ TrainModel<T>::TrainModel(const model::ModelConfig& cfg) : cfg_(cfg) {
             ": encoder_only models are trainable with a token_classifier head only");
   TFP_CHECK(cfg.has_embeddings && (enc_only || cfg.lm_head), op,
             ": needs token embeddings and an LM head (or, encoder-only, a token classifier)");
-  TFP_CHECK(cfg.positional == model::Positional::learned, op, ": needs learned positions");
+  // Learned positions are a parameter; sinusoidal ones a fixed table added the same way
+  // (the inference code's own table, so both compute the same sums); none adds nothing.
+  if (cfg.positional == model::Positional::sinusoidal) {
+    const Tensor pe = model::sinusoidal_positions(0, cfg.max_positions, cfg.d_model);
+    fixed_positions_.assign(pe.data.begin(), pe.data.end());
+  }
   TFP_CHECK(cfg.embedding_scale == 1.0f && !cfg.embedding_norm && cfg.type_vocab_size == 0, op,
             ": embedding scale, embedding LayerNorm and token types are not supported");
   TFP_CHECK(cfg.fused_qkv, op, ": needs fused q|k|v projections");
@@ -90,7 +96,7 @@ void TrainModel<T>::bind_params() {
     return lp;
   };
   wte_ = get("embed.token");
-  wpe_ = get("embed.position");
+  wpe_ = cfg_.positional == model::Positional::learned ? get("embed.position") : nullptr;
   if (cfg_.architecture == Architecture::encoder_only) {
     head_w_ = get("classifier.weight");
     head_b_ = get("classifier.bias");
@@ -308,7 +314,7 @@ CrossEntropyResult TrainModel<T>::forward_encoder_only(const Batch& batch, const
   batch_ = batch;
   const int P = static_cast<int>(cfg_.max_positions);
   src_x_.resize(bs * C_);
-  embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), wpe_->data(), B, S, C_, V_, P);
+  embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), positions(), B, S, C_, V_, P);
   stack_forward(true, src_x_.data(), B, S, nullptr, 0);
   // The token classifier: (B·S, C) → (B·S, n_labels), one label distribution per token.
   logits_.resize(bs * O_);
@@ -327,7 +333,7 @@ void TrainModel<T>::backward_encoder_only() {
   linear_backward<T>(dmemory.data(), head_w_->g(), head_b_->g(), dlogits_.data(), memory_.data(),
                      head_w_->data(), int(bs), C_, O_);
   stack_backward(true, dsrc.data(), dmemory.data(), B, S, nullptr, nullptr, 0);
-  embedding_backward<T>(wte_->g(), wpe_->g(), dsrc.data(), batch_.src.data(), B, S, C_);
+  embedding_backward<T>(wte_->g(), wpe_ ? wpe_->g() : nullptr, dsrc.data(), batch_.src.data(), B, S, C_);
 }
 
 template <class T>
@@ -350,11 +356,11 @@ CrossEntropyResult TrainModel<T>::forward(const Batch& batch, const LossOptions&
   const int P = static_cast<int>(cfg_.max_positions);
   if (encdec) {
     src_x_.resize(static_cast<size_t>(B) * S * C_);
-    embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), wpe_->data(), B, S, C_, V_, P);
+    embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), positions(), B, S, C_, V_, P);
     stack_forward(true, src_x_.data(), B, S, nullptr, 0);
   }
   tgt_x_.resize(bt * C_);
-  embedding_forward<T>(tgt_x_.data(), batch.tgt.data(), wte_->data(), wpe_->data(), B, Tn, C_, V_, P);
+  embedding_forward<T>(tgt_x_.data(), batch.tgt.data(), wte_->data(), positions(), B, Tn, C_, V_, P);
   stack_forward(false, tgt_x_.data(), B, Tn, encdec ? memory_.data() : nullptr, S);
   // Tied head: the token embedding table (V, C) is the output projection, no bias.
   const T* hw = cfg_.tied_lm_head ? wte_->data() : head_w_->data();
@@ -381,11 +387,11 @@ void TrainModel<T>::backward() {
   std::vector<T> dmemory(encdec ? static_cast<size_t>(B) * S * C_ : 0, T(0));
   stack_backward(false, dtgt.data(), dhidden.data(), B, Tn, encdec ? memory_.data() : nullptr,
                  encdec ? dmemory.data() : nullptr, S);
-  embedding_backward<T>(wte_->g(), wpe_->g(), dtgt.data(), batch_.tgt.data(), B, Tn, C_);
+  embedding_backward<T>(wte_->g(), wpe_ ? wpe_->g() : nullptr, dtgt.data(), batch_.tgt.data(), B, Tn, C_);
   if (encdec) {
     std::vector<T> dsrc(dmemory.size(), T(0));
     stack_backward(true, dsrc.data(), dmemory.data(), B, S, nullptr, nullptr, 0);
-    embedding_backward<T>(wte_->g(), wpe_->g(), dsrc.data(), batch_.src.data(), B, S, C_);
+    embedding_backward<T>(wte_->g(), wpe_ ? wpe_->g() : nullptr, dsrc.data(), batch_.src.data(), B, S, C_);
   }
 }
 

@@ -11,7 +11,7 @@
 // source, decoder causal self-attention + cross-attention) and encoder_only with a
 // token_classifier head (a tagger: bidirectional self-attention with source padding
 // masked as keys, then Linear C → n_labels per token), pre-LN or post-LN, ReLU or
-// either GELU, learned positions, tied or separate LM head with bias, fused q|k|v,
+// either GELU, learned, sinusoidal or no positions, tied or separate LM head with bias, fused q|k|v,
 // embedding_scale 1, no embedding LayerNorm or token types, shared src/tgt embeddings.
 //
 // One step processes a batch of B sequences padded to a common length; every linear
@@ -122,7 +122,12 @@ class TrainModel {
   model::ModelConfig cfg_;
   int C_ = 0, F_ = 0, V_ = 0, H_ = 0, O_ = 0;  // O_: logits per token (V or n_labels)
   Param<T>* wte_ = nullptr;
-  Param<T>* wpe_ = nullptr;
+  Param<T>* wpe_ = nullptr;                // learned positions (P, C), or null
+  std::vector<T> fixed_positions_;         // sinusoidal positions (P, C), or empty
+  // The position table added to the embeddings: learned, sinusoidal, or null (none).
+  const T* positions() const {
+    return wpe_ ? wpe_->data() : fixed_positions_.empty() ? nullptr : fixed_positions_.data();
+  }
   Param<T>* head_w_ = nullptr;  // separate LM head, or the token classifier
   Param<T>* head_b_ = nullptr;
   Norm enc_norm_, dec_norm_;

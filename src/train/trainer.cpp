@@ -18,6 +18,7 @@ model::ModelConfig toy_model_config(const TrainerOptions& opt, const Task& task)
   c.d_ff = opt.d_ff;
   c.vocab_size = Task::vocab_size();
   c.max_positions = task.context_len(opt.architecture);
+  c.positional = opt.positional;
   const bool encdec = opt.architecture == model::Architecture::encoder_decoder;
   c.n_decoder_layers = opt.n_layers;
   c.n_encoder_layers = encdec ? opt.n_layers : 0;

@@ -31,6 +31,7 @@ struct TrainerOptions {
   int task_size = 0;  // 0 = the task's default
   model::Architecture architecture = model::Architecture::decoder_only;
   int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;
+  model::Positional positional = model::Positional::learned;  // learned, sinusoidal or none
   bool norm_first = true;
   nn::Activation activation = nn::Activation::gelu_tanh;
   int batch = 32;
