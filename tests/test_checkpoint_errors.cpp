@@ -191,3 +191,35 @@ TEST_CASE("checkpoint errors: folders") {
   CHECK_THROWS_WITH_AS(load_model_dir(fixtures), ("load_model: '" + fixtures + "' has no model.safetensors").c_str(),
                        Error);
 }
+
+TEST_CASE("config.json id2label: names by id, written back, bad maps refused by name") {
+  const std::string text = io::read_text_file(std::string(TFP_FIXTURES_DIR) + "/../../models/brown-pos/config.json");
+  const ParsedConfig p = parse_config_json(text, "brown-pos/config.json");
+  // brown-pos: 12 coarse tags, ids 0..11 (the file lists them in key order "0", "1", "10", ...).
+  REQUIRE(p.config.id2label.size() == 12);
+  CHECK(p.config.id2label[0] == "NOUN");
+  CHECK(p.config.id2label[10] == ".");
+  CHECK(p.config.id2label[11] == "X");
+  // Written back by config_to_json (what tfp_model_info_json's "config" carries).
+  const ParsedConfig again = parse_config_json(config_to_json(p.config));
+  CHECK(again.config.id2label == p.config.id2label);
+
+  auto err = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    t.replace(t.find(from), from.size(), to);
+    try {
+      parse_config_json(t, "x/config.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(err("\"0\": \"NOUN\"", "\"12\": \"NOUN\"") ==
+        "x/config.json: tfp config field \"id2label\": key \"12\" is not one of the ids 0..11 (each once)");
+  CHECK(err("\"0\": \"NOUN\"", "\"x\": \"NOUN\"") ==
+        "x/config.json: tfp config field \"id2label\": key \"x\" is not one of the ids 0..11 (each once)");
+  CHECK(err("\"0\": \"NOUN\"", "\"0\": 5") ==
+        "x/config.json: tfp config field \"id2label\": label 0 must be a string, got 5");
+  CHECK(err("\"n_labels\": 12", "\"n_labels\": 11") ==
+        "x/config.json: model config: id2label names 12 labels, n_labels is 11");
+}

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "nn/feed_forward.h"
@@ -76,6 +77,7 @@ struct ModelConfig {
   bool tied_lm_head = true;
   EncoderHead encoder_head = EncoderHead::none;
   int64_t n_labels = 0;          // token_classifier outputs
+  std::vector<std::string> id2label;  // the labels' names by id (config.json "id2label"), or none
 
   int64_t head_dim() const { return n_heads > 0 ? d_model / n_heads : 0; }
   bool has_encoder() const { return architecture != Architecture::decoder_only; }
@@ -116,6 +118,9 @@ inline void check_config(const ModelConfig& c) {
   }
   TFP_CHECK(c.encoder_head != EncoderHead::token_classifier || c.n_labels > 0,
             "model config: token_classifier head needs n_labels > 0");
+  TFP_CHECK(c.encoder_head != EncoderHead::token_classifier || c.id2label.empty() ||
+                static_cast<int64_t>(c.id2label.size()) == c.n_labels,
+            "model config: id2label names ", c.id2label.size(), " labels, n_labels is ", c.n_labels);
   TFP_CHECK(c.encoder_head != EncoderHead::masked_lm || c.has_embeddings,
             "model config: masked_lm head needs token embeddings (it is tied to them)");
 }

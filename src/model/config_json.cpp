@@ -72,6 +72,27 @@ struct Fields {
     if (!v->is_string()) fail("field \"", key, "\" must be a string, got ", v->dump());
     return v->get<std::string>();
   }
+  // "id2label": {"0": "NOUN", "1": "VERB", ...} → the names by id; the ids must be
+  // 0 … n−1, each once (as Hugging Face writes them).
+  std::vector<std::string> labels() const {
+    const json* v = find("id2label");
+    if (!v) return {};
+    if (!v->is_object()) fail("field \"id2label\" must be an object of id → name, got ", v->dump());
+    std::vector<std::string> names(v->size());
+    std::vector<bool> seen(v->size());
+    for (auto it = v->begin(); it != v->end(); ++it) {
+      const std::string& key = it.key();
+      const bool digits = !key.empty() && key.size() < 10 &&
+                          key.find_first_not_of("0123456789") == std::string::npos;
+      const size_t id = digits ? std::stoul(key) : names.size();
+      if (id >= names.size() || seen[id])
+        fail("field \"id2label\": key \"", key, "\" is not one of the ids 0..", names.size() - 1, " (each once)");
+      if (!it.value().is_string()) fail("field \"id2label\": label ", key, " must be a string, got ", it.value().dump());
+      names[id] = it.value().get<std::string>();
+      seen[id] = true;
+    }
+    return names;
+  }
   nn::Activation activation(const char* key, const char* fallback) const {
     const std::string name = string(key, fallback);
     try {
@@ -239,6 +260,7 @@ ParsedConfig parse_tfp(const Fields& f) {
   c.tied_lm_head = f.boolean("tied_lm_head", d.tied_lm_head);
   c.encoder_head = enum_field(f, "encoder_head", kHeads, d.encoder_head);
   c.n_labels = f.integer("n_labels", 0);
+  c.id2label = f.labels();
   return p;
 }
 
@@ -323,6 +345,11 @@ std::string config_to_json(const ModelConfig& c) {
       {"encoder_head", enum_name(c.encoder_head, kHeads)},
       {"n_labels", c.n_labels},
   };
+  if (!c.id2label.empty()) {
+    json names = json::object();
+    for (size_t i = 0; i < c.id2label.size(); ++i) names[std::to_string(i)] = c.id2label[i];
+    j["id2label"] = names;
+  }
   return j.dump(2);
 }
 

@@ -8,7 +8,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp } from './tfp_module.mjs';
-import { CHECKPOINTS, ModelApi, nativeCli, readFixture, runCli } from './model_api.mjs';
+import { CHECKPOINTS, ModelApi, hasShipped, nativeCli, readFixture, readShipped, runCli } from './model_api.mjs';
 import { flat, maxDiff } from './compare.mjs';
 
 let api;
@@ -34,6 +34,20 @@ test('info describes the fixture models', () => {
   } finally {
     api.free(gpt2);
     api.free(bert);
+  }
+});
+
+test('a tagger\'s info carries its label names (config.json id2label), which the playground shows', { skip: !hasShipped('brown-pos') && 'brown-pos is not shipped' }, () => {
+  const pos = api.load(readShipped('brown-pos'), 'brown-pos');
+  try {
+    const info = api.info(pos);
+    assert.equal(info.head, 'token_classifier');
+    const names = info.config.id2label;
+    assert.equal(Object.keys(names).length, info.config.n_labels);
+    assert.equal(names['0'], 'NOUN');
+    assert.equal(names['1'], 'VERB');
+  } finally {
+    api.free(pos);
   }
 });
 

@@ -10,7 +10,6 @@
 // Picking the most probable label of the engine's probabilities is a choice of what to
 // show, not maths. Legend: R = L + 1 lens rows, T tokens, N labels, F hidden width.
 import type { TaggerLayersResult } from '../../../engine/learn_calls/encoder';
-import { CATALOG } from '../../../shell/catalog';
 import { LineChart } from '../../../widgets/line_chart';
 import { vectorBars } from '../../../widgets/vector_bars';
 import { visibleToken } from '../../../widgets/token_text';
@@ -175,17 +174,6 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
   }
   ch.onLocale(render);
 
-  // The label names: config.json's id2label (the engine's model info carries the parsed
-  // config without it), read once from the same file the engine loaded.
-  let names: Promise<Record<string, string>> | null = null;
-  function labelNames(): Promise<Record<string, string>> {
-    const entry = CATALOG.find((c) => c.id === MODEL);
-    names ??= entry
-      ? fetch(new URL(entry.config, location.href)).then((r) => r.json()).then((j: { id2label?: Record<string, string> }) => j.id2label ?? {}, () => ({}))
-      : Promise.resolve({});
-    return names;
-  }
-
   let timer = 0, runId = 0;
   let pending: Promise<void> = Promise.resolve();
   function schedule(): void {
@@ -208,7 +196,8 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
       const ids = enc.ids.slice(0, n);
       const r = await engine.learn('taggerLayers', { model: model.id, ids });
       if (mine !== runId) return;
-      const id2label = await labelNames();
+      // The label names: config.json's id2label, in the engine's model info.
+      const id2label = (model.info.config['id2label'] ?? {}) as Record<string, string>;
       const N = r.probs.dims[2]!;
       const labels = Array.from({ length: N }, (_, k) => id2label[String(k)] ?? String(k));
       const tokens = Array.from(enc.tokens.slice(0, n), (t) => visibleToken(t, false));
