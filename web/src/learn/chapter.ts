@@ -272,6 +272,7 @@ export class Chapter<K extends string> {
         result.replaceChildren(verdict, why);
         fieldset.querySelectorAll('label').forEach((l, i) => l.classList.toggle('is-answer', i === a.correct));
         revealed = true;
+        stale = false;
         markExercise(this.slug, spec.id);
       } catch (e) {
         result.textContent = this.errorText(e);
@@ -281,18 +282,24 @@ export class Chapter<K extends string> {
       e.preventDefault();
       void reveal();
     });
+    let stale = false;  // revealed once, then the inputs changed
     const refresh = () => {
       q.rerender();
       renderChoices();
       fieldset.querySelectorAll('label').forEach((l) => l.classList.remove('is-answer'));
       if (revealed) {
         revealed = false;
+        stale = true;
         result.className = 'exercise-result';
         result.textContent = siteText('learn.inputsChanged');
       }
     };
     renderChoices();
-    this.onLocale(() => { renderChoices(); if (revealed) void reveal(); });
+    this.onLocale(() => {
+      renderChoices();
+      if (revealed) void reveal();
+      else if (stale) result.textContent = siteText('learn.inputsChanged');
+    });
     host.append(box);
     return { element: box, refresh };
   }
