@@ -305,21 +305,22 @@ export class Chapter<K extends string> {
   }
 
   /** A "common mistake" box, with an optional live demonstration. */
-  mistake(host: HTMLElement, spec: MistakeSpec<K>): HTMLElement {
+  mistake(host: HTMLElement, spec: MistakeSpec<K>): Prose {
     const box = el('aside', 'mistake');
     const h = el('h3');
     h.id = nextId('m');
     box.setAttribute('aria-labelledby', h.id);
     bindText(h, () => siteText('learn.mistake', { title: this.t(spec.title).replace(/<[^>]+>/g, '') }));
     box.append(h);
-    this.prose(box, spec.body, spec.bodyParams);
+    const body = this.prose(box, spec.body, spec.bodyParams);
     if (spec.demo) {
       const demo = el('div', 'mistake-demo');
       box.append(demo);
       spec.demo(demo);
     }
     host.append(box);
-    return box;
+    // rerender(): the body again, when its params changed.
+    return Object.assign(box, { rerender: () => body.rerender() });
   }
 
   /** "Open this in the playground": a link carrying the model, text, layer and head. */

@@ -13,7 +13,10 @@ import type { TaggerLayersResult } from '../../../engine/learn_calls/encoder';
 import { LineChart } from '../../../widgets/line_chart';
 import { vectorBars } from '../../../widgets/vector_bars';
 import { visibleToken } from '../../../widgets/token_text';
-import { bind, el, field, fixed, listSep, numberTable, pct, type EncChapter } from './dom';
+import type { EncChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { fixed, listSep, pct } from '../../format';
+import { numberTable } from '../../../widgets/tables';
 import { streamFigure } from './stream';
 
 const MODEL = 'brown-pos';
@@ -71,7 +74,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
   sentence.addEventListener('input', () => { input.text = sentence.value; schedule(); });
   const pick = el('select');
   pick.addEventListener('change', () => { input.token = Number(pick.value); render(); refreshExercise(); });
-  figHidden.controls.append(field(ch, 'sentenceLabel', sentence, 'enc-sentence').element, field(ch, 'tokenLabel', pick, 'enc-token').element);
+  figHidden.controls.append(ch.field('sentenceLabel', sentence, 'enc-sentence').element, ch.field('tokenLabel', pick, 'enc-token').element);
   figHidden.controls.classList.add('enc-brown-controls');
   const hiddenBox = el('div', 'enc-hidden');
   figHidden.view.append(hiddenBox);
@@ -153,7 +156,7 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
         const lab = el('strong');
         lab.textContent = v.labels[x.label]!;
         const pr = el('small');
-        pr.textContent = ` ${pct(x.p)}`;
+        pr.textContent = ` ${pct(x.p, 0)}`;
         td.append(lab, pr);
         if (changed) td.title = ch.t('changed');
       });
@@ -243,16 +246,14 @@ export function brownSection(ch: EncChapter): { runCurves: () => Promise<void>; 
       let first = b.length - 1;
       while (first > 0 && b[first - 1]![t]!.label === final) first--;
       const names = rowNames(b.length);
-      const list = b.map((row, k) => `${names[k]}: ${v.labels[row[t]!.label]} ${pct(row[t]!.p)}`).join(listSep());
+      const list = b.map((row, k) => `${names[k]}: ${v.labels[row[t]!.label]} ${pct(row[t]!.p, 0)}`).join(listSep());
       state['exercise2'] = { token: t, first, final };
       const where = first === 0 ? ch.t('exTagWhere0') : ch.t('exTagWhereL', { l: first });
       return { correct: first, explanation: ch.t('exTagExplain', { tok: v.tokens[t]!, list, label: v.labels[final]!, where }) };
     },
   });
   function refreshExercise(): void {
-    (ex.element.querySelector('.question') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
     ex.refresh();
   }
-  void bind;
   return { runCurves, run };
 }

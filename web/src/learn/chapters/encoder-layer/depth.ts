@@ -5,7 +5,10 @@
 // depth (2…48) and the seed.
 import type { EncoderDepthResult } from '../../../engine/learn_calls/encoder';
 import { LineChart, type Series } from '../../../widgets/line_chart';
-import { bind, el, field, fixed, numberTable, type EncChapter } from './dom';
+import type { EncChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { fixed } from '../../format';
+import { numberTable } from '../../../widgets/tables';
 
 export const DEPTH_SHAPE = { dModel: 64, heads: 4, dFF: 256, tokens: 16, activation: 1 } as const;
 
@@ -35,7 +38,7 @@ export function depthSection(ch: EncChapter): { run: () => Promise<void> } {
   layers.max = '48';
   layers.step = '1';
   layers.value = String(cfg.layers);
-  const lf = field(ch, 'layersLabel', layers, 'enc-layers', () => ({ n: cfg.layers }));
+  const lf = ch.field('layersLabel', layers, 'enc-layers', { params: () => ({ n: cfg.layers }) });
   layers.addEventListener('input', () => { cfg.layers = Number(layers.value); lf.relabel(); schedule(); });
   const seed = el('input');
   seed.type = 'number';
@@ -46,12 +49,12 @@ export function depthSection(ch: EncChapter): { run: () => Promise<void> } {
     const v = Number(seed.value);
     if (Number.isInteger(v) && v >= 0) { cfg.seed = v; schedule(); }
   });
-  fig.controls.append(lf.element, field(ch, 'seedLabel', seed, 'enc-seed').element);
+  fig.controls.append(lf.element, ch.field('seedLabel', seed, 'enc-seed').element);
   fig.controls.classList.add('enc-depth-controls');
 
   const rmsChart = new LineChart({ label: () => ch.t('chartRms'), xLabel: () => ch.t('axisLayer'), yLabel: () => ch.t('axisRms') });
   const cosChart = new LineChart({ label: () => ch.t('chartCos'), xLabel: () => ch.t('axisLayer'), yLabel: () => ch.t('axisCos') });
-  const title = (key: 'chartRms' | 'chartCos') => { const h = el('h3', 'enc-sub'); bind(ch, h, key); return h; };
+  const title = (key: 'chartRms' | 'chartCos') => { const h = el('h3', 'enc-sub'); ch.bind(h, key); return h; };
   const summary = el('p', 'enc-summary');
   const charts = el('div', 'enc-charts');
   const a = el('div'), b = el('div');

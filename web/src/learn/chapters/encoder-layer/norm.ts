@@ -6,7 +6,10 @@
 // per-column statistics. Legend: T tokens (rows), C features (columns).
 import type { LayerNormResult } from '../../../engine/learn_calls/encoder';
 import { NumberMatrix } from '../../../widgets/number_matrix';
-import { bind, el, fixed, listSep, numberTable, type EncChapter } from './dom';
+import type { EncChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { fixed, listSep } from '../../format';
+import { numberTable } from '../../../widgets/tables';
 
 const T = 3, C = 4;
 const X0 = [1.0, 2.0, 3.0, 6.0,
@@ -46,7 +49,7 @@ export function normSection(ch: EncChapter): { run: () => Promise<void> } {
   bM.set(beta);
   const reset = el('button', 'enc-reset');
   reset.type = 'button';
-  bind(ch, reset, 'normReset');
+  ch.bind(reset, 'normReset');
   reset.addEventListener('click', () => { gamma = new Float32Array(C).fill(1); beta = new Float32Array(C); gM.set(gamma); bM.set(beta); void run(); });
   fig.controls.append(xM.element, gM.element, bM.element, reset);
   fig.controls.classList.add('enc-norm-controls');

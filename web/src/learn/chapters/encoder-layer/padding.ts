@@ -8,7 +8,9 @@ import type { AttentionResult } from '../../../engine/engine';
 import { Heatmap } from '../../../widgets/heatmap';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { onThemeChange } from '../../../widgets/theme';
-import { el, field, fixed, type EncChapter } from './dom';
+import type { EncChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { fixed } from '../../format';
 
 export const PAD = '[PAD]';
 export const LAB = { dModel: 8, heads: 2, seed: 3 } as const;
@@ -43,7 +45,7 @@ export function paddingSection(ch: EncChapter): { run: () => Promise<void> } {
     box.autocomplete = 'off';
     box.spellcheck = false;
     box.addEventListener('input', () => { input[key] = box.value; void run(); });
-    fig.controls.append(field(ch, label, box, `enc-pad-${key}`).element);
+    fig.controls.append(ch.field(label, box, `enc-pad-${key}`).element);
   }
   fig.controls.classList.add('enc-pad-controls');
   const maps = [0, 1].map(() => new Heatmap({ title: '', maxCell: 34, digits: 3, rowAxis: () => ch.t('queryAxis'), colAxis: () => ch.t('keyAxis') }));
@@ -83,7 +85,7 @@ export function paddingSection(ch: EncChapter): { run: () => Promise<void> } {
       same.textContent = ch.t('padNone');
       mistakeBox.querySelector('.mistake-demo')!.classList.add('enc-hidden-demo');
     }
-    (mistakeBox.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
+    mistakeBox.rerender();
     fig.refreshTable();
     ch.debug.renders++;
   }

@@ -5,7 +5,10 @@
 // the corrections compare with the stream they are added to. Legend: C = d_model.
 import type { TaggerLayersResult } from '../../../engine/learn_calls/encoder';
 import { maxAbs, vectorBars } from '../../../widgets/vector_bars';
-import { el, fixed, numberTable, type EncChapter } from './dom';
+import type { EncChapter } from './dom';
+import { el } from '../../../widgets/dom';
+import { fixed } from '../../format';
+import { numberTable } from '../../../widgets/tables';
 
 interface Piece { label: string; values: Float32Array; rms: number; kind: 'stream' | 'attn' | 'ffn' }
 

@@ -160,7 +160,7 @@ ${line(sizes?.full)}
       same.innerHTML = proseHtml(ch.t('mCacheSame', { same: ch.t(rows.every((r) => r.same) ? 'yes' : 'no') }));
       demo.replaceChildren(col('mCacheWith', texts.with, t.result.idsWith), col('mCacheWithout', texts.without, t.result.idsWithout), same);
     }
-    (mistake.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
+    mistake.rerender();
     tfig.refreshTable();
     ch.debug.renders++;
   }

@@ -448,7 +448,7 @@ ${live} \\[0.3em]
         tempNote.textContent = ch.t('mTempNote');
         mistakeBox.replaceChildren(table(ch.t('mTempCaption', { n: s.index + 1 }), ['τ', ...top.map((t) => tokenText(t.token)), ch.t('colKept')],
           rows.map((r) => [ch.t('mTempRow', { t: r.temperature }), ...top.map((t) => pct(r.probs.warped[t.id]!)), r.probs.kept])), tempNote);
-        (mistake.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
+        mistake.rerender();
       };
       render();
       ch.debug.renders++;

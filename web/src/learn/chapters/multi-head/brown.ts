@@ -240,7 +240,6 @@ export function brownSection(ch: MhChapter): { run: () => Promise<void> } {
   });
   function refreshExercise(): void {
     // The question names the layer: re-render it with the new one, then the choices.
-    (ex.element.querySelector('.question') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
     ex.refresh();
   }
 

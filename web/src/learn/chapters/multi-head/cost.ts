@@ -101,7 +101,7 @@ export function costSection(ch: MhChapter): { run: () => Promise<void> } {
 
   // Mistake: "more heads mean more parameters" — the engine's counts for every h.
   const sweepBox = el('div', 'mh-sweep');
-  ch.mistake(s3, { title: 'mParamsTitle', body: 'mParamsBody', bodyParams: () => ({ C: cost.dModel, T: cost.tokens }),
+  const mistake = ch.mistake(s3, { title: 'mParamsTitle', body: 'mParamsBody', bodyParams: () => ({ C: cost.dModel, T: cost.tokens }),
                    demo: (host) => host.append(sweepBox) });
 
   function renderCost(): void {
@@ -129,7 +129,7 @@ export function costSection(ch: MhChapter): { run: () => Promise<void> } {
     }
     sweepBox.replaceChildren(table);
     // The box's prose names d_model and T.
-    (sweepBox.parentElement?.parentElement?.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
+    mistake.rerender();
     fig3.refreshTable();
     ch.debug.renders++;
   }

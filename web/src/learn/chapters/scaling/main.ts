@@ -380,7 +380,7 @@ function readInt(input: HTMLInputElement, lo: number, hi: number, fallback: numb
 function inputsChanged(): void {
   expProse.rerender?.();
   gradProse.rerender?.();
-  (mistakeBox.querySelector('.prose') as (HTMLElement & { rerender?: () => void }) | null)?.rerender?.();
+  mistakeBox.rerender();
   exercise.refresh();
   const u = new URL(location.href);
   u.searchParams.set('dk', String(inputs.dK));
