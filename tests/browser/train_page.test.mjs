@@ -277,6 +277,24 @@ test('errors beside the control that caused them; nothing is lost', async () => 
   await page.fill('#try-input', '27182');
 });
 
+test('sinusoidal and no positions: the trainer takes the choice, the command line says it', async () => {
+  for (const pos of ['sinusoidal', 'none']) {
+    await page.selectOption('#f-positions', pos);
+    await page.click('#reset');
+    await waitState('idle');
+    const d = await debug();
+    assert.equal(d.info.positions, pos);
+    assert.equal(d.info.parameters, 17984 - 11 * 32, 'no (11, 32) position table');
+    assert.match(await page.textContent('#footprint'), /17,632 parameters/);
+    assert.match(await page.textContent('#native-command'), new RegExp(`--positions ${pos}$`));
+    await page.evaluate(() => window.tfpTrain.runUntil(30));
+    await waitState('paused');
+    const l = (await debug()).losses;
+    assert.ok(l[29] < l[0], `${pos}: loss ${l[0]} -> ${l[29]}`);
+  }
+  await page.selectOption('#f-positions', 'learned');
+});
+
 test('encoder–decoder: cross-attention maps; Chinese, 390 px, dark', async () => {
   await page.selectOption('#f-arch', 'encdec');
   await page.click('#reset');

@@ -75,7 +75,7 @@ const tryOutput = byId('try-output');
 const exportStatus = byId('export-status');
 const commandLine = byId('native-command');
 
-const FIELDS: Field[] = ['task', 'size', 'arch', 'layers', 'dModel', 'heads', 'dFf', 'act', 'postLn', 'lr', 'warmup',
+const FIELDS: Field[] = ['task', 'size', 'arch', 'positions', 'layers', 'dModel', 'heads', 'dFf', 'act', 'postLn', 'lr', 'warmup',
   'batch', 'steps', 'labelSmoothing', 'clip', 'seed'];
 const control = (f: Field) => byId<HTMLInputElement | HTMLSelectElement>(`f-${f}`);
 
@@ -117,7 +117,7 @@ function readSettings(): TrainSettings {
   for (const f of FIELDS) {
     const c = control(f);
     if (c instanceof HTMLInputElement && c.type === 'checkbox') (s[f] as boolean) = c.checked;
-    else if (f === 'task' || f === 'arch' || f === 'act') (s[f] as string) = c.value;
+    else if (f === 'task' || f === 'arch' || f === 'act' || f === 'positions') (s[f] as string) = c.value;
     else if (f === 'warmup' && c.value.trim() === '') s.warmup = null;
     else (s[f] as number) = c.value.trim() === '' ? Number.NaN : Number(c.value);
   }

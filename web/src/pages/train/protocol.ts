@@ -18,6 +18,7 @@ export interface TrainSettings {
   heads: number;
   dFf: number;
   act: 'relu' | 'gelu' | 'gelu_new';
+  positions: 'learned' | 'sinusoidal' | 'none';
   postLn: boolean;
   lr: number;
   warmup: number | null; // null = the trainer's default, min(50, steps/10 + 1)
@@ -47,6 +48,7 @@ export interface TrainerInfo {
   warmup: number;
   clip: number;
   label_smoothing: number;
+  positions: string;
   vocab: string;
 }
 
@@ -127,7 +129,7 @@ export function trainerOptions(s: TrainSettings): Record<string, number | string
   return {
     steps: s.steps, batch: s.batch, d_model: s.dModel, heads: s.heads, layers: s.layers, d_ff: s.dFf,
     size: s.size, lr: s.lr, label_smoothing: s.labelSmoothing, clip: s.clip, arch: s.arch, act: s.act,
-    post_ln: s.postLn, ...(s.warmup !== null ? { warmup: s.warmup } : {}),
+    post_ln: s.postLn, positions: s.positions, ...(s.warmup !== null ? { warmup: s.warmup } : {}),
   };
 }
 
@@ -136,7 +138,7 @@ export function nativeCommand(s: TrainSettings): string {
   const parts = ['tfp train', s.task, '--seed', String(s.seed), '--steps', String(s.steps), '--batch', String(s.batch),
     '--arch', s.arch, '--layers', String(s.layers), '--d-model', String(s.dModel), '--heads', String(s.heads),
     '--d-ff', String(s.dFf), '--size', String(s.size), '--act', s.act, '--lr', String(s.lr),
-    '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip)];
+    '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip), '--positions', s.positions];
   if (s.warmup !== null) parts.push('--warmup', String(s.warmup));
   if (s.postLn) parts.push('--post-ln');
   return parts.join(' ');

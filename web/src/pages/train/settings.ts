@@ -10,7 +10,7 @@ import type { TrainSettings } from './protocol';
  *  (the native run the page is checked against); ~99 % held-out accuracy in 300 steps,
  *  a second or two in a browser. */
 export const DEFAULTS: TrainSettings = {
-  task: 'copy', arch: 'decoder', size: 5, layers: 2, dModel: 32, heads: 2, dFf: 64, act: 'gelu_new', postLn: false,
+  task: 'copy', arch: 'decoder', size: 5, layers: 2, dModel: 32, heads: 2, dFf: 64, act: 'gelu_new', positions: 'learned', postLn: false,
   lr: 0.003, warmup: null, batch: 16, steps: 300, labelSmoothing: 0, clip: 1, seed: 7,
 };
 
@@ -25,7 +25,7 @@ export interface Problem {
 }
 
 /** Ranges of the numeric settings (inclusive). */
-export const RANGES: Record<Exclude<Field, 'task' | 'arch' | 'act' | 'postLn'>, [number, number]> = {
+export const RANGES: Record<Exclude<Field, 'task' | 'arch' | 'act' | 'positions' | 'postLn'>, [number, number]> = {
   size: [1, 12], layers: [1, 6], dModel: [4, 512], heads: [1, 16], dFf: [4, 2048], lr: [1e-6, 1],
   warmup: [0, 100000], batch: [1, 512], steps: [1, 100000], labelSmoothing: [0, 0.99], clip: [0, 1000],
   seed: [0, 4294967295],
@@ -35,11 +35,11 @@ const INTEGER: ReadonlySet<Field> = new Set(['size', 'layers', 'dModel', 'heads'
 /** Training memory the page allows itself (the module's heap grows to 2 GiB; leave room). */
 export const MEMORY_LIMIT = 1024 * 1024 * 1024;
 
-/** The longest decoder input and source of a task (train/tasks.cpp's context lengths). */
+/** The longest decoder input and source of a task (train/tasks.cpp: Task::encode). */
 export function lengths(s: TrainSettings): { T: number; S: number } {
   const prompt = s.task === 'add' ? 2 * s.size + 1 : s.size;
   const answer = s.task === 'add' ? s.size + 1 : s.size;
-  return s.arch === 'encdec' ? { T: answer + 2, S: prompt } : { T: prompt + answer + 2, S: 0 };
+  return s.arch === 'encdec' ? { T: answer + 1, S: prompt } : { T: prompt + answer + 1, S: 0 };
 }
 
 /** Parameters and training bytes, roughly: weights, gradients and AdamW's two moments
@@ -50,7 +50,7 @@ export function footprint(s: TrainSettings): { parameters: number; bytes: number
   const attn = 4 * C * C + 4 * C, ffn = 2 * C * F + C + F, norms = 4 * C;
   const dec = L * (attn + ffn + norms + (s.arch === 'encdec' ? attn + 2 * C : 0));
   const enc = s.arch === 'encdec' ? L * (attn + ffn + norms) : 0;
-  const parameters = dec + enc + V * C + (T + S) * C;
+  const parameters = dec + enc + V * C + (s.positions === 'learned' ? Math.max(T, S) * C : 0);
   const perLayer = (n: number, keys: number) => n * (12 * C + 3 * F) + 3 * H * n * keys;
   const acts = s.batch * (L * perLayer(T, T) + (s.arch === 'encdec' ? L * (perLayer(S, S) + 3 * H * T * S) : 0) + T * V * 3);
   return { parameters, bytes: 4 * (4 * parameters + acts) };
@@ -96,14 +96,14 @@ export function fieldOfEngineMessage(message: string): Field {
   const table: [RegExp, Field][] = [
     [/n_heads|--heads/, 'heads'], [/d_model|--d-model/, 'dModel'], [/--layers/, 'layers'], [/--d-ff/, 'dFf'],
     [/--batch/, 'batch'], [/--steps/, 'steps'], [/--lr/, 'lr'], [/--warmup/, 'warmup'], [/--clip/, 'clip'],
-    [/label-smoothing/, 'labelSmoothing'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
+    [/label-smoothing/, 'labelSmoothing'], [/--positions/, 'positions'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
   ];
   return table.find(([re]) => re.test(message))?.[1] ?? 'task';
 }
 
 // ---- the URL ------------------------------------------------------------------------------
 const URL_NAMES: Record<Field, string> = {
-  task: 'task', arch: 'arch', size: 'size', layers: 'layers', dModel: 'd', heads: 'heads', dFf: 'ff', act: 'act',
+  task: 'task', arch: 'arch', size: 'size', layers: 'layers', dModel: 'd', heads: 'heads', dFf: 'ff', act: 'act', positions: 'pos',
   postLn: 'postln', lr: 'lr', warmup: 'warmup', batch: 'batch', steps: 'steps', labelSmoothing: 'ls', clip: 'clip',
   seed: 'seed',
 };
@@ -119,6 +119,8 @@ export function settingsFromQuery(query: string): TrainSettings {
   const act = p.get('act');
   if (act === 'relu' || act === 'gelu' || act === 'gelu_new') s.act = act;
   if (p.get('postln') === '1') s.postLn = true;
+  const pos = p.get('pos');
+  if (pos === 'learned' || pos === 'sinusoidal' || pos === 'none') s.positions = pos;
   for (const f of Object.keys(RANGES) as (keyof typeof RANGES)[]) {
     const raw = p.get(URL_NAMES[f]);
     if (raw === null || raw === '') continue;
