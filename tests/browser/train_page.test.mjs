@@ -206,6 +206,8 @@ test('a click is answered within 100 ms while training', async () => {
 });
 
 test('export -> open in the playground: same maps and the same next character', async () => {
+  await page.click('#reset');
+  await waitState('idle');
   await page.click('#run');
   await waitState('done');
   const probe = await snapshotMaps(-1);
@@ -214,6 +216,21 @@ test('export -> open in the playground: same maps and the same next character', 
   await page.waitForFunction(() => document.getElementById('try-output').dataset.answer !== undefined
     && document.getElementById('try-output').textContent.includes('31415 →'));
   const answer = await page.getAttribute('#try-output', 'data-answer');
+  // Download: the three files of a model folder.
+  const downloads = [];
+  const onDownload = (d) => downloads.push(d);
+  page.on('download', onDownload);
+  await page.click('#export-files');
+  for (let i = 0; i < 100 && downloads.length < 3; i++) await page.waitForTimeout(50);
+  page.off('download', onDownload);
+  assert.deepEqual(downloads.map((d) => d.suggestedFilename()).sort(), ['config.json', 'model.safetensors', 'tokenizer.json']);
+  const file = async (name) => readFile(await downloads.find((d) => d.suggestedFilename() === name).path());
+  const config = JSON.parse(await file('config.json'));
+  assert.equal(config.architecture, 'decoder_only');
+  assert.equal(config.d_model ?? config.n_embd, 32);
+  assert.equal((await file('model.safetensors')).length, await page.evaluate(() => window.tfpTrain.exported.weights.byteLength));
+  assert.equal(JSON.parse(await file('tokenizer.json')).model.type, 'Char');
+  assert.match(await page.textContent('#export-status'), /Downloaded the model after 300 steps\./);
   const problems = [];
   const watch = (p) => {
     p.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });

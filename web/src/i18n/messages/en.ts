@@ -515,6 +515,8 @@ export const en = {
   'train.exportTitle': 'Take the model with you',
   'train.exportHelp': 'A model folder that the playground, the command-line tool and the JS API load: config.json, model.safetensors and tokenizer.json.',
   'train.exportFiles': 'Download the three files',
+  'train.exportFolder': 'Save as a folder…',
+  'train.exportedFolder': 'Saved the model after {step} steps into the folder you picked.',
   'train.openPlayground': 'Open in the playground',
   'train.exported': 'Downloaded the model after {step} steps.',
   'train.handedOver': 'The model after {step} steps is handed over: the playground opens it from this browser’s storage.',

@@ -511,6 +511,8 @@ export const zhCN: Messages = {
   'train.exportTitle': '把模型带走',
   'train.exportHelp': '导出为一个模型文件夹（config.json、model.safetensors、tokenizer.json），演练场、命令行工具和 JS API 都能直接加载。',
   'train.exportFiles': '下载这三个文件',
+  'train.exportFolder': '保存到文件夹…',
+  'train.exportedFolder': '已把训练 {step} 步后的模型存入你选的文件夹。',
   'train.openPlayground': '在演练场中打开',
   'train.exported': '已下载训练 {step} 步后的模型。',
   'train.handedOver': '训练 {step} 步后的模型已交给演练场：它会从本浏览器的存储中直接读取。',

@@ -233,6 +233,7 @@ function create(): void {
   probeInput.value = probe;
   setState('creating');
   showNote(null);
+  exportStatus.textContent = '';
   send({ kind: 'create', settings: trained, probe: padAdd(probe) });
 }
 
@@ -671,6 +672,31 @@ byId('export-files').addEventListener('click', async () => {
   download('model.safetensors', f.weights, 'application/octet-stream');
   download('tokenizer.json', f.tokenizer, 'application/json');
   exportStatus.textContent = t('train.exported', { step: f.step });
+});
+
+// Where the browser lets the page write into a folder the reader picks (Chromium's File
+// System Access API), the three files go there as one model folder.
+interface DirectoryHandle {
+  getFileHandle(name: string, o: { create: boolean }): Promise<{ createWritable(): Promise<{ write(d: BlobPart): Promise<void>; close(): Promise<void> }> }>;
+}
+const picker = (window as unknown as { showDirectoryPicker?: (o: object) => Promise<DirectoryHandle> }).showDirectoryPicker;
+const folderButton = byId<HTMLButtonElement>('export-folder');
+folderButton.hidden = !picker;
+folderButton.addEventListener('click', async () => {
+  if (!trained || !picker) return;
+  try {
+    const dir = await picker.call(window, { mode: 'readwrite' });
+    const f = await exportFiles();
+    for (const [name, data] of [['config.json', f.config], ['model.safetensors', f.weights], ['tokenizer.json', f.tokenizer]] as const) {
+      const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
+      await w.write(data);
+      await w.close();
+    }
+    exportStatus.textContent = t('train.exportedFolder', { step: f.step });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') return;  // the reader closed the picker
+    exportStatus.textContent = t('train.handoverFailed', { message: e instanceof Error ? e.message : String(e) });
+  }
 });
 
 byId('open-playground').addEventListener('click', async () => {
