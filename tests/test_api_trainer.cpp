@@ -150,7 +150,7 @@ TEST_CASE("api trainer: errors are a status and a message") {
   CHECK(create("copy", R"({"steps": "many"})") == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last() == "tfp_trainer_create: option \"steps\" must be a number, got \"many\"");
   CHECK(create("copy", R"({"arch": "rnn"})") == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(last() == "tfp_trainer_create: train: --arch is decoder or encdec, got \"rnn\"");
+  CHECK(last() == "tfp_trainer_create: train: --arch is decoder, encdec or gru, got \"rnn\"");
   CHECK(create("copy", R"({"batch": 0})") == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last() == "tfp_trainer_create: train: --steps and --batch must be positive");
   CHECK(create("copy", R"({"post_ln": 1})") == TFP_ERR_INVALID_ARGUMENT);

@@ -204,3 +204,64 @@ TEST_CASE("api trainer page: sinusoidal and no positions train, export and run a
   CHECK(std::string(tfp_last_error()) ==
         "tfp_trainer_create: train: --positions is learned, sinusoidal or none, got \"rope\"");
 }
+
+TEST_CASE("api trainer page: the GRU with additive attention trains, exports and runs as trained") {
+  // Oracle: the inference engine (model/gru_seq2seq.h) on the exported files. Its
+  // "dec.0.cross.probs" for the source "314" and decoder input ">314" must equal the
+  // trainer's additive attention for the prompt "314" (teacher forcing on the answer "314"),
+  // to float rounding (1e-5).
+  tfp_trainer* t = make("copy", R"({"arch": "gru", "d_model": 16, "batch": 8, "steps": 60, "size": 5})", 3);
+  const auto info = nlohmann::json::parse(tfp_trainer_info_json(t));
+  CHECK(info["architecture"] == "gru_attention");
+  // V·E + 2 directions × (3H·E + 3H·H + 6H) + bridge D·H + D + attention A·D + A + A·Ce + A
+  // + decoder 3D·(E + Ce) + 3D·D + 6D + out V·(D + Ce) + V, with V 15, E = H = A = 16,
+  // Ce = 32, D = 32.
+  const int64_t V = 15, E = 16, H = 16, A = 16, Ce = 32, D = 32;
+  const int64_t expected = V * E + 2 * (3 * H * E + 3 * H * H + 6 * H) + D * H + D + A * D + A + A * Ce + A +
+                           3 * D * (E + Ce) + 3 * D * D + 6 * D + V * (D + Ce) + V;
+  CHECK(info["parameters"].get<int64_t>() == expected);
+  const std::vector<double> s = stats_of(t, 60);
+  CHECK(s[4 * 59] < 0.8 * s[0]);  // it learns
+
+  tfp_tensors* maps = nullptr;
+  REQUIRE(tfp_trainer_attention(t, "314", &maps) == TFP_OK);
+  CHECK(tfp_tensors_count(maps) == 1);
+  const int k = tfp_tensors_find(maps, "dec.0.cross.probs");
+  REQUIRE(k >= 0);
+  const int32_t* d = tfp_tensors_dims(maps, k);
+  CHECK((d[0] == 1 && d[1] == 4 && d[2] == 3));  // one map, ">314" × "314"
+  CHECK(std::string(tfp_trainer_attention_tokens(t, 0)) == ">314");
+  CHECK(std::string(tfp_trainer_attention_tokens(t, 1)) == "314");
+
+  const char *config = nullptr, *tok = nullptr;
+  const uint8_t* weights = nullptr;
+  size_t nc = 0, nw = 0, nt = 0;
+  REQUIRE(tfp_trainer_export(t, &config, &nc, &weights, &nw, &tok, &nt) == TFP_OK);
+  CHECK(std::string(config, nc).find("tfp_gru_seq2seq") != std::string::npos);
+  tfp_model* m = nullptr;
+  INFO(tfp_last_error());
+  REQUIRE(tfp_model_load_buffers(config, nc, weights, nw, tok, nt, "trained-gru", &m) == TFP_OK);
+  const int32_t src[] = {8, 6, 9}, tgt[] = {2, 8, 6, 9};  // "314", ">314"
+  tfp_tensors* out = nullptr;
+  REQUIRE(tfp_model_forward(m, src, 3, nullptr, nullptr, tgt, 4, 1, &out) == TFP_OK);
+  const int j = tfp_tensors_find(out, "dec.0.cross.probs");
+  REQUIRE(j >= 0);
+  REQUIRE(tfp_tensors_numel(out, j) == 12);
+  const float* a = tfp_tensors_data(out, j);
+  const float* b = tfp_tensors_data(maps, k);
+  double worst = 0;
+  for (int i = 0; i < 12; ++i) worst = std::max(worst, std::abs(double(a[i]) - b[i]));
+  CHECK(worst < 1e-5);
+  const char* answer = nullptr;
+  REQUIRE(tfp_trainer_generate(t, "314", &answer) == TFP_OK);
+  CHECK(std::string(answer).size() <= 5);
+  tfp_tensors_free(out);
+  tfp_model_free(m);
+  tfp_tensors_free(maps);
+  tfp_trainer_free(t);
+
+  tfp_trainer* x = nullptr;
+  const std::string bad = R"({"arch": "rnn"})";
+  CHECK(tfp_trainer_create("copy", bad.data(), bad.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()) == "tfp_trainer_create: train: --arch is decoder, encdec or gru, got \"rnn\"");
+}

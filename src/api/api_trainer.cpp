@@ -206,12 +206,12 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                                 : tr.task().context_len(arch);
     const json j = {{"task", tfp::train::task_name(o.task)},
                     {"size", tr.task().size()},
-                    {"architecture", tfp::model::architecture_name(arch)},
+                    {"architecture", tr.recurrent() ? "gru_attention" : tfp::model::architecture_name(arch)},
                     {"d_model", o.d_model},
-                    {"n_heads", o.n_heads},
-                    {"n_layers", o.n_layers},
-                    {"d_ff", o.d_ff},
-                    {"parameters", tr.model().params.num_elements()},
+                    {"n_heads", tr.recurrent() ? 1 : o.n_heads},
+                    {"n_layers", tr.recurrent() ? 1 : o.n_layers},
+                    {"d_ff", tr.recurrent() ? 0 : o.d_ff},
+                    {"parameters", tr.params().num_elements()},
                     {"batch", o.batch},
                     {"steps", o.steps},
                     {"steps_done", tr.steps_done()},
@@ -240,8 +240,8 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
     const std::string p = prompt;
     tr.inspect({p, tr.task().solve(p)});
 
-    const tfp::model::ModelConfig& c = tr.config();
-    const int H = c.n_heads;
+    const tfp::model::ModelConfig& c = tr.config();  // recurrent: 1 decoder layer, 1 head, 0 encoder layers
+    const int H = static_cast<int>(c.n_heads);
     auto list = std::make_unique<tfp_tensors>();
     std::string dec, enc;
     // kind 0 decoder self, 1 cross, 2 encoder self (Trainer::attention).
@@ -262,7 +262,7 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
     };
     for (int i = 0; i < c.n_encoder_layers; ++i) add(2, i, "enc." + std::to_string(i) + ".attn.probs");
     for (int i = 0; i < c.n_decoder_layers; ++i) {
-      add(0, i, "dec." + std::to_string(i) + ".attn.probs");
+      if (!tr.recurrent()) add(0, i, "dec." + std::to_string(i) + ".attn.probs");  // the GRU has no self-attention
       if (c.architecture == tfp::model::Architecture::encoder_decoder)
         add(1, i, "dec." + std::to_string(i) + ".cross.probs");
     }

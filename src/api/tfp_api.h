@@ -414,7 +414,8 @@ typedef struct tfp_trainer tfp_trainer;
  * with '-' spelt '_', so the same options give the same run as the native CLI:
  *   "steps" (schedule length; default per task), "batch", "d_model", "heads", "layers",
  *   "d_ff", "size" (digits), "lr" (min_lr = lr/10), "label_smoothing" (numbers);
- *   "arch": "decoder" | "encdec"; "act": "relu" | "gelu" | "gelu_new";
+ *   "arch": "decoder" | "encdec" | "gru" (a GRU encoder-decoder with additive attention,
+ *   sizes from d_model); "act": "relu" | "gelu" | "gelu_new";
  *   "post_ln": true | false; "warmup" (steps), "clip" (gradient norm, 0 = off);
  *   "positions": "learned" | "sinusoidal" | "none".
  * seed: as `tfp train --seed`. An unknown task, an unknown key, a value of the wrong type
@@ -448,8 +449,8 @@ int tfp_trainer_evaluate(tfp_trainer* trainer, double* sequence_accuracy, double
 
 /* What is being trained, as a JSON object (owned by the trainer, valid until the next
  * call of this function on it or tfp_trainer_free):
- *   { "task", "size", "architecture", "d_model", "n_heads", "n_layers", "d_ff",
- *     "parameters", "batch", "steps" (the schedule), "steps_done", "seed",
+ *   { "task", "size", "architecture" ("decoder_only", "encoder_decoder" or "gru_attention"),
+ *     "d_model", "n_heads", "n_layers", "d_ff" (the GRU: 1, 1, 0), "parameters", "batch", "steps" (the schedule), "steps_done", "seed",
  *     "tokens_per_step" (B times the padded input length, as `tfp train` counts them),
  *     "lr" (the peak learning rate now), "warmup", "clip", "label_smoothing", "positions",
  *     "vocab" ("_.>=+0123456789": token id i is character i) } */
@@ -460,7 +461,9 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer);
  * returns every attention map in *out (caller-owned), cut to the example's real tokens
  * (padding removed), with the names tfp_model_forward uses:
  *   "dec.i.attn.probs"   (H, T, T)  decoder (causal) self-attention, layer i
- *   "dec.i.cross.probs"  (H, T, S)  cross-attention (encoder-decoder only)
+ *   "dec.i.cross.probs"  (H, T, S)  cross-attention (encoder-decoder only; the GRU's
+ *                                   additive attention is "dec.0.cross.probs" (1, T, S), its
+ *                                   only map)
  *   "enc.i.attn.probs"   (H, S, S)  encoder self-attention (encoder-decoder only)
  * The tokens: tfp_trainer_attention_tokens. */
 int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors** out);

@@ -12,7 +12,7 @@
 namespace tfp::train {
 
 const char* train_usage() {
-  return "usage: train TASK [--steps N] [--seed S] [--out DIR] [--arch decoder|encdec]\n"
+  return "usage: train TASK [--steps N] [--seed S] [--out DIR] [--arch decoder|encdec|gru]\n"
          "                  [--batch B] [--d-model C] [--heads H] [--layers L] [--d-ff F]\n"
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
          "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
@@ -77,9 +77,11 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
         t.positional = v == "learned" ? model::Positional::learned
                        : v == "sinusoidal" ? model::Positional::sinusoidal : model::Positional::none;
       } else if (a == "--arch") {
-        TFP_CHECK(v == "decoder" || v == "encdec", "train: --arch is decoder or encdec, got \"", v, "\"");
+        TFP_CHECK(v == "decoder" || v == "encdec" || v == "gru",
+                  "train: --arch is decoder, encdec or gru, got \"", v, "\"");
         t.architecture = v == "decoder" ? model::Architecture::decoder_only
                                         : model::Architecture::encoder_decoder;
+        t.recurrent = v == "gru";
       } else {
         TFP_CHECK(v == "relu" || v == "gelu" || v == "gelu_new",
                   "train: --act is relu, gelu or gelu_new, got \"", v, "\"");
@@ -110,9 +112,11 @@ ToyRunResult run_toy_training(const ToyRunOptions& opt, std::ostream& log) {
   Trainer tr(opt.trainer);
   const TrainerOptions& t = opt.trainer;
   log << "task " << task_name(t.task) << " (size " << tr.task().size() << "), "
-      << model::architecture_name(tr.config().architecture) << ", d_model " << t.d_model
-      << ", " << t.n_layers << " layers, " << t.n_heads << " heads, "
-      << tr.model().params.num_elements() << " parameters, batch " << t.batch << ", seed "
+      << (tr.recurrent() ? "GRU + additive attention" : model::architecture_name(tr.config().architecture))
+      << ", d_model " << t.d_model << ", "
+      << (tr.recurrent() ? std::string("bidirectional encoder, decoder width ") + std::to_string(2 * t.d_model)
+                         : std::to_string(t.n_layers) + " layers, " + std::to_string(t.n_heads) + " heads")
+      << ", " << tr.params().num_elements() << " parameters, batch " << t.batch << ", seed "
       << t.seed << "\n";
   ToyRunResult res;
   double train_s = 0, cpu_s = 0, loss_avg = 0;

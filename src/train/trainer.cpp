@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/safetensors.h"
 #include "model/config_json.h"
 #include "model/model.h"
 
@@ -32,14 +33,49 @@ model::ModelConfig toy_model_config(const TrainerOptions& opt, const Task& task)
   return c;
 }
 
+model::GruSeq2SeqConfig toy_gru_config(const TrainerOptions& opt, const Task& task) {
+  model::GruSeq2SeqConfig c;
+  c.vocab_size = Task::vocab_size();
+  c.embed_dim = opt.d_model;
+  c.encoder_hidden = opt.d_model;
+  c.bidirectional = true;
+  c.decoder_hidden = 2 * static_cast<int64_t>(opt.d_model);
+  c.attention_dim = opt.d_model;
+  c.max_source_positions = task.max_prompt_len();
+  c.max_target_tokens = task.max_answer_len() + 1;
+  c.eos_token_id = Task::kEnd;
+  c.decoder_start_token_id = Task::token(task.separator());  // the decoder input starts with it
+  c.pad_token_id = Task::kPad;
+  model::check_gru_config(c);
+  return c;
+}
+
 Trainer::Trainer(const TrainerOptions& opt)
     : opt_(opt),
       task_(opt.task, opt.seed, opt.task_size),
-      model_(toy_model_config(opt, task_)),
       adamw_(AdamWConfig{0.9, 0.98, 1e-9, opt.weight_decay}),
       data_rng_(Rng::stream(opt.seed, /*label "train data"*/ 2)) {
   TFP_CHECK(opt.batch > 0 && opt.steps > 0, "trainer: batch and steps must be positive");
-  model_.init(opt.seed);
+  if (opt.recurrent) {
+    TFP_CHECK(opt.architecture == model::Architecture::encoder_decoder,
+              "trainer: the GRU with additive attention is an encoder-decoder");
+    TFP_CHECK(opt.d_model > 0, "trainer: d_model must be positive");
+    gru_config_ = toy_gru_config(opt, task_);
+    gru_ = std::make_unique<GruSeq2Seq<float>>(gru_config_);
+    gru_->init(opt.seed);
+    config_.architecture = model::Architecture::encoder_decoder;
+    config_.family = "tfp_gru_seq2seq";
+    config_.d_model = opt.d_model;
+    config_.n_heads = 1;
+    config_.n_decoder_layers = 1;
+    config_.n_encoder_layers = 0;
+    config_.vocab_size = Task::vocab_size();
+    config_.max_positions = task_.context_len(opt.architecture);
+  } else {
+    config_ = toy_model_config(opt, task_);
+    tf_ = std::make_unique<TrainModel<float>>(config_);
+    tf_->init(opt.seed);
+  }
   schedule_.peak = opt.lr;
   schedule_.floor = opt.min_lr;
   schedule_.warmup = opt.warmup;
@@ -49,19 +85,29 @@ Trainer::Trainer(const TrainerOptions& opt)
   for (int i = 0; i < opt.eval_examples; ++i) held_out_.push_back(task_.sample(eval_rng, true));
 }
 
+TrainModel<float>& Trainer::model() {
+  TFP_CHECK(tf_ != nullptr, "trainer: a recurrent trainer has no Transformer model");
+  return *tf_;
+}
+
+CrossEntropyResult Trainer::forward(const Batch& b, const LossOptions& lo) {
+  return gru_ ? gru_->forward(b, lo.label_smoothing) : tf_->forward(b, lo);
+}
+
 StepStats Trainer::step() {
   std::vector<Example> ex;
   for (int i = 0; i < opt_.batch; ++i) ex.push_back(task_.sample(data_rng_, false));
   last_ = task_.encode(ex, opt_.architecture);
-  model_.params.zero_grad();
+  params().zero_grad();
   LossOptions lo;
   lo.label_smoothing = opt_.label_smoothing;
-  const CrossEntropyResult r = model_.forward(last_, lo);
-  model_.backward();
+  const CrossEntropyResult r = forward(last_, lo);
+  if (gru_) gru_->backward();
+  else tf_->backward();
   StepStats s;
-  s.grad_norm = clip_grad_norm(model_.params, opt_.clip);
+  s.grad_norm = clip_grad_norm(params(), opt_.clip);
   s.lr = schedule_.at(steps_done_);
-  adamw_.step(model_.params, s.lr);
+  adamw_.step(params(), s.lr);
   s.step = ++steps_done_;
   s.loss = r.loss;
   s.tokens = r.valid;
@@ -84,11 +130,11 @@ EvalStats Trainer::evaluate() {
     const size_t end = std::min(held_out_.size(), start + chunk);
     std::vector<Example> ex(held_out_.begin() + start, held_out_.begin() + end);
     last_ = task_.encode(ex, opt_.architecture);
-    const CrossEntropyResult r = model_.forward(last_, {});
+    const CrossEntropyResult r = forward(last_, {});
     loss_sum += r.loss * r.valid;
     graded += r.valid;
     correct_tokens += r.correct;
-    const std::vector<float>& logits = model_.logits();
+    const std::vector<float>& logits = this->logits();
     for (int b = 0; b < last_.B; ++b) {
       bool all = true;
       for (int t = 0; t < last_.T && all; ++t) {
@@ -125,8 +171,8 @@ std::string Trainer::generate(const std::string& prompt) {
       b.S = static_cast<int>(prompt.size());
       for (char c : prompt) b.src.push_back(Task::token(c));
     }
-    model_.forward(b, {});
-    const float* z = model_.logits().data() + static_cast<size_t>(b.T - 1) * V;
+    forward(b, {});
+    const float* z = logits().data() + static_cast<size_t>(b.T - 1) * V;
     const int next = static_cast<int>(std::max_element(z, z + V) - z);
     last_ = std::move(b);
     if (next == Task::kEnd) break;
@@ -137,12 +183,17 @@ std::string Trainer::generate(const std::string& prompt) {
 
 void Trainer::inspect(const Example& e) {
   last_ = task_.encode({e}, opt_.architecture);
-  model_.forward(last_, {});
+  forward(last_, {});
 }
 
 AttentionMap Trainer::attention(int kind, int layer, int head, int b) const {
-  const std::vector<float>& p = model_.attention_probs(kind, layer);
-  const int H = opt_.n_heads;
+  // The GRU's one map is its additive attention, (B, T, S): decoder steps × source.
+  if (gru_)
+    TFP_CHECK(kind == 1 && layer == 0 && head == 0,
+              "attention: the recurrent model has one map, its additive attention (kind 1, layer 0, head 0)");
+  const std::vector<float> gru_probs = gru_ ? gru_->attention() : std::vector<float>{};
+  const std::vector<float>& p = gru_ ? gru_probs : tf_->attention_probs(kind, layer);
+  const int H = gru_ ? 1 : opt_.n_heads;
   TFP_CHECK(head >= 0 && head < H, "attention: head ", head, " of ", H);
   TFP_CHECK(b >= 0 && b < last_.B, "attention: example ", b, " of the last batch of ", last_.B);
   AttentionMap m;
@@ -159,14 +210,22 @@ AttentionMap Trainer::attention(int kind, int layer, int head, int b) const {
 }
 
 std::string Trainer::config_json() const {
+  if (gru_) return model::gru_config_to_json(gru_config_);  // eos and start tokens included
   // The engine's config plus the end mark as eos_token_id, so generation stops there.
-  nlohmann::json j = nlohmann::json::parse(model::config_to_json(model_.config()));
+  nlohmann::json j = nlohmann::json::parse(model::config_to_json(tf_->config()));
   j["eos_token_id"] = Task::kEnd;
   return j.dump(2);
 }
 
 std::vector<uint8_t> Trainer::safetensors() const {
-  return model::save_weights_by_role(model_.config(), model_.weights());
+  if (gru_) {
+    // The parameters carry the layout's names (model/gru_seq2seq.h), as numbers-gru writes them.
+    io::SafeTensorsWriter w;
+    w.set_metadata("format", "tfp_gru_seq2seq");
+    for (const Param<float>& p : gru_->params) w.add_f32(p.name, p.shape, p.value.data());
+    return w.finish();
+  }
+  return model::save_weights_by_role(tf_->config(), tf_->weights());
 }
 
 std::string Trainer::tokenizer_json() const {

@@ -15,12 +15,15 @@
 // does the token-by-token decoding; the test checks the two agree.)
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/config.h"
+#include "model/gru_seq2seq.h"
 #include "train/lr_schedule.h"
 #include "train/optimizer.h"
+#include "train/seq_gru_model.h"
 #include "train/tasks.h"
 #include "train/train_model.h"
 
@@ -32,6 +35,11 @@ struct TrainerOptions {
   model::Architecture architecture = model::Architecture::decoder_only;
   int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;
   model::Positional positional = model::Positional::learned;  // learned, sinusoidal or none
+  // A GRU encoder–decoder with additive attention (train/seq_gru_model.h) instead of a
+  // Transformer (architecture must be encoder_decoder): embedding and attention width
+  // d_model, a bidirectional encoder of d_model per direction, a decoder of 2·d_model.
+  // n_heads, n_layers, d_ff, positional, norm_first and activation do not apply.
+  bool recurrent = false;
   bool norm_first = true;
   nn::Activation activation = nn::Activation::gelu_tanh;
   int batch = 32;
@@ -91,11 +99,19 @@ class Trainer {
 
   const Task& task() const { return task_; }
   const TrainerOptions& options() const { return opt_; }
-  TrainModel<float>& model() { return model_; }
-  const model::ModelConfig& config() const { return model_.config(); }
+  bool recurrent() const { return gru_ != nullptr; }
+  ParamStore<float>& params() { return gru_ ? gru_->params : tf_->params; }
+  // The Transformer being trained (a recurrent trainer has none: an error).
+  TrainModel<float>& model();
+  // The Transformer's config; for a recurrent trainer, a description with what the
+  // callers read: architecture encoder_decoder, one decoder "layer" whose one "head" is
+  // the additive attention, no encoder self-attention.
+  const model::ModelConfig& config() const { return config_; }
+  const model::GruSeq2SeqConfig& gru_config() const { return gru_config_; }
 
-  // The trained model as files the engine loads: config.json ("model_type": "tfp"),
-  // model.safetensors (tensors named by role) and tokenizer.json (Char model).
+  // The trained model as files the engine loads: config.json ("model_type": "tfp", or
+  // "tfp_gru_seq2seq" for the recurrent model), model.safetensors (tensors named by role,
+  // or the GRU layout of model/gru_seq2seq.h) and tokenizer.json (Char model).
   std::string config_json() const;
   std::vector<uint8_t> safetensors() const;
   std::string tokenizer_json() const;
@@ -103,15 +119,23 @@ class Trainer {
  private:
   TrainerOptions opt_;
   Task task_;
-  TrainModel<float> model_;
+  // The model being trained: one of the two.
+  std::unique_ptr<TrainModel<float>> tf_;
+  std::unique_ptr<GruSeq2Seq<float>> gru_;
+  model::ModelConfig config_;
+  model::GruSeq2SeqConfig gru_config_;
   AdamW adamw_;
   LrSchedule schedule_;
   Rng data_rng_;
   std::vector<Example> held_out_;
   int steps_done_ = 0;
   Batch last_;  // the batch of the last forward (for attention())
+
+  CrossEntropyResult forward(const Batch& b, const LossOptions& lo);
+  const std::vector<float>& logits() const { return gru_ ? gru_->logits() : tf_->logits(); }
 };
 
 model::ModelConfig toy_model_config(const TrainerOptions& opt, const Task& task);
+model::GruSeq2SeqConfig toy_gru_config(const TrainerOptions& opt, const Task& task);
 
 }  // namespace tfp::train
