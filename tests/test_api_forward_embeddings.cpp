@@ -29,7 +29,7 @@
 
 #include "api/tfp_api.h"
 #include "api/tfp_inspect_api.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "io/file.h"
 #include "io/safetensors.h"
 #include "model/model.h"
@@ -93,7 +93,7 @@ int forward(const Fixture& f, const Tensor& src, int flags, Tensors& out, const 
 
 // Every record of `obs` equals the API's tensor of that name (1e-6), and the API's every
 // probs tensor was recorded.
-void check_against(const inspect::RecordingObserver& obs, const Tensors& r) {
+void check_against(const nn::RecordingObserver& obs, const Tensors& r) {
   int probs = 0;
   for (const auto& rec : obs.records()) {
     const std::string& name = rec.first;  // (not a structured binding: CAPTURE is a lambda)
@@ -197,7 +197,7 @@ TEST_CASE("api embeddings: nn.Transformer (causal tgt, source padding) equals Py
     CAPTURE(it.key());
     CHECK(testing::max_abs_diff(r.get(it.key()), it.value()) < 1e-4);
   }
-  inspect::RecordingObserver obs({"*.probs"});
+  nn::RecordingObserver obs({"*.probs"});
   const TorchResult direct = run_torch(f.direct.config(), f.direct.weights(), f.direct.family, f.in, &obs);
   CHECK(max_diff(r.get("hidden"), direct.output.view()) <= 1e-6);
   CHECK(max_diff(r.get("memory"), direct.memory.view()) <= 1e-6);
@@ -231,7 +231,7 @@ TEST_CASE("api embeddings: bare nn.TransformerDecoder (src is its memory) equals
     CAPTURE(it.key());
     CHECK(testing::max_abs_diff(r.get(it.key()), it.value()) < 1e-4);
   }
-  inspect::RecordingObserver obs({"*.probs"});
+  nn::RecordingObserver obs({"*.probs"});
   const TorchResult direct = run_torch(f.direct.config(), f.direct.weights(), f.direct.family, f.in, &obs);
   CHECK(max_diff(r.get("hidden"), direct.output.view()) <= 1e-6);
   check_against(obs, r);
@@ -269,7 +269,7 @@ TEST_CASE("api embeddings: nn.TransformerEncoder (pre-LN) equals the C++ forward
     Tensors r;
     REQUIRE(tfp_model_forward_embeddings(f.api, 16, f.in.src.data.data(), 7, nullptr, 0,
                                          f.in.masks.src_key_padding.data(), nullptr, flags, &r.list) == TFP_OK);
-    inspect::RecordingObserver obs({"*.probs"});
+    nn::RecordingObserver obs({"*.probs"});
     const TorchResult direct = run_torch(f.direct.config(), f.direct.weights(), f.direct.family, in, &obs);
     CHECK(r.get("hidden").shape == Shape{7, 16});
     CHECK(max_diff(r.get("hidden"), direct.output.view()) <= 1e-6);

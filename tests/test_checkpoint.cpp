@@ -6,7 +6,7 @@
 // compared with the F32 golden outputs, with the loss that F16 storage causes stated.
 #include <doctest/doctest.h>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/model.h"
 #include "test_checkpoint_util.h"
 
@@ -20,10 +20,10 @@ namespace {
 
 struct Run {
   ForwardResult result;
-  inspect::RecordingObserver obs{{"*.attn.probs"}};
+  nn::RecordingObserver obs{{"*.attn.probs"}};
 };
 
-void check_attentions(const inspect::RecordingObserver& obs, const nlohmann::json& expected, const char* stack,
+void check_attentions(const nn::RecordingObserver& obs, const nlohmann::json& expected, const char* stack,
                       double tol) {
   for (size_t l = 0; l < expected.size(); ++l) {
     const std::string name = std::string(stack) + "." + std::to_string(l) + ".attn.probs";
@@ -52,7 +52,7 @@ TEST_CASE("checkpoint: GPT-2 (GPT2Model names, F32) matches HF semantics") {
 
   const nlohmann::json want = read_json(checkpoint_dir("gpt2_tiny") + "/expected.json");
   const auto ids = want["input_ids"].get<std::vector<int32_t>>();
-  inspect::RecordingObserver obs({"*.attn.probs"});
+  nn::RecordingObserver obs({"*.attn.probs"});
   const ForwardResult r = forward_decoder_only(m.config(), m.weights(), ids, &obs);
   CHECK(max_abs_diff(r.logits, want["logits"]) < 1e-4);
   CHECK(max_abs_diff(r.hidden, want["hidden"]) < 1e-4);
@@ -69,7 +69,7 @@ TEST_CASE("checkpoint: GPT-2 (GPT2LMHeadModel names, F16, tied head and mask buf
 
   const nlohmann::json want = read_json(checkpoint_dir("gpt2_tiny_lmhead_f16") + "/expected.json");
   const auto ids = want["input_ids"].get<std::vector<int32_t>>();
-  inspect::RecordingObserver obs({"*.attn.probs"});
+  nn::RecordingObserver obs({"*.attn.probs"});
   const ForwardResult r = forward_decoder_only(m.config(), m.weights(), ids, &obs);
   CHECK(max_abs_diff(r.logits, want["logits"]) < 1e-4);
   check_attentions(obs, want["attentions"], "dec", 1e-4);
@@ -100,7 +100,7 @@ TEST_CASE("checkpoint: BERT (BertForMaskedLM names, F32) with token types and pa
   const auto types = want["token_type_ids"].get<std::vector<int32_t>>();
   std::vector<uint8_t> padding;
   for (int a : want["attention_mask"].get<std::vector<int>>()) padding.push_back(a ? 0 : 1);
-  inspect::RecordingObserver obs({"*.attn.probs"});
+  nn::RecordingObserver obs({"*.attn.probs"});
   const ForwardResult r = forward_encoder_only(m.config(), m.weights(), ids, types, padding, &obs);
   CHECK(r.logits.shape == Shape{static_cast<int64_t>(ids.size()), m.config().vocab_size});
   // Every row, padding rows included: HF masks only keys (see gen_checkpoints.py).
@@ -121,7 +121,7 @@ TEST_CASE("checkpoint: BERT (BertModel names, LayerNorm gamma/beta, F16)") {
   const auto types = want["token_type_ids"].get<std::vector<int32_t>>();
   std::vector<uint8_t> padding;
   for (int a : want["attention_mask"].get<std::vector<int>>()) padding.push_back(a ? 0 : 1);
-  inspect::RecordingObserver obs({"*.attn.probs"});
+  nn::RecordingObserver obs({"*.attn.probs"});
   const ForwardResult r = forward_encoder_only(m.config(), m.weights(), ids, types, padding, &obs);
   CHECK(max_abs_diff(r.hidden, want["hidden"]) < 1e-4);
   check_attentions(obs, want["attentions"], "enc", 1e-4);

@@ -5,7 +5,7 @@
 // 1e-4 on outputs and attention probabilities.
 #include <doctest/doctest.h>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/model.h"
 #include "model/torch_inputs.h"
 #include "test_checkpoint_util.h"
@@ -27,7 +27,7 @@ void check_case(const std::string& name, CheckpointFamily family) {
   const io::SafeTensors inputs = io::SafeTensors::load(dir + "/inputs.safetensors");
   REQUIRE(torch_batch_size(m.family, inputs) == 1);
   const TorchInputs in = torch_inputs(m.config(), m.family, inputs, 0);
-  inspect::RecordingObserver obs({"*.probs"});
+  nn::RecordingObserver obs({"*.probs"});
   const TorchResult r = run_torch(m.config(), m.weights(), m.family, in, &obs);
   const nlohmann::json want = read_json(dir + "/expected.json");
   CHECK(max_abs_diff(r.output, want["output"]) < 1e-4);

@@ -142,8 +142,8 @@ TEST_CASE("head_mask: the edited head_out flows on; factor 1 is no intervention"
   inspect::HeadMask mask;
   mask.set("dec.1.cross", {1, 0, 1, 1});
   inspect::HeadMaskObserver hm(mask);
-  inspect::RecordingObserver rec({"dec.1.cross.head_out", "enc.0.attn.head_out"});
-  inspect::ChainObserver chain(&hm, &rec);
+  nn::RecordingObserver rec({"dec.1.cross.head_out", "enc.0.attn.head_out"});
+  nn::ChainObserver chain(&hm, &rec);
   const model::ForwardResult r = model::forward_encoder_decoder(cfg, w, src, tgt, {}, &chain);
   // The recorder sees the head output as it flowed on: head 1 is zero, the others not.
   const Tensor& ho = rec.get("dec.1.cross.head_out");  // (H, T, D)
@@ -245,8 +245,8 @@ TEST_CASE("head_mask: generation and translation run on the masked model") {
     CHECK(t.ids[i] == best);
     tgt.push_back(best);
   }
-  inspect::RecordingObserver rec({"dec.1.cross.probs"});
-  inspect::ChainObserver chain(&hm, &rec);
+  nn::RecordingObserver rec({"dec.1.cross.probs"});
+  nn::ChainObserver chain(&hm, &rec);
   tgt.pop_back();
   model::forward_encoder_decoder(cfg, w, src, tgt, {}, &chain);
   const Tensor& want = rec.get("dec.1.cross.probs");

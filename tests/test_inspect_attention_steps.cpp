@@ -25,7 +25,7 @@
 #include "api/tfp_api.h"
 #include "api/tfp_inspect_api.h"
 #include "inspect/attention_steps.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "io/file.h"
 #include "model/kv_cache.h"
 #include "model/model.h"
@@ -111,7 +111,7 @@ void check_definitions(const TensorView& scores, const TensorView& scaled, const
 // Every (layer, head, query) of `set` through the C API: probs equal the forward pass's
 // row, out equals the recorded head output. probs_of(layer) gives the forward's (H, Tq, Tk).
 void check_all_rows(tfp_model* m, const Inputs& in, const char* set, int layers, int H, int Tq,
-                    const inspect::RecordingObserver& rec, const std::string& block_fmt) {
+                    const nn::RecordingObserver& rec, const std::string& block_fmt) {
   for (int l = 0; l < layers; ++l) {
     const std::string block = block_fmt.substr(0, block_fmt.find('#')) + std::to_string(l) +
                               block_fmt.substr(block_fmt.find('#') + 1);
@@ -171,7 +171,7 @@ TEST_CASE("attention steps: GPT-2 fixture, every layer/head/query equals the for
   const int T = static_cast<int>(in.ids.size());
   // The forward pass's own probabilities and head outputs, recorded by the observer.
   const model::LoadedModel lm = model::load_model_dir(checkpoint_dir("gpt2_tiny"));
-  inspect::RecordingObserver rec({"*.probs", "*.head_out"});
+  nn::RecordingObserver rec({"*.probs", "*.head_out"});
   model::forward_decoder_only(lm.config(), lm.weights(), in.ids, &rec);
   check_all_rows(m, in, "dec", 2, 4, T, rec, "dec.#.attn");
 
@@ -202,7 +202,7 @@ TEST_CASE("attention steps: BERT fixture with padding, every row equals the forw
   const model::LoadedModel lm = model::load_model_dir(checkpoint_dir("bert_tiny"));
   std::vector<uint8_t> padding;
   for (int32_t a : in.mask) padding.push_back(a == 0 ? 1 : 0);
-  inspect::RecordingObserver rec({"*.probs", "*.head_out"});
+  nn::RecordingObserver rec({"*.probs", "*.head_out"});
   model::forward_encoder_only(lm.config(), lm.weights(), in.ids, in.types, padding, &rec);
   check_all_rows(m, in, "enc", 2, 4, T, rec, "enc.#.attn");
 
@@ -227,7 +227,7 @@ TEST_CASE("attention steps: nn.Transformer fixture, encoder, decoder and cross-a
   const model::LoadedModel m = model::load_model_dir(dir);
   const io::SafeTensors inputs = io::SafeTensors::load(dir + "/inputs.safetensors");
   const model::TorchInputs in = model::torch_inputs(m.config(), m.family, inputs, 0);
-  inspect::RecordingObserver rec({"*"});
+  nn::RecordingObserver rec({"*"});
   model::run_torch(m.config(), m.weights(), m.family, in, &rec);
   const int S = static_cast<int>(in.src.dim(0)), T = static_cast<int>(in.tgt.dim(0));
   const int H = 4;
@@ -279,7 +279,7 @@ TEST_CASE("attention steps: shipped numbers-transformer through the C API (enc, 
   Inputs in;
   for (int32_t id : {5, 6, 7, 8, 9, 10}) in.ids.push_back(id % static_cast<int32_t>(lm.config().vocab_size));
   for (int32_t id : {1, 4, 5, 6}) in.tgt.push_back(id % static_cast<int32_t>(lm.config().vocab_size));
-  inspect::RecordingObserver rec({"*.probs", "*.head_out"});
+  nn::RecordingObserver rec({"*.probs", "*.head_out"});
   model::forward_encoder_decoder(lm.config(), lm.weights(), in.ids, in.tgt, {}, &rec);
   const int H = static_cast<int>(lm.config().n_heads);
   check_all_rows(m, in, "enc", static_cast<int>(lm.config().n_encoder_layers), H, 6, rec, "enc.#.attn");
@@ -293,9 +293,9 @@ TEST_CASE("attention steps: a KV-cached decoder step reports every cached key") 
   const std::vector<int32_t> ids = {256, 72, 101, 108, 108, 111, 258};
   model::KVCache cache(lm.config());
   model::decoder_only_step(lm.config(), lm.weights(), cache, std::span(ids).first(6));
-  inspect::RecordingObserver step({"dec.1.attn"});
+  nn::RecordingObserver step({"dec.1.attn"});
   model::decoder_only_step(lm.config(), lm.weights(), cache, std::span(ids).last(1), &step);
-  inspect::RecordingObserver full({"dec.1.attn.probs"});
+  nn::RecordingObserver full({"dec.1.attn.probs"});
   model::forward_decoder_only(lm.config(), lm.weights(), ids, &full);
   const Tensor& k = step.get("dec.1.attn.k");
   CHECK(k.shape == Shape{4, 7, 4});                         // all 7 positions, not only the new one
@@ -327,7 +327,7 @@ TEST_CASE("attention steps: positional bias (ALiBi) shows as bias and matches at
   hooks.score_bias = nn::alibi_score_bias(H);
   const float scale = 1.0f / std::sqrt(3.0f);
   const nn::AttentionResult ref = nn::scaled_dot_product_attention(q, k, v, causal, scale, true, hooks);
-  const Tensor mask = inspect::attention_mask_matrix(causal, H, T, T, hooks);
+  const Tensor mask = nn::attention_mask_matrix(causal, H, T, T, hooks);
   REQUIRE(mask.shape == Shape{H, T, T});
   const std::vector<float> slopes = nn::alibi_slopes(H);
   for (int h = 0; h < H; ++h)
@@ -391,10 +391,10 @@ TEST_CASE("attention steps: bad set, layer, head, query are clear errors; the mo
 TEST_CASE("attention steps: the forward pass copies q, k, v only for the names asked for") {
   const model::LoadedModel lm = model::load_model_dir(checkpoint_dir("gpt2_tiny"));
   const std::vector<int32_t> ids = {256, 72, 101};
-  inspect::RecordingObserver probs_only({"*.probs"});
+  nn::RecordingObserver probs_only({"*.probs"});
   model::forward_decoder_only(lm.config(), lm.weights(), ids, &probs_only);
   for (const auto& r : probs_only.records()) CHECK(r.first.find(".probs") != std::string::npos);
-  inspect::RecordingObserver one({"dec.1.attn.k"});
+  nn::RecordingObserver one({"dec.1.attn.k"});
   model::forward_decoder_only(lm.config(), lm.weights(), ids, &one);
   REQUIRE(one.records().size() == 1);
   CHECK(one.records()[0].first == "dec.1.attn.k");

@@ -5,7 +5,7 @@
 // order differs), and PyTorch 1.13 (tolerance 1e-4).
 #include <doctest/doctest.h>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/kv_cache.h"
 #include "model/transformer.h"
 #include "test_layers_fixture.h"
@@ -36,7 +36,7 @@ TEST_CASE("kv cache: decoder-only decoding equals full recomputation") {
 
   const std::vector<int32_t> seq = {3, 14, 15, 9, 26, 5, 30};
   const Tensor full = model::forward_decoder_only(cfg, w, seq).logits;  // (7, V)
-  inspect::RecordingObserver full_rec({"dec.2.attn.probs"});
+  nn::RecordingObserver full_rec({"dec.2.attn.probs"});
   model::forward_decoder_only(cfg, w, seq, &full_rec);
   const Tensor& full_probs = full_rec.get("dec.2.attn.probs");  // (H, 7, 7)
 
@@ -47,7 +47,7 @@ TEST_CASE("kv cache: decoder-only decoding equals full recomputation") {
   CHECK(max_abs_diff(first, rows(full, 0, 3)) <= 1e-5f);
   for (int64_t t = 3; t < 7; ++t) {
     CAPTURE(t);
-    inspect::RecordingObserver rec({"dec.2.attn.probs"});
+    nn::RecordingObserver rec({"dec.2.attn.probs"});
     const Tensor step =
         model::decoder_only_step(cfg, w, cache, std::span(seq).subspan(t, 1), &rec).logits;
     CHECK(cache.length() == t + 1);
@@ -91,7 +91,7 @@ TEST_CASE("kv cache: encoder-decoder decoding equals full recomputation") {
     CAPTURE(t);
     // After the first step the memory's K/V live in the cache; pass none to prove it.
     const TensorView mem = t == 0 ? memory.view() : TensorView{};
-    inspect::RecordingObserver rec({"dec.1.cross.probs"});
+    nn::RecordingObserver rec({"dec.1.cross.probs"});
     const Tensor step = model::encoder_decoder_step(cfg, w, cache, mem, pad,
                                                     std::span(tgt).subspan(t, 1), &rec).logits;
     CHECK(cache.has_memory());

@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "nn/decoder_layer.h"
 #include "nn/encoder_layer.h"
 #include "nn/feed_forward.h"
@@ -64,9 +64,9 @@ TEST_CASE("layers: encoder layer matches PyTorch nn.TransformerEncoderLayer") {
       nn::AttentionMask mask;
       mask.key_padding = batch_mask(c.at("src_key_padding_mask"), b, T);
       if (!c.at("src_mask").is_null()) mask.additive = to_tensor(c.at("src_mask"));
-      inspect::RecordingObserver rec({"enc.0.attn.probs"});
+      nn::RecordingObserver rec({"enc.0.attn.probs"});
       const Tensor out = nn::encoder_layer(batch_item(x, b), w.encoder_layers[0], opt, mask,
-                                           inspect::Scope(&rec, "enc.0"));
+                                           nn::Scope(&rec, "enc.0"));
       CHECK(max_abs_diff(out, batch_item(y, b)) <= kTol);
       REQUIRE(rec.has("enc.0.attn.probs"));
       CHECK(max_abs_diff(rec.get("enc.0.attn.probs"), batch_item(probs, b)) <= kTol);
@@ -105,10 +105,10 @@ TEST_CASE("layers: decoder layer matches PyTorch nn.TransformerDecoderLayer") {
       self_mask.causal = true;  // = generate_square_subsequent_mask(T) in the fixture
       self_mask.key_padding = batch_mask(c.at("tgt_key_padding_mask"), b, T);
       mem_mask.key_padding = batch_mask(c.at("memory_key_padding_mask"), b, S);
-      inspect::RecordingObserver rec({"*.probs"});
+      nn::RecordingObserver rec({"*.probs"});
       const Tensor out = nn::decoder_layer(batch_item(x, b), batch_item(mem, b), w, opt,
                                            self_mask, mem_mask, nullptr,
-                                           inspect::Scope(&rec, "dec.0"));
+                                           nn::Scope(&rec, "dec.0"));
       CHECK(max_abs_diff(out, batch_item(y, b)) <= kTol);
       CHECK(max_abs_diff(rec.get("dec.0.attn.probs"), batch_item(sp, b)) <= kTol);
       CHECK(max_abs_diff(rec.get("dec.0.cross.probs"), batch_item(cp, b)) <= kTol);

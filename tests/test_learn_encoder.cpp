@@ -31,7 +31,7 @@
 #include "api/seeded.h"
 #include "api/tfp_learn_encoder_api.h"
 #include "inspect/logit_lens.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "inspect/stream_stats.h"
 #include "model/model.h"
 #include "model/transformer.h"
@@ -254,7 +254,7 @@ TEST_CASE("learn encoder: brown-pos read layer by layer; ffn.hidden from the sam
   }
 
   // Row 0 and the hidden activations, composed here from the recorded stream.
-  inspect::RecordingObserver rec({"embed.out", "enc.*.attn.out", "enc.*.ffn.hidden", "enc.*.ffn.out", "enc.*.out"});
+  nn::RecordingObserver rec({"embed.out", "enc.*.attn.out", "enc.*.ffn.hidden", "enc.*.ffn.out", "enc.*.out"});
   model::forward_encoder_only(cfg, lm.weights(), ids, {}, {}, &rec);
   {
     Tensor e = nn::layer_norm(rec.get("embed.out").view(), lm.weights().encoder_norm);

@@ -7,7 +7,7 @@
 
 #include <numeric>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/transformer.h"
 #include "test_layers_fixture.h"
 
@@ -76,7 +76,7 @@ TEST_CASE("model: nn.Transformer matches PyTorch, with per-layer attention") {
       m.tgt_causal = true;
       m.src_key_padding = batch_mask(c.at("src_key_padding_mask"), b, S);
       m.memory_key_padding = m.src_key_padding;
-      inspect::RecordingObserver rec({"*.probs", "enc.norm.out"});
+      nn::RecordingObserver rec({"*.probs", "enc.norm.out"});
       const Tensor out =
           model::transformer_forward(cfg, w, batch_item(src, b), batch_item(tgt, b), m, &rec);
       CHECK(max_abs_diff(out, batch_item(y, b)) <= 1e-4f);
@@ -162,7 +162,7 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   const model::ModelConfig cfg = tiny(model::Architecture::encoder_decoder);
   const model::ModelWeights w = model::random_weights(cfg, 3, 0.3f, true);
   const std::vector<int32_t> src = {5, 6, 7, 8, 9}, tgt = {1, 2, 3};
-  inspect::RecordingObserver all({"*"});
+  nn::RecordingObserver all({"*"});
   const model::ForwardResult r = model::forward_encoder_decoder(cfg, w, src, tgt, {}, &all);
   std::vector<std::string> names;
   for (const auto& [n, t] : all.records()) names.push_back(n);
@@ -202,17 +202,17 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   CHECK(max_abs_diff(all.get("logits"), r.logits) == 0.0f);
 
   // Prefix filter: "dec.1" takes dec.1.* only.
-  inspect::RecordingObserver one({"dec.1"});
+  nn::RecordingObserver one({"dec.1"});
   model::forward_encoder_decoder(cfg, w, src, tgt, {}, &one);
   CHECK(one.records().size() == 17);  // attn: probs, 5 drill-down tensors, out; cross: same; ffn.hidden, ffn.out, out
   CHECK_THROWS_WITH_AS(one.get("enc.0.out"),
                        doctest::Contains("nothing recorded as \"enc.0.out\""), Error);
-  CHECK(inspect::glob_match("dec.*.cross.probs", "dec.12.cross.probs"));
-  CHECK(!inspect::glob_match("dec.*.cross.probs", "enc.1.attn.probs"));
+  CHECK(nn::glob_match("dec.*.cross.probs", "dec.12.cross.probs"));
+  CHECK(!nn::glob_match("dec.*.cross.probs", "enc.1.attn.probs"));
 
   // An edit of a layer output flows downstream: zeroing the encoder output changes the
   // logits; an observer that only watches changes nothing.
-  struct ZeroEncoder : inspect::Observer {
+  struct ZeroEncoder : nn::Observer {
     bool wants(std::string_view n) const override { return n == "enc.1.out"; }
     void observe(std::string_view, Tensor& t) override { std::fill(t.data.begin(), t.data.end(), 0.0f); }
   } zero;

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/transformer.h"
 #include "test_layers_fixture.h"
 
@@ -112,7 +112,7 @@ TEST_CASE("model tokens: GPT-2-shaped decoder-only model matches PyTorch") {
   const model::ModelConfig cfg = config_of(c, model::Architecture::decoder_only);
   model::ModelWeights w = bind(cfg, c.at("weights"));
   const std::vector<int32_t> ids = c.at("ids").get<std::vector<int32_t>>();
-  inspect::RecordingObserver rec({"dec.*.attn.probs"});
+  nn::RecordingObserver rec({"dec.*.attn.probs"});
   const model::ForwardResult r = model::forward_decoder_only(cfg, w, ids, &rec);
   CHECK(max_abs_diff(r.hidden, to_tensor(c.at("hidden"))) <= 1e-4f);
   CHECK(max_abs_diff(r.logits, to_tensor(c.at("logits"))) <= 1e-4f);

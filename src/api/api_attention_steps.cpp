@@ -15,7 +15,7 @@
 #include "api/tfp_inspect_api.h"
 #include "inspect/attention_steps.h"
 #include "inspect/head_mask.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 
 using tfp::api::loaded_of;
 
@@ -56,7 +56,7 @@ std::vector<std::string> steps_records(const std::string& block) {
   return {block + ".q", block + ".k", block + ".v", block + ".mask"};
 }
 
-tfp_tensors* steps_result(const inspect::RecordingObserver& obs, const std::string& block, int head,
+tfp_tensors* steps_result(const nn::RecordingObserver& obs, const std::string& block, int head,
                           int query) {
   const tfp::Tensor& q = obs.get(block + ".q");  // (H, Tq, D)
   const float scale = 1.0f / std::sqrt(static_cast<float>(q.dim(2)));  // as multi_head_attention
@@ -102,7 +102,7 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
                               enc_dec ? "decoder input (tgt_ids)" : "input");
 
     // Record exactly this block's q, k, v and mask (exact names: nothing else is copied).
-    tfp::inspect::RecordingObserver obs(tfp::api::steps_records(block));
+    tfp::nn::RecordingObserver obs(tfp::api::steps_records(block));
     // Under the model's head mask (if any): later layers see the ablated heads' effect;
     // the chosen row's "out" is the head's own probs·v, before its factor.
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);

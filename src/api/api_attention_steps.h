@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "api/tfp_api.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/config.h"
 
 namespace tfp::api {
@@ -26,7 +26,7 @@ std::vector<std::string> steps_records(const std::string& block);
 
 // Replays row `query` of head `head` from the recorded q, k, v, mask
 // (inspect/attention_steps.h) and packs the tensor list tfp_inspect_api.h documents.
-tfp_tensors* steps_result(const inspect::RecordingObserver& obs, const std::string& block, int head,
+tfp_tensors* steps_result(const nn::RecordingObserver& obs, const std::string& block, int head,
                           int query);
 
 }  // namespace tfp::api

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "api/tfp_api.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/model.h"
 #include "model/torch_inputs.h"
 
@@ -30,6 +30,6 @@ model::CheckpointFamily embedding_module(const model::ModelConfig& c, const char
 // C function in messages.
 model::TorchResult run_embeddings(const model::LoadedModel& lm, const char* f, int C, const float* src,
                                   int S, const float* tgt, int T, const uint8_t* src_padding,
-                                  const uint8_t* tgt_padding, int flags, inspect::Observer* obs);
+                                  const uint8_t* tgt_padding, int flags, nn::Observer* obs);
 
 }  // namespace tfp::api

@@ -6,7 +6,7 @@
 #include "api/api_tensors.h"
 #include "api/api_token_inputs.h"
 #include "inspect/head_mask.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 
 using tfp::api::loaded_of;
 
@@ -29,7 +29,7 @@ int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t
     const tfp::api::TokenInputs in = tfp::api::read_token_inputs(
         "tfp_model_forward", c, ids, n, token_type_ids, attention_mask, tgt_ids, n_tgt);
 
-    tfp::inspect::RecordingObserver obs(want_attention ? std::vector<std::string>{"*.probs"}
+    tfp::nn::RecordingObserver obs(want_attention ? std::vector<std::string>{"*.probs"}
                                                        : std::vector<std::string>{});
     tfp::inspect::WithHeadMask masked(model->head_mask, want_attention ? &obs : nullptr);
     // The head mask (if any) first, then the recorder.

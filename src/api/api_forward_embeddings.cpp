@@ -70,7 +70,7 @@ m::CheckpointFamily embedding_module(const m::ModelConfig& c, const char* f) {
 
 m::TorchResult run_embeddings(const m::LoadedModel& lm, const char* f, int C, const float* src, int S,
                               const float* tgt, int T, const uint8_t* src_padding, const uint8_t* tgt_padding,
-                              int flags, inspect::Observer* obs) {
+                              int flags, nn::Observer* obs) {
   const m::ModelConfig& c = lm.config();
   TFP_API_REQUIRE(!c.has_embeddings, f, ": '", lm.source,
                   "' has token embeddings: it takes token ids (tfp_model_forward), not vectors");
@@ -134,7 +134,7 @@ int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int 
   return tfp::api::guard(f, [&] {
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     const m::LoadedModel& lm = loaded_of(model, f);
-    tfp::inspect::RecordingObserver obs({"*.probs"});
+    tfp::nn::RecordingObserver obs({"*.probs"});
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);  // the head mask (if any) first, then the recorder
     m::TorchResult r =
         tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, masked.get());
@@ -163,7 +163,7 @@ int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* s
     // checks them against the model next).
     const std::string block =
         tfp::api::steps_block(f, c, set, layer, head, query, S, T, "source (src)", "decoder input (tgt)");
-    tfp::inspect::RecordingObserver obs(tfp::api::steps_records(block));
+    tfp::nn::RecordingObserver obs(tfp::api::steps_records(block));
     // Under the head mask, as tfp_model_attention_steps: later layers see the ablated
     // heads' effect; the chosen row's "out" is the head's own probs·v, before its factor.
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);

@@ -124,13 +124,13 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
     TFP_API_REQUIRE(beam_size >= 1, f, ": beam_size must be at least 1 (1 = greedy), got ", beam_size);
     const std::span<const int32_t> x(ids, static_cast<size_t>(n));
     tfp::inspect::HeadMaskObserver masked(model->head_mask);
-    tfp::inspect::Observer* with = model->head_mask.empty() ? nullptr : &masked;
+    tfp::nn::Observer* with = model->head_mask.empty() ? nullptr : &masked;
     auto list = std::make_unique<tfp_tensors>();
     switch (c.architecture) {
       case m::Architecture::decoder_only: {
         TFP_API_REQUIRE(c.lm_head, f, ": '", lm.source, "' has no LM head");
         std::vector<std::vector<double>> p;
-        for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
+        for (tfp::nn::Observer* o : {static_cast<tfp::nn::Observer*>(nullptr), with}) {
           const tfp::Tensor logits = tfp::api::run_tokens(c, lm.weights(), {.ids = x}, o).logits;  // (T, V)
           const int64_t V = logits.dim(1);
           p.push_back(m::token_probabilities(std::span<const float>(logits.row(logits.dim(0) - 1), static_cast<size_t>(V))));
@@ -157,7 +157,7 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
             std::find(x.begin(), x.end(), mask_id) != x.end()) {
           const char* names[2][2] = {{"fill_ids_before", "fill_probs_before"}, {"fill_ids_after", "fill_probs_after"}};
           int run = 0;
-          for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
+          for (tfp::nn::Observer* o : {static_cast<tfp::nn::Observer*>(nullptr), with}) {
             const std::vector<m::MaskPrediction> found =
                 m::fill_mask_forward(c, lm.weights(), x, {}, {}, mask_id, top_k, o);
             const int64_t M = static_cast<int64_t>(found.size()), K = static_cast<int64_t>(found[0].ids.size());
@@ -179,7 +179,7 @@ extern "C" int tfp_model_head_mask_effect(tfp_model* model, const int32_t* ids, 
         }
         const char* names[2][2] = {{"argmax_before", "prob_before"}, {"argmax_after", "prob_after"}};
         int run = 0;
-        for (tfp::inspect::Observer* o : {static_cast<tfp::inspect::Observer*>(nullptr), with}) {
+        for (tfp::nn::Observer* o : {static_cast<tfp::nn::Observer*>(nullptr), with}) {
           const tfp::Tensor logits = tfp::api::run_tokens(c, lm.weights(), {.ids = x}, o).logits;
           TFP_API_REQUIRE(!logits.empty(), f, ": '", lm.source, "' has no head (hidden states only)");
           const int64_t T = logits.dim(0), V = logits.dim(1);

@@ -40,7 +40,7 @@ TokenInputs read_token_inputs(const char* f, const m::ModelConfig& c, const int3
 }
 
 m::ForwardResult run_tokens(const m::ModelConfig& c, const m::ModelWeights& w, const TokenInputs& in,
-                            inspect::Observer* obs) {
+                            nn::Observer* obs) {
   switch (c.architecture) {
     case m::Architecture::decoder_only: return m::forward_decoder_only(c, w, in.ids, obs);
     case m::Architecture::encoder_only:

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/transformer.h"
 
 namespace tfp::api {
@@ -31,6 +31,6 @@ TokenInputs read_token_inputs(const char* f, const model::ModelConfig& c, const 
 
 // One forward pass of the model on checked inputs, reporting to `obs` (may be null).
 model::ForwardResult run_tokens(const model::ModelConfig& c, const model::ModelWeights& w,
-                                const TokenInputs& in, inspect::Observer* obs);
+                                const TokenInputs& in, nn::Observer* obs);
 
 }  // namespace tfp::api

@@ -16,7 +16,7 @@
 #include "api/seeded.h"
 #include "inspect/head_mask.h"
 #include "inspect/logit_lens.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "inspect/stream_stats.h"
 #include "model/weights.h"
 #include "nn/feed_forward.h"
@@ -158,7 +158,7 @@ extern "C" int tfp_learn_tagger_layers(tfp_model* model, const int32_t* ids, int
     }
     std::vector<std::string> names = hidden;
     for (const auto* v : {&attn, &ffn, &stream}) names.insert(names.end(), v->begin(), v->end());
-    tfp::inspect::RecordingObserver rec(names);  // exact names: nothing else is copied
+    tfp::nn::RecordingObserver rec(names);  // exact names: nothing else is copied
     tfp::inspect::WithHeadMask masked(model->head_mask, &rec);
     const tfp::inspect::TaggerLens lens =
         tfp::inspect::tagger_lens(c, lm.weights(), std::span<const int32_t>(ids, static_cast<size_t>(n)), masked.get());

@@ -6,7 +6,7 @@
 //                    per batch item, [batch][head][Tq][Tk]
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/model.h"
 #include "model/torch_inputs.h"
 
@@ -31,7 +31,7 @@ void write_tokens(JsonWriter& w, const char* key, const model::LoadedModel& m, c
 }
 
 // [layer][head][Tq][Tk] from "<stack>.<i>.<kind>.probs".
-void write_layers(JsonWriter& w, const inspect::RecordingObserver& obs, const char* stack, const char* kind,
+void write_layers(JsonWriter& w, const nn::RecordingObserver& obs, const char* stack, const char* kind,
                   int64_t layers) {
   w.begin_array();
   for (int64_t i = 0; i < layers; ++i)
@@ -44,8 +44,8 @@ void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
   TFP_CHECK(c.has_embeddings, "forward: '", m.source,
             "' is a PyTorch nn.Transformer checkpoint (it takes embeddings): pass --inputs FILE.safetensors");
   const bool attention = a.has("--attention");
-  inspect::RecordingObserver obs(attention ? std::vector<std::string>{"*.probs"} : std::vector<std::string>{});
-  inspect::Observer* o = attention ? &obs : nullptr;
+  nn::RecordingObserver obs(attention ? std::vector<std::string>{"*.probs"} : std::vector<std::string>{});
+  nn::Observer* o = attention ? &obs : nullptr;
   const std::vector<int32_t> ids = input_ids(m, a, "--ids", "--text");
   TFP_CHECK(!ids.empty(), "forward: no input tokens");
 
@@ -116,7 +116,7 @@ void forward_torch(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
   const int64_t B = model::torch_batch_size(m.family, inputs);
   const bool attention = a.has("--attention");
   std::vector<model::TorchResult> results;
-  std::vector<inspect::RecordingObserver> observers;
+  std::vector<nn::RecordingObserver> observers;
   for (int64_t b = 0; b < B; ++b) {
     observers.emplace_back(attention ? std::vector<std::string>{"*.probs"} : std::vector<std::string>{});
     const model::TorchInputs in = model::torch_inputs(m.config(), m.family, inputs, b);

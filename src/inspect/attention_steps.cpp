@@ -15,59 +15,6 @@ namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 }  // namespace
 
-Tensor attention_mask_matrix(const nn::AttentionMask& mask, int H, int Tq, int Tk,
-                             const nn::AttentionHooks& hooks) {
-  const char* op = "attention_mask_matrix";
-  nn::validate_attention_mask(op, mask, H, Tq, Tk);
-  const bool per_head = (!mask.additive.empty() && mask.additive.rank() == 3) ||
-                        static_cast<bool>(hooks.score_bias);
-  const int Hm = per_head ? H : 1;
-  Tensor m(per_head ? Shape{H, Tq, Tk} : Shape{Tq, Tk});  // zeros: nothing added yet
-  for (int h = 0; h < Hm; ++h) {
-    float* s = m.ptr() + static_cast<int64_t>(h) * Tq * Tk;  // (Tq, Tk)
-    // The same order as attention itself: positional bias, additive mask, then -inf
-    // where forbidden (apply_attention_mask does the last two exactly as attend() does).
-    if (hooks.score_bias) {
-      const int64_t q_pos0 = hooks.kv_pos0 + (Tk - Tq);
-      hooks.score_bias(h, s, Tq, Tk, Tk, q_pos0, hooks.kv_pos0);
-    }
-    nn::apply_attention_mask(s, Tk, h, Tq, Tk, mask);
-  }
-  return m;
-}
-
-bool wants_heads(const Scope& scope, std::string_view block) {
-  if (!scope.active()) return false;
-  const std::string b(block);
-  for (const char* leaf : {".q", ".k", ".v", ".mask"})
-    if (scope.wants(b + leaf)) return true;
-  return false;
-}
-
-nn::AttentionHooks head_out_hooks(const Scope& scope, std::string_view block) {
-  nn::AttentionHooks hooks;
-  if (!scope.active()) return hooks;
-  std::string leaf = std::string(block) + ".head_out";
-  if (!scope.wants(leaf)) return hooks;
-  // Reported (and possibly edited) inside attention, before the output projection.
-  hooks.edit_heads = [scope, leaf = std::move(leaf)](Tensor& head_out) { scope.emit(leaf, head_out); };
-  return hooks;
-}
-
-void emit_heads(const Scope& scope, std::string_view block, nn::AttentionResult& a,
-                const nn::AttentionMask& mask, int H) {
-  if (!scope.active()) return;
-  const std::string b(block);
-  if (!a.q.empty()) scope.emit(b + ".q", a.q);                 // (H, Tq, D)
-  if (!a.k.empty()) scope.emit(b + ".k", a.k);                 // (H, Tk, D)
-  if (!a.v.empty()) scope.emit(b + ".v", a.v);                 // (H, Tk, D)
-  if (!a.q.empty() && !a.k.empty() && scope.wants(b + ".mask")) {
-    Tensor m = attention_mask_matrix(mask, H, static_cast<int>(a.q.dim(1)),
-                                     static_cast<int>(a.k.dim(1)));
-    scope.emit(b + ".mask", m);  // (Tq, Tk) or (H, Tq, Tk)
-  }
-}
-
 AttentionSteps attention_steps(const TensorView& q,  // (H, Tq, D)
                                const TensorView& k,  // (H, Tk, D)
                                const TensorView& v,  // (H, Tk, Dv)

@@ -20,38 +20,17 @@
 // are an independent re-derivation that must equal the engine's "<block>.probs" row.
 //
 // What this file does not do: run the model (the C API does, src/api/api_attention_steps.cpp),
-// or compute anything when no observer asks (the layers test wants_heads() first).
+// or compute anything when no observer asks (the layers test nn::wants_heads() first).
 //
 // Legend: H heads, Tq queries, Tk keys, D head size.
 #pragma once
 #include <string_view>
 
 #include "core/tensor.h"
-#include "inspect/observer.h"
 #include "nn/attention.h"
+#include "nn/attention_report.h"
 
 namespace tfp::inspect {
-
-// The mask and biases a block adds to its scaled scores, as one matrix: the additive
-// mask's value (0 without one) plus any positional score bias (ALiBi, relative), and
-// -inf wherever causal / window / key_padding (or a -inf additive entry) forbid the key.
-// (Tq, Tk), or (H, Tq, Tk) when the additive mask is per head or hooks.score_bias is set.
-Tensor attention_mask_matrix(const nn::AttentionMask& mask, int H, int Tq, int Tk,
-                             const nn::AttentionHooks& hooks = {});
-
-// Whether the observer wants any of "<block>.q/k/v/mask" (block = "attn" or "cross"
-// under the layer's scope). False, and allocation-free, without an observer.
-bool wants_heads(const Scope& scope, std::string_view block);
-
-// Hooks whose edit_heads reports "<block>.head_out" (H, Tq, D) from inside attention,
-// before the output projection, so an observer's edit of it flows on (head ablation,
-// inspect/head_mask.h). Empty hooks when the observer does not want it.
-nn::AttentionHooks head_out_hooks(const Scope& scope, std::string_view block);
-
-// Reports a.q, a.k, a.v (filled by multi_head_attention(..., need_heads)) and the
-// block's mask matrix under "<block>.*", each only when wanted (head_out: see above).
-void emit_heads(const Scope& scope, std::string_view block, nn::AttentionResult& a,
-                const nn::AttentionMask& mask, int H);
 
 struct AttentionSteps {
   int head = 0, query = 0;

@@ -64,13 +64,5 @@ void HeadMaskObserver::observe(std::string_view name, Tensor& t) {  // t: (H, Tq
   }
 }
 
-bool ChainObserver::wants(std::string_view name) const {
-  return (first_ && first_->wants(name)) || (second_ && second_->wants(name));
-}
-
-void ChainObserver::observe(std::string_view name, Tensor& t) {
-  if (first_ && first_->wants(name)) first_->observe(name, t);
-  if (second_ && second_->wants(name)) second_->observe(name, t);
-}
 
 }  // namespace tfp::inspect

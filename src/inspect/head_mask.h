@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 
 namespace tfp::inspect {
 
@@ -51,7 +51,7 @@ std::string head_block_name(std::string_view set, int layer);
 // Multiplies head h of every masked block's "<block>.head_out" (H, Tq, D) by its factor.
 // Owns a copy of the mask. A block whose head count differs from its factor count is a
 // tfp::Error naming both.
-class HeadMaskObserver final : public Observer {
+class HeadMaskObserver final : public nn::Observer {
  public:
   explicit HeadMaskObserver(HeadMask mask) : mask_(std::move(mask)) {}
   bool wants(std::string_view name) const override;
@@ -62,35 +62,22 @@ class HeadMaskObserver final : public Observer {
   HeadMask mask_;
 };
 
-// Two observers as one: `first` sees (and may edit) each tensor before `second` does.
-// Either may be null.
-class ChainObserver final : public Observer {
- public:
-  ChainObserver(Observer* first, Observer* second) : first_(first), second_(second) {}
-  bool wants(std::string_view name) const override;
-  void observe(std::string_view name, Tensor& t) override;
-
- private:
-  Observer* first_;
-  Observer* second_;
-};
-
 // What a caller hands a forward pass: `inner` (may be null) alone when the mask is
 // empty, else the mask chained before it — the recorder sees the scaled head_out, as
 // it flowed on. Holds the observers; keep it alive for the forward pass.
 class WithHeadMask {
  public:
-  WithHeadMask(const HeadMask& mask, Observer* inner)
+  WithHeadMask(const HeadMask& mask, nn::Observer* inner)
       : masked_(!mask.empty()), mask_(mask), chain_(&mask_, inner), inner_(inner) {}
   WithHeadMask(const WithHeadMask&) = delete;
   WithHeadMask& operator=(const WithHeadMask&) = delete;
-  Observer* get() { return masked_ ? static_cast<Observer*>(&chain_) : inner_; }
+  nn::Observer* get() { return masked_ ? static_cast<nn::Observer*>(&chain_) : inner_; }
 
  private:
   bool masked_;
   HeadMaskObserver mask_;
-  ChainObserver chain_;
-  Observer* inner_;
+  nn::ChainObserver chain_;
+  nn::Observer* inner_;
 };
 
 }  // namespace tfp::inspect

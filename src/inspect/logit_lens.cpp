@@ -22,7 +22,7 @@ Tensor lens_logits(const model::ModelConfig& cfg, const model::ModelWeights& w,
 
 LogitLens logit_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
                      std::span<const int32_t> ids, std::span<const int32_t> tgt_ids, int top_k,
-                     Observer* intervention) {
+                     nn::Observer* intervention) {
   namespace m = model;
   TFP_CHECK(cfg.architecture != m::Architecture::encoder_only,
             "logit_lens: applies to decoder-only and encoder-decoder models; this one is encoder_only");
@@ -37,8 +37,8 @@ LogitLens logit_lens(const model::ModelConfig& cfg, const model::ModelWeights& w
   LogitLens lens;
   lens.rows.push_back(seq2seq ? "dec.embed.out" : "embed.out");
   for (int64_t l = 0; l < cfg.n_decoder_layers; ++l) lens.rows.push_back("dec." + std::to_string(l) + ".out");
-  RecordingObserver rec(lens.rows);  // exact names: nothing else is copied
-  ChainObserver chain(intervention, &rec);
+  nn::RecordingObserver rec(lens.rows);  // exact names: nothing else is copied
+  nn::ChainObserver chain(intervention, &rec);
   if (seq2seq)
     m::forward_encoder_decoder(cfg, w, ids, tgt_ids, {}, &chain);
   else
@@ -66,7 +66,7 @@ LogitLens logit_lens(const model::ModelConfig& cfg, const model::ModelWeights& w
 }
 
 TaggerLens tagger_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
-                       std::span<const int32_t> ids, Observer* also) {
+                       std::span<const int32_t> ids, nn::Observer* also) {
   namespace m = model;
   TFP_CHECK(cfg.architecture == m::Architecture::encoder_only &&
                 cfg.encoder_head == m::EncoderHead::token_classifier,
@@ -76,9 +76,9 @@ TaggerLens tagger_lens(const model::ModelConfig& cfg, const model::ModelWeights&
   TaggerLens lens;
   lens.rows.push_back("embed.out");
   for (int64_t l = 0; l < cfg.n_encoder_layers; ++l) lens.rows.push_back("enc." + std::to_string(l) + ".out");
-  RecordingObserver rec(lens.rows);
-  ChainObserver chain(also, &rec);
-  m::forward_encoder_only(cfg, w, ids, {}, {}, also ? static_cast<Observer*>(&chain) : &rec);
+  nn::RecordingObserver rec(lens.rows);
+  nn::ChainObserver chain(also, &rec);
+  m::forward_encoder_only(cfg, w, ids, {}, {}, also ? static_cast<nn::Observer*>(&chain) : &rec);
 
   lens.T = static_cast<int64_t>(ids.size());
   lens.N = cfg.n_labels;

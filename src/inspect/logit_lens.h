@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/tensor.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/transformer.h"
 
 namespace tfp::inspect {
@@ -40,7 +40,7 @@ struct LogitLens {
 // an LM head, or empty inputs.
 LogitLens logit_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
                      std::span<const int32_t> ids, std::span<const int32_t> tgt_ids, int top_k,
-                     Observer* intervention = nullptr);
+                     nn::Observer* intervention = nullptr);
 
 // The lens of an encoder-only token classifier (our part-of-speech tagger): what each
 // layer's output would tag if the final classifier read it.
@@ -60,7 +60,7 @@ struct TaggerLens {
 // so that one pass serves both. Throws tfp::Error for another architecture or head, or
 // empty ids.
 TaggerLens tagger_lens(const model::ModelConfig& cfg, const model::ModelWeights& w,
-                       std::span<const int32_t> ids, Observer* also = nullptr);
+                       std::span<const int32_t> ids, nn::Observer* also = nullptr);
 
 // One row of the lens: the residual stream h (T, C) → final norm (when the config has
 // one) → LM head → logits (T, V). What logit_lens applies to every row.

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/transformer.h"
 
 namespace tfp::inspect {
@@ -62,7 +62,7 @@ DepthProfile depth_profile(const model::ModelConfig& cfg, const model::ModelWeig
             "depth_profile: the model has no encoder layers");
   std::vector<std::string> names;
   for (int64_t l = 0; l < cfg.n_encoder_layers; ++l) names.push_back("enc." + std::to_string(l) + ".out");
-  RecordingObserver rec(names);  // exact names: only the layer outputs are copied
+  nn::RecordingObserver rec(names);  // exact names: only the layer outputs are copied
   model::encoder_stack(cfg, w, x, {}, &rec);
 
   DepthProfile p;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "inspect/head_mask.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
+#include "nn/observer.h"
 #include "model/kv_cache.h"
 
 namespace tfp::model {
@@ -53,7 +53,7 @@ void advance(Beam& b, int32_t token, int64_t vocab_size) {
 class TransformerState final : public DecoderState {
  public:
   TransformerState(const ModelConfig& cfg, const ModelWeights& w, const Tensor& memory,
-                   const std::vector<uint8_t>& src_padding, int64_t context, inspect::Observer* obs)
+                   const std::vector<uint8_t>& src_padding, int64_t context, nn::Observer* obs)
       : cfg_(cfg), w_(w), memory_(memory), src_padding_(src_padding), cache_(cfg, context), obs_(obs) {}
   std::unique_ptr<DecoderState> clone() const override { return std::make_unique<TransformerState>(*this); }
   std::vector<float> step(int32_t token) override {
@@ -68,7 +68,7 @@ class TransformerState final : public DecoderState {
   const Tensor& memory_;  // (S, C)
   const std::vector<uint8_t>& src_padding_;
   KVCache cache_;  // each beam owns its past: clone() copies it
-  inspect::Observer* obs_;  // DecodeOptions::observer (borrowed), may be null
+  nn::Observer* obs_;  // DecodeOptions::observer (borrowed), may be null
 };
 
 }  // namespace
@@ -176,8 +176,8 @@ Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::s
   // is the step that chose ids[t].
   std::vector<int32_t> tgt{opt.start_id};
   tgt.insert(tgt.end(), t.ids.begin(), t.ids.end() - 1);
-  inspect::RecordingObserver obs({"dec.*.cross.probs"});
-  inspect::ChainObserver chain(opt.observer, &obs);
+  nn::RecordingObserver obs({"dec.*.cross.probs"});
+  nn::ChainObserver chain(opt.observer, &obs);
   forward_encoder_decoder(cfg, w, src_ids, tgt, src_padding, &chain);
   for (int64_t i = 0; i < cfg.n_decoder_layers; ++i)
     t.cross_probs.push_back(obs.get("dec." + std::to_string(i) + ".cross.probs"));

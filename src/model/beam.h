@@ -42,7 +42,7 @@ struct DecodeOptions {
   float length_penalty = 1.0f; // exponent of the length in the score
   // Sees every forward pass of decode_seq2seq (encoder, each step, the alignment run),
   // e.g. the head mask of inspect/head_mask.h. Borrowed; null = none.
-  inspect::Observer* observer = nullptr;
+  nn::Observer* observer = nullptr;
 };
 
 struct Translation {

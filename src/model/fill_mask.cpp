@@ -49,7 +49,7 @@ std::vector<MaskPrediction> fill_mask_forward(const ModelConfig& cfg, const Mode
                                               std::span<const int32_t> ids,
                                               std::span<const int32_t> token_types,
                                               const std::vector<uint8_t>& padding, int32_t mask_id,
-                                              int top_k, inspect::Observer* obs) {
+                                              int top_k, nn::Observer* obs) {
   const bool encoder = cfg.architecture == Architecture::encoder_only;
   TFP_CHECK(encoder && cfg.encoder_head == EncoderHead::masked_lm,
             "fill_mask: needs an encoder-only model with a masked-LM head (BERT's cls.predictions); this one is ",

@@ -35,6 +35,6 @@ std::vector<MaskPrediction> fill_mask_forward(const ModelConfig& cfg, const Mode
                                               std::span<const int32_t> ids,
                                               std::span<const int32_t> token_types,
                                               const std::vector<uint8_t>& padding, int32_t mask_id,
-                                              int top_k, inspect::Observer* obs = nullptr);
+                                              int top_k, nn::Observer* obs = nullptr);
 
 }  // namespace tfp::model

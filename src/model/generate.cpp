@@ -81,7 +81,7 @@ GenerateResult generate_without_cache(const ModelConfig& cfg, const ModelWeights
   causal.causal = true;
   for (int n = 0; n < opt.max_tokens; ++n) {
     // Everything again: positions 0 .. T-1 through every layer, K and V recomputed.
-    const Tensor x = embed(cfg, w.embed, seq, {}, 0, inspect::Scope(nullptr));
+    const Tensor x = embed(cfg, w.embed, seq, {}, 0, nn::Scope(nullptr));
     const Tensor hidden = decoder_stack(cfg, w, x.view(), {}, causal, {});  // (T, C)
     const int64_t T = hidden.dim(0), C = hidden.dim(1);
     const Tensor logits = lm_logits(cfg, w, TensorView(hidden.row(T - 1), {1, C}));  // (1, V)

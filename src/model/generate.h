@@ -28,7 +28,7 @@ struct GeneratorOptions {
   int top_n = 5;                  // how many of the most probable tokens each step reports
   // Sees every step's forward pass (borrowed; must outlive the generator), e.g. the
   // head mask of inspect/head_mask.h so generation runs on the ablated model. Null = none.
-  inspect::Observer* observer = nullptr;
+  nn::Observer* observer = nullptr;
 };
 
 struct GeneratorStep {

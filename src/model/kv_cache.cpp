@@ -36,7 +36,7 @@ const EmbeddingWeights& target_embeddings(const ModelConfig& cfg, const ModelWei
 
 Tensor decoder_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
                     const TensorView& tgt_new, const TensorView& memory,
-                    const std::vector<uint8_t>& memory_key_padding, inspect::Observer* obs) {
+                    const std::vector<uint8_t>& memory_key_padding, nn::Observer* obs) {
   TFP_CHECK(static_cast<int64_t>(cache.layers.size()) == cfg.n_decoder_layers,
             "decoder_step: cache built for ", cache.layers.size(), " layers, model has ",
             cfg.n_decoder_layers);
@@ -50,12 +50,12 @@ Tensor decoder_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cach
 }
 
 ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
-                                std::span<const int32_t> new_ids, inspect::Observer* obs) {
+                                std::span<const int32_t> new_ids, nn::Observer* obs) {
   TFP_CHECK(cfg.architecture == Architecture::decoder_only,
             "decoder_only_step: needs a decoder_only model, this one is ",
             architecture_name(cfg.architecture));
   const Tensor x = embed(cfg, w.embed, new_ids, {}, cache.length(),
-                         inspect::Scope(obs).sub("embed"));
+                         nn::Scope(obs).sub("embed"));
   ForwardResult r;
   r.hidden = decoder_step(cfg, w, cache, x.view(), {}, {}, obs);
   if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);
@@ -66,12 +66,12 @@ ForwardResult encoder_decoder_step(const ModelConfig& cfg, const ModelWeights& w
                                    KVCache& cache, const TensorView& memory,
                                    const std::vector<uint8_t>& src_padding,
                                    std::span<const int32_t> new_tgt_ids,
-                                   inspect::Observer* obs) {
+                                   nn::Observer* obs) {
   TFP_CHECK(cfg.architecture == Architecture::encoder_decoder,
             "encoder_decoder_step: needs an encoder_decoder model, this one is ",
             architecture_name(cfg.architecture));
   const Tensor y = embed(cfg, target_embeddings(cfg, w), new_tgt_ids, {}, cache.length(),
-                         inspect::Scope(obs).sub("dec").sub("embed"));
+                         nn::Scope(obs).sub("dec").sub("embed"));
   ForwardResult r;
   r.hidden = decoder_step(cfg, w, cache, y.view(), memory, src_padding, obs);
   if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);

@@ -45,7 +45,7 @@ int64_t kv_cache_bytes(const ModelConfig& cfg, int64_t positions);
 // Decoder-only: run the new ids at positions length() .. length()+T-1; logits (T, V).
 ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
                                 std::span<const int32_t> new_ids,
-                                inspect::Observer* obs = nullptr);
+                                nn::Observer* obs = nullptr);
 
 // Encoder–decoder with token embeddings: memory from encode_source(); the first step
 // projects it into the cache, later steps ignore `memory` (may be empty).
@@ -53,13 +53,13 @@ ForwardResult encoder_decoder_step(const ModelConfig& cfg, const ModelWeights& w
                                    KVCache& cache, const TensorView& memory,
                                    const std::vector<uint8_t>& src_padding,
                                    std::span<const int32_t> new_tgt_ids,
-                                   inspect::Observer* obs = nullptr);
+                                   nn::Observer* obs = nullptr);
 
 // On embeddings (nn.Transformer / decoder-only without embeddings): tgt_new (T, C) →
 // decoder output (T, C) after the final norm, causal over everything cached.
 Tensor decoder_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
                     const TensorView& tgt_new, const TensorView& memory,
                     const std::vector<uint8_t>& memory_key_padding = {},
-                    inspect::Observer* obs = nullptr);
+                    nn::Observer* obs = nullptr);
 
 }  // namespace tfp::model

@@ -135,7 +135,7 @@ TorchInputs torch_inputs(const ModelConfig& cfg, CheckpointFamily family, const 
 }
 
 TorchResult run_torch(const ModelConfig& cfg, const ModelWeights& w, CheckpointFamily family,
-                      const TorchInputs& in, inspect::Observer* obs) {
+                      const TorchInputs& in, nn::Observer* obs) {
   TorchResult r;
   switch (family) {
     case CheckpointFamily::torch_transformer:

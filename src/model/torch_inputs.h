@@ -33,6 +33,6 @@ struct TorchResult {
 
 // The module's forward for one batch item; attention and intermediates go to `obs`.
 TorchResult run_torch(const ModelConfig& cfg, const ModelWeights& w, CheckpointFamily family,
-                      const TorchInputs& in, inspect::Observer* obs = nullptr);
+                      const TorchInputs& in, nn::Observer* obs = nullptr);
 
 }  // namespace tfp::model

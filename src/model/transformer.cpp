@@ -77,7 +77,7 @@ Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C) {
 }
 
 Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
-             std::span<const int32_t> token_types, int64_t pos0, const inspect::Scope& scope) {
+             std::span<const int32_t> token_types, int64_t pos0, const nn::Scope& scope) {
   TFP_CHECK(cfg.has_embeddings, "embed: this model takes embeddings as input, not token ids");
   const int64_t T = static_cast<int64_t>(ids.size()), C = cfg.d_model, V = cfg.vocab_size;
   TFP_CHECK(T > 0, "embed: empty input (0 tokens)");
@@ -120,13 +120,13 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
 }
 
 Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& x,
-                     const nn::AttentionMask& mask, inspect::Observer* obs) {
+                     const nn::AttentionMask& mask, nn::Observer* obs) {
   check_input(x, cfg, "encoder", "input");
   check_mask(mask, x.dim(0), x.dim(0), "encoder", "source");
   TFP_CHECK(static_cast<int64_t>(w.encoder_layers.size()) == cfg.n_encoder_layers,
             "encoder: ", w.encoder_layers.size(), " layers bound, config says ",
             cfg.n_encoder_layers);
-  const inspect::Scope root(obs);
+  const nn::Scope root(obs);
   const nn::LayerOptions opt = layer_options(cfg);
   Tensor h = copy_of(x);  // (S, C)
   for (size_t i = 0; i < w.encoder_layers.size(); ++i)
@@ -142,7 +142,7 @@ Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
 Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& y,
                      const TensorView& memory, const nn::AttentionMask& self_mask,
                      const nn::AttentionMask& memory_mask,
-                     std::vector<nn::DecoderLayerCache>* caches, inspect::Observer* obs) {
+                     std::vector<nn::DecoderLayerCache>* caches, nn::Observer* obs) {
   check_input(y, cfg, "decoder", "input");
   TFP_CHECK(static_cast<int64_t>(w.decoder_layers.size()) == cfg.n_decoder_layers,
             "decoder: ", w.decoder_layers.size(), " layers bound, config says ",
@@ -158,7 +158,7 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
     check_input(memory, cfg, "decoder", "memory");
     check_mask(memory_mask, T, memory.dim(0), "decoder", "memory");
   }
-  const inspect::Scope root(obs);
+  const nn::Scope root(obs);
   const nn::LayerOptions opt = layer_options(cfg);
   Tensor h = copy_of(y);  // (T, C)
   for (size_t i = 0; i < w.decoder_layers.size(); ++i)
@@ -173,7 +173,7 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
 }
 
 Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                 inspect::Observer* obs) {
+                 nn::Observer* obs) {
   nn::Linear head = w.lm_head;
   if (cfg.tied_lm_head) {
     // Tied: the output projection is the input embedding table, (V, C) as nn.Linear.
@@ -182,12 +182,12 @@ Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView
   }
   TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
   Tensor logits = nn::linear(hidden, head, "lm_head");  // (T, V)
-  inspect::Scope(obs).emit("logits", logits);
+  nn::Scope(obs).emit("logits", logits);
   return logits;
 }
 
 Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                    inspect::Observer* obs) {
+                    nn::Observer* obs) {
   Tensor out;
   switch (cfg.encoder_head) {
     case EncoderHead::none: return out;
@@ -207,16 +207,16 @@ Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorV
       break;
     }
   }
-  inspect::Scope(obs).emit("logits", out);
+  nn::Scope(obs).emit("logits", out);
   return out;
 }
 
 ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w,
                                    std::span<const int32_t> ids,
                                    std::span<const int32_t> token_types,
-                                   const std::vector<uint8_t>& padding, inspect::Observer* obs) {
+                                   const std::vector<uint8_t>& padding, nn::Observer* obs) {
   check_arch(cfg, Architecture::encoder_only, "forward_encoder_only");
-  const inspect::Scope root(obs);
+  const nn::Scope root(obs);
   const Tensor x = embed(cfg, w.embed, ids, token_types, 0, root.sub("embed"));
   nn::AttentionMask mask;
   mask.key_padding = padding;
@@ -227,9 +227,9 @@ ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w
 }
 
 ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w,
-                                   std::span<const int32_t> ids, inspect::Observer* obs) {
+                                   std::span<const int32_t> ids, nn::Observer* obs) {
   check_arch(cfg, Architecture::decoder_only, "forward_decoder_only");
-  const inspect::Scope root(obs);
+  const nn::Scope root(obs);
   const Tensor x = embed(cfg, w.embed, ids, {}, 0, root.sub("embed"));
   nn::AttentionMask causal;
   causal.causal = true;  // token t sees tokens 0..t only
@@ -241,9 +241,9 @@ ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w
 
 Tensor encode_source(const ModelConfig& cfg, const ModelWeights& w,
                      std::span<const int32_t> src_ids, const std::vector<uint8_t>& src_padding,
-                     inspect::Observer* obs) {
+                     nn::Observer* obs) {
   check_arch(cfg, Architecture::encoder_decoder, "encode_source");
-  const inspect::Scope root(obs);
+  const nn::Scope root(obs);
   const Tensor x = embed(cfg, w.embed, src_ids, {}, 0, root.sub("enc").sub("embed"));
   nn::AttentionMask mask;
   mask.key_padding = src_padding;
@@ -254,9 +254,9 @@ ForwardResult forward_encoder_decoder(const ModelConfig& cfg, const ModelWeights
                                       std::span<const int32_t> src_ids,
                                       std::span<const int32_t> tgt_ids,
                                       const std::vector<uint8_t>& src_padding,
-                                      inspect::Observer* obs) {
+                                      nn::Observer* obs) {
   const Tensor memory = encode_source(cfg, w, src_ids, src_padding, obs);  // (S, C)
-  const inspect::Scope root(obs);
+  const nn::Scope root(obs);
   const Tensor y = embed(cfg, target_embeddings(cfg, w), tgt_ids, {}, 0,
                          root.sub("dec").sub("embed"));
   nn::AttentionMask self_mask;
@@ -280,7 +280,7 @@ Tensor bool_mask(const std::vector<uint8_t>& masked, int64_t rows, int64_t cols)
 
 Tensor transformer_encoder_forward(const ModelConfig& cfg, const ModelWeights& w,
                                    const TensorView& src, const TransformerMasks& masks,
-                                   inspect::Observer* obs) {
+                                   nn::Observer* obs) {
   TFP_CHECK(cfg.has_encoder(), "transformer_encoder_forward: the model has no encoder");
   check_input(src, cfg, "transformer_encoder_forward", "src");
   nn::AttentionMask m;
@@ -291,7 +291,7 @@ Tensor transformer_encoder_forward(const ModelConfig& cfg, const ModelWeights& w
 
 Tensor transformer_decoder_forward(const ModelConfig& cfg, const ModelWeights& w,
                                    const TensorView& tgt, const TensorView& memory,
-                                   const TransformerMasks& masks, inspect::Observer* obs) {
+                                   const TransformerMasks& masks, nn::Observer* obs) {
   check_arch(cfg, Architecture::encoder_decoder, "transformer_decoder_forward");
   check_input(tgt, cfg, "transformer_decoder_forward", "tgt");
   check_input(memory, cfg, "transformer_decoder_forward", "memory");
@@ -307,7 +307,7 @@ Tensor transformer_decoder_forward(const ModelConfig& cfg, const ModelWeights& w
 
 Tensor transformer_forward(const ModelConfig& cfg, const ModelWeights& w, const TensorView& src,
                            const TensorView& tgt, const TransformerMasks& masks,
-                           inspect::Observer* obs) {
+                           nn::Observer* obs) {
   check_arch(cfg, Architecture::encoder_decoder, "transformer_forward");
   const Tensor memory = transformer_encoder_forward(cfg, w, src, masks, obs);  // (S, C)
   return transformer_decoder_forward(cfg, w, tgt, memory.view(), masks, obs);

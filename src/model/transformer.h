@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "model/config.h"
 #include "model/weights.h"
 #include "nn/attention.h"
@@ -49,7 +49,7 @@ struct ForwardResult {
 // embedding LayerNorm if configured. token_types empty = all 0. Reports "<scope>.out".
 // Errors name the offending position: id out of range, position beyond max_positions.
 Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
-             std::span<const int32_t> token_types, int64_t pos0, const inspect::Scope& scope);
+             std::span<const int32_t> token_types, int64_t pos0, const nn::Scope& scope);
 
 // Vaswani et al.'s sinusoidal encoding: PE[p, 2i] = sin(p / 10000^(2i/C)),
 // PE[p, 2i+1] = cos(same). Rows pos0 .. pos0+T-1 → (T, C).
@@ -58,7 +58,7 @@ Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C);
 // The encoder layers then the encoder final norm (if configured). x (S, C) → (S, C).
 // Reports "enc.i.*" and "enc.norm.out" under the observer.
 Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& x,
-                     const nn::AttentionMask& mask, inspect::Observer* obs = nullptr);
+                     const nn::AttentionMask& mask, nn::Observer* obs = nullptr);
 
 // The decoder layers then the decoder final norm. y (T, C), memory (S, C) or empty
 // (decoder-only) → (T, C). With caches (one per layer, see kv_cache.h) y holds only the
@@ -67,15 +67,15 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
                      const TensorView& memory, const nn::AttentionMask& self_mask,
                      const nn::AttentionMask& memory_mask,
                      std::vector<nn::DecoderLayerCache>* caches = nullptr,
-                     inspect::Observer* obs = nullptr);
+                     nn::Observer* obs = nullptr);
 
 // hidden (T, C) → logits (T, V) with the (tied or separate) LM head. Reports "logits".
 Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                 inspect::Observer* obs = nullptr);
+                 nn::Observer* obs = nullptr);
 
 // hidden (T, C) → the encoder head's output (T, n_labels) or (T, V); empty if none.
 Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                    inspect::Observer* obs = nullptr);
+                    nn::Observer* obs = nullptr);
 
 // ---- token models -----------------------------------------------------------------
 
@@ -85,23 +85,23 @@ ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w
                                    std::span<const int32_t> ids,
                                    std::span<const int32_t> token_types = {},
                                    const std::vector<uint8_t>& padding = {},
-                                   inspect::Observer* obs = nullptr);
+                                   nn::Observer* obs = nullptr);
 
 // GPT-2-like: causal, logits for every position.
 ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w,
-                                   std::span<const int32_t> ids, inspect::Observer* obs = nullptr);
+                                   std::span<const int32_t> ids, nn::Observer* obs = nullptr);
 
 // The encoder side of an encoder_decoder token model: src ids → memory (S, C).
 Tensor encode_source(const ModelConfig& cfg, const ModelWeights& w,
                      std::span<const int32_t> src_ids, const std::vector<uint8_t>& src_padding = {},
-                     inspect::Observer* obs = nullptr);
+                     nn::Observer* obs = nullptr);
 
 // Full seq2seq pass (teacher forcing): logits (T, V) for every target position.
 ForwardResult forward_encoder_decoder(const ModelConfig& cfg, const ModelWeights& w,
                                       std::span<const int32_t> src_ids,
                                       std::span<const int32_t> tgt_ids,
                                       const std::vector<uint8_t>& src_padding = {},
-                                      inspect::Observer* obs = nullptr);
+                                      nn::Observer* obs = nullptr);
 
 // ---- PyTorch nn.Transformer on embeddings -----------------------------------------
 
@@ -123,15 +123,15 @@ Tensor bool_mask(const std::vector<uint8_t>& masked, int64_t rows, int64_t cols)
 // nn.Transformer.forward(src, tgt, masks) for one sequence: src (S, C), tgt (T, C) → (T, C).
 Tensor transformer_forward(const ModelConfig& cfg, const ModelWeights& w, const TensorView& src,
                            const TensorView& tgt, const TransformerMasks& masks,
-                           inspect::Observer* obs = nullptr);
+                           nn::Observer* obs = nullptr);
 // nn.TransformerEncoder (with its final norm if configured): src (S, C) → (S, C).
 Tensor transformer_encoder_forward(const ModelConfig& cfg, const ModelWeights& w,
                                    const TensorView& src, const TransformerMasks& masks,
-                                   inspect::Observer* obs = nullptr);
+                                   nn::Observer* obs = nullptr);
 // nn.TransformerDecoder: tgt (T, C), memory (S, C) → (T, C).
 Tensor transformer_decoder_forward(const ModelConfig& cfg, const ModelWeights& w,
                                    const TensorView& tgt, const TensorView& memory,
-                                   const TransformerMasks& masks, inspect::Observer* obs = nullptr);
+                                   const TransformerMasks& masks, nn::Observer* obs = nullptr);
 
 // Layer options from the config (heads, activation, pre/post-LN).
 nn::LayerOptions layer_options(const ModelConfig& cfg);

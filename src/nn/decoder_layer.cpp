@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "inspect/attention_steps.h"
+#include "nn/attention_report.h"
 
 namespace tfp::nn {
 
@@ -167,7 +167,7 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
                      const TensorView& memory,  // (S, C) or empty
                      const DecoderLayerWeights& w, const LayerOptions& opt,
                      const AttentionMask& self_mask, const AttentionMask& memory_mask,
-                     DecoderLayerCache* cache, const inspect::Scope& scope) {
+                     DecoderLayerCache* cache, const nn::Scope& scope) {
   TFP_CHECK(x.rank() == 2, "decoder_layer: input has shape ", shape_str(x.shape),
             ", expected (T, C)");
   TFP_CHECK(x.dim(0) > 0, "decoder_layer: empty target sequence ", shape_str(x.shape),
@@ -189,15 +189,15 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
   detail::residual(h, w.norm_attn, opt.norm_first, "decoder_layer.norm_attn",
                    [&](const TensorView& in) {
                      const bool probs = scope.wants("attn.probs");
-                     const bool heads = inspect::wants_heads(scope, "attn");  // drill-down
-                     const AttentionHooks hk = inspect::head_out_hooks(scope, "attn");  // ablation
+                     const bool heads = nn::wants_heads(scope, "attn");  // drill-down
+                     const AttentionHooks hk = nn::head_out_hooks(scope, "attn");  // ablation
                      AttentionResult a =
                          cache ? cached_self_attention(in, w.attn, H, self_mask, *cache, probs, heads,
                                                        hk.edit_heads)
                                : multi_head_attention(in, in, w.attn, H, self_mask, probs, hk, heads);
                      if (scope.active()) {
                        if (!a.probs.empty()) scope.emit("attn.probs", a.probs);  // (H, T, Tk)
-                       if (heads) inspect::emit_heads(scope, "attn", a, self_mask, H);
+                       if (heads) nn::emit_heads(scope, "attn", a, self_mask, H);
                        scope.emit("attn.out", a.out);
                      }
                      return std::move(a.out);
@@ -208,8 +208,8 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
     detail::residual(h, w.norm_cross, opt.norm_first, "decoder_layer.norm_cross",
                      [&](const TensorView& in) {
                        const bool probs = scope.wants("cross.probs");
-                       const bool heads = inspect::wants_heads(scope, "cross");
-                       const AttentionHooks hk = inspect::head_out_hooks(scope, "cross");
+                       const bool heads = nn::wants_heads(scope, "cross");
+                       const AttentionHooks hk = nn::head_out_hooks(scope, "cross");
                        AttentionResult a =
                            cache ? cached_cross_attention(in, memory, w.cross, H, memory_mask,
                                                           *cache, probs, heads, hk.edit_heads)
@@ -217,7 +217,7 @@ Tensor decoder_layer(const TensorView& x,       // (T, C)
                                                         hk, heads);
                        if (scope.active()) {
                          if (!a.probs.empty()) scope.emit("cross.probs", a.probs);  // (H, T, S)
-                         if (heads) inspect::emit_heads(scope, "cross", a, memory_mask, H);
+                         if (heads) nn::emit_heads(scope, "cross", a, memory_mask, H);
                          scope.emit("cross.out", a.out);
                        }
                        return std::move(a.out);

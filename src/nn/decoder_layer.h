@@ -14,7 +14,7 @@
 // Legend: T new target tokens, P tokens already cached, S memory tokens, C width,
 // H heads, D = C/H.
 #pragma once
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "nn/attention.h"
 #include "nn/encoder_layer.h"
 #include "nn/feed_forward.h"
@@ -55,6 +55,6 @@ struct DecoderLayerCache {
 Tensor decoder_layer(const TensorView& x, const TensorView& memory, const DecoderLayerWeights& w,
                      const LayerOptions& opt, const AttentionMask& self_mask,
                      const AttentionMask& memory_mask, DecoderLayerCache* cache = nullptr,
-                     const inspect::Scope& scope = {});
+                     const nn::Scope& scope = {});
 
 }  // namespace tfp::nn

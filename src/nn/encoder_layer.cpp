@@ -5,7 +5,7 @@
 // trains more stably in deep stacks.
 #include "nn/encoder_layer.h"
 
-#include "inspect/attention_steps.h"
+#include "nn/attention_report.h"
 #include "kernels/kernels.h"
 
 namespace tfp::nn {
@@ -20,7 +20,7 @@ void add_residual(Tensor& h, const Tensor& y, const char* op) {
 
 Tensor encoder_layer(const TensorView& x,  // (T, C)
                      const EncoderLayerWeights& w, const LayerOptions& opt,
-                     const AttentionMask& mask, const inspect::Scope& scope) {
+                     const AttentionMask& mask, const nn::Scope& scope) {
   TFP_CHECK(x.rank() == 2, "encoder_layer: input has shape ", shape_str(x.shape),
             ", expected (T, C)");
   TFP_CHECK(x.dim(0) > 0, "encoder_layer: empty input sequence ", shape_str(x.shape),
@@ -32,13 +32,13 @@ Tensor encoder_layer(const TensorView& x,  // (T, C)
   // Self-attention: every token looks at every (unmasked) token of the same sequence.
   detail::residual(h, w.norm_attn, opt.norm_first, "encoder_layer.norm_attn",
                    [&](const TensorView& in) {
-                     const bool heads = inspect::wants_heads(scope, "attn");  // drill-down
-                     const AttentionHooks hk = inspect::head_out_hooks(scope, "attn");  // ablation
+                     const bool heads = nn::wants_heads(scope, "attn");  // drill-down
+                     const AttentionHooks hk = nn::head_out_hooks(scope, "attn");  // ablation
                      AttentionResult a = multi_head_attention(in, in, w.attn, opt.n_heads, mask,
                                                               scope.wants("attn.probs"), hk, heads);
                      if (scope.active()) {
                        if (!a.probs.empty()) scope.emit("attn.probs", a.probs);  // (H, T, T)
-                       if (heads) inspect::emit_heads(scope, "attn", a, mask, opt.n_heads);
+                       if (heads) nn::emit_heads(scope, "attn", a, mask, opt.n_heads);
                        scope.emit("attn.out", a.out);
                      }
                      return std::move(a.out);

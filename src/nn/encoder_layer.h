@@ -7,7 +7,7 @@
 //
 // Legend: T tokens, C model width, H heads.
 #pragma once
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "nn/attention.h"
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
@@ -52,6 +52,6 @@ void residual(Tensor& h, const LayerNormWeights& norm, bool norm_first, const ch
 // x (T, C) → (T, C). `mask` applies to the self-attention (padding, causal, additive).
 // Reports attn.probs, attn.out, ffn.hidden, ffn.out and out under `scope` (e.g. "enc.0").
 Tensor encoder_layer(const TensorView& x, const EncoderLayerWeights& w, const LayerOptions& opt,
-                     const AttentionMask& mask, const inspect::Scope& scope = {});
+                     const AttentionMask& mask, const nn::Scope& scope = {});
 
 }  // namespace tfp::nn

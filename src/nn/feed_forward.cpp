@@ -36,7 +36,7 @@ void apply_activation(Tensor& x, Activation a) {
 }
 
 Tensor feed_forward(const TensorView& x,  // (T, C)
-                    const FeedForwardWeights& w, Activation act, const inspect::Scope& scope) {
+                    const FeedForwardWeights& w, Activation act, const nn::Scope& scope) {
   TFP_CHECK(!w.fc1.empty() && !w.fc2.empty(), "feed_forward: missing fc1 or fc2 weight");
   TFP_CHECK(w.fc2.in_features() == w.fc1.out_features(), "feed_forward: fc1 gives ",
             w.fc1.out_features(), " features but fc2 takes ", w.fc2.in_features());

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/tensor.h"
-#include "inspect/observer.h"
+#include "nn/observer.h"
 #include "nn/linear.h"
 
 namespace tfp::nn {
@@ -34,6 +34,6 @@ struct FeedForwardWeights {
 // x (T, C) → (T, C). Reports "<scope>.hidden" (T, F), the activations after `act`
 // (edits there flow on into fc2), when an observer asks for it.
 Tensor feed_forward(const TensorView& x, const FeedForwardWeights& w, Activation act,
-                    const inspect::Scope& scope = {});
+                    const nn::Scope& scope = {});
 
 }  // namespace tfp::nn

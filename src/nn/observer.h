@@ -1,4 +1,5 @@
-// The inspection hook. A forward pass that is handed an Observer reports its named
+// The inspection hook, declared here beside the layers that call it (inspect/ implements
+// what looks through it: head masks, the logit lens, the drill-down). A forward pass that is handed an Observer reports its named
 // intermediates to it ("enc.0.attn.probs", "dec.1.cross.probs", "dec.3.out") and lets it
 // edit some of them in place (interventions). With no observer the forward pass builds no
 // names, copies nothing and computes no attention probabilities it does not need: the
@@ -50,7 +51,7 @@
 
 #include "core/tensor.h"
 
-namespace tfp::inspect {
+namespace tfp::nn {
 
 class Observer {
  public:
@@ -105,7 +106,20 @@ class RecordingObserver : public Observer {
   std::vector<std::pair<std::string, Tensor>> records_;
 };
 
+// Two observers as one: `first` sees (and may edit) each tensor before `second` does.
+// Either may be null.
+class ChainObserver final : public Observer {
+ public:
+  ChainObserver(Observer* first, Observer* second) : first_(first), second_(second) {}
+  bool wants(std::string_view name) const override;
+  void observe(std::string_view name, Tensor& t) override;
+
+ private:
+  Observer* first_;
+  Observer* second_;
+};
+
 // '*'-glob match used by RecordingObserver (exposed for tests and the C API).
 bool glob_match(std::string_view pattern, std::string_view name);
 
-}  // namespace tfp::inspect
+}  // namespace tfp::nn

@@ -1,7 +1,7 @@
 // Scope naming and the recording observer (see observer.h for the names).
-#include "inspect/observer.h"
+#include "nn/observer.h"
 
-namespace tfp::inspect {
+namespace tfp::nn {
 
 Scope Scope::sub(std::string_view part) const {
   if (!observer) return {};
@@ -92,4 +92,13 @@ const Tensor& RecordingObserver::get(std::string_view name) const {
            known, "]");
 }
 
-}  // namespace tfp::inspect
+bool ChainObserver::wants(std::string_view name) const {
+  return (first_ && first_->wants(name)) || (second_ && second_->wants(name));
+}
+
+void ChainObserver::observe(std::string_view name, Tensor& t) {
+  if (first_ && first_->wants(name)) first_->observe(name, t);
+  if (second_ && second_->wants(name)) second_->observe(name, t);
+}
+
+}  // namespace tfp::nn
