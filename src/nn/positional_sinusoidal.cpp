@@ -9,22 +9,41 @@
 
 namespace tfp::nn {
 
-Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0, double base) {
+double sinusoidal_frequency(int64_t C, int64_t i, double base) {
+  TFP_CHECK(C > 0 && i >= 0 && 2 * i < C, "sinusoidal_frequency: need 0 <= 2i < C; got i = ", i, ", C = ", C);
+  TFP_CHECK(base > 1.0, "sinusoidal_frequency: base must be > 1, got ", base);
+  return std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(C));
+}
+
+Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0, double base, SinusoidalLayout layout) {
   TFP_CHECK(T >= 0 && C > 0 && pos0 >= 0, "sinusoidal_encoding: need T >= 0, C > 0, pos0 >= 0; got T = ",
             T, ", C = ", C, ", pos0 = ", pos0);
   TFP_CHECK(base > 1.0, "sinusoidal_encoding: base must be > 1, got ", base);
+  const bool halves = layout == SinusoidalLayout::Halves;
+  TFP_CHECK(!halves || C % 2 == 0, "sinusoidal_encoding: the halves layout needs an even C, got ", C);
   Tensor pe({T, C});  // (T, C)
-  for (int64_t c = 0; c < C; c += 2) {
-    // Channels 2i and 2i+1 share the frequency 1 / base^(2i/C); here c = 2i.
-    const double inv_freq = std::pow(base, -static_cast<double>(c) / static_cast<double>(C));
+  for (int64_t i = 0; 2 * i < C; ++i) {
+    // Pair i: sin and cos of pos·ω_i, in channels (2i, 2i+1) or (i, C/2 + i).
+    const double inv_freq = sinusoidal_frequency(C, i, base);
+    const int64_t cs = halves ? i : 2 * i, cc = halves ? C / 2 + i : 2 * i + 1;
     for (int64_t t = 0; t < T; ++t) {
       const double angle = static_cast<double>(pos0 + t) * inv_freq;
       float* row = pe.row(t);
-      row[c] = static_cast<float>(std::sin(angle));
-      if (c + 1 < C) row[c + 1] = static_cast<float>(std::cos(angle));
+      row[cs] = static_cast<float>(std::sin(angle));
+      if (cc < C) row[cc] = static_cast<float>(std::cos(angle));
     }
   }
   return pe;
+}
+
+Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0, double base) {
+  return sinusoidal_encoding(T, C, pos0, base, SinusoidalLayout::Interleaved);
+}
+
+std::array<double, 4> sinusoidal_shift_matrix(int64_t C, int64_t i, int64_t k, double base) {
+  // sin(a + b) = sin a cos b + cos a sin b;  cos(a + b) = cos a cos b - sin a sin b, b = kω.
+  const double b = static_cast<double>(k) * sinusoidal_frequency(C, i, base);
+  return {std::cos(b), std::sin(b), -std::sin(b), std::cos(b)};
 }
 
 void add_sinusoidal_encoding(Tensor& x, int64_t pos0, double base) {

@@ -6,11 +6,30 @@
 // which is what lets attention read relative offsets from absolute codes.
 // With odd C the last channel is a lone sin.
 //
+// Channel layouts: Interleaved is the paper's and every model here (sin in 2i, cos in 2i+1).
+// Halves is the layout of tensor2tensor and many tutorials: all the sines in channels
+// 0 .. C/2-1, then all the cosines in C/2 .. C-1 (the same numbers, in another order: a
+// model trained with one does not read the other). Halves needs an even C.
+//
 // Legend: T tokens, C channels.
 #pragma once
+#include <array>
+
 #include "core/tensor.h"
 
 namespace tfp::nn {
+
+enum class SinusoidalLayout { Interleaved, Halves };
+
+// Frequency ω_i = base^(-2i/C) of the channel pair i (channels 2i, 2i+1 interleaved).
+double sinusoidal_frequency(int64_t C, int64_t i, double base = 10000.0);
+
+// The table in either layout: (T, C). Interleaved equals sinusoidal_encoding.
+Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0, double base, SinusoidalLayout layout);
+
+// PE(p + k) as a rotation of PE(p), pair i: (sin((p+k)ω), cos((p+k)ω)) = M (sin(pω), cos(pω))
+// with M = [[cos kω, sin kω], [-sin kω, cos kω]] (row-major), the same M for every p.
+std::array<double, 4> sinusoidal_shift_matrix(int64_t C, int64_t i, int64_t k, double base = 10000.0);
 
 // The table for positions pos0 .. pos0 + T - 1: (T, C).
 Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0 = 0, double base = 10000.0);
