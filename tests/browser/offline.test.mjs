@@ -5,7 +5,8 @@
 //     host: the playground opens with its default model, the worker takes control, every
 //     listed file is in the cache; then with the browser offline AND the server stopped,
 //     a reload opens the playground again with the default model and draws its attention
-//     maps, a link with its state in the query opens too, and lab.html draws its heads.
+//     maps, a link with its state in the query opens too, lab.html draws its heads, and
+//     the Learn contents and a chapter (learn/, a sub-folder) open and compute.
 //     Every response of the offline visits comes from the service worker, no request
 //     fails, nothing goes to another host, no console error;
 //   - served by vite preview (COOP/COEP): the page is cross-origin isolated online and
@@ -78,7 +79,8 @@ test('the built site works offline from a bare static host under a sub-path', { 
     const swText = readFileSync(join(dist, 'sw.js'), 'utf8');
     const manifest = manifestOf(swText);
     assert.deepEqual(manifest.files, filesUnder(dist).filter((f) => f !== 'sw.js'));
-    for (const want of ['index.html', 'lab.html']) assert.ok(manifest.files.includes(want), `${want} precached`);
+    for (const want of ['index.html', 'lab.html', 'learn/index.html', 'learn/self-attention.html'])
+      assert.ok(manifest.files.includes(want), `${want} precached`);
     for (const ext of ['.wasm', '.safetensors', '.js', '.css'])
       assert.ok(manifest.files.some((f) => f.endsWith(ext)), `a ${ext} file precached`);
     assert.match(manifest.version, /^[0-9a-f]{16}$/);
@@ -115,6 +117,13 @@ test('the built site works offline from a bare static host under a sub-path', { 
     await page.waitForFunction(() => Number(document.body.dataset.renders ?? 0) > 0, null, { timeout: 30_000 });
     assert.ok(await page.locator('.head-grid-cells .heatmap canvas').count() > 0, 'the lab draws its heads offline');
     await site.shot('offline_lab');
+    // The Learn contents and a chapter (in a sub-folder), never opened online: the engine
+    // computes the chapter's figure from the cached module.
+    await page.goto(`${base}/learn/index.html`);
+    await page.locator('.toc li').first().waitFor();
+    await page.goto(`${base}/learn/self-attention.html`);
+    await page.waitForFunction(() => (window.tfpLearn?.renders ?? 0) > 0, null, { timeout: 30_000 });
+    assert.ok(await page.locator('.number-matrix td[data-value]').count() > 0, 'the chapter draws its matrices offline');
 
     const own = log.responses.filter((r) => r.url.startsWith('http'));
     assert.ok(own.some((r) => r.url.endsWith('.wasm')) && own.some((r) => r.url.endsWith('.safetensors')),
