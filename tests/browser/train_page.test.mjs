@@ -312,6 +312,29 @@ test('sinusoidal and no positions: the trainer takes the choice, the command lin
   await page.selectOption('#f-positions', 'learned');
 });
 
+test('GRU + additive attention: trains, one map, the Transformer-only controls off', async () => {
+  await page.selectOption('#f-arch', 'gru');
+  await page.click('#reset');
+  await waitState('idle');
+  const d = await debug();
+  assert.equal(d.info.architecture, 'gru_attention');
+  assert.equal(d.info.parameters, 52463);  // tests/test_api_trainer_page.cpp's count at d_model 32
+  assert.match(await page.textContent('#footprint'), /52,463 parameters/);
+  for (const f of ['heads', 'layers', 'dFf', 'positions', 'act', 'postLn']) assert.equal(await page.isDisabled(`#f-${f}`), true, f);
+  assert.equal(await page.isVisible('#gru-note'), true);
+  assert.match(await page.textContent('#native-command'), /--arch gru --d-model 32/);
+  await page.evaluate(() => window.tfpTrain.runUntil(200));
+  await waitState('paused');
+  const s = await snapshotMaps(-1);
+  assert.deepEqual(s.maps.map((m) => [m.name, m.heads, m.rows.join(''), m.cols.join('')]), [['dec.0.cross.probs', 1, '>31415', '31415']]);
+  assert.equal(await page.textContent('.map-group h3'), 'Additive attention (decoder step → source digit)');
+  const l = (await debug()).losses;
+  assert.ok(l[199] < 0.5 * l[0], `GRU loss ${l[0]} -> ${l[199]}`);
+  await page.screenshot({ path: `${DIR}train_gru_en_1280.png`, fullPage: true });
+  await page.selectOption('#f-arch', 'decoder');
+  assert.equal(await page.isDisabled('#f-heads'), false);
+});
+
 test('encoder–decoder: cross-attention maps; Chinese, 390 px, dark', async () => {
   await page.selectOption('#f-arch', 'encdec');
   await page.click('#reset');

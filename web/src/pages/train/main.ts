@@ -14,7 +14,7 @@ import {
   type TrainSettings,
 } from './protocol';
 import {
-  defaultProbe, fieldOfEngineMessage, footprint, inputProblem, queryOf, settingsFromQuery, validate,
+  defaultProbe, fieldOfEngineMessage, footprint, inputProblem, queryOf, settingsFromQuery, TRANSFORMER_ONLY, validate,
   type Field, type Problem,
 } from './settings';
 import { playgroundUrl, saveHandover } from './handover';
@@ -156,12 +156,20 @@ function showFootprint(): void {
 }
 
 function sameModel(a: TrainSettings, b: TrainSettings): boolean {
-  return FIELDS.every((f) => f === 'lr' || a[f] === b[f]);
+  return FIELDS.every((f) => f === 'lr' || (a.arch === 'gru' && b.arch === 'gru' && TRANSFORMER_ONLY.includes(f)) || a[f] === b[f]);
+}
+
+/** The GRU's sizes all follow d_model: the Transformer's own controls are switched off. */
+function showArchitecture(): void {
+  const gru = settings.arch === 'gru';
+  for (const f of TRANSFORMER_ONLY) control(f).disabled = gru;
+  byId('gru-note').hidden = !gru;
 }
 
 function onSettingsInput(): void {
   settings = readSettings();
   debug.settings = settings;
+  showArchitecture();
   problems = validate(settings);
   engineProblem = null;
   showProblems();
@@ -507,6 +515,7 @@ mapsHost.before(legend.element);
 legend.update([0, 1], 'viridis');
 
 function mapTitle(name: string): string {
+  if (info?.architecture === 'gru_attention') return t('train.setAdditive');
   const [set, layer] = name.split('.') as [string, string];
   const kind = name.includes('.cross.') ? 'train.setCross' : set === 'enc' ? 'train.setEnc' : 'train.setDec';
   return t('train.mapTitle', { set: t(kind as MessageKey), layer: Number(layer) + 1 });
@@ -707,7 +716,7 @@ byId('open-playground').addEventListener('click', async () => {
     const f = await exportFiles();
     const probe = padAdd(probeInput.value || defaultProbe(trained));
     const sep = trained.task === 'add' ? '=' : '>';
-    const text = trained.arch === 'encdec' ? probe : `${probe}${sep}`;
+    const text = trained.arch !== 'decoder' ? probe : `${probe}${sep}`;
     await saveHandover({ name: `${trained.task}-${trained.arch}-step${f.step}`, config: f.config, weights: f.weights,
       tokenizer: f.tokenizer, step: f.step, task: trained.task, text, savedAt: Date.now() });
     const url = playgroundUrl(text, new URLSearchParams(location.search).get('lang'));
@@ -737,6 +746,7 @@ bindText(byId('replay-label'), () => t('train.replay'));
 
 // ---- start --------------------------------------------------------------------------------------------
 showSettings(settings);
+showArchitecture();
 problems = validate(settings);
 showProblems();
 showFootprint();

@@ -11,7 +11,7 @@
 /** The settings the reader picks; `options` of tfp_trainer_create (the `tfp train` flags). */
 export interface TrainSettings {
   task: 'copy' | 'reverse' | 'sort' | 'add';
-  arch: 'decoder' | 'encdec';
+  arch: 'decoder' | 'encdec' | 'gru';
   size: number;          // digits per number
   layers: number;
   dModel: number;
@@ -33,7 +33,7 @@ export interface TrainSettings {
 export interface TrainerInfo {
   task: string;
   size: number;
-  architecture: 'decoder_only' | 'encoder_decoder';
+  architecture: 'decoder_only' | 'encoder_decoder' | 'gru_attention';
   d_model: number;
   n_heads: number;
   n_layers: number;
@@ -126,6 +126,10 @@ export type FromWorker =
 
 /** The options JSON of tfp_trainer_create: the keys of `tfp train`'s flags. */
 export function trainerOptions(s: TrainSettings): Record<string, number | string | boolean> {
+  // The GRU's sizes all follow d_model; the Transformer's other settings do not apply.
+  if (s.arch === 'gru')
+    return { steps: s.steps, batch: s.batch, d_model: s.dModel, size: s.size, lr: s.lr, label_smoothing: s.labelSmoothing,
+      clip: s.clip, arch: 'gru', ...(s.warmup !== null ? { warmup: s.warmup } : {}) };
   return {
     steps: s.steps, batch: s.batch, d_model: s.dModel, heads: s.heads, layers: s.layers, d_ff: s.dFf,
     size: s.size, lr: s.lr, label_smoothing: s.labelSmoothing, clip: s.clip, arch: s.arch, act: s.act,
@@ -135,6 +139,13 @@ export function trainerOptions(s: TrainSettings): Record<string, number | string
 
 /** The same run on the command line (`tfp train`): same seed and settings, same losses. */
 export function nativeCommand(s: TrainSettings): string {
+  if (s.arch === 'gru') {
+    const parts = ['tfp train', s.task, '--seed', String(s.seed), '--steps', String(s.steps), '--batch', String(s.batch),
+      '--arch gru', '--d-model', String(s.dModel), '--size', String(s.size), '--lr', String(s.lr),
+      '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip)];
+    if (s.warmup !== null) parts.push('--warmup', String(s.warmup));
+    return parts.join(' ');
+  }
   const parts = ['tfp train', s.task, '--seed', String(s.seed), '--steps', String(s.steps), '--batch', String(s.batch),
     '--arch', s.arch, '--layers', String(s.layers), '--d-model', String(s.dModel), '--heads', String(s.heads),
     '--d-ff', String(s.dFf), '--size', String(s.size), '--act', s.act, '--lr', String(s.lr),

@@ -15,6 +15,8 @@ export const DEFAULTS: TrainSettings = {
 };
 
 export const TASKS = ['copy', 'reverse', 'sort', 'add'] as const;
+/** The Transformer's own settings: the GRU's sizes all follow d_model. */
+export const TRANSFORMER_ONLY: readonly Field[] = ['positions', 'layers', 'heads', 'dFf', 'act', 'postLn'];
 export type Field = keyof TrainSettings;
 
 /** A problem with one control: which, and the message key with its values. */
@@ -39,7 +41,7 @@ export const MEMORY_LIMIT = 1024 * 1024 * 1024;
 export function lengths(s: TrainSettings): { T: number; S: number } {
   const prompt = s.task === 'add' ? 2 * s.size + 1 : s.size;
   const answer = s.task === 'add' ? s.size + 1 : s.size;
-  return s.arch === 'encdec' ? { T: answer + 1, S: prompt } : { T: prompt + answer + 1, S: 0 };
+  return s.arch !== 'decoder' ? { T: answer + 1, S: prompt } : { T: prompt + answer + 1, S: 0 };
 }
 
 /** Parameters and training bytes, roughly: weights, gradients and AdamW's two moments
@@ -47,6 +49,14 @@ export function lengths(s: TrainSettings): { T: number; S: number } {
 export function footprint(s: TrainSettings): { parameters: number; bytes: number } {
   const C = s.dModel, F = s.dFf, L = s.layers, V = 15, H = s.heads;
   const { T, S } = lengths(s);
+  if (s.arch === 'gru') {
+    // train/trainer.cpp toy_gru_config: E = A = H = d, Ce = 2d, D = 2d (the doctest's count).
+    const E = C, Hh = C, A = C, Ce = 2 * C, D = 2 * C;
+    const parameters = V * E + 2 * (3 * Hh * E + 3 * Hh * Hh + 6 * Hh) + D * Hh + D + A * D + A + A * Ce + A +
+      3 * D * (E + Ce) + 3 * D * D + 6 * D + V * (D + Ce) + V;
+    const acts = s.batch * (S * (2 * 8 * Hh + E + Ce + A) + T * (8 * D + 3 * A * S + E + Ce + 2 * (D + Ce) + 3 * V));
+    return { parameters, bytes: 4 * (4 * parameters + acts) };
+  }
   const attn = 4 * C * C + 4 * C, ffn = 2 * C * F + C + F, norms = 4 * C;
   const dec = L * (attn + ffn + norms + (s.arch === 'encdec' ? attn + 2 * C : 0));
   const enc = s.arch === 'encdec' ? L * (attn + ffn + norms) : 0;
@@ -67,7 +77,7 @@ export function validate(s: TrainSettings): Problem[] {
     else if (INTEGER.has(f) && !Number.isInteger(v)) out.push({ field: f, key: 'train.err.integer' });
     else if (v < lo || v > hi) out.push({ field: f, key: 'train.err.range', params: { lo: String(lo), hi: String(hi) } });
   }
-  if (!has('heads') && !has('dModel') && s.dModel % s.heads !== 0)
+  if (s.arch !== 'gru' && !has('heads') && !has('dModel') && s.dModel % s.heads !== 0)
     out.push({ field: 'heads', key: 'train.err.headsDivide', params: { heads: s.heads, dModel: s.dModel,
       near: nearDivisors(s.dModel).join(', ') } });
   if (!has('warmup') && s.warmup !== null && s.warmup > s.steps)
@@ -115,7 +125,7 @@ export function settingsFromQuery(query: string): TrainSettings {
   const task = p.get('task');
   if (task && (TASKS as readonly string[]).includes(task)) s.task = task as TrainSettings['task'];
   const arch = p.get('arch');
-  if (arch === 'decoder' || arch === 'encdec') s.arch = arch;
+  if (arch === 'decoder' || arch === 'encdec' || arch === 'gru') s.arch = arch;
   const act = p.get('act');
   if (act === 'relu' || act === 'gelu' || act === 'gelu_new') s.act = act;
   if (p.get('postln') === '1') s.postLn = true;
