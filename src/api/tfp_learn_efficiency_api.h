@@ -1,0 +1,74 @@
+/* The Learn chapter "Efficiency": attention's cost over T, sparse patterns that skip the
+ * work they mask, linear attention, and int8 weights on brown-gpt. The conventions of
+ * tfp_api.h hold (int status, tfp_last_error, ownership stated). Exported from the WASM
+ * module like tfp_api.h (cmake/wasm_module.cmake).
+ *
+ * Sparse patterns (nn/sparse_attention.h): kind 0 window (|i - j| <= w), 1 dilated
+ * (|i - j| <= w·d and d divides i - j), 2 global (the window, plus the first g tokens see
+ * and are seen by every token); causal 1 also keeps j <= i only.
+ *
+ * Legend: T tokens, d model width (d_model), H heads, D = d/H head size. */
+#ifndef TFP_LEARN_EFFICIENCY_API_H
+#define TFP_LEARN_EFFICIENCY_API_H
+
+#include "api/tfp_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The pattern as a (T, T) matrix: out[i·T + j] = 1 if query i may see key j, else 0
+ * (rows queries, columns keys). T in 1..1024, w >= 0, d >= 1, g >= 0.
+ *   out      (T·T) caller-owned bytes
+ *   pairs    (1) caller-owned double: allowed pairs = the 1s in out */
+int tfp_learn_sparse_pattern(int kind, int T, int window, int dilation, int n_global, int causal,
+                             uint8_t* out, double* pairs);
+
+/* Columns of one row of tfp_learn_efficiency_timing's output. */
+enum tfp_learn_efficiency_column {
+  TFP_EFF_FULL_MS = 0,        /* attention over all T² pairs (scaled_dot_product_attention) */
+  TFP_EFF_MASKED_MS = 1,      /* the same with the pattern as a dense -inf mask */
+  TFP_EFF_SPARSE_MS = 2,      /* the sparse path: only the allowed pairs (sparse_attention) */
+  TFP_EFF_LINEAR_MS = 3,      /* linear attention, φ(x) = elu(x) + 1 (linear_attention) */
+  TFP_EFF_SCORE_BYTES = 4,    /* H·T²·4: the float32 score matrices of one layer */
+  TFP_EFF_SPARSE_PAIRS = 5,   /* allowed pairs per head */
+  TFP_EFF_SPARSE_BYTES = 6,   /* H·pairs·4: the scores the sparse path computes */
+  TFP_EFF_LINEAR_BYTES = 7,   /* H·(D·D + D)·4: linear attention's Σφ(k)vᵀ and Σφ(k) */
+  TFP_EFF_SPARSE_DIFF = 8,    /* max |sparse − masked| over every output */
+  TFP_EFF_LINEAR_REL_ERR = 9, /* ‖linear − full‖ / ‖full‖ (Frobenius, all outputs) */
+  TFP_EFF_COLUMNS = 10
+};
+
+/* For each T in lengths (borrowed, 1..16 values, each 1..2048): seeded per-head q, k, v
+ * (H, T, D) with D = d / heads, entries uniform with variance 1 (as after a projection of
+ * a normalised input), and the four attention cores above on them (scale 1/√D; linear
+ * attention has none). Only the cores are timed: the projections are the same for all.
+ * A time is the fastest of `repeats` (1..20) rounds, a round the mean of as many calls as
+ * fill 2 ms; one untimed call of each first (and 60 ms of warm-up on the first call in a
+ * process). d in 1..1024, heads >= 1 dividing d.
+ *   out  (n_lengths, TFP_EFF_COLUMNS) caller-owned doubles, row i for lengths[i] */
+int tfp_learn_efficiency_timing(int d, int heads, const int32_t* lengths, int n_lengths, int kind,
+                                int window, int dilation, int n_global, int repeats, uint32_t seed,
+                                double* out);
+
+/* brown-gpt (any decoder model) with its weight matrices quantised to int8 per output
+ * channel (nn/quantize_int8.h) and dequantised: every rank-2 weight (the linear layers'
+ * weights, token and position embeddings; the token table is also the tied output
+ * head). Biases and LayerNorm stay float32. Both models run on ids (n tokens, 2..context).
+ *   out (8) caller-owned doubles:
+ *     [0] max |logit_int8 − logit_f32| over every position and token
+ *     [1] perplexity of the f32 model on ids: exp(mean −log p(ids[t+1] | ids[..t]))
+ *         over the n − 1 predictions (train/cross_entropy.h's mean loss)
+ *     [2] the same with int8 weights
+ *     [3] bytes of all weights as float32
+ *     [4] bytes with the matrices in int8 (1 byte each + 4 per channel scale) and the
+ *         rest float32
+ *     [5] weights quantised (count)  [6] all weights (count)
+ *     [7] max |W' − W| over every quantised weight (the round trip's error) */
+int tfp_learn_int8_model(tfp_model* model, const int32_t* ids, int n, double* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TFP_LEARN_EFFICIENCY_API_H */
