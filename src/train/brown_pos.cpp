@@ -41,6 +41,7 @@
 #include "train/optimizer.h"
 #include "train/rng.h"
 #include "train/train_model.h"
+#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -290,11 +291,8 @@ nlohmann::json train_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
       b.src_pad.insert(b.src_pad.end(), S - n, 1);
     }
     tokens += static_cast<long>(kBatch) * S;
-    m.params.zero_grad();
-    const CrossEntropyResult r = m.forward(b);
-    m.backward();
-    clip_grad_norm(m.params, 1.0);
-    adamw.step(m.params, sched.at(s));
+    const CrossEntropyResult r =
+        optimisation_step(m.params, adamw, sched.at(s), 1.0, [&] { return m.forward(b); }, [&] { m.backward(); }).loss;
     cpu += double(std::clock() - c0) / CLOCKS_PER_SEC;
     wall += std::chrono::duration<double>(clock::now() - t0).count();
     loss_avg = s == 0 ? r.loss : 0.98 * loss_avg + 0.02 * r.loss;

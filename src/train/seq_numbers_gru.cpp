@@ -14,6 +14,7 @@
 #include "train/seq_align.h"
 #include "train/seq_gru_model.h"
 #include "train/seq_numbers.h"
+#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -108,11 +109,9 @@ NumbersGruResult run_numbers_gru_training(const NumbersGruOptions& o, std::ostre
     const std::clock_t c0 = std::clock();
     std::vector<NumberExample> ex;
     for (int i = 0; i < o.batch; ++i) ex.push_back(task.sample(data_rng, false));
-    m.params.zero_grad();
-    const CrossEntropyResult r = m.forward(NumbersTask::encode(ex));
-    m.backward();
-    clip_grad_norm(m.params, 1.0);
-    adamw.step(m.params, sched.at(s));
+    const Batch b = NumbersTask::encode(ex);
+    const CrossEntropyResult r =
+        optimisation_step(m.params, adamw, sched.at(s), 1.0, [&] { return m.forward(b); }, [&] { m.backward(); }).loss;
     res.cpu_seconds += double(std::clock() - c0) / CLOCKS_PER_SEC;
     res.seconds += std::chrono::duration<double>(clock::now() - t0).count();
     loss_avg = s == 0 ? r.loss : 0.95 * loss_avg + 0.05 * r.loss;

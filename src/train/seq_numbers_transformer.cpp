@@ -16,6 +16,7 @@
 #include "train/seq_align.h"
 #include "train/seq_numbers.h"
 #include "train/train_model.h"
+#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -160,11 +161,8 @@ NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& 
     std::vector<NumberExample> ex;
     for (int i = 0; i < o.batch; ++i) ex.push_back(task.sample(data_rng, false));
     const Batch b = NumbersTask::encode(ex);
-    m.params.zero_grad();
-    const CrossEntropyResult r = m.forward(b, {});
-    m.backward();
-    clip_grad_norm(m.params, 1.0);
-    adamw.step(m.params, sched.at(s));
+    const CrossEntropyResult r =
+        optimisation_step(m.params, adamw, sched.at(s), 1.0, [&] { return m.forward(b, {}); }, [&] { m.backward(); }).loss;
     res.cpu_seconds += double(std::clock() - c0) / CLOCKS_PER_SEC;
     res.seconds += std::chrono::duration<double>(clock::now() - t0).count();
     loss_avg = s == 0 ? r.loss : 0.95 * loss_avg + 0.05 * r.loss;

@@ -7,6 +7,7 @@
 #include "io/safetensors.h"
 #include "model/config_json.h"
 #include "model/model.h"
+#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -98,16 +99,15 @@ StepStats Trainer::step() {
   std::vector<Example> ex;
   for (int i = 0; i < opt_.batch; ++i) ex.push_back(task_.sample(data_rng_, false));
   last_ = task_.encode(ex, opt_.architecture);
-  params().zero_grad();
   LossOptions lo;
   lo.label_smoothing = opt_.label_smoothing;
-  const CrossEntropyResult r = forward(last_, lo);
-  if (gru_) gru_->backward();
-  else tf_->backward();
   StepStats s;
-  s.grad_norm = clip_grad_norm(params(), opt_.clip);
   s.lr = schedule_.at(steps_done_);
-  adamw_.step(params(), s.lr);
+  const OptimisationStep o = optimisation_step(
+      params(), adamw_, s.lr, opt_.clip, [&] { return forward(last_, lo); },
+      [&] { gru_ ? gru_->backward() : tf_->backward(); });
+  const CrossEntropyResult& r = o.loss;
+  s.grad_norm = o.grad_norm;
   s.step = ++steps_done_;
   s.loss = r.loss;
   s.tokens = r.valid;
