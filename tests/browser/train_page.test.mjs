@@ -205,6 +205,20 @@ test('a click is answered within 100 ms while training', async () => {
   await waitState('idle');
 });
 
+test('reset while training: a new model at step 0, the old run ends without a word', async () => {
+  await page.selectOption('#pace', '30');
+  await page.click('#run');
+  await page.waitForFunction(() => window.tfpTrain.step >= 5);
+  await page.click('#reset');
+  await waitState('idle');
+  await page.waitForTimeout(500);
+  const d = await debug();
+  assert.equal(d.state, 'idle');
+  assert.equal(d.step, 0);
+  assert.deepEqual(d.losses, []);
+  await page.selectOption('#pace', 'full');
+});
+
 test('export -> open in the playground: same maps and the same next character', async () => {
   await page.click('#reset');
   await waitState('idle');

@@ -236,14 +236,19 @@ function create(): void {
   problems = validate(settings);
   showProblems();
   if (problems.length > 0) return;
-  trained = { ...settings };
+  // `trained` changes only once the worker has built the new model: a refusal keeps the
+  // model trained so far (and the settings it was trained with).
+  creating = { ...settings };
   const probe = probeInput.value && !inputProblem(settings, probeInput.value) ? probeInput.value : defaultProbe(settings);
   probeInput.value = probe;
+  stateBeforeCreate = state;
   setState('creating');
   showNote(null);
   exportStatus.textContent = '';
-  send({ kind: 'create', settings: trained, probe: padAdd(probe) });
+  send({ kind: 'create', settings: creating, probe: padAdd(probe, creating) });
 }
+let creating: TrainSettings | null = null;
+let stateBeforeCreate: RunState = 'idle';
 
 function startRun(stopAt?: number): void {
   if (!trained || state === 'running' || state === 'creating') return;
@@ -283,6 +288,7 @@ function onWorker(m: FromWorker): void {
       create();
       return;
     case 'created':
+      trained = creating;
       info = m.info;
       debug.info = info;
       showFootprint();
@@ -303,8 +309,9 @@ function onWorker(m: FromWorker): void {
     case 'create-failed':
       engineProblem = { field: fieldOfEngineMessage(m.message), message: m.message };
       showProblems();
-      trained = info ? trained : null;
-      setState(info ? 'paused' : 'failed');
+      pendingRun = null;
+      // The worker kept the model it had (paused if it was running).
+      setState(!trained ? 'failed' : stateBeforeCreate === 'running' ? 'paused' : stateBeforeCreate === 'creating' ? 'idle' : stateBeforeCreate);
       showStatus(() => t('train.statusRefused'));
       return;
     case 'progress': {
@@ -589,8 +596,7 @@ function probeError(message: string | null): void {
 }
 
 /** add's operands are fixed-width (zero-padded), as the task trains them: 12+3 → 012+003. */
-function padAdd(text: string): string {
-  const s = trained ?? settings;
+function padAdd(text: string, s: TrainSettings = trained ?? settings): string {
   if (s.task !== 'add' || !text.includes('+')) return text;
   const [a, b] = text.split('+') as [string, string];
   return `${a.padStart(s.size, '0')}+${b.padStart(s.size, '0')}`;

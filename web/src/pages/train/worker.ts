@@ -40,7 +40,12 @@ class Trainer {
   info!: TrainerInfo;
   evalEvery = 1;
   probe = '';
+  /** A loop is training this trainer; stopRequested ends it after its chunk. */
   running = false;
+  stopRequested = false;
+  /** Counts trainers: a loop of an earlier trainer (replaced by a create while it waited
+   *  between chunks) ends without a word and touches nothing. */
+  generation = 0;
   stopAt: number | null = null;
   stepsPerSecond: number | null = null;
   trainSeconds = 0;
@@ -101,6 +106,7 @@ class Trainer {
   free(): void {
     if (this.handle) this.m._tfp_trainer_free(this.handle);
     this.handle = 0;
+    this.generation += 1;
     this.running = false;
   }
 
@@ -180,8 +186,11 @@ class Trainer {
 
   /** The training loop: chunks of steps until paused, stopAt, or the schedule's end. */
   async run(): Promise<void> {
-    if (this.running || !this.handle) return;
+    if (!this.handle) return;
+    this.stopRequested = false;  // a pause not yet taken is taken back
+    if (this.running) return;
     this.running = true;
+    const generation = this.generation;
     let step = this.step;
     this.firstStep = step + 1;
     let lastPost = performance.now();
@@ -192,7 +201,7 @@ class Trainer {
     const statsPtr = this.m._tfp_alloc(8 * STAT_COLUMNS * 4096);
     let reason: 'paused' | 'stop-at' | 'schedule-end' = 'paused';
     try {
-      while (this.running) {
+      while (!this.stopRequested && generation === this.generation) {
         const until = target();
         if (step >= until) {
           reason = this.stopAt !== null ? 'stop-at' : 'schedule-end';
@@ -235,10 +244,13 @@ class Trainer {
       post({ kind: 'error', request: 'run', message: e instanceof Error ? e.message : String(e) });
     } finally {
       this.m._tfp_free(statsPtr);
-      this.running = false;
-      this.stopAt = null;
-      this.postProgress(step, false);
-      post({ kind: 'stopped', step, reason });
+      if (generation === this.generation) {
+        this.running = false;
+        this.stopRequested = false;
+        this.stopAt = null;
+        this.postProgress(step, false);
+        post({ kind: 'stopped', step, reason });
+      }
     }
   }
 
@@ -286,7 +298,6 @@ function handle(tr: Trainer, req: ToWorker): void {
   try {
     switch (req.kind) {
       case 'create': {
-        tr.running = false;
         tr.create(req.settings.task, trainerOptions(req.settings), req.settings.seed);
         tr.probe = req.probe;
         const { evals, snapshot } = tr.start();
@@ -299,7 +310,7 @@ function handle(tr: Trainer, req: ToWorker): void {
         void tr.run();
         return;
       case 'pause':
-        tr.running = false;
+        if (tr.running) tr.stopRequested = true;
         return;
       case 'pace':
         tr.stepsPerSecond = req.stepsPerSecond;
