@@ -131,6 +131,13 @@ export interface TfpModule {
   _tfp_learn_kv_cache_size(model: number, positions: number, out: number): number;
   _tfp_learn_generation_timing(model: number, prompt: number, n: number, lengths: number, nLengths: number, temperature: number,
                                topK: number, topP: number, seed: number, out: number, idsWith: number, idsWithout: number): number;
+  // tfp_learn_positions_api.h: the Learn chapter on positional encoding (learn_calls/positions.ts).
+  _tfp_learn_sinusoidal_table(T: number, C: number, layout: number, out: number, dots: number): number;
+  _tfp_learn_sinusoidal_shift(C: number, pair: number, p: number, k: number, out: number): number;
+  _tfp_learn_position_similarity(model: number, P: number, out: number, rows: number): number;
+  _tfp_learn_relative_bias(bucketing: number, bidirectional: number, numBuckets: number, maxDistance: number, T: number, seed: number, table: number, buckets: number, bias: number): number;
+  _tfp_learn_rope_score(q: number, k: number, D: number, pairing: number, m: number, n: number, out: number): number;
+  _tfp_learn_alibi(H: number, T: number, symmetric: number, slopes: number, bias: number): number;
 }
 
 export interface TfpModuleOptions {

@@ -60,6 +60,14 @@ export const CHAPTERS = [
     },
   },
   {
+    slug: 'positions',
+    title: { en: 'Positional encoding', 'zh-CN': '位置编码' },
+    summary: {
+      en: 'Attention is blind to order: sinusoidal and learned codes, relative biases, RoPE and ALiBi, each computed live.',
+      'zh-CN': '注意力本身看不见顺序：正弦编码、可学习编码、相对位置偏置、RoPE 与 ALiBi，逐一现场计算。',
+    },
+  },
+  {
     slug: 'encoder-layer',
     title: { en: 'The encoder layer', 'zh-CN': '编码器层' },
     summary: {

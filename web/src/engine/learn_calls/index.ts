@@ -15,6 +15,7 @@ import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
 import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
 import { generationTiming, kvCacheSize, samplingProbs } from './generation';
+import { alibi, positionSimilarity, relativeBias, ropeScore, sinusoidal, sinusoidalShift } from './positions';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
  *  a model the page loaded (args carry its page handle, Model.id). */
@@ -36,6 +37,7 @@ export const LEARN_CALLS = {
   scalingStats, scalingRow,  // scaling: the random q·k experiment, its statistics and one sample row
   layerNorm, encoderDepth, activation, taggerLayers,  // encoder-layer: LayerNorm stats, pre/post-LN depth, GELU/ReLU, brown-pos by layer
   samplingProbs, kvCacheSize, generationTiming,  // generation: warped distribution, KV-cache bytes, timing with/without the cache
+  sinusoidal, sinusoidalShift, positionSimilarity, relativeBias, ropeScore, alibi,  // positions: sin/cos tables, learned cosines, relative, RoPE, ALiBi
 } satisfies Record<string, LearnCall>;
 
 export type LearnCalls = typeof LEARN_CALLS;

@@ -1,0 +1,214 @@
+// Learn, chapter 7 (positional encoding), in Chromium:
+//   - figure 1: the two attention outputs equal the engine's in Node (the attention lab,
+//     tfp_attn_lab_*, no positions) for the reader's words and the shuffle the page shows;
+//     row i of the shuffled output equals row perm[i] of the first (written here); new
+//     words give new outputs;
+//   - the sinusoidal tables, dot products and the rotation equal tfp_learn_sinusoidal_table
+//     / tfp_learn_sinusoidal_shift in Node and the closed form written here (sin in 2i,
+//     cos in 2i+1; halves: sines then cosines); moving the d_model slider redraws;
+//   - brown-gpt's cosine matrix equals tfp_learn_position_similarity in Node and cosines
+//     of its wpe rows written here;
+//   - relative buckets and biases equal tfp_learn_relative_bias in Node; switching to T5
+//     changes them;
+//   - RoPE's rotated q, k and score equal tfp_learn_rope_score in Node; the shifted score
+//     equals the unshifted one; the exercise reveals the engine's answer ("yes");
+//   - ALiBi slopes for 6 heads equal the hand values (Press et al. for non-powers of two);
+//   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
+//     scrolling; no console error.
+// Screenshots: build/screenshots/learn/positions_{en,zh}_{1280,390}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { openSite, SHOTS } from './harness.mjs';
+import { learnProbes, sameArray } from './learn_harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+
+let renders, rendersAbove, part, matrix;
+let site, page, base, api, brown;
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
+  site = await openSite({ name: 'learn_positions' });
+  ({ page, base } = site);
+  ({ renders, rendersAbove, part, matrix } = learnProbes(page));
+  await mkdir(`${SHOTS}learn`, { recursive: true });
+}, { timeout: 180_000 });
+after(async () => {
+  if (brown) api.free(brown);
+  await site?.close();
+});
+
+/** Calls fn(ptrs...) with zeroed float buffers of the given lengths; returns their contents. */
+function floatsOut(sizes, fn, bytes = 4) {
+  const m = api.m;
+  const ptrs = sizes.map((n) => m._tfp_alloc(Math.max(n * bytes, 1)));
+  try {
+    api.check(fn(...ptrs));
+    return ptrs.map((p, i) => Array.from(bytes === 4 ? new Float32Array(m.HEAPU8.buffer, p, sizes[i]) : new Float64Array(m.HEAPU8.buffer, p, sizes[i])));
+  } finally {
+    ptrs.forEach((p) => m._tfp_free(p));
+  }
+}
+const f32 = (a) => Float32Array.from(a);
+
+test('chapter 7, figure 1: two orders, permuted copies of the same rows (engine\'s numbers)', { timeout: 90_000 }, async () => {
+  const t0 = Date.now();
+  await page.goto(`${base}/learn/positions.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.order, null, { timeout: 30_000 });
+  console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+  await page.waitForFunction(() => window.tfpLearn.state.learned, null, { timeout: 60_000 });
+  const t1 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.tfpLearn?.state?.order, null, { timeout: 30_000 });
+  const cached = Date.now() - t1;
+  console.log(`first figure drawn ${cached} ms after navigation (module cached)`);
+  assert.ok(cached < 3000, `first figure after ${cached} ms with the module cached`);
+  const check = async () => {
+    const o = await part('order');
+    const a = api.attention({ tokens: o.tokens, dModel: 8, heads: 2, seed: 1 });
+    const b = api.attention({ tokens: o.shuffled, dModel: 8, heads: 2, seed: 1 });
+    sameArray(o.a.data, Array.from(a.out.data), 'output A');
+    sameArray(o.b.data, Array.from(b.out.data), 'output B');
+    sameArray((await matrix('Output, your order')).flat(), Array.from(a.out.data), 'shown A');
+    sameArray((await matrix('Output, shuffled')).flat(), Array.from(b.out.data), 'shown B');
+    assert.deepEqual(o.shuffled, o.perm.map((i) => o.tokens[i]));
+    assert.ok(o.perm.some((v, i) => v !== i), 'the shuffle moves something');
+    o.perm.forEach((pi, i) => sameArray(Array.from(b.out.data.slice(i * 8, i * 8 + 8)), Array.from(a.out.data.slice(pi * 8, pi * 8 + 8)), `row ${i} = row ${pi}`, 1e-5));
+    return o;
+  };
+  const o1 = await check();
+  assert.deepEqual(o1.tokens, ['dog', 'bites', 'man', 'in', 'the', 'park']);
+  assert.match(await page.locator('.pos-order .prose').first().innerText(), /largest difference is/);
+  const n = await renders();
+  await page.locator('#pos-words').fill('one two three four');
+  await rendersAbove(n);
+  const o2 = await check();
+  assert.deepEqual(o2.tokens, ['one', 'two', 'three', 'four']);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 7, sinusoidal: tables, dot products and the rotation are the engine\'s (and the closed form)', { timeout: 60_000 }, async () => {
+  const check = async () => {
+    const s = await part('sin');
+    const [T, C] = [s.T, s.C];
+    const [ti, di] = floatsOut([T * C, T * T], (o, d) => api.m._tfp_learn_sinusoidal_table(T, C, 0, o, d));
+    const [th, dh] = floatsOut([T * C, T * T], (o, d) => api.m._tfp_learn_sinusoidal_table(T, C, 1, o, d));
+    sameArray(s.inter.data, ti, 'interleaved table');
+    sameArray(s.halves.data, th, 'halves table');
+    for (const p of [0, 1, T - 1])
+      for (let i = 0; i < C / 2; i++) {
+        const w = Math.pow(10000, -2 * i / C);
+        assert.ok(Math.abs(s.inter.data[p * C + 2 * i] - Math.sin(p * w)) < 1e-6);
+        assert.ok(Math.abs(s.inter.data[p * C + 2 * i + 1] - Math.cos(p * w)) < 1e-6);
+        assert.ok(Math.abs(s.halves.data[p * C + i] - Math.sin(p * w)) < 1e-6);
+        assert.ok(Math.abs(s.halves.data[p * C + C / 2 + i] - Math.cos(p * w)) < 1e-6);
+      }
+    const d = await part('dots');
+    sameArray(d.inter, di.slice(d.p * T, d.p * T + T), 'dots interleaved');
+    sameArray(d.halves, dh.slice(d.p * T, d.p * T + T), 'dots halves');
+    const mk = await part('mistake');
+    sameArray((await matrix('PE(')).flat(), [...ti.slice(mk.p * C, mk.p * C + C), ...th.slice(mk.p * C, mk.p * C + C)], 'mistake rows shown');
+    assert.ok(mk.same < C, 'the layouts differ');
+    return s;
+  };
+  const s1 = await check();
+  assert.deepEqual([s1.T, s1.C], [50, 64]);
+  assert.equal(await page.locator('.pos-two .heatmap').count() >= 2, true);
+  // Rotation: the engine's M·PE(p) equals its own PE(p + k).
+  const r = await part('rotation');
+  const [out] = floatsOut([10], (o) => api.m._tfp_learn_sinusoidal_shift(r.C, r.pair, r.p, r.k, o), 8);
+  sameArray([r.shift.omega, r.shift.angle, ...r.shift.matrix, ...r.shift.pe, ...r.shift.rotated], out, 'shift');
+  sameArray(r.shift.rotated, r.target, 'M·PE(p) = PE(p+k)', 1e-6);
+  assert.match(await page.locator('.fig', { hasText: 'as a rotation' }).locator('.formula').innerText(), /0\.1000|θ/);
+  // d_model 32 through the slider: the engine's new table.
+  const n = await renders();
+  await page.locator('#pos-sin-C').fill('32');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.sin.C === 32);
+  await check();
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exercise', { timeout: 60_000 }, async () => {
+  // Learned: brown-gpt's cosines.
+  const l = await part('learned');
+  const [cos] = floatsOut([l.P * l.P, l.P * 128], (o, rows) => api.m._tfp_learn_position_similarity(brown, l.P, o, rows));
+  sameArray(l.cos.data, cos, 'learned cosines');
+  assert.ok(Math.abs(l.cos.data[0] - 1) < 1e-6);
+  // Relative: clip k = 3 bidirectional by default, then T5.
+  let rel = await part('relative');
+  let [table, buckets, bias] = floatsOut([7, 144, 144], (t, b, v) => api.m._tfp_learn_relative_bias(0, 1, 7, 3, 12, 1, t, b, v));
+  sameArray(rel.buckets.data, buckets, 'clip buckets');
+  sameArray(rel.bias.data, bias, 'clip bias');
+  for (let i = 0; i < 12; i++) for (let j = 0; j < 12; j++) assert.equal(rel.buckets.data[i * 12 + j], Math.min(3, Math.max(-3, j - i)) + 3);
+  let n = await renders();
+  await page.locator('label[for="pos-rel-bucketing-t5"]').click();
+  await rendersAbove(n);
+  rel = await part('relative');
+  [table, buckets, bias] = floatsOut([8, 144, 144], (t, b, v) => api.m._tfp_learn_relative_bias(1, 1, 8, 16, 12, 1, t, b, v));
+  assert.equal(rel.bucketing, 't5');
+  sameArray(rel.table, table, 't5 table');
+  sameArray(rel.buckets.data, buckets, 't5 buckets');
+  // RoPE.
+  const check = async () => {
+    const r = await part('rope');
+    const pairing = r.pairing === 'interleaved' ? 0 : 1;
+    const run = (m, nn) => api.withHeap((put) => floatsOut([18], (o) => api.m._tfp_learn_rope_score(put(f32(r.q)), put(f32(r.k)), 8, pairing, m, nn, o))[0]);
+    const a = run(r.m, r.n), b = run(r.m + r.s, r.n + r.s);
+    sameArray([...r.base.qRot, ...r.base.kRot, r.base.raw, r.base.score], a, 'rope');
+    sameArray((await matrix('q rotated at m')).flat(), a.slice(0, 8), 'shown q rotated');
+    assert.ok(Math.abs(r.shifted.score - b[17]) === 0);
+    assert.ok(Math.abs(r.shifted.score - r.base.score) < 1e-4, 'shifting both keeps the score');
+    return r;
+  };
+  await check();
+  n = await renders();
+  await page.locator('#pos-rope-m').fill('9');
+  await rendersAbove(n);
+  const r2 = await check();
+  assert.equal(r2.m, 9);
+  await page.locator('[data-exercise="rope-offset"] label.choice').nth(1).click();
+  await page.locator('[data-exercise="rope-offset"] button[type="submit"]').click();
+  await page.waitForSelector('[data-exercise="rope-offset"] .exercise-result.wrong');
+  const ex = await part('exercise');
+  const score = (m, nn) => api.withHeap((put) => floatsOut([18], (o) => api.m._tfp_learn_rope_score(put(f32(r2.q)), put(f32(r2.k)), 8, 0, m, nn, o))[0][17]);
+  assert.equal(ex.a, score(5, 3));
+  assert.equal(ex.b, score(12, 10));
+  assert.equal(ex.equal, true);
+  assert.match(await page.locator('[data-exercise="rope-offset"] .exercise-result').innerText(), /Yes: both have offset 2/);
+  // ALiBi: 6 heads by default.
+  const al = await part('alibi');
+  sameArray(al.slopes, [0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125], 'slopes for 6 heads', 1e-9);
+  const [slopes, abias] = floatsOut([6, 6 * 64], (s, b) => api.m._tfp_learn_alibi(6, 8, 0, s, b));
+  sameArray(al.bias.data, abias, 'alibi bias');
+  sameArray(al.slopes, slopes, 'alibi slopes');
+  assert.equal(await page.locator('.pos-alibi-grid .heatmap').count(), 6);
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 7: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await site.shot('learn/positions_en_1280', { fullPage: true });
+  const enFirst = await page.locator('.chapter-section').first().innerText();
+  const order = await part('order');
+  await page.selectOption('#lang-select', 'zh-CN');
+  await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('顺序'));
+  const zhFirst = await page.locator('.chapter-section').first().innerText();
+  assert.notEqual(zhFirst, enFirst);
+  assert.match(zhFirst, /置换等变性/);
+  assert.deepEqual((await part('order')).tokens, order.tokens);
+  assert.equal(await page.locator('.katex-error').count(), 0);
+  await page.waitForTimeout(300);
+  await site.shot('learn/positions_zh_1280', { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
+  await site.shot('learn/positions_zh_390', { fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('.katex-error').count(), 0);
+  await site.shot('learn/positions_en_390', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});
