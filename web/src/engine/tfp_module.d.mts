@@ -131,6 +131,11 @@ export interface TfpModule {
   _tfp_learn_kv_cache_size(model: number, positions: number, out: number): number;
   _tfp_learn_generation_timing(model: number, prompt: number, n: number, lengths: number, nLengths: number, temperature: number,
                                topK: number, topP: number, seed: number, out: number, idsWith: number, idsWithout: number): number;
+  // tfp_learn_efficiency_api.h: the Learn chapter on efficiency (learn_calls/efficiency.ts).
+  _tfp_learn_sparse_pattern(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, out: number, pairs: number): number;
+  _tfp_learn_efficiency_timing(d: number, heads: number, lengths: number, nLengths: number, kind: number, window: number, dilation: number,
+                               nGlobal: number, repeats: number, seed: number, out: number): number;
+  _tfp_learn_int8_model(model: number, ids: number, n: number, out: number): number;
   // tfp_learn_positions_api.h: the Learn chapter on positional encoding (learn_calls/positions.ts).
   _tfp_learn_sinusoidal_table(T: number, C: number, layout: number, out: number, dots: number): number;
   _tfp_learn_sinusoidal_shift(C: number, pair: number, p: number, k: number, out: number): number;

@@ -83,6 +83,14 @@ export const CHAPTERS = [
       'zh-CN': '一次一个词元：在 brown-gpt 上看贪心、温度、top-k 与 top-p，以及让生成变快的 KV 缓存。',
     },
   },
+  {
+    slug: 'efficiency',
+    title: { en: 'Efficiency', 'zh-CN': '效率' },
+    summary: {
+      en: 'Attention’s T² cost timed live; window, dilated and global patterns that skip work; linear attention; int8 weights on brown-gpt.',
+      'zh-CN': '实测注意力的 T² 开销；真正省掉计算的窗口、空洞和全局模式；线性注意力；brown-gpt 的 int8 权重。',
+    },
+  },
 ] as const satisfies readonly ChapterEntry[];
 
 export type ChapterSlug = (typeof CHAPTERS)[number]['slug'];

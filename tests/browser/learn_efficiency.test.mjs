@@ -1,0 +1,218 @@
+// Learn, chapter "Efficiency", in Chromium:
+//   - the pattern figure: the shown (T, T) mask and pair count equal tfp_learn_sparse_pattern
+//     in Node (the same wasm: exact) and the rule written here independently (window
+//     |i − j| <= w, dilated |i − j| <= w·d and d | i − j, global i < g or j < g or window,
+//     causal j <= i); changing the kind, w and causal changes the mask;
+//   - the timing: four lengths up to T = 1024, every non-time column equal to
+//     tfp_learn_efficiency_timing in Node for the same arguments (score bytes, pairs, the
+//     sparse-vs-masked difference and linear attention's relative error are deterministic:
+//     exact), score bytes = H·T²·4 written here, sparse = masked within 1e-5; the masked
+//     path no faster than full attention by more than noise while the sparse path with
+//     w = 16 is faster at T = 1024; changing d_model re-measures;
+//   - int8: the shown perplexities, logit difference and bytes equal tfp_learn_int8_model
+//     in Node on the page's ids (exact), the ids equal the Node tokenizer's; editing the text
+//     re-runs it;
+//   - the exercise reveals the engine's speed-up; the mistake box shows the timings;
+//   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
+//     scrolling; no console error.
+// Screenshots: build/screenshots/learn/efficiency_{en,zh}_{1280,390}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { openSite, SHOTS } from './harness.mjs';
+import { learnProbes, sameArray } from './learn_harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+
+let site, page, base, api, brown, renders, rendersAbove, part;
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
+  site = await openSite({ name: 'learn_efficiency' });
+  ({ page, base } = site);
+  ({ renders, rendersAbove, part } = learnProbes(page));
+  await mkdir(`${SHOTS}learn`, { recursive: true });
+}, { timeout: 180_000 });
+after(async () => {
+  if (brown) api.free(brown);
+  await site?.close();
+});
+
+function patternNode(kind, T, w, d, g, causal) {
+  const out = api.m._tfp_alloc(T * T + 8);
+  try {
+    api.check(api.m._tfp_learn_sparse_pattern(kind, T, w, d, g, causal ? 1 : 0, out + 8, out));
+    return { mask: Array.from(new Uint8Array(api.m.HEAPU8.buffer, out + 8, T * T)), pairs: new Float64Array(api.m.HEAPU8.buffer, out, 1)[0] };
+  } finally {
+    api.m._tfp_free(out);
+  }
+}
+
+/** The patterns' rule, written here from the chapter's text. */
+function patternRule(kind, T, w, d, g, causal) {
+  const m = [];
+  for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+    const dist = Math.abs(i - j);
+    let ok = kind === 0 ? dist <= w : kind === 1 ? dist <= w * d && dist % d === 0 : dist <= w || i < g || j < g;
+    if (causal && j > i) ok = false;
+    m.push(ok ? 1 : 0);
+  }
+  return m;
+}
+
+function timingNode(t, lengths) {
+  const C = 10, n = lengths.length;
+  const lp = api.put(Int32Array.from(lengths)), out = api.m._tfp_alloc(n * C * 8);
+  try {
+    api.check(api.m._tfp_learn_efficiency_timing(t.d, t.heads, lp, n, t.kind, t.window, t.dilation, t.nGlobal, 1, 1, out));
+    const v = new Float64Array(api.m.HEAPU8.buffer, out, n * C).slice();
+    return lengths.map((_, i) => Array.from(v.subarray(i * C, (i + 1) * C)));
+  } finally {
+    api.m._tfp_free(lp);
+    api.m._tfp_free(out);
+  }
+}
+
+function int8Node(ids) {
+  const p = api.put(Int32Array.from(ids)), out = api.m._tfp_alloc(64);
+  try {
+    api.check(api.m._tfp_learn_int8_model(brown, p, ids.length, out));
+    return Array.from(new Float64Array(api.m.HEAPU8.buffer, out, 8));
+  } finally {
+    api.m._tfp_free(p);
+    api.m._tfp_free(out);
+  }
+}
+
+async function checkPattern() {
+  const p = await part('pattern');
+  const s = await page.evaluate(() => window.tfpLearn.state);
+  const want = patternNode(s.kind, p.T, s.window, s.dilation, s.nGlobal, s.causal);
+  assert.deepEqual(p.mask, want.mask, 'mask = the engine in Node');
+  assert.equal(p.pairs, want.pairs);
+  assert.deepEqual(p.mask, patternRule(s.kind, p.T, s.window, s.dilation, s.nGlobal, s.causal), 'mask = the rule');
+  assert.equal(p.pairs, p.mask.reduce((a, b) => a + b, 0));
+  assert.match(await page.locator('.eff-count').innerText(), new RegExp(`computes ${p.pairs.toLocaleString('en')} of the ${(p.T * p.T).toLocaleString('en')}`));
+  return p;
+}
+
+async function checkTiming() {
+  const t = await part('timing');
+  assert.deepEqual(t.rows.map((r) => r.T), [128, 256, 512, 1024]);
+  const want = timingNode(t, t.rows.map((r) => r.T));
+  t.rows.forEach((r, i) => {
+    const w = want[i];
+    assert.deepEqual([r.scoreBytes, r.sparsePairs, r.sparseBytes, r.linearBytes, r.sparseDiff, r.linearRelErr], w.slice(4), `T = ${r.T}: the engine's columns`);
+    assert.equal(r.scoreBytes, t.heads * r.T * r.T * 4, 'H·T²·4');
+    assert.ok(r.sparseDiff <= 1e-5, `sparse = masked at T = ${r.T}: ${r.sparseDiff}`);
+    assert.ok(r.fullMs > 0 && r.maskedMs > 0 && r.sparseMs > 0 && r.linearMs > 0);
+  });
+  const shown = await page.locator('.eff-table-box .eff-table tbody tr').first().evaluate((tr) => [...tr.cells].map((c) => c.textContent));
+  assert.equal(shown[0], '128');
+  assert.equal(shown[1], t.rows[0].fullMs.toFixed(2));
+  return t;
+}
+
+test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them; exercise; mistake', { timeout: 150_000 }, async () => {
+  const t0 = Date.now();
+  await page.goto(`${base}/learn/efficiency.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.pattern, null, { timeout: 60_000 });
+  console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+  await page.waitForFunction(() => window.tfpLearn.state.timing && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
+  const t1 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.tfpLearn?.state?.pattern, null, { timeout: 30_000 });
+  const cached = Date.now() - t1;
+  console.log(`first figure drawn ${cached} ms after navigation (module cached)`);
+  assert.ok(cached < 3000, `first figure after ${cached} ms with the module cached`);
+
+  // The pattern: window w = 2 by default; then dilated, w = 3, causal.
+  const p0 = await checkPattern();
+  assert.equal(p0.pairs, 32 + 2 * 31 + 2 * 30);  // diagonal and two neighbours each side
+  let n = await renders();
+  await page.locator('label[for="eff-kind-1"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.pattern && window.tfpLearn.state.kind === 1, null, { timeout: 20_000 });
+  await rendersAbove(n);
+  await page.locator('label[for="eff-w-3"]').click();
+  await page.locator('#eff-causal').check();
+  await page.waitForFunction(() => window.tfpLearn.state.causal && window.tfpLearn.state.window === 3, null, { timeout: 20_000 });
+  await page.waitForTimeout(300);
+  const p1 = await checkPattern();
+  assert.notDeepEqual(p1.mask, p0.mask);
+
+  // The timing re-measured for the dilated pattern.
+  await page.waitForFunction(() => window.tfpLearn.state.timing?.kind === 1 && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
+  let t = await checkTiming();
+  // Back to a window w = 16 at d_model 128: the sparse path beats full at T = 1024, masked does not.
+  await page.locator('label[for="eff-kind-0"]').click();
+  await page.locator('label[for="eff-tw-16"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.timing?.kind === 0 && window.tfpLearn.state.timing.window === 16
+    && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
+  t = await checkTiming();
+  const last = t.rows[3];
+  console.log('T = 1024, d 128, 4 heads, window 16 (ms): full', last.fullMs.toFixed(2), 'masked', last.maskedMs.toFixed(2),
+              'sparse', last.sparseMs.toFixed(2), 'linear', last.linearMs.toFixed(2), 'linear rel err', last.linearRelErr.toFixed(3));
+  assert.ok(last.sparseMs < last.fullMs, 'sparse faster than full at T = 1024');
+  assert.ok(last.maskedMs > 0.7 * last.fullMs, 'masked costs about what full costs');
+  assert.equal(await page.locator('.line-chart').count() >= 3, true);
+  // Mistake box: the same numbers in its table.
+  const mrow = await page.locator('.mistake .eff-table tbody tr').nth(3).evaluate((tr) => [...tr.cells].map((c) => c.textContent));
+  assert.deepEqual(mrow.slice(0, 4), ['1024', last.fullMs.toFixed(2), last.maskedMs.toFixed(2), last.sparseMs.toFixed(2)]);
+  // d_model 64: measured again.
+  await page.locator('label[for="eff-d-64"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.timing?.d === 64 && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
+  await checkTiming();
+
+  // int8 on brown-gpt: the page's ids are the tokenizer's; the numbers are the engine's.
+  await page.waitForFunction(() => window.tfpLearn.state.int8, null, { timeout: 30_000 });
+  let q = await part('int8');
+  assert.deepEqual(q.ids, api.tokenize(brown, await page.locator('#eff-sample').inputValue()).ids.slice(0, 128));
+  let w = int8Node(q.ids);
+  assert.deepEqual([q.maxLogitDiff, q.pplF32, q.pplInt8, q.bytesF32, q.bytesInt8, q.quantised, q.weights, q.maxWeightErr], w);
+  console.log(`int8 brown-gpt on ${q.ids.length} held-out tokens: max |dlogit| ${q.maxLogitDiff.toFixed(4)}, ppl ${q.pplF32.toFixed(2)} -> ${q.pplInt8.toFixed(2)}, bytes ${q.bytesF32} -> ${q.bytesInt8}`);
+  assert.ok(q.maxLogitDiff > 0 && q.bytesInt8 < 0.3 * q.bytesF32);
+  assert.match(await page.locator('.eff-int8').innerText(), new RegExp(`perplexity ${q.pplF32.toFixed(2)} with float32`));
+  n = await renders();
+  await page.locator('#eff-sample').fill('The jury said that the election was conducted well.');
+  await page.waitForFunction(() => window.tfpLearn.state.int8?.ids.length < 20, null, { timeout: 30_000 });
+  q = await part('int8');
+  w = int8Node(q.ids);
+  assert.equal(q.pplInt8, w[2]);
+
+  // The exercise: the engine's own timing at T = 1024 decides.
+  const ex = page.locator('.exercise').first();
+  await ex.getByRole('radio').nth(2).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor({ timeout: 30_000 });
+  const e = await part('exercise');
+  assert.equal(e.T, 1024);
+  const speed = e.fullMs / e.sparseMs;
+  assert.match(await ex.locator('.exercise-result').innerText(), new RegExp(`${speed.toFixed(1)}×`));
+  assert.equal(await ex.locator('.verdict').innerText(), speed >= 3 && speed < 6 ? 'Right.' : await ex.locator('.verdict').innerText());
+  assert.deepEqual(site.problems, []);
+});
+
+test('efficiency: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await site.shot('learn/efficiency_en_1280', { fullPage: true });
+  const enFirst = await page.locator('.chapter-section').first().innerText();
+  const s = await page.evaluate(() => ({ d: window.tfpLearn.state.d, kind: window.tfpLearn.state.kind }));
+  await page.selectOption('#lang-select', 'zh-CN');
+  await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('贵'));
+  const zhFirst = await page.locator('.chapter-section').first().innerText();
+  assert.notEqual(zhFirst, enFirst);
+  assert.match(zhFirst, /行是查询/);
+  assert.deepEqual(await page.evaluate(() => ({ d: window.tfpLearn.state.d, kind: window.tfpLearn.state.kind })), s);
+  assert.match(await page.locator('.eff-count').innerText(), /引擎只计算/);
+  await page.waitForTimeout(300);
+  await site.shot('learn/efficiency_zh_1280', { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
+  await site.shot('learn/efficiency_zh_390', { fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForTimeout(300);
+  await site.shot('learn/efficiency_en_390', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});

@@ -1,0 +1,119 @@
+// The Learn chapter "Efficiency" (src/api/tfp_learn_efficiency_api.h): marshalling only.
+// The engine draws a sparse pattern's (T, T) mask, times full, dense-masked, sparse and
+// linear attention over lengths, and runs brown-gpt with int8 weights.
+// Legend: T tokens, d model width, H heads, D = d/H.
+import type { TfpModule } from '../wasm/tfp.mjs';
+import type { Calls } from '../calls';
+import type { LearnContext } from './index';
+
+/** 0 window, 1 dilated, 2 global (nn/sparse_attention.h SparseKind). */
+export type SparseKindId = 0 | 1 | 2;
+
+export interface SparsePatternArgs {
+  kind: SparseKindId;
+  T: number;         // 1..1024
+  window: number;    // w >= 0
+  dilation: number;  // d >= 1 (dilated)
+  nGlobal: number;   // g >= 0 (global)
+  causal: boolean;
+}
+
+export interface SparsePatternResult {
+  mask: Uint8Array;  // (T, T) row-major, 1 = query i may see key j
+  pairs: number;     // the 1s
+}
+
+/** tfp_learn_sparse_pattern: the pattern as a (T, T) matrix. */
+export function sparsePattern(c: Calls, m: TfpModule, a: SparsePatternArgs): SparsePatternResult {
+  const n = a.T * a.T;
+  return c.withBuffer(n + 8, (out) => {
+    // The pairs double sits first (8-aligned), the mask after it.
+    c.check(m._tfp_learn_sparse_pattern(a.kind, a.T, a.window, a.dilation, a.nGlobal, a.causal ? 1 : 0, out + 8, out));
+    return { mask: new Uint8Array(m.HEAPU8.buffer, out + 8, n).slice(), pairs: new Float64Array(m.HEAPU8.buffer, out, 1)[0]! };
+  });
+}
+
+export interface EfficiencyTimingArgs {
+  d: number;
+  heads: number;
+  lengths: number[];  // 1..16 values, each 1..2048
+  kind: SparseKindId;
+  window: number;
+  dilation: number;
+  nGlobal: number;
+  repeats: number;    // 1..20
+  seed: number;
+}
+
+/** One row per length, the engine's columns (TFP_EFF_*). */
+export interface EfficiencyRow {
+  T: number;
+  fullMs: number;       // all T² pairs
+  maskedMs: number;     // the pattern as a dense -inf mask: still all T² pairs
+  sparseMs: number;     // only the allowed pairs
+  linearMs: number;     // linear attention
+  scoreBytes: number;   // H·T²·4
+  sparsePairs: number;  // allowed pairs per head
+  sparseBytes: number;  // H·pairs·4
+  linearBytes: number;  // H·(D² + D)·4
+  sparseDiff: number;   // max |sparse − masked|
+  linearRelErr: number; // ‖linear − full‖ / ‖full‖
+}
+
+const COLUMNS = 10;  // TFP_EFF_COLUMNS
+
+export function efficiencyTiming(c: Calls, m: TfpModule, a: EfficiencyTimingArgs): { rows: EfficiencyRow[] } {
+  const n = a.lengths.length;
+  const lengths = Int32Array.from(a.lengths);
+  const lp = c.put(new Uint8Array(lengths.buffer));
+  try {
+    return c.withBuffer(n * COLUMNS * 8, (out) => {
+      c.check(m._tfp_learn_efficiency_timing(a.d, a.heads, lp, n, a.kind, a.window, a.dilation, a.nGlobal, a.repeats,
+                                              a.seed >>> 0, out));
+      const v = new Float64Array(m.HEAPU8.buffer, out, n * COLUMNS).slice();
+      return {
+        rows: a.lengths.map((T, i): EfficiencyRow => {
+          const r = v.subarray(i * COLUMNS, (i + 1) * COLUMNS);
+          return {
+            T, fullMs: r[0]!, maskedMs: r[1]!, sparseMs: r[2]!, linearMs: r[3]!, scoreBytes: r[4]!, sparsePairs: r[5]!,
+            sparseBytes: r[6]!, linearBytes: r[7]!, sparseDiff: r[8]!, linearRelErr: r[9]!,
+          };
+        }),
+      };
+    });
+  } finally {
+    c.free(lp);
+  }
+}
+
+export interface Int8ModelArgs {
+  model: number;    // page handle of a loaded decoder model (Model.id)
+  ids: Int32Array;  // 2..context token ids
+}
+
+export interface Int8ModelResult {
+  maxLogitDiff: number;  // max |logit_int8 − logit_f32|
+  pplF32: number;
+  pplInt8: number;
+  bytesF32: number;
+  bytesInt8: number;
+  quantised: number;     // weights stored in int8
+  weights: number;       // all weights
+  maxWeightErr: number;  // max |W' − W|
+}
+
+/** tfp_learn_int8_model: brown-gpt with int8 weights against float32 on the same ids. */
+export function int8Model(c: Calls, m: TfpModule, a: Int8ModelArgs, ctx: LearnContext): Int8ModelResult {
+  const model = ctx.modelPtr(a.model);
+  const ids = c.put(new Uint8Array(a.ids.buffer, a.ids.byteOffset, a.ids.byteLength));
+  try {
+    return c.withBuffer(8 * 8, (out) => {
+      c.check(m._tfp_learn_int8_model(model, ids, a.ids.length, out));
+      const v = new Float64Array(m.HEAPU8.buffer, out, 8);
+      return { maxLogitDiff: v[0]!, pplF32: v[1]!, pplInt8: v[2]!, bytesF32: v[3]!, bytesInt8: v[4]!, quantised: v[5]!,
+               weights: v[6]!, maxWeightErr: v[7]! };
+    });
+  } finally {
+    c.free(ids);
+  }
+}
