@@ -3,6 +3,6 @@
 #   build/native/tfp eval NAME [--model DIR] [--limit N]     (npm run eval -- brown-pos)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: tools/eval.sh brown-gpt|brown-pos [options]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tools/eval.sh brown-gpt|brown-pos|dates [options]" >&2; exit 2; }
 bash tools/build.sh native >/dev/null
 exec build/native/tfp eval "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trains a shipped model (or a toy task) natively: builds build/native, then
 #   build/native/tfp train NAME --out models/NAME [extra options]
-# NAME: brown-gpt | brown-pos | numbers-transformer | numbers-gru (models/NAME), or a toy task (copy, reverse, sort, add).
+# NAME: brown-gpt | brown-pos | numbers-transformer | numbers-gru | dates (models/NAME), or a toy task (copy, reverse, sort, add).
 #   npm run train -- brown-gpt        npm run train -- reverse --steps 500
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 name=$1; shift
 bash tools/build.sh native >/dev/null
 case "$name" in
-  brown-gpt|brown-pos|numbers-transformer|numbers-gru)
+  brown-gpt|brown-pos|numbers-transformer|numbers-gru|dates)
     exec build/native/tfp train "$name" --out "models/$name" "$@" ;;
   *) exec build/native/tfp train "$name" "$@" ;;
 esac
