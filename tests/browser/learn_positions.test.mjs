@@ -13,6 +13,7 @@
 //   - RoPE's rotated q, k and score equal tfp_learn_rope_score in Node; the shifted score
 //     equals the unshifted one; the exercise reveals the engine's answer ("yes");
 //   - ALiBi slopes for 6 heads equal the hand values (Press et al. for non-powers of two);
+//     its exercise reveals head 4 (slope 1/2) as the steepest;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
 // Screenshots: build/screenshots/learn/positions_{en,zh}_{1280,390}.png.
@@ -184,6 +185,12 @@ test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exer
   sameArray(al.bias.data, abias, 'alibi bias');
   sameArray(al.slopes, slopes, 'alibi slopes');
   assert.equal(await page.locator('.pos-alibi-grid .heatmap').count(), 6);
+  // The ALiBi exercise: with 6 heads the steepest is head 4 (slope 1/2), not head 0.
+  await page.locator('[data-exercise="alibi-steepest"] label.choice').nth(0).click();
+  await page.locator('[data-exercise="alibi-steepest"] button[type="submit"]').click();
+  await page.waitForSelector('[data-exercise="alibi-steepest"] .exercise-result.wrong');
+  assert.equal((await part('alibiExercise')).steepest, 4);
+  assert.match(await page.locator('[data-exercise="alibi-steepest"] .exercise-result').innerText(), /head 4/);
   assert.deepEqual(site.problems, []);
 });
 

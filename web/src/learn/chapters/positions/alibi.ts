@@ -33,6 +33,7 @@ export function alibiSection(ch: PosChapter): { run: () => Promise<void> } {
   const line = ch.prose(fig.view, 'alibiSlopes', () => params);
   const grid = el('div', 'pos-alibi-grid');
   fig.view.append(grid);
+  fig.view.classList.add('pos-alibi-view');
   let maps: Heatmap[] = [];
   const masked = Float32Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? 1 : 0));
 
@@ -55,8 +56,32 @@ export function alibiSection(ch: PosChapter): { run: () => Promise<void> } {
     line.rerender();
     state['alibi'] = { H: n, T, slopes: r.slopes, bias: r.bias };
     fig.refreshTable();
+    ex.refresh();
     ch.debug.renders++;
   }
+  // Exercise: which head has the steepest slope? The candidates: head 0, the first head of
+  // the interleaved slopes when H is not a power of two (head n), the last head.
+  const candidates = () => {
+    let n = 1;
+    while (n * 2 <= H) n *= 2;
+    return [...new Set([0, n, H - 1])].filter((h) => h < H);
+  };
+  const ex = ch.exercise(s, {
+    id: 'alibi-steepest',
+    question: 'exAlibiQuestion',
+    questionParams: () => ({ H }),
+    choices: () => candidates().map((h) => ch.t('exAlibiChoice', { h })),
+    answer: async () => {
+      const engine = await ch.engine();
+      const r = await engine.learn('alibi', { heads: H, positions: T });
+      let top = 0;
+      r.slopes.forEach((v, h) => { if (v > r.slopes[top]!) top = h; });
+      const c = candidates();
+      state['alibiExercise'] = { H, steepest: top, slopes: r.slopes };
+      return { correct: c.indexOf(top), explanation: ch.t('exAlibiExplain', { h: top, s: slope(r.slopes[top]!), H,
+        list: Array.from(r.slopes, (v, h) => `${h}: ${slope(v)}`).join(listSep()) }) };
+    },
+  });
   ch.onLocale(render);
   onThemeChange(() => maps.forEach((m) => m.redraw()));
 

@@ -72,7 +72,7 @@ export function sinusoidalSection(ch: PosChapter): { run: () => Promise<void>; r
     const at = (d: number) => (dotP + d < T ? inter!.dots.data[dotP * T + dotP + d]! : inter!.dots.data[dotP * T + dotP - d]!);
     let gap = 0;
     for (let i = 0; i < T * T; i++) gap = Math.max(gap, Math.abs(inter.dots.data[i]! - halves.dots.data[i]!));
-    dotsParams = { self: fixed(at(0), 3), one: fixed(at(1), 3), five: T > 5 ? fixed(at(5), 3) : '—', gap: gap.toExponential(1) };
+    dotsParams = { self: fixed(at(0), 3), one: fixed(at(1), 3), five: T > 5 ? fixed(at(5), 3) : '—', gap: gap === 0 ? '0' : gap.toExponential(1) };
     dotsLine.rerender();
     state['dots'] = { p: dotP, inter: Array.from(inter.dots.data.subarray(dotP * T, dotP * T + T)), halves: Array.from(halves.dots.data.subarray(dotP * T, dotP * T + T)) };
     dfig.refreshTable();

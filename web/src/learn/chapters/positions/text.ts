@@ -40,7 +40,7 @@ $$PE(p)\\cdot PE(q) = \\sum_i \\cos\\big((p-q)\\,\\omega_i\\big)$$
 <p>It is largest ($d_\\text{model}/2$) at $q = p$ and falls off, roughly, as $|p-q|$ grows. The sum does not care how the channels are ordered, so both layouts give the same curve.</p>`,
   figDotsCaption: 'PE(p)·PE(q) for every q, with p fixed, as computed by the engine in both layouts. The curve is symmetric around q = p: it depends on |p − q| only.',
   figDotsLabel: 'Dot product of position codes against the other position',
-  dotsPLabel: 'p = {p}',
+  dotsPLabel: 'p = {n}',
   chartDots: 'PE(p)·PE(q) against q',
   axisQ: 'q',
   axisDot: 'PE(p)·PE(q)',
@@ -77,12 +77,12 @@ $$\\begin{pmatrix}\\sin((p+k)\\omega_i)\\\\ \\cos((p+k)\\omega_i)\\end{pmatrix} 
 
   // ---- learned ----
   hLearned: 'Learned positions',
-  learnedWhat: `<p>GPT-2 and BERT do not use a formula. They keep a table with one trained row per position (GPT-2 calls it <code>wpe</code>) and add row $p$ to the embedding of the token at position $p$. It can learn anything, but it has no row for a position beyond the table: this model stops at 128. The shipped <strong>brown-gpt</strong> (a small GPT trained on the Brown corpus) has such a table. Below is the cosine similarity of its rows, $\\cos(P_p, P_q)$. Training on its own made nearby positions similar: the bright band along the diagonal.</p>`,
+  learnedWhat: `<p>GPT-2 and BERT do not use a formula. They keep a table with one trained row per position (GPT-2 calls it <code>wpe</code>) and add row $p$ to the embedding of the token at position $p$. It can learn anything, but it has no row for a position beyond the table: this model stops at 128. The shipped <strong>brown-gpt</strong> (a small GPT trained on the Brown corpus) has such a table. Below is the cosine similarity of its rows, $\\cos(P_p, P_q)$. The diagonal is 1 (each row with itself). Off the diagonal the values are small: in this small model the rows are nearly orthogonal, and neighbours are only a little more alike than distant positions (the numbers under the map). Nothing told the model that position 11 follows 10: whatever order it knows, it learned from the data.</p>`,
   figLearnedCaption: 'brown-gpt\'s learned position table (<code>embed.position</code>, 128 × 128) as cosine similarities between positions, computed by the engine (<code>tfp_learn_position_similarity</code>). Rows and columns are positions.',
   figLearnedLabel: 'Cosine similarity between brown-gpt\'s learned position embeddings',
   learnedPLabel: 'First {n} positions',
   learnedMap: 'cos(P_p, P_q), brown-gpt',
-  learnedLine: 'Neighbours are similar: cos(P_10, P_11) = {near}, cos(P_10, P_20) = {mid}, cos(P_10, P_{far}) = {farv}.',
+  learnedLine: 'From position 10: cos(P_10, P_11) = {near}, cos(P_10, P_20) = {mid}, cos(P_10, P_{far}) = {farv}.',
   learnedTable: 'Cosine similarity of positions (brown-gpt)',
 
   // ---- relative ----
@@ -143,6 +143,9 @@ $$\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = \\begin{pmatrix}\\cos m\\theta_i & -
   colSlope: 'slope',
   colBias1: 'bias at distance 1',
   colBias7: 'bias at distance 7',
+  exAlibiQuestion: 'With {H} heads, which head has the <em>steepest</em> ALiBi slope (the one that looks least far back)?',
+  exAlibiChoice: 'head {h}',
+  exAlibiExplain: 'The engine\'s slopes for {H} heads: {list}. The steepest is head {h} ({s}). With a power of two the slopes fall from head 0 on. Otherwise the heads after the first power of two take the in-between slopes of twice as many heads, and the first of them is steeper than head 0.',
 
   // ---- where ----
   hWhere: 'Where positions go',
@@ -189,7 +192,7 @@ $$PE(p)\\cdot PE(q) = \\sum_i \\cos\\big((p-q)\\,\\omega_i\\big)$$
 <p>它在 $q = p$ 时最大（等于 $d_\\text{model}/2$），大体上随 $|p-q|$ 增大而减小。这个求和与维度的排列顺序无关，所以两种排法得到同一条曲线。</p>`,
   figDotsCaption: '固定 p，引擎在两种排法下算出的 PE(p)·PE(q)（对每个 q）。曲线关于 q = p 对称：它只取决于 |p − q|。',
   figDotsLabel: '位置编码的点积随另一个位置的变化',
-  dotsPLabel: 'p = {p}',
+  dotsPLabel: 'p = {n}',
   chartDots: 'PE(p)·PE(q) 随 q 的变化',
   axisQ: 'q',
   axisDot: 'PE(p)·PE(q)',
@@ -225,12 +228,12 @@ $$\\begin{pmatrix}\\sin((p+k)\\omega_i)\\\\ \\cos((p+k)\\omega_i)\\end{pmatrix} 
   rowHalves: '两半',
 
   hLearned: '可学习的位置编码',
-  learnedWhat: `<p>GPT-2 和 BERT 不用公式。它们保存一张表，每个位置一行，全靠训练得到（GPT-2 叫它 <code>wpe</code>），把第 $p$ 行加到位置 $p$ 上那个词元的嵌入上。这张表什么都学得出来，但超过表长的位置就没有对应的行了：这个模型最多 128 个位置。随站点提供的 <strong>brown-gpt</strong>（在 Brown 语料上训练的小型 GPT）就有这样一张表。下面是它各行之间的余弦相似度 $\\cos(P_p, P_q)$。没有人规定，训练自己让相邻位置变得相似：对角线附近那条亮带就是证据。</p>`,
+  learnedWhat: `<p>GPT-2 和 BERT 不用公式。它们保存一张表，每个位置一行，全靠训练得到（GPT-2 叫它 <code>wpe</code>），把第 $p$ 行加到位置 $p$ 上那个词元的嵌入上。这张表什么都学得出来，但超过表长的位置就没有对应的行了：这个模型最多 128 个位置。随站点提供的 <strong>brown-gpt</strong>（在 Brown 语料上训练的小型 GPT）就有这样一张表。下面是它各行之间的余弦相似度 $\\cos(P_p, P_q)$。对角线上都是 1（每一行和它自己）。对角线以外的值都很小：在这个小模型里，各行几乎两两正交，相邻位置只比相距较远的位置稍微相似一点（见图下的数值）。没有人告诉模型第 11 个位置紧跟在第 10 个后面：它对顺序的任何认识，都是从数据里学来的。</p>`,
   figLearnedCaption: 'brown-gpt 的可学习位置表（<code>embed.position</code>，128 × 128）中各位置之间的余弦相似度，由引擎计算（<code>tfp_learn_position_similarity</code>）。行和列都是位置。',
   figLearnedLabel: 'brown-gpt 可学习位置嵌入之间的余弦相似度',
   learnedPLabel: '前 {n} 个位置',
   learnedMap: 'cos(P_p, P_q)，brown-gpt',
-  learnedLine: '相邻的位置更相似：cos(P_10, P_11) = {near}，cos(P_10, P_20) = {mid}，cos(P_10, P_{far}) = {farv}。',
+  learnedLine: '以位置 10 为例：cos(P_10, P_11) = {near}，cos(P_10, P_20) = {mid}，cos(P_10, P_{far}) = {farv}。',
   learnedTable: '位置之间的余弦相似度（brown-gpt）',
 
   hRelative: '相对位置偏置（Shaw、T5）',
@@ -288,6 +291,9 @@ $$\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = \\begin{pmatrix}\\cos m\\theta_i & -
   colSlope: '斜率',
   colBias1: '距离 1 处的偏置',
   colBias7: '距离 7 处的偏置',
+  exAlibiQuestion: '有 {H} 个头时，哪个头的 ALiBi 斜率<em>最陡</em>（也就是往前看得最近）？',
+  exAlibiChoice: '头 {h}',
+  exAlibiExplain: '引擎给出的 {H} 个头的斜率：{list}。最陡的是头 {h}（{s}）。头数是 2 的幂时，斜率从头 0 开始依次变小；否则，排在第一个 2 的幂之后的那些头取的是两倍头数时夹在中间的斜率，其中第一个比头 0 还陡。',
 
   hWhere: '位置信息加在哪里',
   whereWhat: `<p>正弦编码和可学习编码<strong>加在词元嵌入上</strong>，只加一次，在第一层之前。之后它们和输入里的其他信息一样，经过投影进入 $Q$、$K$、$V$。相对位置偏置和 ALiBi 在 softmax 之前<strong>加在分数</strong> $QK^\\top/\\sqrt{d_k}$ 上。RoPE <strong>旋转 $Q$ 和 $K$</strong>。它们都不会加到值 $V$ 上。</p>`,
