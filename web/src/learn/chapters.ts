@@ -76,6 +76,14 @@ export const CHAPTERS = [
     },
   },
   {
+    slug: 'decoder',
+    title: { en: 'The decoder and cross-attention', 'zh-CN': '解码器与交叉注意力' },
+    summary: {
+      en: 'The causal mask (change the last word: earlier rows stay bit-identical) and cross-attention, live on a number reader and a date model whose alignment leaves the diagonal.',
+      'zh-CN': '因果掩码（改掉最后一个词，前面各行逐比特不变）与交叉注意力：在数字读取模型和日期模型上现场演示，日期模型的对齐图会离开对角线。',
+    },
+  },
+  {
     slug: 'generation',
     title: { en: 'Generating text', 'zh-CN': '生成文本' },
     summary: {
