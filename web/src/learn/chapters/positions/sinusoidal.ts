@@ -41,7 +41,7 @@ export function sinusoidalSection(ch: PosChapter): { run: () => Promise<void>; r
   const mapH = new Heatmap({ title: ch.t('mapHalves'), ...axes });
   fig.view.append(mapI.element, mapH.element);
   fig.view.classList.add('pos-two');
-  ch.formula(fig.view, () => String.raw`\omega_i = 10000^{-2i/${sin.C}},\quad PE_{p,2i} = \sin(p\,\omega_i),\ PE_{p,2i+1} = \cos(p\,\omega_i)`);
+  ch.formula(fig.view, () => String.raw`\begin{gathered}\omega_i = 10000^{-2i/${sin.C}}\\ PE_{p,2i} = \sin(p\,\omega_i),\ PE_{p,2i+1} = \cos(p\,\omega_i)\end{gathered}`);
 
   // ---- figure: dot products ----
   ch.prose(s, 'dotsWhat');
@@ -130,8 +130,8 @@ export function sinusoidalSection(ch: PosChapter): { run: () => Promise<void>; r
     intInput(ch, 'kLabel', 'pos-rot-k', { min: 0, max: 200, value: rot.k }, (v) => { rot.k = v; void runRot(); }).element);
   const rotFormula = ch.formula(rfig.view, () => {
     if (!shift) return '';
-    const r = shift, f = (v: number) => fixed(v, 4);
-    return String.raw`\underbrace{\begin{pmatrix}${f(r.matrix[0]!)} & ${f(r.matrix[1]!)}\\ ${f(r.matrix[2]!)} & ${f(r.matrix[3]!)}\end{pmatrix}}_{\theta = ${rot.k}\cdot ${fixed(r.omega, 4)} = ${fixed(r.angle, 4)}}
+    const r = shift, f = (v: number) => fixed(v, 3);
+    return String.raw`\underbrace{\begin{pmatrix}${f(r.matrix[0]!)} & ${f(r.matrix[1]!)}\\ ${f(r.matrix[2]!)} & ${f(r.matrix[3]!)}\end{pmatrix}}_{\theta = ${fixed(r.angle, 4)}}
       \underbrace{\begin{pmatrix}${f(r.pe[0]!)}\\ ${f(r.pe[1]!)}\end{pmatrix}}_{PE(${rot.p})_{${2 * rot.pair}, ${2 * rot.pair + 1}}}
       = \begin{pmatrix}${f(r.rotated[0]!)}\\ ${f(r.rotated[1]!)}\end{pmatrix}`;
   });

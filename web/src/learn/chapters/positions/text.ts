@@ -22,7 +22,7 @@ const en = {
   // ---- sinusoidal ----
   hSin: 'Sinusoidal encoding',
   sinWhat: `<p>The original Transformer adds a fixed table $PE$ to the embeddings: row $p$ is the code of position $p$, one number per dimension. Dimensions come in pairs. Pair $i$ is a sine and a cosine at the frequency $\\omega_i = 10000^{-2i/d_\\text{model}}$:</p>
-$$PE_{p,\\,2i} = \\sin(p\\,\\omega_i),\\qquad PE_{p,\\,2i+1} = \\cos(p\\,\\omega_i)$$
+$$\\begin{gathered}PE_{p,\\,2i} = \\sin(p\\,\\omega_i)\\\\ PE_{p,\\,2i+1} = \\cos(p\\,\\omega_i)\\end{gathered}$$
 <p>So the sine sits in the <strong>even</strong> dimension and the cosine in the <strong>odd</strong> one right after it: the two are <em>interleaved</em>. That is the paper's layout, and the one this engine uses. Pair 0 turns fastest, one full turn every $2\\pi \\approx 6.3$ positions. Each later pair turns slower, down to one turn every $10000 \\cdot 2\\pi$ positions. Many code bases (tensor2tensor, and many tutorials) store the <em>same numbers</em> in another layout: all the sines first, then all the cosines (<strong>halves</strong>). Both heatmaps below come from the engine, with the same sizes.</p>`,
   figSinCaption: 'The sinusoidal table from the engine (<code>nn::sinusoidal_encoding</code>): rows are positions $p$, columns are dimensions. Left, interleaved (sin in even dimensions, cos in odd: the paper and this engine). Right, halves (sines in the first half, cosines in the second). Colour from −1 to 1.',
   figSinLabel: 'Sinusoidal position table, interleaved and halves layouts',
@@ -53,7 +53,7 @@ $$PE(p)\\cdot PE(q) = \\sum_i \\cos\\big((p-q)\\,\\omega_i\\big)$$
   colHalves: 'halves',
 
   rotWhat: `<p>Second, moving $k$ positions along is a <strong>rotation</strong>, and the same rotation for every $p$. For one pair $i$, with $\\theta = k\\,\\omega_i$, the addition formulas give</p>
-$$\\begin{pmatrix}\\sin((p+k)\\omega_i)\\\\ \\cos((p+k)\\omega_i)\\end{pmatrix} = \\begin{pmatrix}\\cos\\theta & \\sin\\theta\\\\ -\\sin\\theta & \\cos\\theta\\end{pmatrix}\\begin{pmatrix}\\sin(p\\,\\omega_i)\\\\ \\cos(p\\,\\omega_i)\\end{pmatrix}$$
+$$\\begin{gathered}v_p = \\begin{pmatrix}\\sin(p\\,\\omega_i)\\\\ \\cos(p\\,\\omega_i)\\end{pmatrix}\\\\ v_{p+k} = \\begin{pmatrix}\\cos\\theta & \\sin\\theta\\\\ -\\sin\\theta & \\cos\\theta\\end{pmatrix} v_p\\end{gathered}$$
 <p>So a linear map (which attention's projections can learn) can get from "position $p$" to "position $p+k$" without knowing $p$. Pick a pair, a position and an offset. The engine builds the matrix and applies it to its own $PE(p)$. The result is its own $PE(p+k)$.</p>`,
   figRotCaption: 'PE(p + k) as a rotation of PE(p) for one pair of dimensions: the matrix and the product from <code>tfp_learn_sinusoidal_shift</code>, and row p + k read from the engine\'s table.',
   figRotLabel: 'PE(p + k) as a rotation of PE(p)',
@@ -174,7 +174,7 @@ const zh: Record<Key, string> = {
 
   hSin: '正弦位置编码',
   sinWhat: `<p>原始 Transformer 给嵌入加上一张固定的表 $PE$：第 $p$ 行是位置 $p$ 的编码，每一维一个数。维度两两成对，第 $i$ 对是频率为 $\\omega_i = 10000^{-2i/d_\\text{model}}$ 的正弦和余弦：</p>
-$$PE_{p,\\,2i} = \\sin(p\\,\\omega_i),\\qquad PE_{p,\\,2i+1} = \\cos(p\\,\\omega_i)$$
+$$\\begin{gathered}PE_{p,\\,2i} = \\sin(p\\,\\omega_i)\\\\ PE_{p,\\,2i+1} = \\cos(p\\,\\omega_i)\\end{gathered}$$
 <p>也就是说，正弦放在<strong>偶数</strong>维，余弦紧跟着放在<strong>奇数</strong>维，两者<em>交错</em>排列。这是论文的排法，也是本引擎的排法。第 0 对转得最快，每 $2\\pi \\approx 6.3$ 个位置转一整圈；越往后转得越慢，最慢的每 $10000 \\cdot 2\\pi$ 个位置才转一圈。不少代码（tensor2tensor 以及许多教程）把<em>同样的数</em>换一种排法：先放全部正弦，再放全部余弦（<strong>前后两半</strong>）。下面两张热力图都来自引擎，尺寸相同。</p>`,
   figSinCaption: '引擎算出的正弦位置表（<code>nn::sinusoidal_encoding</code>）：行是位置 $p$，列是维度。左图为交错排列（偶数维放 sin、奇数维放 cos，即论文和本引擎的做法）；右图为前后两半（前一半是 sin，后一半是 cos）。颜色范围 −1 到 1。',
   figSinLabel: '正弦位置表：交错排列与前后两半排列',
@@ -205,7 +205,7 @@ $$PE(p)\\cdot PE(q) = \\sum_i \\cos\\big((p-q)\\,\\omega_i\\big)$$
   colHalves: '两半',
 
   rotWhat: `<p>第二，向后移动 $k$ 个位置相当于一次<strong>旋转</strong>，而且对所有 $p$ 都是同一个旋转。对第 $i$ 对维度，令 $\\theta = k\\,\\omega_i$，由和角公式得</p>
-$$\\begin{pmatrix}\\sin((p+k)\\omega_i)\\\\ \\cos((p+k)\\omega_i)\\end{pmatrix} = \\begin{pmatrix}\\cos\\theta & \\sin\\theta\\\\ -\\sin\\theta & \\cos\\theta\\end{pmatrix}\\begin{pmatrix}\\sin(p\\,\\omega_i)\\\\ \\cos(p\\,\\omega_i)\\end{pmatrix}$$
+$$\\begin{gathered}v_p = \\begin{pmatrix}\\sin(p\\,\\omega_i)\\\\ \\cos(p\\,\\omega_i)\\end{pmatrix}\\\\ v_{p+k} = \\begin{pmatrix}\\cos\\theta & \\sin\\theta\\\\ -\\sin\\theta & \\cos\\theta\\end{pmatrix} v_p\\end{gathered}$$
 <p>因此，一个线性映射（注意力的投影矩阵学得出来）就能从“位置 $p$”走到“位置 $p+k$”，而无需知道 $p$ 是多少。选一对维度、一个位置和一个偏移量：引擎构造这个矩阵，把它作用在自己算出的 $PE(p)$ 上，得到的正是它自己表里的 $PE(p+k)$。</p>`,
   figRotCaption: '对一对维度，PE(p + k) 是 PE(p) 的旋转：矩阵和乘积来自 <code>tfp_learn_sinusoidal_shift</code>，第 p + k 行读自引擎的位置表。',
   figRotLabel: 'PE(p + k) 是 PE(p) 的旋转',
