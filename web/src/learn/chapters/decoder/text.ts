@@ -16,7 +16,7 @@ const en = {
   causalWhy: `<p>During training the decoder sees the whole target sentence at once (teacher forcing) and predicts, at every position $i$, the token at $i+1$. If position $i$ could attend to position $i+1$, it could simply copy the answer, and the model would learn nothing it can use when generating, where later tokens do not exist yet. So before the softmax a <strong>causal mask</strong> $M$ is added to the scores: row $i$ (the query at position $i$) keeps keys $j \\le i$ and loses keys $j > i$:</p>
 $$\\mathrm{softmax}\\!\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V,\\qquad M_{ij} = \\begin{cases}0 & j \\le i\\\\ -\\infty & j > i\\end{cases}$$
 <p>$e^{-\\infty} = 0$, so the masked weights are exactly zero: the upper-right triangle of every decoder self-attention map. A consequence you can test: the output at position $i$ depends only on tokens $0 \\ldots i$. Change the <em>last</em> token and every earlier row of every layer stays the same, to the last bit. Below, brown-gpt (a small GPT trained on the Brown corpus) runs on two sentences; edit either one.</p>`,
-  figCausalCaption: 'brown-gpt on sentences A and B, computed by the engine. Left: layer 1, head 1 of A\'s self-attention (rows = queries, the position being computed; columns = keys, the positions it reads). The upper-right triangle is 0: the mask. Right: for each position, the largest difference between A\'s and B\'s final hidden vectors, and whether the two rows are bit-identical.',
+  figCausalCaption: 'brown-gpt on sentences A and B, computed by the engine. The map: layer 1, head 1 of A\'s self-attention (rows = queries, the position being computed; columns = keys, the positions it reads). The upper-right triangle is 0: the mask. The table: for each position, the largest difference between A\'s and B\'s final hidden vectors, and whether the two rows are bit-identical.',
   figCausalLabel: 'Causal self-attention of brown-gpt and the per-position difference between two sentences',
   sentenceA: 'Sentence A',
   sentenceB: 'Sentence B (change only the end)',
@@ -88,7 +88,7 @@ const zh: Record<Key, string> = {
   causalWhy: `<p>训练时，解码器一次拿到整句目标（teacher forcing），在每个位置 $i$ 预测位置 $i+1$ 上的词。如果位置 $i$ 能注意到位置 $i+1$，它直接把答案抄过来就行，模型学到的东西在生成时毫无用处——因为生成时后面的词根本还不存在。所以在 softmax 之前要给分数加上一个<strong>因果掩码</strong> $M$：第 $i$ 行（位置 $i$ 上的查询）保留 $j \\le i$ 的键，去掉 $j > i$ 的键：</p>
 $$\\mathrm{softmax}\\!\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V,\\qquad M_{ij} = \\begin{cases}0 & j \\le i\\\\ -\\infty & j > i\\end{cases}$$
 <p>因为 $e^{-\\infty} = 0$，被遮住的权重恰好为零，也就是每张解码器自注意力图右上方的那个三角。由此可以推出一个能直接验证的结论：位置 $i$ 的输出只取决于第 $0 \\ldots i$ 个词元。只改<em>最后</em>一个词，前面每一层的每一行都纹丝不动，连最后一个比特都一样。下面让 brown-gpt（在 Brown 语料上训练的小型 GPT）分别处理两个句子，两句都可以改。</p>`,
-  figCausalCaption: '引擎让 brown-gpt 处理句子 A 和 B。左：A 的自注意力，第 1 层第 1 个头（行是查询，即正在计算的位置；列是键，即它读取的位置）。右上三角全是 0，这就是掩码。右：每个位置上 A 与 B 最终隐藏向量的最大差值，以及这两行是否逐比特相同。',
+  figCausalCaption: '引擎让 brown-gpt 处理句子 A 和 B。上图：A 的自注意力，第 1 层第 1 个头（行是查询，即正在计算的位置；列是键，即它读取的位置）。右上三角全是 0，这就是掩码。下表：每个位置上 A 与 B 最终隐藏向量的最大差值，以及这两行是否逐比特相同。',
   figCausalLabel: 'brown-gpt 的因果自注意力，以及两个句子逐位置的差异',
   sentenceA: '句子 A',
   sentenceB: '句子 B（只改结尾）',
