@@ -16,7 +16,7 @@ import { Heatmap } from '../../../widgets/heatmap';
 import { LineChart } from '../../../widgets/line_chart';
 import { textTable } from '../../../widgets/tables';
 import { startChapter } from '../../chapter';
-import { fixed, num, pct } from '../../format';
+import { fixed, num, pct, texNum } from '../../format';
 import { TEXT, type Key } from './text';
 import './efficiency.css';
 
@@ -48,7 +48,7 @@ const state = {
   nGlobal: 2,
   causal: false,
   timingWindow: 64,  // the timed pattern's w (T up to 1024)
-  pattern: null as (SparsePatternResult & { T: number }) | null,
+  pattern: null as (SparsePatternResult & { T: number; kind: SparseKindId; window: number; dilation: number; nGlobal: number; causal: boolean }) | null,
   /** The latest timing sweep and what it was measured for. */
   timing: null as { rows: EfficiencyRow[]; d: number; heads: number; kind: SparseKindId; window: number; dilation: number; nGlobal: number } | null,
   measuring: false,
@@ -84,16 +84,17 @@ const timeChart = new LineChart({ label: () => ch.t('chartTime'), xLabel: () => 
                                   xLog: true, yLog: true, xFormat: (v) => String(v) });
 const bytesChart = new LineChart({ label: () => ch.t('chartBytes'), xLabel: () => ch.t('axisT'), yLabel: () => ch.t('axisBytes'),
                                    xLog: true, yLog: true, xFormat: (v) => String(v),
-                                   yFormat: (v) => (v >= 1048576 ? `${v / 1048576} Mi` : v >= 1024 ? `${v / 1024} Ki` : String(v)) });
+                                   yFormat: (v) => v.toExponential(0).replace('e+', 'e') });
 const measuredFor = el('p', 'eff-note');
 const costSummary = el('p', 'eff-summary');
 const charts = el('div', 'eff-charts');
 charts.append(timeChart.element, bytesChart.element);
 tfig.view.append(measuredFor, charts, costSummary);
+tfig.view.classList.add('eff-view');
 const scoreFormula = ch.formula(s1, () => {
   const r = state.timing?.rows[state.timing.rows.length - 1];
   const h = state.timing?.heads ?? state.heads;
-  return String.raw`\text{score bytes} = H \cdot T^2 \cdot 4` + (r ? String.raw` = ${h} \cdot ${r.T}^2 \cdot 4 = ${num(r.scoreBytes).replace(/[,\s\u202f\u00a0]/g, '\\,')}` : '');
+  return String.raw`\begin{aligned} M_{\text{scores}} &= H \cdot T^2 \cdot 4 \text{ B}` + (r ? String.raw` \\ &= ${h} \cdot ${r.T}^2 \cdot 4 = ${texNum(r.scoreBytes)} \text{ B}` : '') + String.raw`\end{aligned}`;
 });
 
 function timingTable(): HTMLTableElement {
@@ -188,9 +189,10 @@ const causalLabel = el('label');
 causalLabel.htmlFor = causalBox.id = 'eff-causal';
 ch.bind(causalLabel, 'causal');
 causalField.append(causalBox, causalLabel);
-pfig.controls.append(
-  ch.segmented('kind', 'eff-kind', [0, 1, 2] as const, state.kind, (v) => { state.kind = v; renderParams(); void drawPattern(); remeasure(); }, (v) => kindName(v)),
-  paramBox, causalField);
+const kindSeg = ch.segmented('kind', 'eff-kind', [0, 1, 2] as const, state.kind,
+                             (v) => { state.kind = v; renderParams(); void drawPattern(); remeasure(); }, (v) => kindName(v));
+ch.onLocale(() => kindSeg.querySelectorAll('label').forEach((l, i) => { l.textContent = kindName(KINDS[i]!.id); }));
+pfig.controls.append(kindSeg, paramBox, causalField);
 renderParams();
 const map = new Heatmap({ title: ch.t('mapTitle', { T: PATTERN_T }), rowAxis: () => ch.t('axisQuery'), colAxis: () => ch.t('axisKey'), digits: 0, maxCell: 14 });
 const count = el('p', 'eff-summary eff-count');
@@ -221,7 +223,7 @@ async function drawPattern(): Promise<void> {
     const args = { kind: state.kind, T: PATTERN_T, window: state.window, dilation: state.dilation, nGlobal: state.nGlobal, causal: state.causal };
     const r = await engine.learn('sparsePattern', args);
     if (mine !== patternRun) return;
-    state.pattern = { ...r, T: PATTERN_T };
+    state.pattern = { ...r, ...args };
     renderPattern();
   } catch (e) {
     if (mine === patternRun) ch.showError(e);
@@ -268,12 +270,13 @@ function renderMistake(): void {
 // ---- 3. linear attention -----------------------------------------------------------
 const s3 = ch.section('hLinear');
 ch.prose(s3, 'linearIntro');
-ch.formula(s3, () => String.raw`\text{out}_i = \frac{\phi(q_i)^\top S}{\phi(q_i)^\top z}, \qquad S = \sum_j \phi(k_j)\, v_j^\top \;(D \times D), \qquad z = \sum_j \phi(k_j)`);
+ch.formula(s3, () => String.raw`\begin{aligned} \text{out}_i &= \frac{\phi(q_i)^\top S}{\phi(q_i)^\top z} \\ S &= \textstyle\sum_j \phi(k_j)\, v_j^\top \quad (D \times D) \\ z &= \textstyle\sum_j \phi(k_j) \quad (D) \end{aligned}`);
 const lfig = ch.figure(s3, { caption: 'figLinear', label: 'figLinearLabel', table: (host) => host.replaceChildren(linearTable()) });
 const errChart = new LineChart({ label: () => ch.t('chartErr'), xLabel: () => ch.t('axisT'), yLabel: () => ch.t('axisErr'),
-                                 xLog: true, xFormat: (v) => String(v), yDomain: [0, 1] });
+                                 xLog: true, xFormat: (v) => String(v) });
 const linearReadout = el('p', 'eff-summary');
 lfig.view.append(errChart.element, linearReadout);
+lfig.view.classList.add('eff-view');
 
 function linearTable(): HTMLTableElement {
   return textTable(ch.t('figLinearLabel'), [ch.t('thT'), ch.t('thLinear'), ch.t('thFull'), ch.t('thLinErr')],
@@ -292,7 +295,7 @@ function renderLinear(): void {
 // ---- 4. int8 weights ---------------------------------------------------------------
 const s4 = ch.section('hInt8');
 ch.prose(s4, 'int8Intro');
-ch.formula(s4, () => String.raw`s_o = \frac{\max_i |W_{oi}|}{127}, \qquad q_{oi} = \mathrm{round}\!\left(\frac{W_{oi}}{s_o}\right) \in [-127, 127], \qquad |q_{oi}\, s_o - W_{oi}| \le \frac{s_o}{2}`);
+ch.formula(s4, () => String.raw`\begin{aligned} s_o &= \max_i |W_{oi}| \,/\, 127 \\ q_{oi} &= \mathrm{round}(W_{oi} / s_o) \in [-127, 127] \\ |q_{oi}\, s_o - W_{oi}| &\le s_o / 2 \end{aligned}`);
 const ifig = ch.figure(s4, { caption: 'figInt8', label: 'figInt8Label', table: (host) => host.replaceChildren(int8Table()) });
 const sampleIn = el('textarea');
 sampleIn.rows = 4;
@@ -308,6 +311,7 @@ int8Status.setAttribute('role', 'status');
 const int8Readout = el('p', 'eff-summary eff-int8');
 const int8Box = el('div', 'eff-table-box');
 ifig.view.append(int8Status, int8Readout, int8Box);
+ifig.view.classList.add('eff-view');
 ch.prose(s4, 'int8Note');
 
 function int8Table(): HTMLTableElement {
