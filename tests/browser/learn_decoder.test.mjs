@@ -15,7 +15,7 @@
 //   - the mistake box's shapes are the engine's (T×T self, T×S cross);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without
 //     sideways scrolling; no console error.
-// Screenshots: build/screenshots/learn/decoder_{en,zh}_{1280,390}.png.
+// Screenshots: build/screenshots/learn/decoder_{en,zh}_{1280,390}.png, decoder_numbers_figure.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -153,6 +153,8 @@ test('chapter 9, cross-attention: the dates model\'s output and maps are the eng
   await page.waitForFunction(() => window.tfpLearn.state.cross.model === 'numbers-transformer', null, { timeout: 30_000 });
   const num = await checkCross(numbers);
   assert.equal(num.c.out, '342005');
+  assert.equal(await page.locator('.dec-examples').isVisible(), false, 'the date examples hide for numbers-transformer');
+  await page.locator('figure.fig', { has: page.locator('.dec-cross-view') }).screenshot({ path: `${SHOTS}learn/decoder_numbers_figure.png` });
   await page.locator('label[for="dec-model-dates"]').click();
   await page.waitForFunction(() => window.tfpLearn.state.cross.model === 'dates', null, { timeout: 30_000 });
   await page.locator('#dec-source').fill('3 March 2021');
