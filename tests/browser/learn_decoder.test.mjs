@@ -15,7 +15,8 @@
 //   - the mistake box's shapes are the engine's (T×T self, T×S cross);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without
 //     sideways scrolling; no console error.
-// Screenshots: build/screenshots/learn/decoder_{en,zh}_{1280,390}.png, decoder_numbers_figure.png.
+// Screenshots: build/screenshots/learn/decoder_{en,zh}_{1280,390}.png, decoder_en_1280_dark.png,
+// decoder_numbers_figure.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -211,5 +212,9 @@ test('chapter 9: the language switch rewrites the prose and keeps the inputs; 39
   await page.waitForTimeout(300);
   await site.shot('learn/decoder_en_390', { fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(300);
+  await site.shot('learn/decoder_en_1280_dark', { fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(site.problems, []);
 });
