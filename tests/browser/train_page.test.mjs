@@ -349,6 +349,30 @@ test('GRU + additive attention: trains, one map, the Transformer-only controls o
   assert.equal(await page.isDisabled('#f-heads'), false);
 });
 
+test('add: operands padded to the task width; the answer checked against the task', async () => {
+  await page.selectOption('#f-task', 'add');
+  await page.fill('#f-size', '3');
+  await page.click('#reset');
+  await waitState('idle');
+  assert.equal(await page.inputValue('#probe'), '314+159');
+  const s = await snapshotMaps(-1);
+  assert.equal(s.maps[0].rows.join(''), '314+159=0473');
+  await page.fill('#try-input', '12+3');
+  await page.waitForFunction(() => document.getElementById('try-output').textContent.includes('012+003 →'));
+  assert.match(await page.textContent('#try-output'), /After 0 steps: 012\+003 → .*(Right\.|Wrong: the answer is 0015\.)/);
+  await page.fill('#try-input', '1234+1');
+  await page.waitForSelector('#try-err:not([hidden])');
+  assert.equal(await page.textContent('#try-err'), 'Each number has at most 3 digits.');
+  await page.fill('#try-input', '1234+123');
+  await page.waitForFunction(() => document.getElementById('try-err').textContent.startsWith('Too long'));
+  assert.equal(await page.textContent('#try-err'), 'Too long: this task takes at most 7 characters.');
+  await page.fill('#try-input', '27182');
+  await page.selectOption('#f-task', 'copy');
+  await page.fill('#f-size', '5');
+  await page.click('#reset');
+  await waitState('idle');
+});
+
 test('encoder–decoder: cross-attention maps; Chinese, 390 px, dark', async () => {
   await page.selectOption('#f-arch', 'encdec');
   await page.click('#reset');
