@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "api/tfp_learn_efficiency_api.h"
+#include "model/model.h"
+#include "model/transformer.h"
 #include "nn/attention.h"
 #include "nn/quantize_int8.h"
 #include "nn/sparse_attention.h"
@@ -87,6 +89,39 @@ TEST_CASE("sparse patterns: pair counts by hand, and the key lists follow the ru
         for (size_t a = 1; a < keys.size(); ++a) REQUIRE(keys[a - 1] < keys[a]);  // ascending, no repeats
       }
     }
+}
+
+TEST_CASE("sparse_reach: stacked windows reach l·w; every reached pair has a path of allowed pairs") {
+  // window w = 2, T = 20: after l layers query i is reached from |i − j| <= 2l (a path of l
+  // steps of at most 2), first at layer ceil(|i − j| / 2) (at least 1).
+  const std::vector<int> r = sparse_reach(make(SparseKind::window, 2), 20, 3);
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 20; ++j) {
+      const int dist = std::abs(i - j), want = dist <= 6 ? std::max(1, (dist + 1) / 2) : 0;
+      INFO("i ", i, " j ", j);
+      REQUIRE(r[size_t(i) * 20 + j] == want);
+    }
+  // Brute force for the other patterns: reach after l layers = (allowed)^l as boolean matrices.
+  for (const SparsePattern& p : some_patterns()) {
+    const int T = 17, L = 3;
+    const std::vector<uint8_t> a = sparse_pattern_matrix(p, T);
+    std::vector<uint8_t> cur = a;
+    const std::vector<int> got = sparse_reach(p, T, L);
+    for (int l = 1; l <= L; ++l) {
+      for (int e = 0; e < T * T; ++e) REQUIRE(bool(cur[e]) == (got[e] != 0 && got[e] <= l));
+      std::vector<uint8_t> nxt(size_t(T) * T, 0);
+      for (int i = 0; i < T; ++i)
+        for (int k = 0; k < T; ++k)
+          if (a[size_t(i) * T + k])
+            for (int j = 0; j < T; ++j) nxt[size_t(i) * T + j] |= cur[size_t(k) * T + j];
+      cur = nxt;
+    }
+  }
+  double far = 0;
+  std::vector<int32_t> out(64 * 64);
+  REQUIRE(tfp_learn_sparse_reach(0, 64, 4, 1, 0, 1, 5, out.data(), &far) == TFP_OK);
+  CHECK(far == 20);  // causal window 4, 5 layers: 5 · 4
+  CHECK(tfp_learn_sparse_reach(0, 64, 4, 1, 0, 1, 0, out.data(), &far) != TFP_OK);
 }
 
 TEST_CASE("sparse_attention equals dense attention with the pattern as a -inf mask (1e-5)") {
@@ -188,6 +223,23 @@ TEST_CASE("learn efficiency C API: pattern, timing columns, int8 brown-gpt") {
   // (a few % of the total: one scale per 128-wide row).
   CHECK(r[4] > r[5] + 4 * (r[6] - r[5]));
   CHECK(r[4] < 1.05 * (r[5] + 4 * (r[6] - r[5])));
+  // The float32 perplexity by hand: exp(mean over t of logsumexp(z_t) − z_t[ids[t+1]]), in
+  // double from the engine's logits (tolerance 1e-9 relative on the mean loss: the engine
+  // sums in double too, in the same order per row, but through a different function).
+  {
+    const model::LoadedModel lm = model::load_model_dir(repo_path("models/brown-gpt"));
+    const model::ForwardResult f = model::forward_decoder_only(lm.config(), lm.weights(), ids);
+    const int64_t V = f.logits.dim(1);
+    double nll = 0;
+    for (size_t t = 0; t + 1 < ids.size(); ++t) {
+      const float* z = f.logits.row(int64_t(t));
+      double m = z[0], s = 0;
+      for (int64_t v = 1; v < V; ++v) m = std::max(m, double(z[v]));
+      for (int64_t v = 0; v < V; ++v) s += std::exp(double(z[v]) - m);
+      nll += std::log(s) + m - z[ids[t + 1]];
+    }
+    CHECK(std::log(r[1]) == doctest::Approx(nll / double(ids.size() - 1)).epsilon(1e-9));
+  }
   CHECK(tfp_learn_int8_model(model, ids.data(), 1, r) != TFP_OK);
   tfp_model_free(model);
 }

@@ -110,6 +110,24 @@ extern "C" int tfp_learn_sparse_pattern(int kind, int T, int window, int dilatio
   });
 }
 
+extern "C" int tfp_learn_sparse_reach(int kind, int T, int window, int dilation, int n_global, int causal, int layers,
+                                      int32_t* out, double* farthest) {
+  return tfp::api::guard("tfp_learn_sparse_reach", [&] {
+    const char* op = "tfp_learn_sparse_reach";
+    TFP_API_REQUIRE(T >= 1 && T <= 256, op, ": T must be 1..256, got ", T);
+    TFP_API_REQUIRE(layers >= 1 && layers <= 16, op, ": layers must be 1..16, got ", layers);
+    TFP_API_REQUIRE(out && farthest, op, ": ", out ? "farthest" : "out", " is NULL");
+    const nn::SparsePattern p = pattern_of(op, kind, window, dilation, n_global, causal);
+    const std::vector<int> first = nn::sparse_reach(p, T, layers);
+    int far = 0;
+    for (int i = 0; i < T; ++i)
+      for (int j = 0; j < T; ++j)
+        if (first[size_t(i) * T + j]) far = std::max(far, std::abs(i - j));
+    std::copy(first.begin(), first.end(), out);
+    *farthest = far;
+  });
+}
+
 extern "C" int tfp_learn_efficiency_timing(int d, int heads, const int32_t* lengths, int n_lengths, int kind,
                                            int window, int dilation, int n_global, int repeats, uint32_t seed,
                                            double* out) {

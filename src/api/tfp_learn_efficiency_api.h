@@ -24,6 +24,14 @@ extern "C" {
 int tfp_learn_sparse_pattern(int kind, int T, int window, int dilation, int n_global, int causal,
                              uint8_t* out, double* pairs);
 
+/* Stacked layers (nn::sparse_reach): out[i·T + j] = the first layer l in 1..layers after
+ * which key position j can influence query i's output through allowed pairs, 0 if none
+ * within `layers`. T in 1..256, layers in 1..16, pattern as above.
+ *   out       (T·T) caller-owned int32
+ *   farthest  (1) caller-owned double: max |i − j| over the pairs reached after `layers` */
+int tfp_learn_sparse_reach(int kind, int T, int window, int dilation, int n_global, int causal, int layers,
+                           int32_t* out, double* farthest);
+
 /* Columns of one row of tfp_learn_efficiency_timing's output. */
 enum tfp_learn_efficiency_column {
   TFP_EFF_FULL_MS = 0,        /* attention over all T² pairs (scaled_dot_product_attention) */

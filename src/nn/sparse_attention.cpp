@@ -104,6 +104,31 @@ int64_t sparse_pair_count(const SparsePattern& p, int T) {
   return n;
 }
 
+std::vector<int> sparse_reach(const SparsePattern& p, int T, int layers) {
+  validate_sparse_pattern("sparse_reach", p);
+  TFP_CHECK(layers >= 1, "sparse_reach: layers must be >= 1, got ", layers);
+  const size_t n = static_cast<size_t>(T);
+  std::vector<int> first(n * n, 0);
+  std::vector<uint8_t> reach(n * n, 0), next(n * n, 0);  // after l layers: may j influence i?
+  std::vector<int> keys;
+  for (int l = 1; l <= layers; ++l) {
+    for (int i = 0; i < T; ++i) {
+      uint8_t* row = next.data() + size_t(i) * n;
+      std::fill(row, row + n, uint8_t{0});
+      sparse_keys(p, i, T, keys);
+      for (int k : keys) {
+        if (l == 1) { row[k] = 1; continue; }
+        const uint8_t* via = reach.data() + size_t(k) * n;  // what reached k after l − 1 layers
+        for (size_t j = 0; j < n; ++j) row[j] |= via[j];
+      }
+    }
+    reach.swap(next);
+    for (size_t e = 0; e < n * n; ++e)
+      if (reach[e] && first[e] == 0) first[e] = l;
+  }
+  return first;
+}
+
 AttentionMask sparse_as_dense_mask(const SparsePattern& p, int T) {
   validate_sparse_pattern("sparse_as_dense_mask", p);
   AttentionMask mask;

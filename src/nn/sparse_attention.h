@@ -52,6 +52,14 @@ std::vector<uint8_t> sparse_pattern_matrix(const SparsePattern& p, int T);
 // Allowed (query, key) pairs per head: the scores the sparse path computes.
 int64_t sparse_pair_count(const SparsePattern& p, int T);
 
+// Stacked layers see further: token i's output after layer 1 mixes the keys it may see;
+// after layer 2 it mixes their outputs, which mixed theirs. (T, T) row-major: the first
+// layer l in 1..layers after which key position j can influence query i's output (a path
+// i ← k₁ ← … ← j of allowed pairs, one per layer; every pattern keeps j = i, so a path
+// may wait), 0 if no path of at most `layers` steps exists. A window w reaches l·w after l
+// layers.
+std::vector<int> sparse_reach(const SparsePattern& p, int T, int layers);
+
 // The same pattern as an ordinary dense mask: additive (T, T), 0 where allowed, -inf where
 // forbidden, for scaled_dot_product_attention (which then computes all T² scores).
 AttentionMask sparse_as_dense_mask(const SparsePattern& p, int T);

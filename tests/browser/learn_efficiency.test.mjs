@@ -12,6 +12,8 @@
 //   - int8: the shown perplexities, logit difference and bytes equal tfp_learn_int8_model
 //     in Node on the page's ids (exact), the ids equal the Node tokenizer's; editing the text
 //     re-runs it;
+//   - the mistake "a window never sees far": the reach over L layers equals
+//     tfp_learn_sparse_reach in Node, w = 2 reaches 2·L (4 at L = 2, 8 at L = 4);
 //   - the exercise reveals the engine's speed-up; the mistake box shows the timings;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
@@ -58,6 +60,25 @@ function patternRule(kind, T, w, d, g, causal) {
     m.push(ok ? 1 : 0);
   }
   return m;
+}
+
+function reachNode(r) {
+  const n = r.T * r.T, out = api.m._tfp_alloc(4 * n + 8);
+  try {
+    api.check(api.m._tfp_learn_sparse_reach(r.kind, r.T, r.window, r.dilation, r.nGlobal, r.causal ? 1 : 0, r.layers, out + 8, out));
+    return { first: Array.from(new Int32Array(api.m.HEAPU8.buffer, out + 8, n)), farthest: new Float64Array(api.m.HEAPU8.buffer, out, 1)[0] };
+  } finally {
+    api.m._tfp_free(out);
+  }
+}
+
+async function checkReach() {
+  const r = await part('reach');
+  const want = reachNode(r);
+  assert.deepEqual(r.first, want.first, 'reach = the engine in Node');
+  assert.equal(r.farthest, want.farthest);
+  assert.match(await page.locator('.eff-reach').innerText(), new RegExp(`After ${r.layers} layers of this pattern the farthest pair connected is ${r.farthest} positions`));
+  return r;
 }
 
 function timingNode(t, lengths) {
@@ -129,6 +150,13 @@ test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them
   // The pattern: window w = 2 by default; then dilated, w = 3, causal.
   const p0 = await checkPattern();
   assert.equal(p0.pairs, 32 + 2 * 31 + 2 * 30);  // diagonal and two neighbours each side
+  // Stacked windows: w = 2 reaches 2 · L (the mistake box), L = 2 then 4.
+  await page.waitForFunction(() => window.tfpLearn.state.reach, null, { timeout: 20_000 });
+  assert.equal((await checkReach()).farthest, 4);
+  await page.locator('label[for="eff-layers-4"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.reach?.layers === 4, null, { timeout: 20_000 });
+  await page.waitForTimeout(100);
+  assert.equal((await checkReach()).farthest, 8);
   let n = await renders();
   await page.locator('label[for="eff-kind-1"]').click();
   await page.waitForFunction(() => window.tfpLearn.state.pattern && window.tfpLearn.state.kind === 1, null, { timeout: 20_000 });
@@ -139,6 +167,8 @@ test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them
   await page.waitForTimeout(300);
   const p1 = await checkPattern();
   assert.notDeepEqual(p1.mask, p0.mask);
+  await page.waitForFunction(() => window.tfpLearn.state.reach?.kind === 1 && window.tfpLearn.state.reach.causal && window.tfpLearn.state.reach.window === 3, null, { timeout: 20_000 });
+  await checkReach();
 
   // The timing re-measured for the dilated pattern.
   await page.waitForFunction(() => window.tfpLearn.state.timing?.kind === 1 && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });

@@ -133,6 +133,7 @@ export interface TfpModule {
                                topK: number, topP: number, seed: number, out: number, idsWith: number, idsWithout: number): number;
   // tfp_learn_efficiency_api.h: the Learn chapter on efficiency (learn_calls/efficiency.ts).
   _tfp_learn_sparse_pattern(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, out: number, pairs: number): number;
+  _tfp_learn_sparse_reach(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, layers: number, out: number, farthest: number): number;
   _tfp_learn_efficiency_timing(d: number, heads: number, lengths: number, nLengths: number, kind: number, window: number, dilation: number,
                                nGlobal: number, repeats: number, seed: number, out: number): number;
   _tfp_learn_int8_model(model: number, ids: number, n: number, out: number): number;

@@ -33,6 +33,24 @@ export function sparsePattern(c: Calls, m: TfpModule, a: SparsePatternArgs): Spa
   });
 }
 
+export interface SparseReachArgs extends SparsePatternArgs {
+  layers: number;  // 1..16 (T 1..256)
+}
+
+export interface SparseReachResult {
+  first: Int32Array;  // (T, T): first layer after which key j can influence query i; 0 = not within `layers`
+  farthest: number;   // max |i − j| reached after `layers`
+}
+
+/** tfp_learn_sparse_reach: how far stacked layers of the pattern reach. */
+export function sparseReach(c: Calls, m: TfpModule, a: SparseReachArgs): SparseReachResult {
+  const n = a.T * a.T;
+  return c.withBuffer(4 * n + 8, (out) => {
+    c.check(m._tfp_learn_sparse_reach(a.kind, a.T, a.window, a.dilation, a.nGlobal, a.causal ? 1 : 0, a.layers, out + 8, out));
+    return { first: new Int32Array(m.HEAPU8.buffer, out + 8, n).slice(), farthest: new Float64Array(m.HEAPU8.buffer, out, 1)[0]! };
+  });
+}
+
 export interface EfficiencyTimingArgs {
   d: number;
   heads: number;

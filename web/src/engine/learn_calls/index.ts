@@ -15,7 +15,7 @@ import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
 import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
 import { generationTiming, kvCacheSize, samplingProbs } from './generation';
-import { efficiencyTiming, int8Model, sparsePattern } from './efficiency';
+import { efficiencyTiming, int8Model, sparsePattern, sparseReach } from './efficiency';
 import { alibi, positionSimilarity, relativeBias, ropeScore, sinusoidal, sinusoidalShift } from './positions';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
@@ -38,7 +38,7 @@ export const LEARN_CALLS = {
   scalingStats, scalingRow,  // scaling: the random q·k experiment, its statistics and one sample row
   layerNorm, encoderDepth, activation, taggerLayers,  // encoder-layer: LayerNorm stats, pre/post-LN depth, GELU/ReLU, brown-pos by layer
   samplingProbs, kvCacheSize, generationTiming,  // generation: warped distribution, KV-cache bytes, timing with/without the cache
-  sparsePattern, efficiencyTiming, int8Model,  // efficiency: pattern masks, full/masked/sparse/linear timing, int8 brown-gpt
+  sparsePattern, sparseReach, efficiencyTiming, int8Model,  // efficiency: pattern masks and their reach over layers, full/masked/sparse/linear timing, int8 brown-gpt
   sinusoidal, sinusoidalShift, positionSimilarity, relativeBias, ropeScore, alibi,  // positions: sin/cos tables, learned cosines, relative, RoPE, ALiBi
 } satisfies Record<string, LearnCall>;
 

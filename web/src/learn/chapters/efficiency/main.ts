@@ -10,12 +10,13 @@
 //   4. brown-gpt with int8 weights on a held-out passage (engine.learn('int8Model')): the
 //      largest logit change, both perplexities, the bytes.
 // The only arithmetic here reads engine numbers: ratios of two of them, a share of pairs.
-import type { EfficiencyRow, SparseKindId, SparsePatternResult, Int8ModelResult } from '../../../engine/learn_calls/efficiency';
+import type { EfficiencyRow, Int8ModelResult, SparseKindId, SparsePatternResult, SparseReachResult } from '../../../engine/learn_calls/efficiency';
 import { el } from '../../../widgets/dom';
 import { Heatmap } from '../../../widgets/heatmap';
 import { LineChart } from '../../../widgets/line_chart';
 import { textTable } from '../../../widgets/tables';
 import { startChapter } from '../../chapter';
+import { proseHtml } from '../../maths';
 import { fixed, num, pct, texNum } from '../../format';
 import { TEXT, type Key } from './text';
 import './efficiency.css';
@@ -53,6 +54,7 @@ const state = {
   timing: null as { rows: EfficiencyRow[]; d: number; heads: number; kind: SparseKindId; window: number; dilation: number; nGlobal: number } | null,
   measuring: false,
   exercise: null as EfficiencyRow | null,
+  reach: null as (SparseReachResult & { T: number; kind: SparseKindId; window: number; dilation: number; nGlobal: number; causal: boolean; layers: number }) | null,
   sample: SAMPLE,
   int8: null as (Int8ModelResult & { ids: number[] }) | null,
 };
@@ -202,7 +204,6 @@ const sparsePath = ch.prose(s2, 'sparsePath', () => {
   const r = state.timing?.rows[state.timing.rows.length - 1];
   return { diff: r ? r.sparseDiff.toExponential(1) : '…', T: r?.T ?? EXERCISE_T };
 });
-ch.prose(s2, 'reach');
 
 function renderPattern(): void {
   const p = state.pattern;
@@ -225,6 +226,7 @@ async function drawPattern(): Promise<void> {
     if (mine !== patternRun) return;
     state.pattern = { ...r, ...args };
     renderPattern();
+    void drawReach();
   } catch (e) {
     if (mine === patternRun) ch.showError(e);
   }
@@ -265,6 +267,41 @@ function renderMistake(): void {
     rows.map((r) => [r.T, fixed(r.fullMs, 2), fixed(r.maskedMs, 2), fixed(r.sparseMs, 2), fixed(r.maskedMs / r.fullMs, 2), fixed(r.fullMs / r.sparseMs, 1)]),
     'eff-table'));
   mistake.rerender();
+}
+
+// Mistake: a window never sees far. The engine follows the pattern through L layers.
+const reachMap = new Heatmap({ title: ch.t('reachTitle', { T: PATTERN_T }), rowAxis: () => ch.t('axisQuery'), colAxis: () => ch.t('axisKey'),
+                               digits: 0, maxCell: 12 });
+const reachText = el('p', 'eff-summary eff-reach');
+reachText.setAttribute('aria-live', 'polite');
+let reachL = 2;
+const reachLayers = ch.segmented('reachLayers', 'eff-layers', [1, 2, 3, 4] as const, reachL, (v) => { reachL = v; void drawReach(); });
+ch.mistake(s2, { title: 'mistake2Title', body: 'reach', demo: (host) => host.append(reachLayers, reachMap.element, reachText) });
+
+function renderReach(): void {
+  const r = state.reach;
+  if (!r) return;
+  const labels = Array.from({ length: r.T }, (_, i) => String(i));
+  reachMap.setTitle(ch.t('reachTitle', { T: r.T }));
+  reachMap.update({ rowLabels: labels, colLabels: labels, values: Float32Array.from(r.first), domain: [0, r.layers] });
+  reachText.innerHTML = proseHtml(ch.t('reachReadout', { L: r.layers, far: r.farthest, w: r.window }));
+  ch.debug.renders++;
+}
+ch.onLocale(renderReach);
+
+let reachRun = 0;
+async function drawReach(): Promise<void> {
+  const mine = ++reachRun;
+  try {
+    const engine = await ch.engine();
+    const args = { kind: state.kind, T: PATTERN_T, window: state.window, dilation: state.dilation, nGlobal: state.nGlobal, causal: state.causal, layers: reachL };
+    const r = await engine.learn('sparseReach', args);
+    if (mine !== reachRun) return;
+    state.reach = { ...r, ...args };
+    renderReach();
+  } catch (e) {
+    if (mine === reachRun) ch.showError(e);
+  }
 }
 
 // ---- 3. linear attention -----------------------------------------------------------
