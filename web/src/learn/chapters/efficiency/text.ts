@@ -72,7 +72,7 @@ With <b>causal</b> every pattern also drops $j > i$.`,
   exExplain: 'The engine measured at T = 1024: full attention {full} ms, sparse {sparse} ms — <b>{ratio}×</b>. It computes {pairs} of {total} pairs per head ({share}), so the work shrinks ×{work}; the time shrinks less because each kept pair costs more than in the full path\'s tuned matrix product (a list of keys, a short softmax per row).',
 
   mistakeTitle: '“Masking the far-away pairs saves time”',
-  mistakeBody: 'A mask only hides pairs after their scores were computed: the −∞ goes into a T × T matrix that was filled first. The engine measured, with the pattern above ({pattern}):',
+  mistakeBody: 'A mask only hides pairs after their scores were computed: the −∞ goes into a T × T matrix that was filled first. The engine measured, with the timed pattern ({pattern}): the masked path costs about what full attention costs (a little less where exp(−∞) is quicker than a real exponential), while the sparse path\'s time falls with the pairs it keeps.',
   mistakeTable: 'Full attention, the same with the pattern as a dense mask, and the sparse path (ms)',
   thMaskedRatio: 'masked ÷ full',
   thSparseRatio: 'full ÷ sparse',
@@ -176,7 +176,7 @@ const zh: Record<Key, string> = {
   exExplain: '引擎在 T = 1024 时测得：完整注意力 {full} 毫秒，稀疏 {sparse} 毫秒——快了 <b>{ratio} 倍</b>。每个头只算 {total} 个位置对中的 {pairs} 个（{share}），工作量缩小为 1/{work}；时间缩得没那么多，是因为稀疏路径里每一对的成本比完整路径里高度优化的矩阵乘法要高（要列出键、每行做一次短 softmax）。',
 
   mistakeTitle: '“把远处的位置对遮掉就能省时间”',
-  mistakeBody: '掩码只是在分数算出来<em>之后</em>把它们藏起来：−∞ 是写进一个已经填满的 T × T 矩阵里的。引擎用上面的模式（{pattern}）实测：',
+  mistakeBody: '掩码只是在分数算出来<em>之后</em>把它们藏起来：−∞ 是写进一个已经填满的 T × T 矩阵里的。引擎用计时的模式（{pattern}）实测：加掩码的做法和完整注意力花的时间差不多（有时略少一点，因为 exp(−∞) 比真正的指数运算快），而稀疏路径的时间随它保留的位置对一起减少。',
   mistakeTable: '完整注意力、把模式当作稠密掩码的完整注意力、稀疏路径（毫秒）',
   thMaskedRatio: '掩码 ÷ 完整',
   thSparseRatio: '完整 ÷ 稀疏',
