@@ -144,6 +144,19 @@ export interface TfpModule {
   _tfp_learn_relative_bias(bucketing: number, bidirectional: number, numBuckets: number, maxDistance: number, T: number, seed: number, table: number, buckets: number, bias: number): number;
   _tfp_learn_rope_score(q: number, k: number, D: number, pairing: number, m: number, n: number, out: number): number;
   _tfp_learn_alibi(H: number, T: number, symmetric: number, slopes: number, bias: number): number;
+  // tfp_learn_training_api.h and the trainer (tfp_api.h): the Learn chapter on training (learn_calls/training.ts).
+  _tfp_learn_lr_schedule(peak: number, floor: number, warmup: number, total: number, decay: number, n: number, out: number): number;
+  _tfp_learn_cross_entropy(logits: number, targets: number, n: number, V: number, labelSmoothing: number, out: number): number;
+  _tfp_trainer_create(task: number, options: number, bytes: number, seed: number, out: number): number;
+  _tfp_trainer_free(trainer: number): void;
+  _tfp_trainer_step_stats(trainer: number, n: number, stats: number): number;
+  _tfp_trainer_evaluate(trainer: number, seq: number, tok: number, loss: number): number;
+  _tfp_trainer_info_json(trainer: number): number;
+  _tfp_trainer_attention(trainer: number, prompt: number, out: number): number;
+  _tfp_trainer_attention_tokens(trainer: number, source: number): number;
+  _tfp_trainer_generate(trainer: number, prompt: number, answer: number): number;
+  _tfp_trainer_export(trainer: number, config: number, configBytes: number, weights: number, weightsBytes: number,
+                      tokenizer: number, tokenizerBytes: number): number;
 }
 
 export interface TfpModuleOptions {

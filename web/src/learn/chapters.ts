@@ -99,6 +99,14 @@ export const CHAPTERS = [
       'zh-CN': '实测注意力的 T² 开销；真正省掉计算的窗口、空洞和全局模式；线性注意力；brown-gpt 的 int8 权重。',
     },
   },
+  {
+    slug: 'training',
+    title: { en: 'Training a transformer', 'zh-CN': '训练 Transformer' },
+    summary: {
+      en: 'The cross-entropy loss, teacher forcing, warm-up and decay, label smoothing and gradient clipping, each tried live on a toy task trained in your browser.',
+      'zh-CN': '交叉熵损失、教师强制、学习率预热与衰减、标签平滑和梯度裁剪——每一项都在浏览器里现场训练一个玩具任务来验证。',
+    },
+  },
 ] as const satisfies readonly ChapterEntry[];
 
 export type ChapterSlug = (typeof CHAPTERS)[number]['slug'];

@@ -17,6 +17,7 @@ import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
 import { generationTiming, kvCacheSize, samplingProbs } from './generation';
 import { efficiencyTiming, int8Model, sparsePattern, sparseReach } from './efficiency';
 import { alibi, positionSimilarity, relativeBias, ropeScore, sinusoidal, sinusoidalShift } from './positions';
+import { trainingCreate, trainingEvaluate, trainingFree, trainingLoss, trainingSchedule, trainingStep, trainingTeacherForcing } from './training';
 
 /** What a Learn call may need from the worker besides the module: the module pointer of
  *  a model the page loaded (args carry its page handle, Model.id). */
@@ -40,6 +41,7 @@ export const LEARN_CALLS = {
   samplingProbs, kvCacheSize, generationTiming,  // generation: warped distribution, KV-cache bytes, timing with/without the cache
   sparsePattern, sparseReach, efficiencyTiming, int8Model,  // efficiency: pattern masks and their reach over layers, full/masked/sparse/linear timing, int8 brown-gpt
   sinusoidal, sinusoidalShift, positionSimilarity, relativeBias, ropeScore, alibi,  // positions: sin/cos tables, learned cosines, relative, RoPE, ALiBi
+  trainingSchedule, trainingLoss, trainingCreate, trainingStep, trainingEvaluate, trainingTeacherForcing, trainingFree,  // training: lr schedule, loss rows, toy trainers in chunks, teacher forcing
 } satisfies Record<string, LearnCall>;
 
 export type LearnCalls = typeof LEARN_CALLS;

@@ -1,0 +1,190 @@
+// Learn, chapter "Training a transformer", in Chromium:
+//   - the loss figure: the page's losses equal tfp_learn_cross_entropy in Node (same wasm:
+//     exact) and the closed form ln(e^m + V − 1) − (1 − ε + ε/V)·m written here (1e-5);
+//     m = 0 gives ln 15; the smoothed curve has a floor > 0.4 (the mistake box shows it);
+//     picking ε = 0.3 changes the curve;
+//   - the schedule equals tfp_learn_lr_schedule in Node and the warm-up formula written
+//     here; moving the warm-up slider changes it;
+//   - teacher forcing: the truth is prompt > reversed prompt; the shown table's rows match
+//     the state; a new prompt gives new rows;
+//   - the warm-up experiment: both runs' per-step losses equal a Node trainer
+//     (tfp_trainer_create/step/evaluate, same options and seed: exact), as do the held-out
+//     results; the exercise reveals the engine's answer from those losses;
+//   - the language switch rewrites the prose and keeps the results; 390 px without sideways
+//     scrolling; no console error.
+// Screenshots: build/screenshots/learn/training_{en,zh}_{1280,390}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { openSite, SHOTS } from './harness.mjs';
+import { learnProbes, sameArray } from './learn_harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { TrainerApi } from '../js/trainer_api.mjs';
+
+let site, page, base, api, renders, part;
+before(async () => {
+  api = new TrainerApi(await loadTfp());
+  site = await openSite({ name: 'learn_training' });
+  ({ page, base } = site);
+  ({ renders, part } = learnProbes(page));
+  await mkdir(`${SHOTS}learn`, { recursive: true });
+}, { timeout: 180_000 });
+after(async () => {
+  await site?.close();
+});
+
+const V = 15;
+const TOY = { d_model: 32, heads: 2, layers: 2, d_ff: 64, batch: 16, size: 6 };
+
+function lossNode(margins, eps) {
+  const m = api.m, n = margins.length;
+  const logits = new Float32Array(n * V);
+  margins.forEach((x, i) => { logits[i * V] = x; });
+  const lp = m._tfp_alloc(logits.byteLength), tp = m._tfp_alloc(4 * n), out = m._tfp_alloc(8 * n);
+  try {
+    m.HEAPU8.set(new Uint8Array(logits.buffer), lp);
+    new Int32Array(m.HEAPU8.buffer, tp, n).fill(0);
+    api.check(m._tfp_learn_cross_entropy(lp, tp, n, V, eps, out));
+    return Array.from(new Float64Array(m.HEAPU8.buffer, out, n));
+  } finally {
+    [lp, tp, out].forEach((p) => m._tfp_free(p));
+  }
+}
+
+function scheduleNode(peak, floor, warmup, total, decay) {
+  const m = api.m, out = m._tfp_alloc(8 * total);
+  try {
+    api.check(m._tfp_learn_lr_schedule(peak, floor, warmup, total, decay, total, out));
+    return Array.from(new Float64Array(m.HEAPU8.buffer, out, total));
+  } finally {
+    m._tfp_free(out);
+  }
+}
+
+function stepStatsNode(trainer, n) {
+  const m = api.m, p = m._tfp_alloc(32 * n);
+  try {
+    api.check(m._tfp_trainer_step_stats(trainer, n, p));
+    return Array.from(new Float64Array(m.HEAPU8.buffer, p, 4 * n));
+  } finally {
+    m._tfp_free(p);
+  }
+}
+
+test('training: loss, schedule, teacher forcing and the warm-up experiment are the engine\'s', { timeout: 150_000 }, async () => {
+  const t0 = Date.now();
+  await page.goto(`${base}/learn/training.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.loss, null, { timeout: 30_000 });
+  console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
+
+  // The loss.
+  let l = await part('loss');
+  assert.equal(l.eps, 0.1);
+  sameArray(l.l0, lossNode(l.margins, 0), 'loss ε = 0');
+  sameArray(l.l1, lossNode(l.margins, 0.1), 'loss ε = 0.1');
+  l.margins.forEach((m, i) => {
+    for (const [eps, got] of [[0, l.l0[i]], [0.1, l.l1[i]]]) {
+      const want = Math.log(Math.exp(m) + V - 1) - (1 - eps + eps / V) * m;
+      assert.ok(Math.abs(got - want) < 1e-5, `loss(m = ${m}, ε = ${eps}) = ${got}, closed form ${want}`);
+    }
+  });
+  assert.ok(Math.abs(l.l0[0] - Math.log(15)) < 1e-6);
+  assert.ok(l.floor.floor > 0.4 && l.floor.floor < 0.7, `floor ${l.floor.floor}`);
+  assert.match(await page.locator('.mistake').first().innerText(), new RegExp(l.floor.floor.toFixed(3)));
+  let n = await renders();
+  await page.locator('label[for="training-eps-0_3"]').click();
+  await page.waitForFunction((k) => window.tfpLearn.renders > k && window.tfpLearn.state.loss.eps === 0.3, n);
+  l = await part('loss');
+  sameArray(l.l1, lossNode(l.margins, 0.3), 'loss ε = 0.3');
+
+  // The schedule.
+  await page.waitForFunction(() => window.tfpLearn.state.schedule, null, { timeout: 30_000 });
+  let s = await part('schedule');
+  sameArray(s.lr, scheduleNode(s.peak, s.peak / 10, s.warmup, s.total, s.decay), 'schedule');
+  for (let i = 0; i < s.warmup; i++) assert.ok(Math.abs(s.lr[i] - s.peak * (i + 1) / s.warmup) < 1e-12);
+  n = await renders();
+  await page.locator('#training-warmup').fill('120');
+  await page.waitForFunction(() => window.tfpLearn.state.schedule?.warmup === 120, null, { timeout: 10_000 });
+  s = await part('schedule');
+  sameArray(s.lr, scheduleNode(s.peak, s.peak / 10, 120, s.total, s.decay), 'schedule, warm-up 120');
+
+  // Teacher forcing.
+  await page.waitForFunction(() => window.tfpLearn.state.teacher, null, { timeout: 60_000 });
+  let tf = await part('teacher');
+  assert.equal(tf.truth, `${tf.prompt}>${[...tf.prompt].reverse().join('')}`);
+  assert.equal(tf.teacher.length, tf.truth.length);
+  const rows = await page.locator('table.training-tf tbody tr').count();
+  assert.equal(rows, tf.prompt.length);
+  console.log(`teacher forcing after ${tf.steps} steps on ${tf.prompt}: teacher ${tf.teacher.slice(tf.answerStart - 1)}, own ${tf.own}`);
+  await page.locator('#training-prompt').fill('9071');
+  await page.locator('#training-prompt').press('Enter');
+  await page.waitForFunction(() => window.tfpLearn.state.teacher?.prompt === '9071', null, { timeout: 30_000 });
+  tf = await part('teacher');
+  assert.equal(tf.truth, '9071>1709');
+  assert.equal(await page.locator('table.training-tf tbody tr').count(), 4);
+
+  // The warm-up experiment against a Node trainer.
+  await page.waitForFunction(() => window.tfpLearn.state.experiments?.warmup, null, { timeout: 90_000 });
+  const ex = (await part('experiments')).warmup;
+  const opts = [{ lr: 0.01, warmup: 50 }, { lr: 0.01, warmup: 0 }];
+  for (let k = 0; k < 2; k++) {
+    const tr = api.create('reverse', { ...TOY, steps: 200, ...opts[k] }, 7);
+    try {
+      const stats = stepStatsNode(tr, 200);
+      sameArray(ex.runs[k].stats.flat(), stats, `run ${k} step stats`);
+      const e = api.evaluate(tr);
+      assert.equal(ex.runs[k].evaluation.loss, e.loss);
+      assert.equal(ex.runs[k].evaluation.sequenceAccuracy, e.sequence);
+    } finally {
+      api.m._tfp_trainer_free(tr);
+    }
+  }
+  // The first step's loss is near ln 15; the schedule's warm-up shows in the lr column.
+  assert.ok(Math.abs(ex.runs[0].stats[0][0] - Math.log(15)) < 0.3);
+  assert.ok(Math.abs(ex.runs[0].stats[0][2] - 0.01 / 50) < 1e-12);
+  assert.ok(Math.abs(ex.runs[1].stats[0][2] - 0.01) < 1e-12);  // no warm-up: the peak at step 0
+  console.log(`warm-up: held-out loss ${ex.runs[0].evaluation.loss.toFixed(4)} with, ${ex.runs[1].evaluation.loss.toFixed(4)} without`);
+
+  // The exercise.
+  const box = page.locator('.exercise').first();
+  await box.getByRole('radio').nth(0).check();
+  await box.getByRole('button', { name: 'Check' }).click();
+  await box.locator('.verdict').waitFor({ timeout: 30_000 });
+  const e = await part('exercise');
+  const rel = (ex.runs[1].evaluation.loss - ex.runs[0].evaluation.loss) / ex.runs[0].evaluation.loss;
+  assert.equal(e.correct, Math.abs(rel) <= 0.02 ? 2 : rel > 0 ? 0 : 1);
+  assert.match(await box.locator('.exercise-result').innerText(), new RegExp(ex.runs[1].evaluation.loss.toFixed(4)));
+  console.log(`exercise: answer ${e.correct}, verdict ${await box.locator('.verdict').innerText()}`);
+
+  // Another experiment trains on demand.
+  await page.locator('label[for="training-exp-clip"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.experiments?.clip && window.tfpLearn.state.shown === 'clip', null, { timeout: 60_000 });
+  const clip = (await part('experiments')).clip;
+  assert.equal(clip.runs[0].stats.length, 200);
+  console.log(`clip: max grad norm ${Math.max(...clip.runs[0].stats.map((r) => r[3])).toFixed(2)} / ${Math.max(...clip.runs[1].stats.map((r) => r[3])).toFixed(2)}, held-out loss ${clip.runs[0].evaluation.loss.toFixed(4)} / ${clip.runs[1].evaluation.loss.toFixed(4)}`);
+  assert.deepEqual(site.problems, []);
+});
+
+test('training: the language switch rewrites the prose and keeps the results; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await site.shot('learn/training_en_1280', { fullPage: true });
+  const enFirst = await page.locator('.chapter-section').first().innerText();
+  const before = await part('loss');
+  await page.selectOption('#lang-select', 'zh-CN');
+  await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('交叉熵'));
+  const zhFirst = await page.locator('.chapter-section').first().innerText();
+  assert.notEqual(zhFirst, enFirst);
+  assert.match(zhFirst, /负对数概率/);
+  assert.deepEqual(await part('loss'), before);
+  await page.waitForTimeout(300);
+  await site.shot('learn/training_zh_1280', { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
+  await site.shot('learn/training_zh_390', { fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForTimeout(300);
+  await site.shot('learn/training_en_390', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});

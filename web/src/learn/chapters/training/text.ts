@@ -1,0 +1,229 @@
+// Chapter "Training a transformer": the chapter's words in English and Simplified Chinese
+// (HTML strings, $…$ maths, {name} filled from params). Every number shown next to these
+// words comes from the engine (the trainer, its schedule and its loss).
+import type { ChapterText } from '../../chapter';
+
+const en = {
+  // ---- 1. the loss ----
+  hLoss: 'What training minimises: the cross-entropy of the next token',
+  loss: `<p>Training adjusts every weight so that the model gives the <em>right next token</em> a high probability. At each graded position the model produces logits $z$ over the vocabulary ($V$ entries), softmax turns them into probabilities $p$, and the loss is the negative log-probability of the true token $y$:</p>
+$$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
+<p>averaged over every graded position of the batch. It is measured in <em>nats</em>: a loss of $\\ell$ means the model gave the truth, on average, probability $e^{-\\ell}$. An untrained model has near-equal logits, so $p$ is close to uniform and the loss starts near $\\ln V$ — for the toy tasks here $V = 15$ characters, $\\ln 15 \\approx 2.708$. A model that always puts all its probability on the truth reaches 0.</p>
+<p>The precise convention this engine uses (the same as PyTorch's <code>CrossEntropyLoss</code>). The toy tasks are written as one character stream, e.g. <code>3141&gt;1413.</code> for <em>reverse</em>; position $t$ predicts the token at $t + 1$, and only the answer after <code>&gt;</code> (and the end mark <code>.</code>) is graded: the prompt's positions are ignored, because the prompt is random and cannot be predicted. <strong>Label smoothing</strong> $\\varepsilon$ replaces the one-hot target by $q = (1-\\varepsilon)\\,\\text{onehot}(y) + \\varepsilon/V$ and the loss becomes $-\\sum_c q_c \\log p_c$.</p>
+<p>Below, one prediction over the 15 characters: the true token's logit is $m$ above all the others (which are 0). Drag $m$ and watch the engine's loss.</p>`,
+  figLoss: 'The engine’s cross-entropy of one prediction (V = 15) as the true token’s logit margin $m$ grows, without label smoothing and with the $\\varepsilon$ you pick. At $m = 0$ both equal $\\ln 15$; without smoothing the loss keeps falling towards 0, with smoothing it has a lowest point and then rises again.',
+  lossMargin: 'Margin m of the true token: {m}',
+  lossEps: 'Label smoothing ε',
+  lossReadout: 'At m = {m}: loss {l0} without smoothing, {l1} with ε = {eps}. Equal logits (m = 0) give {lnV} = ln 15. With ε = {eps} the lowest loss on the curve is {floor}, at m ≈ {mFloor}.',
+  chartLoss: 'Cross-entropy against the margin m',
+  axisMargin: 'margin m (logit of the truth − the others)',
+  axisLoss: 'loss (nats)',
+  seriesEps0: 'ε = 0',
+  seriesEps: 'ε = {eps}',
+  colMargin: 'm',
+
+  // ---- 2. teacher forcing ----
+  hTeacher: 'Teacher forcing: the decoder is fed the truth',
+  teacher: `<p>A decoder predicts token $t+1$ from tokens $0\\ldots t$. During <strong>training</strong> those earlier tokens are the <em>true</em> ones, taken from the data, even where the model would have predicted something else: this is <em>teacher forcing</em>. It lets one forward pass grade every position at once (the causal mask keeps each position from seeing its own answer), and a mistake at one position cannot spoil the input of the next.</p>
+<p>During <strong>generation</strong> there is no truth to feed: the model reads <em>its own</em> previous outputs. Once it makes one mistake, every later step sees a wrong input it never saw in training. Below, a small decoder-only model is trained by the engine on <em>reverse</em> for the number of steps you pick; then for your digits the table shows, position by position, what each mode feeds the model and what it predicts.</p>`,
+  figTeacher: 'One <em>reverse</em> example. Teacher forcing (left pair): fed the true previous token, the model’s argmax at each answer position. Free running (right pair): fed its own previous output (greedy decoding). Red marks a prediction that differs from the truth. A half-trained model often gets a position right under teacher forcing and wrong when free running, after an earlier error.',
+  tfSteps: 'Training steps',
+  tfPrompt: 'Digits to reverse (1–6)',
+  tfSummary: 'Truth: {truth}. Teacher forcing predicts {teacher} ({tfRight} of {n} right); free running writes {own} ({ownRight} of {n} right).',
+  colPos: 'answer position',
+  colTruth: 'truth',
+  colFedTrue: 'fed (teacher forcing)',
+  colPredTrue: 'predicted',
+  colFedOwn: 'fed (free running)',
+  colPredOwn: 'predicted',
+  tTeacher: 'Teacher forcing against free running, per answer position',
+  training: 'Training…',
+
+  // ---- 3. the schedule ----
+  hSchedule: 'Learning-rate warm-up and decay',
+  schedule: `<p>The optimiser (AdamW here) moves each weight by roughly the learning rate per step. This trainer does not keep the rate fixed: it <strong>warms up</strong> linearly from 0 to the peak over the first $W$ steps, then <strong>decays</strong> to a floor (a tenth of the peak) by the last step of the schedule:</p>
+$$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] \\eta_\\text{floor} + (\\eta_\\text{peak}-\\eta_\\text{floor})\\,\\tfrac12\\bigl(1+\\cos \\pi\\,\\tfrac{s-W}{S-W}\\bigr) & \\text{after (cosine)}\\end{cases}$$
+<p>Why warm up? At the start Adam’s estimates of each gradient’s size come from one or two batches and are poor, and the randomly initialised model’s gradients are large and erratic; full-size steps then can throw the weights somewhere they take long to recover from. Why decay? Late in training, smaller steps let the weights settle into a minimum instead of bouncing around it. The curve is drawn by the engine’s own schedule function (<code>train/lr_schedule.h</code>), the one every training step calls.</p>`,
+  figSchedule: 'The trainer’s learning rate at every step of a schedule of $S$ = {total} steps with peak {peak}, for your warm-up and decay.',
+  schWarmup: 'Warm-up W: {w} steps',
+  schDecay: 'Decay',
+  decCosine: 'cosine',
+  decLinear: 'linear',
+  decConstant: 'constant',
+  chartLr: 'Learning rate against step',
+  axisStep: 'step',
+  axisLr: 'learning rate',
+  schReadout: 'Step 0 uses {first}; the peak {peak} is reached at step {w}; the last step uses {last}.',
+  colStep: 'step',
+  colLr: 'learning rate',
+
+  // ---- 4. experiments ----
+  hExperiments: 'Three experiments: warm-up, label smoothing, clipping',
+  experiments: `<p>Each experiment trains <strong>two</strong> models that differ in one setting only: same seed, so the same initial weights and the same batches in the same order. The engine trains them in the page’s worker, a few steps at a time, and the curves grow as it goes. The model: decoder-only, 2 layers, 2 heads, $d_\\text{model} = 32$, trained on <em>reverse</em> of up to 6 digits, batch 16, {steps} steps. At the end each is evaluated on held-out prompts it never trained on.</p>
+<p><strong>Gradient clipping</strong> needs a word first. Before each update the trainer measures the <em>global</em> gradient norm $\\lVert g\\rVert$ (all weights’ gradients as one long vector); if it exceeds the threshold $c$ the whole vector is multiplied by $c/\\lVert g\\rVert$. One bad batch can then move the weights only so far. The lower chart shows $\\lVert g\\rVert$ <em>before</em> clipping, as the trainer reports it.</p>`,
+  figExp: 'Training loss per step (top) and the gradient norm before clipping (bottom) for the two runs of the chosen experiment; the table under the charts has the held-out results.',
+  expPick: 'Experiment',
+  expWarmup: 'warm-up',
+  expSmoothing: 'label smoothing',
+  expClip: 'clipping',
+  expRun: 'Train both again',
+  expNoteWarmup: '<p>Both runs use peak learning rate 0.01 (high for this model) and clip at 1. <em>A</em> warms up over 50 steps, <em>B</em> takes full steps from step 0.</p>',
+  expNoteSmoothing: '<p>Both runs use the default rate 0.003 with warm-up. <em>A</em> trains on one-hot targets, <em>B</em> with label smoothing ε = 0.1. B’s training loss cannot fall below the floor from the first figure (about 0.5 nats for V = 15); compare the held-out accuracies, not the losses.</p>',
+  expNoteClip: '<p>Both runs use peak rate 0.01 without warm-up, the setting where large gradients do damage. <em>A</em> clips the global norm at 1, <em>B</em> never clips. The gradient norms are shown before clipping: A’s updates used at most norm 1, B’s used them as they are.</p>',
+  runWarmOn: 'A: warm-up 50',
+  runWarmOff: 'B: no warm-up',
+  runSmooth0: 'A: ε = 0',
+  runSmooth1: 'B: ε = 0.1',
+  runClipOn: 'A: clip at 1',
+  runClipOff: 'B: no clipping',
+  chartExpLoss: 'Training loss against step, two runs',
+  chartExpNorm: 'Gradient norm before clipping against step, two runs',
+  axisGradNorm: '‖g‖ before clipping',
+  expProgress: 'Trained {done} of {total} steps per run.',
+  expFirst: 'The first step’s loss: {a} and {b} — both close to ln 15 = {lnV}, as an untrained model should be.',
+  tExp: 'Held-out results after training',
+  colRun: 'run',
+  colTrainLoss: 'last training loss',
+  colHeldLoss: 'held-out loss',
+  colTokAcc: 'held-out token accuracy',
+  colSeqAcc: 'held-out exact answers',
+  colMaxNorm: 'largest ‖g‖',
+  tExpSteps: 'Per-step training loss and gradient norm',
+  colLossA: 'loss A',
+  colLossB: 'loss B',
+  colNormA: '‖g‖ A',
+  colNormB: '‖g‖ B',
+
+  exQuestion: 'Same model, same seed, peak learning rate 0.01, {steps} steps. With warm-up <strong>off</strong>, will the <strong>held-out loss</strong> at the end be higher or lower than with a 50-step warm-up?',
+  exHigher: 'Higher without warm-up',
+  exLower: 'Lower without warm-up',
+  exSame: 'The same within 2 %',
+  exExplain: 'The engine trained both: held-out loss {off} without warm-up, {on} with it (token accuracy {accOff} against {accOn}). On a task this small warm-up is not always a win: it spends its first steps at a tiny rate, and Adam normalises step sizes anyway — the effect grows with depth, width and learning rate.',
+
+  hDropout: 'Dropout',
+  dropout: `<p><strong>Dropout</strong> sets each activation to 0 with probability $p$ during training and scales the survivors by $1/(1-p)$ (<em>inverted</em> dropout), so the expected value stays the same; at evaluation it is switched off. The original Transformer applies it to each sub-layer’s output before the residual addition, to the attention weights, and to the embeddings ($p = 0.1$). It stops the network from relying on any one unit and so fights over-fitting on small data.</p>
+<p>This engine’s trainer has <em>no dropout</em>: its toy tasks draw fresh random examples at every step, so the model never sees the same batch twice and has little to over-fit. There is therefore no live experiment for it here — that is an honest gap, not a claim that dropout does not matter.</p>`,
+
+  mSmoothTitle: '“Label smoothing lets the loss go to zero”',
+  mSmoothBody: '<p>With $\\varepsilon > 0$ the target itself is spread out, and no prediction can have a cross-entropy below the entropy of the target, $H(q)$. In the first figure the smoothed curve bottoms out at {floor} nats (ε = {eps}) and then <em>rises</em> as the model grows more confident: smoothing penalises over-confidence. A smoothed training loss that stalls at about 0.5 is not a bug.</p>',
+  mClipTitle: '“Clipping changes the direction of the gradient”',
+  mClipBody: '<p>Global-norm clipping multiplies the <em>whole</em> gradient vector by one number, $\\min(1, c/\\lVert g\\rVert)$. Every weight’s gradient shrinks by the same factor, so the direction of the step is unchanged; only its length is capped. (Clipping each value separately — <code>clip_grad_value</code> — would change the direction; this trainer does not do that.) In the clipping experiment, run B’s norms show how large the unclipped steps were.</p>',
+
+  hNext: 'Try it yourself',
+  next: '<p>The <a href="../train.html">training page</a> trains the same toy tasks with every setting exposed — the architecture, learning rate, warm-up, clipping and label smoothing — and shows the attention maps as they form; it can export the result to the playground. To look at a model that was trained this way, open the playground.</p>',
+  openPlayground: 'Open numbers-transformer in the playground',
+  openTrain: 'Open the training page',
+};
+
+type Key = keyof typeof en;
+
+const zh: Record<Key, string> = {
+  hLoss: '训练在最小化什么：下一个词元的交叉熵',
+  loss: `<p>训练就是调整每一个权重，让模型给<em>正确的下一个词元</em>更高的概率。在每个需要评分的位置，模型对整个词表（$V$ 个条目）输出 logits $z$，softmax 把它们变成概率 $p$，损失就是真实词元 $y$ 的负对数概率：</p>
+$$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
+<p>再对一个批次里所有评分位置取平均。单位是<em>奈特</em>（nat）：损失为 $\\ell$，意味着模型平均给正确答案的概率是 $e^{-\\ell}$。未训练的模型各个 logit 几乎相等，$p$ 接近均匀分布，所以损失从 $\\ln V$ 附近起步——这里的玩具任务 $V = 15$ 个字符，$\\ln 15 \\approx 2.708$。如果模型总把全部概率押在正确答案上，损失就是 0。</p>
+<p>本引擎的约定（与 PyTorch 的 <code>CrossEntropyLoss</code> 相同）：玩具任务写成一串字符，比如 <em>reverse</em>（倒序）任务的 <code>3141&gt;1413.</code>；位置 $t$ 预测位置 $t+1$ 的词元，只有 <code>&gt;</code> 之后的答案（以及结束符 <code>.</code>）参与评分——提示部分是随机的，本来就无法预测，所以被忽略。<strong>标签平滑</strong> $\\varepsilon$ 把独热目标换成 $q = (1-\\varepsilon)\\,\\text{onehot}(y) + \\varepsilon/V$，损失变为 $-\\sum_c q_c \\log p_c$。</p>
+<p>下面是对 15 个字符的一次预测：正确词元的 logit 比其余所有（都为 0）高出 $m$。拖动 $m$，看引擎算出的损失。</p>`,
+  figLoss: '引擎计算的一次预测（V = 15）的交叉熵，随正确词元的 logit 差距 $m$ 变化：一条不做标签平滑，一条用你选的 $\\varepsilon$。$m = 0$ 时两者都等于 $\\ln 15$；不平滑时损失一路降向 0，平滑后曲线有一个最低点，之后反而回升。',
+  lossMargin: '正确词元的差距 m：{m}',
+  lossEps: '标签平滑 ε',
+  lossReadout: 'm = {m} 时：不平滑的损失 {l0}，ε = {eps} 时 {l1}。logit 全相等（m = 0）时为 {lnV} = ln 15。ε = {eps} 时曲线上的最低损失是 {floor}，出现在 m ≈ {mFloor}。',
+  chartLoss: '交叉熵随差距 m 的变化',
+  axisMargin: '差距 m（正确词元的 logit − 其余）',
+  axisLoss: '损失（nat）',
+  seriesEps0: 'ε = 0',
+  seriesEps: 'ε = {eps}',
+  colMargin: 'm',
+
+  hTeacher: '教师强制：解码器吃的是标准答案',
+  teacher: `<p>解码器根据第 $0\\ldots t$ 个词元预测第 $t+1$ 个。<strong>训练时</strong>，前面这些词元用的是数据里的<em>真实</em>词元，哪怕模型自己会预测成别的——这就是<em>教师强制</em>（teacher forcing）。这样一次前向传播就能给所有位置评分（因果掩码保证每个位置看不到自己的答案），而且某一位出错也不会污染下一位的输入。</p>
+<p><strong>生成时</strong>没有标准答案可喂，模型只能读<em>自己</em>之前的输出。一旦错了一步，后面每一步看到的都是训练中从未见过的错误输入。下面，引擎在 <em>reverse</em> 任务上训练一个小型纯解码器模型，步数由你选；然后针对你输入的数字，表格逐位列出两种方式分别喂给模型什么、模型又预测了什么。</p>`,
+  figTeacher: '一个 <em>reverse</em> 例子。教师强制（左两列）：喂入真实的前一个词元，模型在每个答案位置的 argmax。自由生成（右两列）：喂入模型自己上一步的输出（贪心解码）。红色表示预测与真实答案不同。训练到一半的模型常常在教师强制下某一位是对的，自由生成时却因为前面错了一步而跟着出错。',
+  tfSteps: '训练步数',
+  tfPrompt: '要倒序的数字（1–6 位）',
+  tfSummary: '真实答案：{truth}。教师强制预测 {teacher}（{n} 位中对 {tfRight} 位）；自由生成写出 {own}（{n} 位中对 {ownRight} 位）。',
+  colPos: '答案位置',
+  colTruth: '真实',
+  colFedTrue: '喂入（教师强制）',
+  colPredTrue: '预测',
+  colFedOwn: '喂入（自由生成）',
+  colPredOwn: '预测',
+  tTeacher: '逐位对比教师强制与自由生成',
+  training: '训练中……',
+
+  hSchedule: '学习率预热与衰减',
+  schedule: `<p>优化器（这里是 AdamW）每一步大约按学习率的幅度移动每个权重。本训练器的学习率不是固定的：前 $W$ 步从 0 线性<strong>预热</strong>到峰值，之后在整个计划的最后一步前<strong>衰减</strong>到下限（峰值的十分之一）：</p>
+$$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] \\eta_\\text{floor} + (\\eta_\\text{peak}-\\eta_\\text{floor})\\,\\tfrac12\\bigl(1+\\cos \\pi\\,\\tfrac{s-W}{S-W}\\bigr) & \\text{之后（余弦）}\\end{cases}$$
+<p>为什么要预热？一开始，Adam 对每个梯度大小的估计只来自一两个批次，很不可靠；随机初始化的模型梯度又大又乱，这时迈满步长，可能把权重甩到很难恢复的地方。为什么要衰减？训练后期步子小一些，权重才能在极小值附近稳定下来，而不是来回震荡。下面的曲线由引擎自己的学习率函数（<code>train/lr_schedule.h</code>）画出，训练的每一步调用的正是它。</p>`,
+  figSchedule: '训练器在一个共 $S$ = {total} 步、峰值 {peak} 的计划中每一步的学习率，预热与衰减方式由你选择。',
+  schWarmup: '预热 W：{w} 步',
+  schDecay: '衰减方式',
+  decCosine: '余弦',
+  decLinear: '线性',
+  decConstant: '不衰减',
+  chartLr: '学习率随步数的变化',
+  axisStep: '步数',
+  axisLr: '学习率',
+  schReadout: '第 0 步用 {first}；第 {w} 步达到峰值 {peak}；最后一步用 {last}。',
+  colStep: '步数',
+  colLr: '学习率',
+
+  hExperiments: '三个实验：预热、标签平滑、梯度裁剪',
+  experiments: `<p>每个实验训练<strong>两个</strong>只差一个设置的模型：种子相同，所以初始权重相同，批次及其顺序也相同。引擎在页面的 worker 里训练它们，每次几步，曲线随之增长。模型：纯解码器，2 层、2 个头，$d_\\text{model} = 32$，任务是把最多 6 位数字倒序，批大小 16，共 {steps} 步。训练结束后，两个模型都在从未训练过的保留提示上评估。</p>
+<p>先说说<strong>梯度裁剪</strong>。每次更新前，训练器计算<em>全局</em>梯度范数 $\\lVert g\\rVert$（把所有权重的梯度拼成一个长向量）；若它超过阈值 $c$，就把整个向量乘以 $c/\\lVert g\\rVert$。这样，一个糟糕的批次最多只能把权重推开这么远。下方的图显示训练器报告的<em>裁剪前</em>的 $\\lVert g\\rVert$。</p>`,
+  figExp: '所选实验两次运行的每步训练损失（上）和裁剪前的梯度范数（下）；图下的表格给出保留集上的结果。',
+  expPick: '实验',
+  expWarmup: '预热',
+  expSmoothing: '标签平滑',
+  expClip: '梯度裁剪',
+  expRun: '两个都重新训练',
+  expNoteWarmup: '<p>两次运行的峰值学习率都是 0.01（对这个模型偏高），都在 1 处裁剪。<em>A</em> 用 50 步预热，<em>B</em> 从第 0 步就迈满步长。</p>',
+  expNoteSmoothing: '<p>两次运行都用默认学习率 0.003 并预热。<em>A</em> 用独热目标训练，<em>B</em> 用标签平滑 ε = 0.1。B 的训练损失不可能低于第一张图中的下限（V = 15 时约 0.5 nat）；要比较的是保留集上的准确率，而不是损失。</p>',
+  expNoteClip: '<p>两次运行的峰值学习率都是 0.01 且不预热——大梯度最容易造成破坏的设置。<em>A</em> 把全局范数裁剪到 1，<em>B</em> 从不裁剪。图中的梯度范数都是裁剪前的：A 实际更新用的范数最多为 1，B 则原样使用。</p>',
+  runWarmOn: 'A：预热 50 步',
+  runWarmOff: 'B：不预热',
+  runSmooth0: 'A：ε = 0',
+  runSmooth1: 'B：ε = 0.1',
+  runClipOn: 'A：裁剪到 1',
+  runClipOff: 'B：不裁剪',
+  chartExpLoss: '两次运行的训练损失随步数的变化',
+  chartExpNorm: '两次运行裁剪前的梯度范数随步数的变化',
+  axisGradNorm: '裁剪前的 ‖g‖',
+  expProgress: '每次运行已训练 {done} / {total} 步。',
+  expFirst: '第一步的损失：{a} 和 {b}——都接近 ln 15 = {lnV}，未训练的模型理应如此。',
+  tExp: '训练后在保留集上的结果',
+  colRun: '运行',
+  colTrainLoss: '最后的训练损失',
+  colHeldLoss: '保留集损失',
+  colTokAcc: '保留集词元准确率',
+  colSeqAcc: '保留集完全正确率',
+  colMaxNorm: '最大 ‖g‖',
+  tExpSteps: '每步的训练损失与梯度范数',
+  colLossA: '损失 A',
+  colLossB: '损失 B',
+  colNormA: '‖g‖ A',
+  colNormB: '‖g‖ B',
+
+  exQuestion: '同一个模型、同一个种子，峰值学习率 0.01，训练 {steps} 步。<strong>关闭</strong>预热时，最终的<strong>保留集损失</strong>会比预热 50 步时更高还是更低？',
+  exHigher: '不预热时更高',
+  exLower: '不预热时更低',
+  exSame: '相差不到 2%',
+  exExplain: '引擎把两个都训练了一遍：不预热时保留集损失 {off}，预热时 {on}（词元准确率 {accOff} 对 {accOn}）。在这么小的任务上，预热并不总是赢：它前几步的学习率很小，而 Adam 本身就会把步长归一化——模型越深、越宽、学习率越高，预热的作用才越明显。',
+
+  hDropout: 'Dropout',
+  dropout: `<p><strong>Dropout</strong> 在训练时以概率 $p$ 把每个激活置 0，并把留下的乘以 $1/(1-p)$（<em>反向</em> dropout），使期望值不变；评估时关闭。原始 Transformer 把它用在每个子层的输出（在残差相加之前）、注意力权重和嵌入上（$p = 0.1$）。它让网络不能依赖某一个单元，从而在小数据上抑制过拟合。</p>
+<p>本引擎的训练器<em>没有 dropout</em>：玩具任务每一步都抽取新的随机样本，模型从不会两次看到同一个批次，几乎没有可以过拟合的东西。所以这里没有 dropout 的现场实验——这是如实说明的空缺，并不是说 dropout 不重要。</p>`,
+
+  mSmoothTitle: '“用了标签平滑，损失也能降到 0”',
+  mSmoothBody: '<p>当 $\\varepsilon > 0$ 时，目标本身就是分散的，任何预测的交叉熵都不可能低于目标分布的熵 $H(q)$。第一张图里，平滑后的曲线在 {floor} nat 处触底（ε = {eps}），模型再自信下去损失反而<em>上升</em>：平滑惩罚的正是过度自信。带平滑的训练损失停在 0.5 左右，并不是程序出了错。</p>',
+  mClipTitle: '“梯度裁剪会改变梯度的方向”',
+  mClipBody: '<p>按全局范数裁剪，是把<em>整个</em>梯度向量乘以同一个数 $\\min(1, c/\\lVert g\\rVert)$。每个权重的梯度缩小同样的倍数，所以更新的方向不变，只是长度被封顶。（逐个数值裁剪——<code>clip_grad_value</code>——才会改变方向；本训练器不这么做。）在裁剪实验里，运行 B 的范数显示了不裁剪时的步子有多大。</p>',
+
+  hNext: '自己动手',
+  next: '<p><a href="../train.html">训练页面</a>用同样的玩具任务训练模型，所有设置都可以调——架构、学习率、预热、裁剪和标签平滑——还能看到注意力图逐渐成形，并可把结果导出到演练场。想看看这样训练出来的模型，就打开演练场。</p>',
+  openPlayground: '在演练场中打开 numbers-transformer',
+  openTrain: '打开训练页面',
+};
+
+export const TEXT = { en, 'zh-CN': zh } satisfies ChapterText<Key>;
+export type { Key };
