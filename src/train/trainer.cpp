@@ -42,7 +42,9 @@ model::GruSeq2SeqConfig toy_gru_config(const TrainerOptions& opt, const Task& ta
   c.bidirectional = true;
   c.decoder_hidden = 2 * static_cast<int64_t>(opt.d_model);
   c.attention_dim = opt.d_model;
-  c.max_source_positions = task.max_prompt_len();
+  // As the Transformers' context (Task::context_len): the longer of the prompt and the
+  // answer with its end mark, so a reader's decoding capacity sized by it fits the answer.
+  c.max_source_positions = task.context_len(model::Architecture::encoder_decoder);
   c.max_target_tokens = task.max_answer_len() + 1;
   c.eos_token_id = Task::kEnd;
   c.decoder_start_token_id = Task::token(task.separator());  // the decoder input starts with it
@@ -229,7 +231,8 @@ std::vector<uint8_t> Trainer::safetensors() const {
 }
 
 std::string Trainer::tokenizer_json() const {
-  // Our Char tokenizer format (tokenizer/char_model.h): one token per character.
+  // Our Char tokenizer format (tokenizer/char_model.h): one token per character; the Fuse
+  // decoder joins decoded tokens without spaces ("3141", not "3 1 4 1"), as numbers-gru's.
   nlohmann::json vocab = nlohmann::json::object();
   for (int i = 0; i < Task::vocab_size(); ++i) vocab[std::string(1, Task::character(i))] = i;
   nlohmann::json j = {{"version", "1.0"},
@@ -237,7 +240,7 @@ std::string Trainer::tokenizer_json() const {
                       {"normalizer", nullptr},
                       {"pre_tokenizer", nullptr},
                       {"post_processor", nullptr},
-                      {"decoder", nullptr},
+                      {"decoder", {{"type", "Fuse"}}},
                       {"model", {{"type", "Char"}, {"vocab", vocab}, {"unk_token", nullptr}}}};
   return j.dump(2);
 }

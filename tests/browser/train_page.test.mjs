@@ -345,6 +345,18 @@ test('GRU + additive attention: trains, one map, the Transformer-only controls o
   const l = (await debug()).losses;
   assert.ok(l[199] < 0.5 * l[0], `GRU loss ${l[0]} -> ${l[199]}`);
   await page.screenshot({ path: `${DIR}train_gru_en_1280.png`, fullPage: true });
+  // Hand it to the playground: greedy translation of the probe = the training page's answer.
+  await page.fill('#try-input', '31415');
+  await page.waitForFunction(() => document.getElementById('try-output').textContent.includes('31415 →'));
+  const answer = await page.getAttribute('#try-output', 'data-answer');
+  const [play] = await Promise.all([page.context().waitForEvent('page'), page.click('#open-playground')]);
+  await play.waitForFunction(() => Number(document.body.dataset.loads ?? 0) >= 1, null, { timeout: 60_000 });
+  assert.equal(await play.evaluate(() => window.tfpPlay.modelInfo.recurrent !== undefined), true);
+  await play.locator('#translate').click();
+  await play.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
+  assert.equal(await play.locator('#translation').innerText(), answer, 'the playground translates the probe as the training page answers it');
+  await play.close();
+  await page.fill('#try-input', '27182');
   await page.selectOption('#f-arch', 'decoder');
   assert.equal(await page.isDisabled('#f-heads'), false);
 });

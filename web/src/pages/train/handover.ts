@@ -46,9 +46,10 @@ export function readHandover(): Promise<HandedModel | null> {
   return run('readonly', (s) => s.get(KEY) as IDBRequest<HandedModel | undefined>).then((m) => m ?? null);
 }
 
-/** The playground's URL that opens the handed-over model (relative to the site's root). */
+/** The playground's URL that opens the handed-over model (relative to the site's root),
+ *  translating greedily (beam 1) as the training page answers. */
 export function playgroundUrl(text: string, lang: string | null): string {
-  const p = new URLSearchParams({ from: 'train', text });
+  const p = new URLSearchParams({ from: 'train', text, beam: '1' });
   if (lang) p.set('lang', lang);
   return `index.html?${p.toString()}`;
 }
