@@ -122,7 +122,7 @@ const TF_STEPS = [50, 150, 400] as const;
 const TOY = { d_model: 32, heads: 2, layers: 2, d_ff: 64, batch: 16, size: 6 };
 const sTeacher = ch.section('hTeacher');
 ch.prose(sTeacher, 'teacher');
-const tf = { steps: 150 as number, prompt: '428195', result: null as TeacherForcingResult | null, handle: 0, trainedFor: 0 };
+const tf = { steps: 50 as number, prompt: '305716', result: null as TeacherForcingResult | null, handle: 0, trainedFor: 0 };
 const tfFig = ch.figure(sTeacher, { caption: 'figTeacher', table: (host) => { if (tf.result) host.append(teacherTable(tf.result)); } });
 const promptInput = el('input');
 promptInput.type = 'text';
@@ -131,7 +131,7 @@ promptInput.maxLength = 6;
 promptInput.value = tf.prompt;
 promptInput.size = 8;
 tfFig.controls.append(
-  ch.segmented('tfSteps', 'training-tf-steps', TF_STEPS, 150, (v) => { tf.steps = v; void runTeacher(); }),
+  ch.segmented('tfSteps', 'training-tf-steps', TF_STEPS, 50, (v) => { tf.steps = v; void runTeacher(); }),
   ch.field('tfPrompt', promptInput, 'training-prompt').element,
 );
 const tfSummary = el('p', 'training-readout');
@@ -146,8 +146,9 @@ function teacherRows(r: TeacherForcingResult): string[][] {
   for (let k = 0; k < answer.length; k++) {
     const fedTrue = r.truth[r.answerStart + k - 1]!;
     const predTrue = r.teacher[r.answerStart + k - 1] ?? '';
-    const fedOwn = k === 0 ? fedTrue : (r.own[k - 1] ?? '');
-    const predOwn = r.own[k] ?? '';
+    // Free running stops at its own end mark: later positions are never reached (—).
+    const fedOwn = k === 0 ? fedTrue : (r.own[k - 1] ?? '—');
+    const predOwn = r.own[k] ?? (k === r.own.length ? '.' : '—');
     rows.push([String(k + 1), answer[k]!, fedTrue, predTrue, fedOwn, predOwn]);
   }
   return rows;
