@@ -106,7 +106,7 @@ export function fieldOfEngineMessage(message: string): Field {
   const table: [RegExp, Field][] = [
     [/n_heads|--heads/, 'heads'], [/d_model|--d-model/, 'dModel'], [/--layers/, 'layers'], [/--d-ff/, 'dFf'],
     [/--batch/, 'batch'], [/--steps/, 'steps'], [/--lr/, 'lr'], [/--warmup/, 'warmup'], [/--clip/, 'clip'],
-    [/label-smoothing/, 'labelSmoothing'], [/--positions/, 'positions'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
+    [/label-smoothing/, 'labelSmoothing'], [/--positions/, 'positions'], [/out of memory/, 'batch'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
   ];
   return table.find(([re]) => re.test(message))?.[1] ?? 'task';
 }
