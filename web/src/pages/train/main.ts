@@ -351,6 +351,7 @@ function onWorker(m: FromWorker): void {
     case 'answer': {
       const a = { prompt: m.prompt, step: m.step, answer: m.answer };
       debug.answers.push(a);
+      if (debug.answers.length > 100) debug.answers.splice(0, debug.answers.length - 100);  // the latest 100
       const pending = answerWaiters.get(m.id);
       answerWaiters.delete(m.id);
       pending?.(a);
