@@ -239,7 +239,7 @@ const DECAYS = ['cosine', 'linear', 'constant'] as const;
 schedFig.controls.append(wField.element,
   ch.segmented('schDecay', 'training-decay', DECAYS, 'cosine', (v) => { sched.decay = DECAYS.indexOf(v) as 0 | 1 | 2; void runSchedule(); },
     (v) => t(v === 'cosine' ? 'decCosine' : v === 'linear' ? 'decLinear' : 'decConstant')));
-const lrChart = new LineChart({ label: () => t('chartLr'), xLabel: () => t('axisStep'), yLabel: () => t('axisLr'), yFormat: (v) => v.toExponential(0) });
+const lrChart = new LineChart({ label: () => t('chartLr'), xLabel: () => t('axisStep'), yLabel: () => t('axisLr'), yFormat: (v) => String(+v.toPrecision(3)) });
 const schedReadout = el('p', 'training-readout');
 schedFig.view.append(lrChart.element, schedReadout);
 const renderSchedReadout = ch.bind(schedReadout, 'schReadout', (): Record<string, string | number> => (sched.lr.length ? {
