@@ -109,6 +109,8 @@ export interface ModelInfo {
   d_ff: number;
   vocab_size: number;
   max_positions: number;
+  /** A recurrent encoder–decoder's longest output (its max_positions is the source's). */
+  max_target_tokens?: number;
   has_embeddings: boolean;
   parameters: number;
   eos_token_id: number;

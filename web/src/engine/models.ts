@@ -252,7 +252,10 @@ export class Models {
   translate(model: number, a: TranslateArgs): TranslateResult {
     const ptr = this.model(model);
     // startId -1: the engine's default (config.json's decoder_start_token_id, else bos, else eos).
-    const cap = Math.max(1, a.maxTokens > 0 ? a.maxTokens : this.models.get(model)!.info.max_positions || 1024);
+    // Room for every id the engine may write: the output limit (a recurrent model's own
+    // max_target_tokens; a Transformer's context), +1 for a closing eos.
+    const info = this.models.get(model)!.info;
+    const cap = Math.max(1, a.maxTokens > 0 ? a.maxTokens : (info.max_target_tokens ?? info.max_positions) || 1024) + 1;
     const eos = a.eosId >= 0 ? a.eosId : this.models.get(model)!.info.eos_token_id;
     return this.withInts(a.ids, (src) => this.c.withBuffer(4 * cap + 8, (buf) => {
       this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, a.startId, a.eosId,
