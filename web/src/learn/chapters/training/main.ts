@@ -405,7 +405,8 @@ const exercise = ch.exercise(sExp, {
     publish();
     return {
       correct,
-      explanation: t('exExplain', { off: fixed(off.loss, 4), on: fixed(on.loss, 4), accOff: pct(off.tokenAccuracy), accOn: pct(on.tokenAccuracy) }),
+      explanation: t('exExplain', { off: fixed(off.loss, 4), on: fixed(on.loss, 4), accOff: pct(off.tokenAccuracy), accOn: pct(on.tokenAccuracy),
+        why: t(correct === 0 ? 'exWhyOn' : 'exWhyOff') }),
     };
   },
 });

@@ -98,7 +98,9 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   exHigher: 'Higher without warm-up',
   exLower: 'Lower without warm-up',
   exSame: 'The same within 2 %',
-  exExplain: 'The engine trained both: held-out loss {off} without warm-up, {on} with it (token accuracy {accOff} against {accOn}). On a task this small warm-up is not always a win: it spends its first steps at a tiny rate, and Adam normalises step sizes anyway — the effect grows with depth, width and learning rate.',
+  exExplain: 'The engine trained both: held-out loss {off} without warm-up, {on} with it (token accuracy {accOff} against {accOn}). {why}',
+  exWhyOff: 'On a task this small warm-up is not always a win: it spends its first steps at a tiny rate, and Adam normalises step sizes anyway — its benefit grows with depth, width and learning rate.',
+  exWhyOn: 'Full-size steps from a random start threw the weights further than the warm-up run’s gentle first steps, and the run did not fully recover in the steps it had.',
 
   hDropout: 'Dropout',
   dropout: `<p><strong>Dropout</strong> sets each activation to 0 with probability $p$ during training and scales the survivors by $1/(1-p)$ (<em>inverted</em> dropout), so the expected value stays the same; at evaluation it is switched off. The original Transformer applies it to each sub-layer’s output before the residual addition, to the attention weights, and to the embeddings ($p = 0.1$). It stops the network from relying on any one unit and so fights over-fitting on small data.</p>
@@ -208,7 +210,9 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   exHigher: '不预热时更高',
   exLower: '不预热时更低',
   exSame: '相差不到 2%',
-  exExplain: '引擎把两个都训练了一遍：不预热时保留集损失 {off}，预热时 {on}（词元准确率 {accOff} 对 {accOn}）。在这么小的任务上，预热并不总是赢：它前几步的学习率很小，而 Adam 本身就会把步长归一化——模型越深、越宽、学习率越高，预热的作用才越明显。',
+  exExplain: '引擎把两个都训练了一遍：不预热时保留集损失 {off}，预热时 {on}（词元准确率 {accOff} 对 {accOn}）。{why}',
+  exWhyOff: '在这么小的任务上，预热并不总是赢：它前几步的学习率很小，而 Adam 本身就会把步长归一化——模型越深、越宽、学习率越高，预热的好处才越明显。',
+  exWhyOn: '从随机初始化直接迈满步长，把权重推得比预热时温和的前几步更远，在有限的步数里没能完全恢复。',
 
   hDropout: 'Dropout',
   dropout: `<p><strong>Dropout</strong> 在训练时以概率 $p$ 把每个激活置 0，并把留下的乘以 $1/(1-p)$（<em>反向</em> dropout），使期望值不变；评估时关闭。原始 Transformer 把它用在每个子层的输出（在残差相加之前）、注意力权重和嵌入上（$p = 0.1$）。它让网络不能依赖某一个单元，从而在小数据上抑制过拟合。</p>
