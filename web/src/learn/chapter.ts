@@ -403,7 +403,10 @@ export class Chapter<K extends string> {
       r.addEventListener('change', () => { if (r.checked) onPick(v); });
       const l = el('label');
       l.htmlFor = r.id;
-      l.textContent = label(v);
+      // The label may be translated text: set now and on every language switch.
+      const text = () => { l.textContent = label(v); };
+      text();
+      this.onLocale(text);
       seg.append(r, l);
     });
     fs.append(legend, seg);
