@@ -45,6 +45,7 @@ constexpr OptionKey kOptionKeys[] = {
     {"post_ln", "--post-ln", OptionKey::Flag},
     {"warmup", "--warmup", OptionKey::Number}, {"clip", "--clip", OptionKey::Number},
     {"positions", "--positions", OptionKey::String},
+    {"dropout", "--dropout", OptionKey::Number},
 };
 
 std::string known_keys() {
@@ -221,6 +222,7 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                     {"warmup", o.warmup},
                     {"clip", o.clip},
                     {"label_smoothing", o.label_smoothing},
+                    {"dropout", o.dropout},
                     {"positions", o.positional == tfp::model::Positional::learned      ? "learned"
                                   : o.positional == tfp::model::Positional::sinusoidal ? "sinusoidal"
                                                                                        : "none"},

@@ -16,7 +16,7 @@ const char* train_usage() {
          "                  [--batch B] [--d-model C] [--heads H] [--layers L] [--d-ff F]\n"
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
          "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
-         "                  [--positions learned|sinusoidal|none]\n"
+         "                  [--positions learned|sinusoidal|none] [--dropout P]\n"
          "  TASK: copy | reverse | sort | add\n";
 }
 
@@ -64,6 +64,7 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
     else if (a == "--label-smoothing") t.label_smoothing = number(i, a);
     else if (a == "--warmup") t.warmup = static_cast<int>(number(i, a)), warmup_given = true;
     else if (a == "--clip") t.clip = number(i, a);
+    else if (a == "--dropout") t.dropout = number(i, a);
     else if (a == "--eval-every") o.eval_every = static_cast<int>(number(i, a));
     else if (a == "--post-ln") t.norm_first = false;
     else if (a == "--out" || a == "--arch" || a == "--act" || a == "--positions") {
@@ -102,6 +103,8 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
             t.label_smoothing);
   TFP_CHECK(t.warmup >= 0, "train: --warmup must be 0 or more, got ", t.warmup);
   TFP_CHECK(t.clip >= 0 && std::isfinite(t.clip), "train: --clip must be 0 (off) or more, got ", t.clip);
+  TFP_CHECK(t.dropout >= 0 && t.dropout < 1, "train: --dropout must be in [0, 1), got ", t.dropout);
+  TFP_CHECK(!t.recurrent || t.dropout == 0, "train: --dropout applies to the Transformer; --arch gru has none");
   // An explicit --warmup is kept; the default (50) is cut to a tenth of a short schedule.
   if (!warmup_given) t.warmup = std::min(t.warmup, t.steps / 10 + 1);
   return o;

@@ -8,6 +8,7 @@
 //              [--label-smoothing E] [--warmup W (steps; default min(50, steps/10 + 1))]
 //              [--clip G (global gradient norm; 0 = off; default 1)]
 //              [--positions learned|sinusoidal|none (default learned)]
+//              [--dropout P (inverted dropout in [0, 1) in training steps; default 0 = off)]
 #pragma once
 #include <ostream>
 #include <string>

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "model/transformer.h"
+#include "train/dropout.h"
 #include "train/embedding_grad.h"
 #include "train/layer_norm_grad.h"
 #include "train/linear_grad.h"
@@ -142,6 +143,16 @@ void TrainModel<T>::init(uint64_t seed, double embed_std) {
 }
 
 template <class T>
+void TrainModel<T>::dropout_forward(std::vector<T>& mask, T* x, size_t n) {
+  if (drop_p_ <= 0) {
+    mask.clear();
+    return;
+  }
+  dropout_mask(mask, drop_rng_, drop_p_, n);
+  for (size_t i = 0; i < n; ++i) x[i] *= mask[i];
+}
+
+template <class T>
 void TrainModel<T>::sublayer_forward(Sublayer& s, Kind kind, const LayerParams& lp, const T* x,
                                      int B, int Tn, const T* memory, int S,
                                      const AttentionMaskSpec& mask) {
@@ -174,6 +185,7 @@ void TrainModel<T>::sublayer_forward(Sublayer& s, Kind kind, const LayerParams& 
     attention_forward<T>(s.f_out.data(), s.attn, fin, self ? fin : memory, w,
                          AttentionDims{B, Tn, self ? Tn : S, C_, H_}, mask);
   }
+  dropout_forward(s.drop, s.f_out.data(), n);  // on the branch, before the residual sum
   s.out.resize(n);
   if (cfg_.norm_first) {
     for (size_t i = 0; i < n; ++i) s.out[i] = s.in[i] + s.f_out[i];  // the residual
@@ -208,6 +220,9 @@ void TrainModel<T>::sublayer_backward(Sublayer& s, Kind kind, const LayerParams&
     for (size_t i = 0; i < n; ++i) dx[i] += dF[i];
     fin = s.in.data();
   }
+  // F's output was multiplied by the dropout mask: so is the gradient reaching it.
+  if (!s.drop.empty())
+    for (size_t i = 0; i < n; ++i) dF[i] *= s.drop[i];
   if (kind == Kind::Ffn) {
     std::vector<T> da(rows * F_, T(0)), dh(rows * F_, T(0));
     linear_backward<T>(da.data(), lp.fc2_w->g(), lp.fc2_b->g(), dF.data(), s.a.data(),
@@ -315,6 +330,7 @@ CrossEntropyResult TrainModel<T>::forward_encoder_only(const Batch& batch, const
   const int P = static_cast<int>(cfg_.max_positions);
   src_x_.resize(bs * C_);
   embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), positions(), B, S, C_, V_, P);
+  dropout_forward(src_drop_, src_x_.data(), src_x_.size());
   stack_forward(true, src_x_.data(), B, S, nullptr, 0);
   // The token classifier: (B·S, C) → (B·S, n_labels), one label distribution per token.
   logits_.resize(bs * O_);
@@ -333,11 +349,16 @@ void TrainModel<T>::backward_encoder_only() {
   linear_backward<T>(dmemory.data(), head_w_->g(), head_b_->g(), dlogits_.data(), memory_.data(),
                      head_w_->data(), int(bs), C_, O_);
   stack_backward(true, dsrc.data(), dmemory.data(), B, S, nullptr, nullptr, 0);
+  for (size_t i = 0; i < src_drop_.size(); ++i) dsrc[i] *= src_drop_[i];
   embedding_backward<T>(wte_->g(), wpe_ ? wpe_->g() : nullptr, dsrc.data(), batch_.src.data(), B, S, C_);
 }
 
 template <class T>
-CrossEntropyResult TrainModel<T>::forward(const Batch& batch, const LossOptions& loss) {
+CrossEntropyResult TrainModel<T>::forward(const Batch& batch, const LossOptions& loss,
+                                          const Dropout& dropout) {
+  TFP_CHECK(dropout.p >= 0 && dropout.p < 1, "train forward: dropout must be in [0, 1), got ", dropout.p);
+  drop_p_ = dropout.p;
+  drop_rng_ = Rng(dropout.seed);
   if (cfg_.architecture == Architecture::encoder_only) return forward_encoder_only(batch, loss);
   const bool encdec = cfg_.architecture == Architecture::encoder_decoder;
   const int B = batch.B, Tn = batch.T, S = batch.S;
@@ -357,10 +378,12 @@ CrossEntropyResult TrainModel<T>::forward(const Batch& batch, const LossOptions&
   if (encdec) {
     src_x_.resize(static_cast<size_t>(B) * S * C_);
     embedding_forward<T>(src_x_.data(), batch.src.data(), wte_->data(), positions(), B, S, C_, V_, P);
+    dropout_forward(src_drop_, src_x_.data(), src_x_.size());
     stack_forward(true, src_x_.data(), B, S, nullptr, 0);
   }
   tgt_x_.resize(bt * C_);
   embedding_forward<T>(tgt_x_.data(), batch.tgt.data(), wte_->data(), positions(), B, Tn, C_, V_, P);
+  dropout_forward(tgt_drop_, tgt_x_.data(), tgt_x_.size());
   stack_forward(false, tgt_x_.data(), B, Tn, encdec ? memory_.data() : nullptr, S);
   // Tied head: the token embedding table (V, C) is the output projection, no bias.
   const T* hw = cfg_.tied_lm_head ? wte_->data() : head_w_->data();
@@ -387,10 +410,12 @@ void TrainModel<T>::backward() {
   std::vector<T> dmemory(encdec ? static_cast<size_t>(B) * S * C_ : 0, T(0));
   stack_backward(false, dtgt.data(), dhidden.data(), B, Tn, encdec ? memory_.data() : nullptr,
                  encdec ? dmemory.data() : nullptr, S);
+  for (size_t i = 0; i < tgt_drop_.size(); ++i) dtgt[i] *= tgt_drop_[i];
   embedding_backward<T>(wte_->g(), wpe_ ? wpe_->g() : nullptr, dtgt.data(), batch_.tgt.data(), B, Tn, C_);
   if (encdec) {
     std::vector<T> dsrc(dmemory.size(), T(0));
     stack_backward(true, dsrc.data(), dmemory.data(), B, S, nullptr, nullptr, 0);
+    for (size_t i = 0; i < src_drop_.size(); ++i) dsrc[i] *= src_drop_[i];
     embedding_backward<T>(wte_->g(), wpe_ ? wpe_->g() : nullptr, dsrc.data(), batch_.src.data(), B, S, C_);
   }
 }

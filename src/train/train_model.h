@@ -28,6 +28,7 @@
 #include "train/attention_grad.h"
 #include "train/cross_entropy.h"
 #include "train/param_store.h"
+#include "train/rng.h"
 
 namespace tfp::train {
 
@@ -47,6 +48,18 @@ struct LossOptions {
   int ignore_index = -100;
 };
 
+// Inverted dropout for one training forward (Srivastava et al. 2014; as nn.Dropout): each
+// value of the embeddings (token + position) and of every residual branch's output (the
+// attention sub-block's and the MLP's, before they are added to the residual stream) is
+// kept with probability 1 − p and then scaled by 1/(1 − p), or set to 0. The masks are
+// drawn in forward order from Rng(seed), so the same seed gives the same masks (natively
+// and in WASM) and the backward multiplies the gradients by them. p = 0: off, the forward
+// is exactly the one without dropout. Evaluation, generation and inspection pass none.
+struct Dropout {
+  double p = 0.0;
+  uint64_t seed = 0;
+};
+
 template <class T>
 class TrainModel {
  public:
@@ -59,7 +72,8 @@ class TrainModel {
 
   // Forward over the batch, keeping activations; returns the mean loss over graded
   // positions. Logits are kept (logits()) for accuracy and decoding.
-  CrossEntropyResult forward(const Batch& batch, const LossOptions& loss = {});
+  CrossEntropyResult forward(const Batch& batch, const LossOptions& loss = {},
+                             const Dropout& dropout = {});
   // Adds ∂loss/∂θ into params.grad (call params.zero_grad() first) for the last forward.
   void backward();
 
@@ -90,6 +104,7 @@ class TrainModel {
     std::vector<T> out;     // the sub-layer's output (rows, C)
     AttentionCache<T> attn; // when F is attention
     std::vector<T> h, a;    // when F is the FFN: fc1 output, activation output (rows, F)
+    std::vector<T> drop;    // F's dropout mask, 0 or 1/(1 − p) (rows, C); empty = off
   };
   struct LayerCache {
     Sublayer self, cross, ffn;
@@ -139,6 +154,12 @@ class TrainModel {
   std::vector<LayerCache> enc_, dec_;
   NormCache enc_final_, dec_final_;
   CrossEntropyResult forward_encoder_only(const Batch& batch, const LossOptions& loss);
+  // Dropout of the current forward: draws a mask for x (n values) and applies it; with
+  // p = 0 clears the mask and leaves x as it is.
+  void dropout_forward(std::vector<T>& mask, T* x, size_t n);
+  double drop_p_ = 0;
+  Rng drop_rng_;
+  std::vector<T> src_drop_, tgt_drop_;   // the embeddings' masks
   void backward_encoder_only();
   std::vector<T> memory_, hidden_;       // encoder output (B·S, C), decoder output (B·T, C)
   std::vector<T> logits_, dlogits_;      // (B·T, V)

@@ -57,8 +57,12 @@ Trainer::Trainer(const TrainerOptions& opt)
     : opt_(opt),
       task_(opt.task, opt.seed, opt.task_size),
       adamw_(AdamWConfig{0.9, 0.98, 1e-9, opt.weight_decay}),
-      data_rng_(Rng::stream(opt.seed, /*label "train data"*/ 2)) {
+      data_rng_(Rng::stream(opt.seed, /*label "train data"*/ 2)),
+      dropout_rng_(Rng::stream(opt.seed, /*label "dropout"*/ 4)) {
   TFP_CHECK(opt.batch > 0 && opt.steps > 0, "trainer: batch and steps must be positive");
+  TFP_CHECK(opt.dropout >= 0 && opt.dropout < 1, "trainer: dropout must be in [0, 1), got ", opt.dropout);
+  TFP_CHECK(!opt.recurrent || opt.dropout == 0,
+            "trainer: dropout applies to the Transformer; the GRU model has none (dropout 0)");
   if (opt.recurrent) {
     TFP_CHECK(opt.architecture == model::Architecture::encoder_decoder,
               "trainer: the GRU with additive attention is an encoder-decoder");
@@ -93,8 +97,8 @@ TrainModel<float>& Trainer::model() {
   return *tf_;
 }
 
-CrossEntropyResult Trainer::forward(const Batch& b, const LossOptions& lo) {
-  return gru_ ? gru_->forward(b, lo.label_smoothing) : tf_->forward(b, lo);
+CrossEntropyResult Trainer::forward(const Batch& b, const LossOptions& lo, const Dropout& dropout) {
+  return gru_ ? gru_->forward(b, lo.label_smoothing) : tf_->forward(b, lo, dropout);
 }
 
 StepStats Trainer::step() {
@@ -103,10 +107,13 @@ StepStats Trainer::step() {
   last_ = task_.encode(ex, opt_.architecture);
   LossOptions lo;
   lo.label_smoothing = opt_.label_smoothing;
+  // Dropout in training steps only; evaluate(), generate() and inspect() pass none.
+  Dropout dropout;
+  if (opt_.dropout > 0) dropout = {opt_.dropout, dropout_rng_.next_u64()};
   StepStats s;
   s.lr = schedule_.at(steps_done_);
   const OptimisationStep o = optimisation_step(
-      params(), adamw_, s.lr, opt_.clip, [&] { return forward(last_, lo); },
+      params(), adamw_, s.lr, opt_.clip, [&] { return forward(last_, lo, dropout); },
       [&] { gru_ ? gru_->backward() : tf_->backward(); });
   const CrossEntropyResult& r = o.loss;
   s.grad_norm = o.grad_norm;

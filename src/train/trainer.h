@@ -51,6 +51,11 @@ struct TrainerOptions {
   double weight_decay = 0.01;
   double clip = 1.0;
   double label_smoothing = 0.0;
+  // Inverted dropout in [0, 1) on the embeddings and every residual branch of the
+  // Transformer, training steps only (train_model.h, Dropout); 0 = off. The masks come
+  // from the seed (a stream of their own), so a run is still fixed by its options and seed.
+  // The GRU has none: dropout > 0 with recurrent is refused.
+  double dropout = 0.0;
   int eval_examples = 512;
 };
 
@@ -127,11 +132,12 @@ class Trainer {
   AdamW adamw_;
   LrSchedule schedule_;
   Rng data_rng_;
+  Rng dropout_rng_;  // one mask seed per training step when opt.dropout > 0
   std::vector<Example> held_out_;
   int steps_done_ = 0;
   Batch last_;  // the batch of the last forward (for attention())
 
-  CrossEntropyResult forward(const Batch& b, const LossOptions& lo);
+  CrossEntropyResult forward(const Batch& b, const LossOptions& lo, const Dropout& dropout = {});
   const std::vector<float>& logits() const { return gru_ ? gru_->logits() : tf_->logits(); }
 };
 
