@@ -10,9 +10,13 @@
 //   - the warm-up experiment: both runs' per-step losses equal a Node trainer
 //     (tfp_trainer_create/step/evaluate, same options and seed: exact), as do the held-out
 //     results; the exercise reveals the engine's answer from those losses;
+//   - the dropout experiment: p = 0 and the reader's p (0.1 at first, then 0.3 picked),
+//     both runs' per-step stats and held-out results equal a Node trainer with the same
+//     options ("dropout") and seed, exact; the shown table holds those held-out losses;
 //   - the language switch rewrites the prose and keeps the results; 390 px without sideways
 //     scrolling; no console error.
-// Screenshots: build/screenshots/learn/training_{en,zh}_{1280,390}.png.
+// Screenshots: build/screenshots/learn/training_{en,zh}_{1280,390}.png, and the dropout
+// section alone: training_dropout_en_1280.png, training_dropout_zh_390.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -162,11 +166,44 @@ test('training: loss, schedule, teacher forcing and the warm-up experiment are t
   const clip = (await part('experiments')).clip;
   assert.equal(clip.runs[0].stats.length, 200);
   console.log(`clip: max grad norm ${Math.max(...clip.runs[0].stats.map((r) => r[3])).toFixed(2)} / ${Math.max(...clip.runs[1].stats.map((r) => r[3])).toFixed(2)}, held-out loss ${clip.runs[0].evaluation.loss.toFixed(4)} / ${clip.runs[1].evaluation.loss.toFixed(4)}`);
+
+  // The dropout experiment: p = 0 against 0.1, then against 0.3, each run = a Node trainer.
+  const checkDropout = async (p) => {
+    await page.waitForFunction((q) => window.tfpLearn.state.dropout?.p === q, p, { timeout: 60_000 });
+    const d = await part('dropout');
+    assert.deepEqual(d.options, [{ dropout: 0 }, { dropout: p }]);
+    for (let k = 0; k < 2; k++) {
+      const tr = api.create('reverse', { ...TOY, steps: 200, ...d.options[k] }, 7);
+      try {
+        assert.equal(api.info(tr).dropout, d.options[k].dropout);
+        sameArray(d.runs[k].stats.flat(), stepStatsNode(tr, 200), `dropout ${d.options[k].dropout}: step stats`);
+        const e = api.evaluate(tr);
+        assert.equal(d.runs[k].evaluation.loss, e.loss);
+        assert.equal(d.runs[k].evaluation.tokenAccuracy, e.token);
+        assert.equal(d.runs[k].evaluation.sequenceAccuracy, e.sequence);
+      } finally {
+        api.m._tfp_trainer_free(tr);
+      }
+    }
+    const shown = await page.locator('#training-dropout-0_1').locator('xpath=ancestor::figure').locator('.training-table table').innerText();
+    for (const run of d.runs) assert.match(shown, new RegExp(run.evaluation.loss.toFixed(4)));
+    const tail = (run) => run.stats.slice(-d.tail).reduce((a, r) => a + r[0], 0) / d.tail;
+    console.log(`dropout ${p}: last-${d.tail} training loss ${tail(d.runs[0]).toFixed(4)} / ${tail(d.runs[1]).toFixed(4)}, held-out loss ${d.runs[0].evaluation.loss.toFixed(4)} / ${d.runs[1].evaluation.loss.toFixed(4)}`);
+    return d;
+  };
+  const d1 = await checkDropout(0.1);
+  // Same seed and batches: the first step differs only by the masks (both start near ln 15).
+  assert.notEqual(d1.runs[0].stats[0][0], d1.runs[1].stats[0][0]);
+  await page.locator('label[for="training-dropout-0_3"]').click();
+  await checkDropout(0.3);
   assert.deepEqual(site.problems, []);
 });
 
 test('training: the language switch rewrites the prose and keeps the results; 390 px; screenshots', { timeout: 90_000 }, async () => {
   await site.shot('learn/training_en_1280', { fullPage: true });
+  assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders');
+  const dropSection = page.locator('#training-dropout-0_1').locator('xpath=ancestor::section');
+  await dropSection.screenshot({ path: `${SHOTS}learn/training_dropout_en_1280.png` });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const before = await part('loss');
   await page.selectOption('#lang-select', 'zh-CN');
@@ -182,6 +219,7 @@ test('training: the language switch rewrites the prose and keeps the results; 39
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/training_zh_390', { fullPage: true });
+  await dropSection.screenshot({ path: `${SHOTS}learn/training_dropout_zh_390.png` });
   await page.selectOption('#lang-select', 'en');
   await page.waitForTimeout(300);
   await site.shot('learn/training_en_390', { fullPage: true });

@@ -6,8 +6,10 @@
 //   the schedule   tfp_learn_lr_schedule (train/lr_schedule.h);
 //   experiments    two trainers per experiment (warm-up, label smoothing, clipping),
 //                  stepped in chunks in the worker (loss, grad norm before clipping),
-//                  evaluated on the held-out set at the end; the exercise reuses them.
-// window.tfpLearn.state: loss, teacher, schedule, experiments (tests read them back).
+//                  evaluated on the held-out set at the end; the exercise reuses them;
+//   dropout        two trainers, dropout 0 against the reader's p (tfp_trainer_* option
+//                  "dropout"), the same way.
+// window.tfpLearn.state: loss, teacher, schedule, experiments, dropout (tests read them back).
 import type { Engine } from '../../../engine/engine';
 import type { TeacherForcingResult, TrainerEval } from '../../../engine/learn_calls/training';
 import { el } from '../../../widgets/dom';
@@ -331,6 +333,32 @@ function drawExperiment(r: ExpResult): void {
   }
 }
 
+/** Trains two runs of the reverse task side by side (seed 7, TOY with each run's options),
+ *  CHUNK steps at a time, calling onChunk after each chunk, then evaluates both on the
+ *  held-out set. Stops early (the runs stay unfinished) once alive() turns false. */
+async function trainPair(options: readonly Record<string, number>[], r: { runs: ExpRun[]; done: number }, onChunk: () => void,
+                         alive: () => boolean = () => true): Promise<void> {
+  const engine: Engine = await ch.engine();
+  const handles: number[] = [];
+  try {
+    for (const o of options)
+      handles.push((await engine.learn('trainingCreate', { task: 'reverse', options: { ...TOY, steps: EXP_STEPS, ...o }, seed: 7 })).handle);
+    while (r.done < EXP_STEPS) {
+      if (!alive()) return;
+      const n = Math.min(CHUNK, EXP_STEPS - r.done);
+      for (let k = 0; k < handles.length; k++) {
+        const s = await engine.learn('trainingStep', { handle: handles[k]!, steps: n });
+        for (let i = 0; i < n; i++) r.runs[k]!.stats.push(Array.from(s.subarray(i * 4, i * 4 + 4)));
+      }
+      r.done += n;
+      onChunk();
+    }
+    for (let k = 0; k < handles.length; k++) r.runs[k]!.evaluation = await engine.learn('trainingEvaluate', { handle: handles[k]! });
+  } finally {
+    for (const h of handles) await engine.learn('trainingFree', { handle: h });
+  }
+}
+
 /** Trains (or returns) the two runs of one experiment, drawing as it goes when `draw`. */
 function experiment(kind: ExpKind, draw: () => boolean): Promise<ExpResult> {
   const done = results.get(kind);
@@ -338,25 +366,11 @@ function experiment(kind: ExpKind, draw: () => boolean): Promise<ExpResult> {
   const running = pending.get(kind);
   if (running) return running;
   const p = (async () => {
-    const engine: Engine = await ch.engine();
     const spec = EXPERIMENTS[kind];
     const r: ExpResult = { kind, runs: [{ stats: [], evaluation: null }, { stats: [], evaluation: null }], done: 0, options: spec.options };
-    const handles: number[] = [];
     try {
-      for (const o of spec.options)
-        handles.push((await engine.learn('trainingCreate', { task: 'reverse', options: { ...TOY, steps: EXP_STEPS, ...o }, seed: 7 })).handle);
-      while (r.done < EXP_STEPS) {
-        const n = Math.min(CHUNK, EXP_STEPS - r.done);
-        for (let k = 0; k < 2; k++) {
-          const s = await engine.learn('trainingStep', { handle: handles[k]!, steps: n });
-          for (let i = 0; i < n; i++) r.runs[k]!.stats.push(Array.from(s.subarray(i * 4, i * 4 + 4)));
-        }
-        r.done += n;
-        if (draw()) drawExperiment(r);
-      }
-      for (let k = 0; k < 2; k++) r.runs[k]!.evaluation = await engine.learn('trainingEvaluate', { handle: handles[k]! });
+      await trainPair(spec.options, r, () => { if (draw()) drawExperiment(r); });
     } finally {
-      for (const h of handles) await engine.learn('trainingFree', { handle: h });
       pending.delete(kind);
     }
     results.set(kind, r);
@@ -416,7 +430,78 @@ ch.mistake(sExp, { title: 'mClipTitle', body: 'mClipBody' });
 // ---- 5. dropout, and where to go next -----------------------------------------------------
 
 const sDropout = ch.section('hDropout');
-ch.prose(sDropout, 'dropout');
+ch.prose(sDropout, 'dropout', () => ({ steps: EXP_STEPS }));
+const DROP_PS = [0.1, 0.2, 0.3, 0.5] as const;
+/** The last 20 steps' mean training loss: one step's loss is noisy, more so with dropout. */
+const TAIL = 20;
+interface DropResult { p: number; runs: [ExpRun, ExpRun]; done: number; options: [Record<string, number>, Record<string, number>] }
+const drop = { p: 0.1 as number, result: null as DropResult | null, shown: null as DropResult | null };
+const dropFig = ch.figure(sDropout, {
+  caption: 'figDrop',
+  table: (host) => {
+    const r = drop.result;
+    if (!r) return;
+    const rows = r.runs[0].stats.map((_, s) => [s + 1, ...[0, 1].map((k) => fixed(r.runs[k]!.stats[s]?.[0] ?? NaN, 4))]);
+    host.append(textTable(t('tDropSteps'), [t('colStep'), t('runDrop0'), t('runDropP', { p: r.p })], rows));
+  },
+});
+dropFig.controls.append(ch.segmented('dropP', 'training-dropout', DROP_PS, 0.1, (v) => { drop.p = v; void runDropout(); }));
+const dropChart = new LineChart({ label: () => t('chartDrop'), xLabel: () => t('axisStep'), yLabel: () => t('axisLoss') });
+const dropReadout = el('p', 'training-readout');
+dropReadout.setAttribute('aria-live', 'polite');
+const dropTableHost = el('div', 'training-table');
+dropFig.view.append(dropChart.element, dropReadout, dropTableHost);
+
+const tailMean = (run: ExpRun) => {
+  const xs = run.stats.slice(-TAIL).map((x) => x[0]!);
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+};
+
+function drawDropout(): void {
+  const r = drop.shown;
+  if (!r) return;
+  const names = [t('runDrop0'), t('runDropP', { p: r.p })];
+  dropChart.update([0, 1].map((k) => ({
+    name: () => names[k]!, dashed: k === 1, markers: false,
+    points: r.runs[k]!.stats.map((row, s) => [s + 1, row[0]!] as [number, number]),
+  })));
+  const [a, b] = r.runs;
+  if (a.evaluation && b.evaluation) {
+    dropReadout.textContent = t('dropReadout', {
+      p: r.p, tail: TAIL, trainA: fixed(tailMean(a), 4), trainB: fixed(tailMean(b), 4),
+      heldA: fixed(a.evaluation.loss, 4), heldB: fixed(b.evaluation.loss, 4),
+      verdict: t(b.evaluation.loss < a.evaluation.loss ? 'dropHelped' : 'dropDidNot'),
+    });
+    const rows = [a, b].map((run, k) => [names[k]!, fixed(tailMean(run), 4), fixed(run.evaluation!.loss, 4),
+      pct(run.evaluation!.tokenAccuracy), pct(run.evaluation!.sequenceAccuracy)]);
+    dropTableHost.replaceChildren(textTable(t('tDrop'), [t('colRun'), t('colTailLoss', { tail: TAIL }), t('colHeldLoss'), t('colTokAcc'), t('colSeqAcc')], rows));
+  } else {
+    dropReadout.textContent = t('expProgress', { done: r.done, total: EXP_STEPS });
+    dropTableHost.replaceChildren();
+  }
+}
+ch.onLocale(drawDropout);
+
+let dropRun = 0;
+/** Trains p = 0 against the chosen p (same seed, same batches) and shows both. */
+async function runDropout(): Promise<void> {
+  const run = ++dropRun;
+  const p = drop.p;
+  const r: DropResult = { p, runs: [{ stats: [], evaluation: null }, { stats: [], evaluation: null }], done: 0, options: [{ dropout: 0 }, { dropout: p }] };
+  drop.shown = r;
+  try {
+    await trainPair(r.options, r, () => { if (run === dropRun) drawDropout(); }, () => run === dropRun);
+    if (run !== dropRun) return;
+    drop.result = r;
+    drawDropout();
+    dropFig.refreshTable();
+    state.dropout = { p: r.p, runs: r.runs, options: r.options, tail: TAIL };
+    publish();
+  } catch (e) {
+    if (run === dropRun) ch.showError(e);
+  }
+}
+
 const sNext = ch.section('hNext');
 ch.prose(sNext, 'next');
 const links = el('p', 'training-links');
@@ -428,4 +513,4 @@ ch.bind(trainLink, 'openTrain');
 links.append(' ', trainLink);
 
 // The cheap figures first, then the trainers.
-void runLoss().then(() => runSchedule()).then(() => runTeacher()).then(() => showExperiment(false));
+void runLoss().then(() => runSchedule()).then(() => runTeacher()).then(() => showExperiment(false)).then(() => runDropout());

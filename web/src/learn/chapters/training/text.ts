@@ -103,8 +103,22 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   exWhyOn: 'Full-size steps from a random start threw the weights further than the warm-up run’s gentle first steps, and the run did not fully recover in the steps it had.',
 
   hDropout: 'Dropout',
-  dropout: `<p><strong>Dropout</strong> sets each activation to 0 with probability $p$ during training and scales the survivors by $1/(1-p)$ (<em>inverted</em> dropout), so the expected value stays the same; at evaluation it is switched off. The original Transformer applies it to each sub-layer’s output before the residual addition, to the attention weights, and to the embeddings ($p = 0.1$). It stops the network from relying on any one unit and so fights over-fitting on small data.</p>
-<p>This engine’s trainer has <em>no dropout</em>: its toy tasks draw fresh random examples at every step, so the model never sees the same batch twice and has little to over-fit. There is therefore no live experiment for it here — that is an honest gap, not a claim that dropout does not matter.</p>`,
+  dropout: `<p><strong>Dropout</strong> sets each activation to 0 with probability $p$ during training and scales the survivors by $1/(1-p)$ (<em>inverted</em> dropout), so the expected value stays the same; at evaluation it is switched off and nothing needs rescaling. The original Transformer applies it to each sub-layer’s output before the residual addition, to the attention weights, and to the embeddings ($p = 0.1$). It stops the network from relying on any one unit and so fights over-fitting when the training data are small and seen many times.</p>
+<p>This engine’s trainer applies it to the embeddings (token + position) and to the output of every attention sub-block and every MLP, before it is added to the residual stream — not to the attention weights:</p>
+$$x \\leftarrow x + \\frac{m \\odot F(x)}{1-p},$$
+<p>where each $m_i$ is 1 with probability $1-p$ and 0 otherwise, drawn afresh at every step. The backward pass multiplies the gradient by the same mask $m/(1-p)$, so a dropped unit gets no gradient in that step. The masks are drawn from the run’s seed, so the same seed gives the same run; held-out evaluation, generation and the exported model run with dropout off.</p>
+<p>Below, the engine trains the experiments’ model twice with the same seed — the same initial weights and the same batches — once without dropout and once with the $p$ you pick. Read it honestly: the <em>training</em> loss of the dropout run is measured with dropout on, so it is higher partly because the model is handicapped while it is measured. And these toy tasks draw fresh random examples at every step, so the model never sees a batch twice and has little to over-fit; in {steps} steps dropout mostly slows learning down. On small, fixed data sets trained for many epochs it is the held-out loss where dropout can help.</p>`,
+  figDrop: 'Training loss per step of two runs of the same model and seed on <em>reverse</em>: without dropout and with your $p$. The held-out results (dropout off) are under the chart.',
+  dropP: 'Dropout p',
+  chartDrop: 'Training loss against step, without and with dropout',
+  runDrop0: 'p = 0',
+  runDropP: 'p = {p}',
+  dropReadout: 'Mean training loss over the last {tail} steps: {trainA} without dropout, {trainB} with p = {p}. Held-out loss (dropout off): {heldA} without, {heldB} with. {verdict}',
+  dropHelped: 'Here dropout lowered the held-out loss.',
+  dropDidNot: 'Here dropout did not lower the held-out loss: with fresh data every step there was nothing to over-fit, only slower learning.',
+  tDrop: 'Without and with dropout: training and held-out results',
+  tDropSteps: 'Per-step training loss without and with dropout',
+  colTailLoss: 'training loss (mean of last {tail} steps)',
 
   mSmoothTitle: '“Label smoothing lets the loss go to zero”',
   mSmoothBody: '<p>With $\\varepsilon > 0$ the target itself is spread out, and no prediction can have a cross-entropy below the entropy of the target, $H(q)$. In the first figure the smoothed curve bottoms out at {floor} nats (ε = {eps}) and then <em>rises</em> as the model grows more confident: smoothing penalises over-confidence. A smoothed training loss that stalls at about 0.5 is not a bug.</p>',
@@ -112,7 +126,7 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   mClipBody: '<p>Global-norm clipping multiplies the <em>whole</em> gradient vector by one number, $\\min(1, c/\\lVert g\\rVert)$. Every weight’s gradient shrinks by the same factor, so the direction of the step is unchanged; only its length is capped. (Clipping each value separately — <code>clip_grad_value</code> — would change the direction; this trainer does not do that.) In the clipping experiment, run B’s norms show how large the unclipped steps were.</p>',
 
   hNext: 'Try it yourself',
-  next: '<p>The <a href="../train.html">training page</a> trains the same toy tasks with every setting exposed — the architecture, learning rate, warm-up, clipping and label smoothing — and shows the attention maps as they form; it can export the result to the playground. To look at a model that was trained this way, open the playground.</p>',
+  next: '<p>The <a href="../train.html">training page</a> trains the same toy tasks with every setting exposed — the architecture, learning rate, warm-up, clipping, label smoothing and dropout — and shows the attention maps as they form; it can export the result to the playground. To look at a model that was trained this way, open the playground.</p>',
   openPlayground: 'Open numbers-transformer in the playground',
   openTrain: 'Open the training page',
 };
@@ -215,8 +229,22 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   exWhyOn: '从随机初始化直接迈满步长，把权重推得比预热时温和的前几步更远，在有限的步数里没能完全恢复。',
 
   hDropout: 'Dropout',
-  dropout: `<p><strong>Dropout</strong> 在训练时以概率 $p$ 把每个激活置 0，并把留下的乘以 $1/(1-p)$（<em>反向</em> dropout），使期望值不变；评估时关闭。原始 Transformer 把它用在每个子层的输出（在残差相加之前）、注意力权重和嵌入上（$p = 0.1$）。它让网络不能依赖某一个单元，从而在小数据上抑制过拟合。</p>
-<p>本引擎的训练器<em>没有 dropout</em>：玩具任务每一步都抽取新的随机样本，模型从不会两次看到同一个批次，几乎没有可以过拟合的东西。所以这里没有 dropout 的现场实验——这是如实说明的空缺，并不是说 dropout 不重要。</p>`,
+  dropout: `<p><strong>Dropout</strong> 在训练时以概率 $p$ 把每个激活置 0，并把留下的乘以 $1/(1-p)$（<em>反向</em> dropout），使期望值不变；评估时关闭，也不需要再做任何缩放。原始 Transformer 把它用在每个子层的输出（在残差相加之前）、注意力权重和嵌入上（$p = 0.1$）。它让网络不能依赖某一个单元，所以在训练数据少、又被反复看很多遍时能抑制过拟合。</p>
+<p>本引擎的训练器把它用在嵌入（词元 + 位置）上，以及每个注意力子块和每个 MLP 的输出上——在加回残差流之前；注意力权重上不用：</p>
+$$x \\leftarrow x + \\frac{m \\odot F(x)}{1-p},$$
+<p>其中每个 $m_i$ 以概率 $1-p$ 取 1、否则取 0，每一步重新抽取。反向传播时梯度乘以同一个掩码 $m/(1-p)$，所以这一步里被丢掉的单元拿不到梯度。掩码由这次运行的种子生成，同样的种子得到同样的训练过程；在保留集上评估、生成以及导出的模型都不用 dropout。</p>
+<p>下面，引擎用同一个种子把实验里的模型训练两遍——初始权重相同，批次也相同——一遍不用 dropout，一遍用你选的 $p$。解读时要实事求是：dropout 那次的<em>训练</em>损失是在 dropout 开着的情况下测的，它偏高，部分原因只是模型被测量时本来就“缺了零件”。而且这些玩具任务每一步都抽取新的随机样本，模型从不会两次看到同一个批次，几乎没有东西可以过拟合；在 {steps} 步里，dropout 主要是让学习变慢。只有在数据集小而固定、要训练很多轮的时候，dropout 才可能在保留集损失上见到好处。</p>`,
+  figDrop: '同一个模型、同一个种子在 <em>reverse</em> 任务上的两次运行的每步训练损失：一次不用 dropout，一次用你选的 $p$。图下是保留集上的结果（评估时 dropout 关闭）。',
+  dropP: 'Dropout 概率 p',
+  chartDrop: '训练损失随步数的变化：不用与使用 dropout',
+  runDrop0: 'p = 0',
+  runDropP: 'p = {p}',
+  dropReadout: '最后 {tail} 步的平均训练损失：不用 dropout 时 {trainA}，p = {p} 时 {trainB}。保留集损失（评估时关闭 dropout）：不用时 {heldA}，用时 {heldB}。{verdict}',
+  dropHelped: '这一次，dropout 降低了保留集损失。',
+  dropDidNot: '这一次，dropout 没有降低保留集损失：每一步都是新数据，没有什么可过拟合的，它只是让学习变慢了。',
+  tDrop: '不用与使用 dropout：训练与保留集结果',
+  tDropSteps: '不用与使用 dropout 时每步的训练损失',
+  colTailLoss: '训练损失（最后 {tail} 步平均）',
 
   mSmoothTitle: '“用了标签平滑，损失也能降到 0”',
   mSmoothBody: '<p>当 $\\varepsilon > 0$ 时，目标本身就是分散的，任何预测的交叉熵都不可能低于目标分布的熵 $H(q)$。第一张图里，平滑后的曲线在 {floor} nat 处触底（ε = {eps}），模型再自信下去损失反而<em>上升</em>：平滑惩罚的正是过度自信。带平滑的训练损失停在 0.5 左右，并不是程序出了错。</p>',
@@ -224,7 +252,7 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   mClipBody: '<p>按全局范数裁剪，是把<em>整个</em>梯度向量乘以同一个数 $\\min(1, c/\\lVert g\\rVert)$。每个权重的梯度缩小同样的倍数，所以更新的方向不变，只是长度被封顶。（逐个数值裁剪——<code>clip_grad_value</code>——才会改变方向；本训练器不这么做。）在裁剪实验里，运行 B 的范数显示了不裁剪时的步子有多大。</p>',
 
   hNext: '自己动手',
-  next: '<p><a href="../train.html">训练页面</a>用同样的玩具任务训练模型，所有设置都可以调——架构、学习率、预热、裁剪和标签平滑——还能看到注意力图逐渐成形，并可把结果导出到演练场。想看看这样训练出来的模型，就打开演练场。</p>',
+  next: '<p><a href="../train.html">训练页面</a>用同样的玩具任务训练模型，所有设置都可以调——架构、学习率、预热、裁剪、标签平滑和 dropout——还能看到注意力图逐渐成形，并可把结果导出到演练场。想看看这样训练出来的模型，就打开演练场。</p>',
   openPlayground: '在演练场中打开 numbers-transformer',
   openTrain: '打开训练页面',
 };
