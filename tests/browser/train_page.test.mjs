@@ -17,6 +17,7 @@
 //   - a click is answered within 100 ms while training (measured in the page: from the
 //     event's timestamp to the next frame after the handler; printed);
 //   - errors beside the control that caused them (heads not dividing d_model, memory);
+//   - dropout: the trainer takes p (info), the command line shows --dropout, losses differ;
 //   - English and Chinese, 1280 and 390 px, light and dark: build/screenshots/train/.
 // No console errors. Build a subset quickly: TFP_PAGES=index,train node --test tests/browser/train_page.test.mjs
 import { test, before, after } from 'node:test';
@@ -326,6 +327,24 @@ test('sinusoidal and no positions: the trainer takes the choice, the command lin
   await page.selectOption('#f-positions', 'learned');
 });
 
+test('dropout: the trainer takes p, the command line says it, the losses differ from p = 0', async () => {
+  await page.fill('#f-dropout', '0.1');
+  await page.click('#reset');
+  await waitState('idle');
+  assert.equal((await debug()).info.dropout, 0.1);
+  assert.match(await page.textContent('#native-command'), /--clip 1 --dropout 0\.1 --positions learned$/);
+  await page.evaluate(() => window.tfpTrain.runUntil(10));
+  await waitState('paused');
+  const l = (await debug()).losses;
+  // Same seed and batches as the fixture run (p = 0): the masks change every step's loss.
+  for (let i = 0; i < 10; i++) assert.notEqual(l[i], FIXTURE.losses[i], `step ${i + 1}`);
+  await page.fill('#f-dropout', '0');
+  await page.click('#reset');
+  await waitState('idle');
+  assert.equal((await debug()).info.dropout, 0);
+  assert.doesNotMatch(await page.textContent('#native-command'), /--dropout/);
+});
+
 test('GRU + additive attention: trains, one map, the Transformer-only controls off', async () => {
   await page.selectOption('#f-arch', 'gru');
   await page.click('#reset');
@@ -334,7 +353,7 @@ test('GRU + additive attention: trains, one map, the Transformer-only controls o
   assert.equal(d.info.architecture, 'gru_attention');
   assert.equal(d.info.parameters, 52463);  // tests/test_api_trainer_page.cpp's count at d_model 32
   assert.match(await page.textContent('#footprint'), /52,463 parameters/);
-  for (const f of ['heads', 'layers', 'dFf', 'positions', 'act', 'postLn']) assert.equal(await page.isDisabled(`#f-${f}`), true, f);
+  for (const f of ['heads', 'layers', 'dFf', 'positions', 'act', 'postLn', 'dropout']) assert.equal(await page.isDisabled(`#f-${f}`), true, f);
   assert.equal(await page.isVisible('#gru-note'), true);
   assert.match(await page.textContent('#native-command'), /--arch gru --d-model 32/);
   await page.evaluate(() => window.tfpTrain.runUntil(200));

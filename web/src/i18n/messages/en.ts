@@ -453,6 +453,7 @@ export const en = {
   'train.batch': 'Batch',
   'train.steps': 'Steps',
   'train.labelSmoothing': 'Label smoothing',
+  'train.dropout': 'Dropout p',
   'train.clip': 'Clip gradient norm',
   'train.clipHelp': 'Clipping: 0 switches it off.',
   'train.seed': 'Seed',

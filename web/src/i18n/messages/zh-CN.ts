@@ -449,6 +449,7 @@ export const zhCN: Messages = {
   'train.batch': '批大小',
   'train.steps': '步数',
   'train.labelSmoothing': '标签平滑',
+  'train.dropout': 'Dropout 概率 p',
   'train.clip': '梯度范数裁剪',
   'train.clipHelp': '梯度裁剪：填 0 即关闭。',
   'train.seed': '随机种子',

@@ -76,7 +76,7 @@ const exportStatus = byId('export-status');
 const commandLine = byId('native-command');
 
 const FIELDS: Field[] = ['task', 'size', 'arch', 'positions', 'layers', 'dModel', 'heads', 'dFf', 'act', 'postLn', 'lr', 'warmup',
-  'batch', 'steps', 'labelSmoothing', 'clip', 'seed'];
+  'batch', 'steps', 'labelSmoothing', 'clip', 'dropout', 'seed'];
 const control = (f: Field) => byId<HTMLInputElement | HTMLSelectElement>(`f-${f}`);
 
 let settings: TrainSettings = settingsFromQuery(location.search);

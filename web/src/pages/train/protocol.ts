@@ -26,6 +26,7 @@ export interface TrainSettings {
   steps: number;         // the schedule's length (the run pauses there)
   labelSmoothing: number;
   clip: number;          // 0 = off
+  dropout: number;       // 0 = off; the Transformer only
   seed: number;
 }
 
@@ -48,6 +49,7 @@ export interface TrainerInfo {
   warmup: number;
   clip: number;
   label_smoothing: number;
+  dropout: number;
   positions: string;
   vocab: string;
 }
@@ -134,6 +136,7 @@ export function trainerOptions(s: TrainSettings): Record<string, number | string
     steps: s.steps, batch: s.batch, d_model: s.dModel, heads: s.heads, layers: s.layers, d_ff: s.dFf,
     size: s.size, lr: s.lr, label_smoothing: s.labelSmoothing, clip: s.clip, arch: s.arch, act: s.act,
     post_ln: s.postLn, positions: s.positions, ...(s.warmup !== null ? { warmup: s.warmup } : {}),
+    ...(s.dropout > 0 ? { dropout: s.dropout } : {}),
   };
 }
 
@@ -149,7 +152,8 @@ export function nativeCommand(s: TrainSettings): string {
   const parts = ['tfp train', s.task, '--seed', String(s.seed), '--steps', String(s.steps), '--batch', String(s.batch),
     '--arch', s.arch, '--layers', String(s.layers), '--d-model', String(s.dModel), '--heads', String(s.heads),
     '--d-ff', String(s.dFf), '--size', String(s.size), '--act', s.act, '--lr', String(s.lr),
-    '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip), '--positions', s.positions];
+    '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip),
+    ...(s.dropout > 0 ? ['--dropout', String(s.dropout)] : []), '--positions', s.positions];
   if (s.warmup !== null) parts.push('--warmup', String(s.warmup));
   if (s.postLn) parts.push('--post-ln');
   return parts.join(' ');

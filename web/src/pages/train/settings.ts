@@ -11,12 +11,12 @@ import type { TrainSettings } from './protocol';
  *  a second or two in a browser. */
 export const DEFAULTS: TrainSettings = {
   task: 'copy', arch: 'decoder', size: 5, layers: 2, dModel: 32, heads: 2, dFf: 64, act: 'gelu_new', positions: 'learned', postLn: false,
-  lr: 0.003, warmup: null, batch: 16, steps: 300, labelSmoothing: 0, clip: 1, seed: 7,
+  lr: 0.003, warmup: null, batch: 16, steps: 300, labelSmoothing: 0, clip: 1, dropout: 0, seed: 7,
 };
 
 export const TASKS = ['copy', 'reverse', 'sort', 'add'] as const;
 /** The Transformer's own settings: the GRU's sizes all follow d_model. */
-export const TRANSFORMER_ONLY: readonly Field[] = ['positions', 'layers', 'heads', 'dFf', 'act', 'postLn'];
+export const TRANSFORMER_ONLY: readonly Field[] = ['positions', 'layers', 'heads', 'dFf', 'act', 'postLn', 'dropout'];
 export type Field = keyof TrainSettings;
 
 /** A problem with one control: which, and the message key with its values. */
@@ -29,7 +29,7 @@ export interface Problem {
 /** Ranges of the numeric settings (inclusive). */
 export const RANGES: Record<Exclude<Field, 'task' | 'arch' | 'act' | 'positions' | 'postLn'>, [number, number]> = {
   size: [1, 12], layers: [1, 6], dModel: [4, 512], heads: [1, 16], dFf: [4, 2048], lr: [1e-6, 1],
-  warmup: [0, 100000], batch: [1, 512], steps: [1, 100000], labelSmoothing: [0, 0.99], clip: [0, 1000],
+  warmup: [0, 100000], batch: [1, 512], steps: [1, 100000], labelSmoothing: [0, 0.99], clip: [0, 1000], dropout: [0, 0.9],
   seed: [0, 4294967295],
 };
 const INTEGER: ReadonlySet<Field> = new Set(['size', 'layers', 'dModel', 'heads', 'dFf', 'warmup', 'batch', 'steps', 'seed']);
@@ -105,7 +105,7 @@ function nearDivisors(n: number): number[] {
 export function fieldOfEngineMessage(message: string): Field {
   const table: [RegExp, Field][] = [
     [/n_heads|--heads/, 'heads'], [/d_model|--d-model/, 'dModel'], [/--layers/, 'layers'], [/--d-ff/, 'dFf'],
-    [/--batch/, 'batch'], [/--steps/, 'steps'], [/--lr/, 'lr'], [/--warmup/, 'warmup'], [/--clip/, 'clip'],
+    [/--batch/, 'batch'], [/--steps/, 'steps'], [/dropout/, 'dropout'], [/--lr/, 'lr'], [/--warmup/, 'warmup'], [/--clip/, 'clip'],
     [/label-smoothing/, 'labelSmoothing'], [/--positions/, 'positions'], [/out of memory/, 'batch'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
   ];
   return table.find(([re]) => re.test(message))?.[1] ?? 'task';
@@ -114,7 +114,7 @@ export function fieldOfEngineMessage(message: string): Field {
 // ---- the URL ------------------------------------------------------------------------------
 const URL_NAMES: Record<Field, string> = {
   task: 'task', arch: 'arch', size: 'size', layers: 'layers', dModel: 'd', heads: 'heads', dFf: 'ff', act: 'act', positions: 'pos',
-  postLn: 'postln', lr: 'lr', warmup: 'warmup', batch: 'batch', steps: 'steps', labelSmoothing: 'ls', clip: 'clip',
+  postLn: 'postln', lr: 'lr', warmup: 'warmup', batch: 'batch', steps: 'steps', labelSmoothing: 'ls', clip: 'clip', dropout: 'dropout',
   seed: 'seed',
 };
 
