@@ -25,7 +25,7 @@ types() {
 
 case "${1:-all}" in
   native) native ;;
-  wasm) wasm ;;
+  wasm) wasm; types ;;
   all) native; wasm; types ;;
   # The declarations are copied after every build: ninja relinks (and its post-build step
   # copies them) only when a source changed, not when only the declarations did.
