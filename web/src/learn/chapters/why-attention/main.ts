@@ -9,6 +9,9 @@
 // reading them: ratios of two engine numbers, slopes between two measured points, and
 // the sum S + T_out of two lengths the engine returned.
 import type { TimingRow } from '../../../engine/learn_calls/timing';
+import { el } from '../../../widgets/dom';
+import { textTable } from '../../../widgets/tables';
+import { num } from '../../format';
 import type { Model } from '../../../engine/engine';
 import type { TranslateResult } from '../../../engine/messages';
 import { locale } from '../../../i18n/i18n';
@@ -63,13 +66,8 @@ ch.debug.state = state;
 
 // ---- formatting (display only) -------------------------------------------------------
 const fmtMs = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
-const fmtInt = (v: number) => Math.round(v).toLocaleString(locale());
+const fmtInt = (v: number) => num(Math.round(v));
 const fmtRatio = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  return e;
-};
 const showChar = (s: string) => (s === ' ' ? '␣' : s);
 
 type Params = Record<string, string | number>;
@@ -86,28 +84,6 @@ function liveProse(host: HTMLElement, key: WhyKey, params: () => Params): { elem
   };
 }
 
-function tableOf(caption: string, head: string[], rows: string[][]): HTMLTableElement {
-  const table = el('table');
-  table.createCaption().textContent = caption;
-  const hr = table.createTHead().insertRow();
-  for (const h of head) {
-    const th = el('th');
-    th.scope = 'col';
-    th.textContent = h;
-    hr.append(th);
-  }
-  const body = table.createTBody();
-  for (const r of rows) {
-    const tr = body.insertRow();
-    r.forEach((v, i) => {
-      const c = i === 0 ? el('th') : el('td');
-      if (i === 0) (c as HTMLTableCellElement).scope = 'row';
-      c.textContent = v;
-      tr.append(c);
-    });
-  }
-  return table;
-}
 
 // ---- the idea ----------------------------------------------------------------------------
 const idea = ch.section('hIdea');
@@ -230,7 +206,7 @@ function drawTiming(): void {
 }
 
 function timingTable(host: HTMLElement): void {
-  host.replaceChildren(tableOf(ch.t('tableTiming', { d: state.rowsD }),
+  host.replaceChildren(textTable(ch.t('tableTiming', { d: state.rowsD }),
     [ch.t('thT'), ch.t('thGruMs'), ch.t('thAttnMs'), ch.t('thRatio'), ch.t('thGruSteps'), ch.t('thAttnSteps'),
      ch.t('thGruMacs'), ch.t('thAttnMacs')],
     state.rows.map((r) => [String(r.T), `${fmtMs(r.gruMs)} (${fmtMs(r.gruMinMs)}–${fmtMs(r.gruMaxMs)})`,
@@ -357,7 +333,7 @@ function drawMistake(): void {
   if (rows.length < 2) return;
   const pairs = rows.slice(1).map((r, i) => [rows[i]!, r] as const);
   doublingTable.setAttribute('aria-label', ch.t('tableDoubling', { d: state.rowsD }));
-  doublingTable.append(tableOf(ch.t('tableDoubling', { d: state.rowsD }),
+  doublingTable.append(textTable(ch.t('tableDoubling', { d: state.rowsD }),
     [ch.t('thStep'), ch.t('thGruWork'), ch.t('thGruTime'), ch.t('thAttnWork'), ch.t('thAttnTime')],
     pairs.map(([p, q]) => [`${p.T} → ${q.T}`, fmtRatio(q.gruMacs / p.gruMacs), fmtRatio(q.gruMs / p.gruMs),
       fmtRatio(q.attnMacs / p.attnMacs), fmtRatio(q.attnMs / p.attnMs)])));
@@ -429,7 +405,7 @@ function modelsTable(host: HTMLElement): void {
   const g = state.gru, t = state.transformer;
   if (!g || !t) return;
   const S = g.sourceTokens.length;
-  host.replaceChildren(tableOf(ch.t('tableModels', { text: state.source }),
+  host.replaceChildren(textTable(ch.t('tableModels', { text: state.source }),
     [ch.t('thModel'), ch.t('thOutput'), ch.t('thSourceLen'), ch.t('thSeqSteps'), ch.t('thPath')],
     [[g.model, g.text, String(S), String(S), String(S + g.ids.length)],
      [t.model, t.text, String(t.sourceTokens.length), ch.t('layers', { n: state.layers.enc }), ch.t('pathNone')]]));
