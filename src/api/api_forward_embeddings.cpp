@@ -18,6 +18,7 @@
 #include "api/tfp_inspect_api.h"
 #include "inspect/head_mask.h"
 #include "model/transformer.h"
+#include "nn/positional_sinusoidal.h"
 
 namespace m = tfp::model;
 using tfp::api::loaded_of;
@@ -179,7 +180,7 @@ int tfp_sinusoidal_positions(int pos0, int T, int C, int add, float* out) {
     TFP_API_REQUIRE(C > 0, f, ": C must be positive, got ", C);
     if (T == 0) return;
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
-    const tfp::Tensor pe = m::sinusoidal_positions(pos0, T, C);  // (T, C)
+    const tfp::Tensor pe = tfp::nn::sinusoidal_encoding(T, C, pos0);  // (T, C), what embed adds
     if (add) {
       for (size_t i = 0; i < pe.data.size(); ++i) out[i] += pe.data[i];
     } else {

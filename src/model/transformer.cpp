@@ -3,13 +3,14 @@
 // that inputs fit the config before any layer sees them.
 #include "model/transformer.h"
 
-#include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
+#include "nn/positional_learned.h"
+#include "nn/positional_sinusoidal.h"
 
 namespace tfp::model {
 
@@ -62,18 +63,7 @@ Tensor copy_of(const TensorView& x) {
 }  // namespace
 
 Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C) {
-  Tensor pe({T, C});
-  for (int64_t t = 0; t < T; ++t) {
-    const double p = static_cast<double>(pos0 + t);
-    for (int64_t i = 0; i < C; i += 2) {
-      // Wavelengths grow geometrically from 2π to 10000·2π across the channel pairs, so
-      // every position gets a distinct pattern and relative offsets are linear maps.
-      const double angle = p / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(C));
-      pe.row(t)[i] = static_cast<float>(std::sin(angle));
-      if (i + 1 < C) pe.row(t)[i + 1] = static_cast<float>(std::cos(angle));
-    }
-  }
-  return pe;
+  return nn::sinusoidal_encoding(T, C, pos0);
 }
 
 Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
@@ -95,11 +85,9 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
     TFP_CHECK(!e.position.empty(), "embed: learned positions configured but no position table");
     TFP_CHECK(pos0 + T <= P, "embed: positions ", pos0, "..", pos0 + T - 1,
               " exceed the context length max_positions = ", P);
-    for (int64_t t = 0; t < T; ++t)
-      for (int64_t c = 0; c < C; ++c) x.row(t)[c] += e.position.data[(pos0 + t) * C + c];
+    nn::add_learned_positions(x, e.position, pos0);
   } else if (cfg.positional == Positional::sinusoidal) {
-    const Tensor pe = sinusoidal_positions(pos0, T, C);
-    for (int64_t i = 0; i < T * C; ++i) x.data[i] += pe.data[i];
+    nn::add_sinusoidal_encoding(x, pos0);
   }
   if (!e.token_type.empty()) {
     TFP_CHECK(token_types.empty() || static_cast<int64_t>(token_types.size()) == T,

@@ -51,8 +51,8 @@ struct ForwardResult {
 Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
              std::span<const int32_t> token_types, int64_t pos0, const nn::Scope& scope);
 
-// Vaswani et al.'s sinusoidal encoding: PE[p, 2i] = sin(p / 10000^(2i/C)),
-// PE[p, 2i+1] = cos(same). Rows pos0 .. pos0+T-1 → (T, C).
+// Vaswani et al.'s sinusoidal encoding, rows pos0 .. pos0+T-1 → (T, C): the model-order
+// name (pos0 first) for nn::sinusoidal_encoding(T, C, pos0), which embed adds.
 Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C);
 
 // The encoder layers then the encoder final norm (if configured). x (S, C) → (S, C).

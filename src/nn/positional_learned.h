@@ -9,7 +9,8 @@
 
 namespace tfp::nn {
 
-// x (T, C) += table[pos0 + t] for every row t, in place. table (P, C).
+// x (T, C) += table[pos0 + t] for every row t, in place. table (P, C). What model::embed adds
+// for learned-position models (pos0 = the KV cache's position when decoding).
 void add_learned_positions(Tensor& x, const TensorView& table, int64_t pos0 = 0);
 
 }  // namespace tfp::nn

@@ -34,7 +34,8 @@ std::array<double, 4> sinusoidal_shift_matrix(int64_t C, int64_t i, int64_t k, d
 // The table for positions pos0 .. pos0 + T - 1: (T, C).
 Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0 = 0, double base = 10000.0);
 
-// x (T, C) += PE for positions pos0 .. pos0 + T - 1, in place.
+// x (T, C) += PE for positions pos0 .. pos0 + T - 1, in place. What model::embed adds for
+// sinusoidal models (pos0 = the KV cache's position when decoding).
 void add_sinusoidal_encoding(Tensor& x, int64_t pos0 = 0, double base = 10000.0);
 
 }  // namespace tfp::nn

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "model/transformer.h"
+#include "nn/positional_sinusoidal.h"
 #include "train/dropout.h"
 #include "train/embedding_grad.h"
 #include "train/layer_norm_grad.h"
@@ -51,9 +52,9 @@ TrainModel<T>::TrainModel(const model::ModelConfig& cfg) : cfg_(cfg) {
   TFP_CHECK(cfg.has_embeddings && (enc_only || cfg.lm_head), op,
             ": needs token embeddings and an LM head (or, encoder-only, a token classifier)");
   // Learned positions are a parameter; sinusoidal ones a fixed table added the same way
-  // (the inference code's own table, so both compute the same sums); none adds nothing.
+  // (nn's table, the one inference adds, so both compute the same sums); none adds nothing.
   if (cfg.positional == model::Positional::sinusoidal) {
-    const Tensor pe = model::sinusoidal_positions(0, cfg.max_positions, cfg.d_model);
+    const Tensor pe = nn::sinusoidal_encoding(cfg.max_positions, cfg.d_model);
     fixed_positions_.assign(pe.data.begin(), pe.data.end());
   }
   TFP_CHECK(cfg.embedding_scale == 1.0f && !cfg.embedding_norm && cfg.type_vocab_size == 0, op,
