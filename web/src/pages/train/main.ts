@@ -608,13 +608,14 @@ let nextId = 1;
 const answerWaiters = new Map<number, (a: { prompt: string; step: number; answer: string }) => void>();
 let tryText: (() => string) | null = null;
 
-function solve(task: TrainSettings['task'], prompt: string): string {
+function solve(task: TrainSettings['task'], prompt: string): string | null {
   // Only to say "right" or "wrong" under the model's answer: the task's definition.
+  // null: the prompt is not one of this task's (the task changed while it was answered).
   if (task === 'copy') return prompt;
   if (task === 'reverse') return [...prompt].reverse().join('');
   if (task === 'sort') return [...prompt].sort().join('');
-  const [a, b] = prompt.split('+') as [string, string];
-  return String(BigInt(a) + BigInt(b)).padStart(a.length + 1, '0');
+  const m = /^(\d+)\+(\d+)$/.exec(prompt);
+  return m ? String(BigInt(m[1]!) + BigInt(m[2]!)).padStart(m[1]!.length + 1, '0') : null;
 }
 
 function tryError(text: (() => string) | null): void {
@@ -639,14 +640,15 @@ async function answer(): Promise<void> {
   }
   tryError(null);
   const prompt = padAdd(raw);
+  const task = trained.task;  // the model answering; settings may change before it replies
   const id = nextId++;
   const a = await new Promise<{ prompt: string; step: number; answer: string }>((resolve) => {
     answerWaiters.set(id, resolve);
     send({ kind: 'generate', id, prompt });
   });
-  const expected = solve(trained.task, a.prompt);
-  tryText = () => t('train.tryAnswer', { step: a.step, prompt: a.prompt, answer: a.answer || '∅' }) + ' ' +
-    (a.answer === expected ? t('train.tryRight') : t('train.tryWrong', { expected }));
+  const expected = solve(task, a.prompt);
+  tryText = () => t('train.tryAnswer', { step: a.step, prompt: a.prompt, answer: a.answer || '∅' }) +
+    (expected === null ? '' : ' ' + (a.answer === expected ? t('train.tryRight') : t('train.tryWrong', { expected })));
   tryOutput.textContent = tryText();
   tryOutput.dataset.answer = a.answer;
   tryOutput.dataset.step = String(a.step);
