@@ -90,12 +90,7 @@ NumbersRunResult run_dates_training(const NumbersRunOptions& o, std::ostream& lo
   TrainModel<float> m(cfg);
   m.init(o.seed);
   AdamW adamw(AdamWConfig{0.9, 0.98, 1e-9, 0.01});
-  LrSchedule sched;
-  sched.peak = o.lr;
-  sched.floor = o.min_lr;
-  sched.warmup = o.warmup;
-  sched.total = o.steps;
-  sched.decay = Decay::Cosine;
+  const LrSchedule sched = numbers_schedule(o);
   Rng data_rng = Rng::stream(o.seed, /*label "train dates"*/ 12);
   const std::vector<DateExample> held_out = task.held_out_set(o.eval_examples);
 

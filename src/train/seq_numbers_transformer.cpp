@@ -134,18 +134,23 @@ std::string ids_to_text(const std::vector<int32_t>& ids) {
 
 }  // namespace
 
-NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& log) {
-  using clock = std::chrono::steady_clock;
-  const NumbersTask task(o.seed);
-  TrainModel<float> m(numbers_transformer_config(o));
-  m.init(o.seed);
-  AdamW adamw(AdamWConfig{0.9, 0.98, 1e-9, 0.01});
+LrSchedule numbers_schedule(const NumbersRunOptions& o) {
   LrSchedule sched;
   sched.peak = o.lr;
   sched.floor = o.min_lr;
   sched.warmup = o.warmup;
   sched.total = o.steps;
   sched.decay = Decay::Cosine;
+  return sched;
+}
+
+NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& log) {
+  using clock = std::chrono::steady_clock;
+  const NumbersTask task(o.seed);
+  TrainModel<float> m(numbers_transformer_config(o));
+  m.init(o.seed);
+  AdamW adamw(AdamWConfig{0.9, 0.98, 1e-9, 0.01});
+  const LrSchedule sched = numbers_schedule(o);
   Rng data_rng = Rng::stream(o.seed, /*label "train numbers"*/ 2);
   const std::vector<NumberExample> held_out = task.held_out_set(o.eval_examples);
 

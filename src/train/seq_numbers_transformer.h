@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/config.h"
+#include "train/lr_schedule.h"
 
 namespace tfp::train {
 
@@ -46,6 +47,8 @@ struct NumbersRunResult {
 NumbersRunOptions parse_numbers_args(const std::vector<std::string>& args);
 const char* numbers_usage();
 model::ModelConfig numbers_transformer_config(const NumbersRunOptions& o);
+// The recipe's schedule: warm-up to o.lr, cosine decay to o.min_lr over o.steps.
+LrSchedule numbers_schedule(const NumbersRunOptions& o);
 NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& log);
 // Command-line entry for `tfp train numbers-transformer ...` and the bench runner.
 int run_numbers_transformer_cli(const std::vector<std::string>& args, std::ostream& log);
