@@ -7,47 +7,33 @@
 
 namespace tfp {
 
-NormalizedText identity_normalized(const std::u32string& input) {
+NormalizedText identity_normalized(const std::u32string& input, uint32_t first) {
   NormalizedText t;
   t.cps = input;
   t.origin.resize(input.size());
-  for (size_t i = 0; i < input.size(); ++i) t.origin[i] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < input.size(); ++i) t.origin[i] = first + static_cast<uint32_t>(i);
   t.origin_last = t.origin;
   return t;
 }
 
-namespace {
-
-// Rebuilds the text, letting `step(cp, emit)` emit zero or more characters per input
-// character; each emitted character inherits the origin span of the one it came from.
-// A character that emits nothing widens the span of the last emitted character.
-template <typename Step>
-NormalizedText rewrite(const NormalizedText& in, Step step) {
-  NormalizedText out;
-  out.cps.reserve(in.cps.size());
-  out.origin.reserve(in.cps.size());
-  out.origin_last.reserve(in.cps.size());
-  for (size_t i = 0; i < in.cps.size(); ++i) {
-    const size_t before = out.cps.size();
-    auto emit = [&](char32_t c) {
-      out.cps.push_back(c);
-      out.origin.push_back(in.origin[i]);
-      out.origin_last.push_back(in.origin_last[i]);
-    };
-    step(in.cps[i], emit);
-    if (out.cps.size() == before && before > 0)
-      out.origin_last.back() = std::max(out.origin_last.back(), in.origin_last[i]);
-  }
-  return out;
+NormalizedText slice(const NormalizedText& t, size_t begin, size_t end) {
+  NormalizedText s;
+  s.cps.assign(t.cps.begin() + static_cast<ptrdiff_t>(begin), t.cps.begin() + static_cast<ptrdiff_t>(end));
+  s.origin.assign(t.origin.begin() + static_cast<ptrdiff_t>(begin), t.origin.begin() + static_cast<ptrdiff_t>(end));
+  s.origin_last.assign(t.origin_last.begin() + static_cast<ptrdiff_t>(begin),
+                       t.origin_last.begin() + static_cast<ptrdiff_t>(end));
+  return s;
 }
 
-}  // namespace
 
 NormalizedText bert_normalize(const std::u32string& input, const BertNormalizerOptions& opt) {
-  NormalizedText t = identity_normalized(input);
+  return bert_normalize(identity_normalized(input), opt);
+}
+
+NormalizedText bert_normalize(NormalizedText t, const BertNormalizerOptions& opt) {
 
   if (opt.clean_text) {
-    t = rewrite(t, [](char32_t c, auto emit) {
+    t = rewrite_chars(t, [](char32_t c, auto emit) {
       if (c == 0 || c == 0xFFFD || unicode::is_bert_control(c)) return;  // dropped
       // \t \n \r are whitespace here (is_bert_control excludes them).
       emit(unicode::is_white_space(c) ? char32_t(' ') : c);
@@ -55,7 +41,7 @@ NormalizedText bert_normalize(const std::u32string& input, const BertNormalizerO
   }
 
   if (opt.handle_chinese_chars) {
-    t = rewrite(t, [](char32_t c, auto emit) {
+    t = rewrite_chars(t, [](char32_t c, auto emit) {
       if (unicode::is_cjk(c)) {
         emit(' ');
         emit(c);
@@ -83,14 +69,14 @@ NormalizedText bert_normalize(const std::u32string& input, const BertNormalizerO
       d.origin.push_back(t.origin[i]);
       d.origin_last.push_back(t.origin_last[i]);
     }
-    t = rewrite(d, [](char32_t c, auto emit) {
+    t = rewrite_chars(d, [](char32_t c, auto emit) {
       if (!unicode::is_nonspacing_mark(c)) emit(c);
     });
   }
 
   if (opt.lowercase) {
     std::u32string low;
-    t = rewrite(t, [&low](char32_t c, auto emit) {
+    t = rewrite_chars(t, [&low](char32_t c, auto emit) {
       low.clear();
       unicode::append_lower(c, low);
       for (char32_t l : low) emit(l);

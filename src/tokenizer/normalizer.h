@@ -11,6 +11,7 @@
 // tokens can be mapped back to the user's text even though "é" became "e" and a CJK
 // ideograph gained two spaces.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,9 +34,37 @@ struct NormalizedText {
   std::vector<uint32_t> origin, origin_last;
 };
 
-// Identity normalisation: origin[i] = origin_last[i] = i.
-NormalizedText identity_normalized(const std::u32string& input);
+// Identity normalisation: origin[i] = origin_last[i] = first + i (`first` is where the
+// input starts in a longer text, so origins can index that text directly).
+NormalizedText identity_normalized(const std::u32string& input, uint32_t first = 0);
+
+// The characters [begin, end) with their origins.
+NormalizedText slice(const NormalizedText& t, size_t begin, size_t end);
+
+// Rebuilds the text, letting `step(cp, emit)` emit zero or more characters per input
+// character; each emitted character inherits the origin span of the one it came from.
+// A character that emits nothing widens the span of the last emitted character.
+template <typename Step>
+NormalizedText rewrite_chars(const NormalizedText& in, Step step) {
+  NormalizedText out;
+  out.cps.reserve(in.cps.size());
+  out.origin.reserve(in.cps.size());
+  out.origin_last.reserve(in.cps.size());
+  for (size_t i = 0; i < in.cps.size(); ++i) {
+    const size_t before = out.cps.size();
+    auto emit = [&](char32_t c) {
+      out.cps.push_back(c);
+      out.origin.push_back(in.origin[i]);
+      out.origin_last.push_back(in.origin_last[i]);
+    };
+    step(in.cps[i], emit);
+    if (out.cps.size() == before && before > 0 && out.origin_last.back() < in.origin_last[i])
+      out.origin_last.back() = in.origin_last[i];
+  }
+  return out;
+}
 
 NormalizedText bert_normalize(const std::u32string& input, const BertNormalizerOptions& opt);
+NormalizedText bert_normalize(NormalizedText text, const BertNormalizerOptions& opt);
 
 }  // namespace tfp

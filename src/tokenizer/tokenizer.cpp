@@ -1,27 +1,63 @@
-// The Tokenizer pipeline: added tokens -> normaliser -> pre-tokeniser -> model ->
+// The Tokenizer pipeline: added tokens -> normalizer -> pre-tokenizer -> model ->
 // post-processor, and decode back. See tokenizer.h for the stages and offsets.
 #include "tokenizer/tokenizer.h"
 
 #include <algorithm>
 
 #include "core/error.h"
-#include "tokenizer/bpe.h"
-#include "tokenizer/pretokenize.h"
 
 namespace tfp {
 
-Tokenizer::Tokenizer(std::unique_ptr<Model> model, PipelineConfig config,
-                     std::vector<AddedToken> added)
+namespace {
+
+// The simple PipelineConfig fields as pipeline steps (where the general ones are unset).
+void build_steps(PipelineConfig& c) {
+  if (!c.normalizer && c.bert_normalizer) c.normalizer = make_bert_normalizer(*c.bert_normalizer);
+  if (!c.pre_tokenizer_steps) {
+    switch (c.pre_tokenizer) {
+      case PreTokenizerKind::None: break;
+      case PreTokenizerKind::ByteLevel:
+        c.pre_tokenizer_steps = make_byte_level_pre_tokenizer(c.add_prefix_space, /*use_regex=*/true);
+        break;
+      case PreTokenizerKind::Bert: c.pre_tokenizer_steps = make_bert_pre_tokenizer(); break;
+    }
+  }
+  if (!c.decoder_steps) {
+    switch (c.decoder) {
+      case DecoderKind::None: break;
+      case DecoderKind::ByteLevel: c.decoder_steps = make_byte_level_decoder(); break;
+      case DecoderKind::WordPiece:
+        c.decoder_steps = make_wordpiece_decoder(c.wordpiece_prefix, c.wordpiece_cleanup);
+        break;
+      case DecoderKind::Fuse: c.decoder_steps = make_fuse_decoder(); break;
+    }
+  }
+}
+
+}  // namespace
+
+Tokenizer::Tokenizer(std::unique_ptr<Model> model, PipelineConfig config, std::vector<AddedToken> added)
     : model_(std::move(model)), config_(std::move(config)), added_(std::move(added)) {
   TFP_CHECK(model_ != nullptr, "tokenizer: no model");
-  for (const AddedToken& t : added_) {
+  build_steps(config_);
+  for (size_t i = 0; i < added_.size(); ++i) {
+    const AddedToken& t = added_[i];
     TFP_CHECK(!t.content.empty(), "tokenizer: added token ", t.id, " has empty content");
-    unicode::decode_utf8(t.content);  // must be valid UTF-8 to match at char boundaries
-    by_length_.push_back(&t);
+    std::u32string content = unicode::to_u32(t.content);  // must be valid UTF-8
+    added_index_by_id_[t.id] = i;
+    added_index_by_content_[t.content] = i;
+    const AddedTokenRules rules{t.single_word, t.lstrip, t.rstrip};
+    if (t.normalized && config_.normalizer) {
+      // Matched in normalised text, so its content is normalised the same way.
+      NormalizedText n = identity_normalized(content);
+      config_.normalizer->normalize(n);
+      normalized_matcher_.add(n.cps, static_cast<int32_t>(i), rules);
+    } else if (t.normalized) {
+      normalized_matcher_.add(content, static_cast<int32_t>(i), rules);
+    } else {
+      raw_matcher_.add(content, static_cast<int32_t>(i), rules);
+    }
   }
-  // Longest first: "<|endoftext|>" must win over a hypothetical "<|".
-  std::stable_sort(by_length_.begin(), by_length_.end(),
-                   [](const AddedToken* a, const AddedToken* b) { return a->content.size() > b->content.size(); });
   for (const auto* list : {&config_.prefix_tokens, &config_.suffix_tokens})
     for (const std::string& tok : *list)
       TFP_CHECK(token_to_id(tok).has_value(), "tokenizer: post-processor token \"", tok,
@@ -37,20 +73,19 @@ Tokenizer::Tokenizer(std::unique_ptr<Model> model, PipelineConfig config,
   special_.cls = find({"[CLS]", "<cls>"});
   special_.sep = find({"[SEP]", "<sep>"});
   special_.mask = find({"[MASK]", "<mask>"});
-  special_.bos = find({"<|endoftext|>", "<s>", "<bos>", "[BOS]"});
-  special_.eos = find({"<|endoftext|>", "</s>", "<eos>", "[EOS]"});
+  special_.bos = find({"<|endoftext|>", "<s>", "<bos>", "[BOS]", "<|begin_of_text|>"});
+  special_.eos = find({"<|endoftext|>", "</s>", "<eos>", "[EOS]", "<|end_of_text|>"});
 }
 
 std::optional<int32_t> Tokenizer::token_to_id(std::string_view token) const {
-  for (const AddedToken& t : added_)
-    if (t.content == token) return t.id;
+  if (auto it = added_index_by_content_.find(std::string(token)); it != added_index_by_content_.end())
+    return added_[it->second].id;
   return model_->vocab().find(token);
 }
 
 const AddedToken* Tokenizer::added_by_id(int32_t id) const {
-  for (const AddedToken& t : added_)
-    if (t.id == id) return &t;
-  return nullptr;
+  auto it = added_index_by_id_.find(id);
+  return it == added_index_by_id_.end() ? nullptr : &added_[it->second];
 }
 
 std::string Tokenizer::id_to_token(int32_t id) const {
@@ -68,32 +103,18 @@ size_t Tokenizer::vocab_size() const {
 
 Encoding Tokenizer::encode(std::string_view text, bool add_special_tokens) const {
   const std::vector<unicode::DecodedChar> chars = unicode::decode_utf8(text);  // may throw
+  std::u32string cps(chars.size(), 0);
+  for (size_t i = 0; i < chars.size(); ++i) cps[i] = chars[i].cp;
   Encoding enc;
 
   // 1. Cut the text at added tokens; the stretches between them go through the model.
   size_t seg_start = 0;
-  for (size_t i = 0; i < chars.size();) {
-    const AddedToken* hit = nullptr;
-    for (const AddedToken* t : by_length_) {
-      if (text.substr(chars[i].begin).starts_with(t->content)) {
-        hit = t;
-        break;
-      }
-    }
-    if (!hit) {
-      ++i;
-      continue;
-    }
-    encode_segment(chars, seg_start, i, enc);
-    const uint32_t b = chars[i].begin, e = b + static_cast<uint32_t>(hit->content.size());
-    enc.ids.push_back(hit->id);
-    enc.tokens.push_back(hit->content);
-    enc.offsets.push_back({b, e});
-    enc.special_mask.push_back(1);
-    while (i < chars.size() && chars[i].begin < e) ++i;
-    seg_start = i;
+  for (const AddedTokenMatcher::Match& m : raw_matcher_.find(cps)) {
+    encode_segment(chars, cps, seg_start, m.begin, enc);
+    emit_added(added_[static_cast<size_t>(m.token)], chars[m.begin].begin, chars[m.end - 1].end, enc);
+    seg_start = m.end;
   }
-  encode_segment(chars, seg_start, chars.size(), enc);
+  encode_segment(chars, cps, seg_start, chars.size(), enc);
 
   // 2. Post-processor: [CLS] ... [SEP] (empty spans: they are not in the text).
   if (add_special_tokens && (!config_.prefix_tokens.empty() || !config_.suffix_tokens.empty())) {
@@ -121,56 +142,70 @@ Encoding Tokenizer::encode(std::string_view text, bool add_special_tokens) const
     units += unicode::utf16_units(c.cp);
   }
   utf16_at[text.size()] = units;
+  enc.offsets_utf16.reserve(enc.offsets.size());
   for (const Offset& o : enc.offsets) enc.offsets_utf16.push_back({utf16_at[o.begin], utf16_at[o.end]});
   return enc;
 }
 
-void Tokenizer::encode_segment(const std::vector<unicode::DecodedChar>& chars, size_t first,
-                               size_t last, Encoding& out) const {
+void Tokenizer::emit_added(const AddedToken& t, uint32_t begin, uint32_t end, Encoding& out) const {
+  out.ids.push_back(t.id);
+  out.tokens.push_back(t.content);
+  out.offsets.push_back({begin, end});
+  out.special_mask.push_back(1);
+}
+
+void Tokenizer::encode_segment(const std::vector<unicode::DecodedChar>& chars, const std::u32string& cps,
+                               size_t first, size_t last, Encoding& out) const {
   if (first >= last) return;
-  std::u32string input;
-  for (size_t i = first; i < last; ++i) input.push_back(chars[i].cp);
-
-  // Normalise; origin[] then indexes `input`.
-  NormalizedText norm = config_.bert_normalizer ? bert_normalize(input, *config_.bert_normalizer)
-                                                : identity_normalized(input);
-  if (config_.pre_tokenizer == PreTokenizerKind::ByteLevel && config_.add_prefix_space &&
-      !norm.cps.empty() && norm.cps[0] != U' ') {
-    norm.cps.insert(norm.cps.begin(), U' ');
-    norm.origin.insert(norm.origin.begin(), norm.origin[0]);
-    norm.origin_last.insert(norm.origin_last.begin(), norm.origin[0]);
+  // Origins index the whole input (`chars`), so every later step can map back.
+  NormalizedText norm = identity_normalized(cps.substr(first, last - first), static_cast<uint32_t>(first));
+  if (config_.normalizer) config_.normalizer->normalize(norm);
+  if (normalized_matcher_.empty()) {
+    encode_pieces(chars, std::move(norm), out);
+    return;
   }
-
-  std::vector<PieceSpan> pieces;
-  switch (config_.pre_tokenizer) {
-    case PreTokenizerKind::ByteLevel: pieces = split_gpt2(norm.cps); break;
-    case PreTokenizerKind::Bert: pieces = split_bert(norm.cps); break;
-    case PreTokenizerKind::None:
-      if (!norm.cps.empty()) pieces.emplace_back(0u, static_cast<uint32_t>(norm.cps.size()));
-      break;
+  size_t p = 0;
+  for (const AddedTokenMatcher::Match& m : normalized_matcher_.find(norm.cps)) {
+    encode_pieces(chars, slice(norm, p, m.begin), out);
+    emit_added(added_[static_cast<size_t>(m.token)], chars[norm.origin[m.begin]].begin,
+               chars[norm.origin_last[m.end - 1]].end, out);
+    p = m.end;
   }
+  encode_pieces(chars, slice(norm, p, norm.cps.size()), out);
+}
+
+void Tokenizer::encode_pieces(const std::vector<unicode::DecodedChar>& chars, NormalizedText text,
+                              Encoding& out) const {
+  if (text.cps.empty()) return;
+  std::vector<NormalizedText> pieces;
+  pieces.push_back(std::move(text));
+  if (config_.pre_tokenizer_steps) config_.pre_tokenizer_steps->pre_tokenize(pieces);
 
   std::string piece;
-  std::vector<uint32_t> cp_of_byte;  // piece byte -> index into norm.cps
+  std::vector<uint32_t> cp_of_byte;  // piece byte -> index into the piece's characters
   std::vector<ModelToken> toks;
-  for (const auto& [pb, pe] : pieces) {
+  for (const NormalizedText& p : pieces) {
     piece.clear();
     cp_of_byte.clear();
-    for (uint32_t k = pb; k < pe; ++k) {
+    for (uint32_t k = 0; k < p.cps.size(); ++k) {
       const size_t before = piece.size();
-      unicode::append_utf8(piece, norm.cps[k]);
+      unicode::append_utf8(piece, p.cps[k]);
       cp_of_byte.insert(cp_of_byte.end(), piece.size() - before, k);
     }
     toks.clear();
     model_->tokenize(piece, toks);
     for (const ModelToken& t : toks) {
-      // The token covers normalised chars [cp_of_byte[begin], cp_of_byte[end-1]]; map
-      // each back to its input char and take the union of their byte spans. (A token
+      // The token covers the piece's chars [cp_of_byte[begin], cp_of_byte[end-1]]; map
+      // each back to its input chars and take the union of their byte spans. (A token
       // that holds only some bytes of a char thus gets the whole char.)
       uint32_t b = UINT32_MAX, e = 0;
-      for (uint32_t k = cp_of_byte[t.begin]; k <= cp_of_byte[t.end - 1]; ++k) {
-        b = std::min(b, chars[first + norm.origin[k]].begin);
-        e = std::max(e, chars[first + norm.origin_last[k]].end);
+      if (t.end > t.begin) {
+        for (uint32_t k = cp_of_byte[t.begin]; k <= cp_of_byte[t.end - 1]; ++k) {
+          b = std::min(b, chars[p.origin[k]].begin);
+          e = std::max(e, chars[p.origin_last[k]].end);
+        }
+      } else {
+        b = e = t.begin < cp_of_byte.size() ? chars[p.origin[cp_of_byte[t.begin]]].begin : chars[p.origin_last.back()].end;
       }
       out.ids.push_back(t.id);
       out.tokens.push_back(model_->vocab().token(t.id));
@@ -182,67 +217,25 @@ void Tokenizer::encode_segment(const std::vector<unicode::DecodedChar>& chars, s
 
 // ---- decode -------------------------------------------------------------------------
 
-namespace {
-
-// HF's WordPiece decoder clean-up: undo the spaces a word-by-word join puts before
-// punctuation and contractions.
-std::string cleanup(std::string s) {
-  static const std::pair<const char*, const char*> rules[] = {
-      {" .", "."}, {" ?", "?"}, {" !", "!"}, {" ,", ","}, {" ' ", "'"}, {" n't", "n't"},
-      {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-  for (const auto& [from, to] : rules) {
-    const std::string f(from), t(to);
-    for (size_t pos = 0; (pos = s.find(f, pos)) != std::string::npos; pos += t.size()) s.replace(pos, f.size(), t);
-  }
-  return s;
-}
-
-}  // namespace
-
 std::string Tokenizer::decode(const std::vector<int32_t>& ids, bool skip_special_tokens) const {
   std::vector<std::string> toks;
+  toks.reserve(ids.size());
   for (int32_t id : ids) {
-    const AddedToken* added = added_by_id(id);
-    if (added && added->special && skip_special_tokens) continue;
-    toks.push_back(id_to_token(id));
+    if (const AddedToken* added = added_by_id(id)) {
+      if (!(added->special && skip_special_tokens)) toks.push_back(added->content);
+      continue;
+    }
+    const std::string& t = model_->vocab().token(id);
+    if (!t.empty()) toks.push_back(t);  // an id outside the vocab is dropped, as in HF
+  }
+  if (config_.decoder_steps) config_.decoder_steps->decode_chain(toks);
+  else if (toks.size() > 1) {  // no decoder: HF joins with " "
+    std::string out = toks[0];
+    for (size_t i = 1; i < toks.size(); ++i) out += " " + toks[i];
+    return out;
   }
   std::string out;
-  switch (config_.decoder) {
-    case DecoderKind::ByteLevel: {
-      // Each stand-in character is one byte; the bytes are then UTF-8 (or not: a
-      // truncated sequence becomes U+FFFD). A token with a character outside the map
-      // (an added token such as "<|endoftext|>" is fine: ASCII maps to itself) is
-      // kept as its own UTF-8 bytes, as HF does.
-      std::string bytes;
-      for (const std::string& t : toks) {
-        std::string mapped;
-        bool ok = true;
-        for (const unicode::DecodedChar& c : unicode::decode_utf8(t)) {
-          const int b = byte_from_unicode(c.cp);
-          if (b < 0) { ok = false; break; }
-          mapped.push_back(static_cast<char>(b));
-        }
-        bytes += ok ? mapped : t;
-      }
-      return unicode::utf8_lossy(bytes);
-    }
-    case DecoderKind::WordPiece:
-      for (size_t i = 0; i < toks.size(); ++i) {
-        std::string t = toks[i];
-        if (i != 0) {
-          if (t.starts_with(config_.wordpiece_prefix)) t.erase(0, config_.wordpiece_prefix.size());
-          else t = " " + t;
-        }
-        out += config_.wordpiece_cleanup ? cleanup(t) : t;
-      }
-      return out;
-    case DecoderKind::Fuse:
-      for (const std::string& t : toks) out += t;
-      return out;
-    case DecoderKind::None:
-      for (size_t i = 0; i < toks.size(); ++i) out += (i ? " " : "") + toks[i];
-      return out;
-  }
+  for (const std::string& t : toks) out += t;
   return out;
 }
 

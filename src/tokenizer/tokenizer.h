@@ -1,13 +1,15 @@
 // The Tokenizer: one pipeline, as in Hugging Face tokenizers, for every model type.
 //
 //   text (UTF-8, validated)
-//     -> added tokens   "<|endoftext|>", "[CLS]", ... matched in the raw text first;
-//                       they are never split, normalised or pre-tokenised
-//     -> normalizer     none, or BERT's (normalizer.h)
-//     -> pre-tokenizer  none, GPT-2 byte-level regex, or BERT's split (pretokenize.h)
-//     -> model          BPE, WordPiece or Char (model.h): each piece -> tokens
-//     -> post-processor none, or [CLS] ... [SEP] around the sequence
+//     -> added tokens   "<|endoftext|>", "[CLS]", "<s>", ... (added_tokens.h): found in the
+//                       raw text first and never split, normalised or pre-tokenised
+//                       (tokens with "normalized": true are found after normalising)
+//     -> normalizer     normalizers.h (Sequence, NFC, Replace, Prepend, BERT's, ...)
+//     -> pre-tokenizer  pre_tokenizers.h (Split with a regex, ByteLevel, Metaspace, ...)
+//     -> model          BPE, Unigram, WordPiece or Char (model.h): each piece -> tokens
+//     -> post-processor none, or tokens before/after the sequence ([CLS] ... [SEP], <s> ...)
 //   Encoding { ids, tokens, offsets (bytes), offsets_utf16, special_mask }
+//   decode: ids -> token strings -> decoder (decoders.h), or joined with " " without one
 //
 // Offsets: `offsets[i]` is the byte span [begin, end) of the ORIGINAL UTF-8 text that
 // token i came from; `offsets_utf16[i]` is the same span in UTF-16 code units, which is
@@ -16,8 +18,12 @@
 // neighbouring tokens may share a span. Special tokens added by the post-processor get
 // the empty span (0, 0).
 //
-// Not supported (loading says so by name): other model/normalizer/pre-tokenizer/
-// decoder types, pair sequences, truncation and padding (callers handle those).
+// Two ways to build one: load_tokenizer_json (tokenizer_json.h) fills the general
+// pipeline steps; code that trains tokenizers sets the simple fields of PipelineConfig
+// (BERT normaliser, ByteLevel/BERT pre-tokenizer, decoder kind) and the constructor
+// turns them into the same steps.
+//
+// Not supported: pair sequences, truncation and padding (callers handle those).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -25,8 +31,14 @@
 #include <string>
 #include <vector>
 
+#include <unordered_map>
+
+#include "tokenizer/added_tokens.h"
+#include "tokenizer/decoders.h"
 #include "tokenizer/model.h"
 #include "tokenizer/normalizer.h"
+#include "tokenizer/normalizers.h"
+#include "tokenizer/pre_tokenizers.h"
 #include "tokenizer/unicode.h"
 
 namespace tfp {
@@ -49,6 +61,8 @@ struct AddedToken {
   int32_t id;
   std::string content;
   bool special = true;  // skipped by decode(..., skip_special = true)
+  bool lstrip = false, rstrip = false, single_word = false;  // see added_tokens.h
+  bool normalized = false;  // matched in the normalised text instead of the raw text
 };
 
 enum class PreTokenizerKind { None, ByteLevel, Bert };
@@ -65,6 +79,14 @@ struct PipelineConfig {
   DecoderKind decoder = DecoderKind::None;
   std::string wordpiece_prefix = "##";  // WordPiece decoder
   bool wordpiece_cleanup = true;        // WordPiece decoder: " ." -> "." etc.
+
+  // The general pipeline (tokenizer.json). A null step is built from the fields above.
+  NormalizerPtr normalizer;
+  PreTokenizerPtr pre_tokenizer_steps;
+  DecoderPtr decoder_steps;
+  // The loaded file's "normalizer", "pre_tokenizer", "post_processor" and "decoder"
+  // objects, which to_tokenizer_json writes back as they were (null: built in code).
+  nlohmann::json source;
 };
 
 // Ids of well-known special tokens, -1 where the tokenizer has none.
@@ -91,15 +113,20 @@ class Tokenizer {
   const std::vector<AddedToken>& added_tokens() const { return added_; }
 
  private:
-  // Normalise, pre-tokenise and model chars[first, last) of the input into `out`.
-  void encode_segment(const std::vector<unicode::DecodedChar>& chars, size_t first, size_t last,
-                      Encoding& out) const;
+  // Normalise, pre-tokenise and model cps[first, last) of the input into `out`.
+  void encode_segment(const std::vector<unicode::DecodedChar>& chars, const std::u32string& cps, size_t first,
+                      size_t last, Encoding& out) const;
+  // Pre-tokenise and model one normalised stretch (no added tokens inside).
+  void encode_pieces(const std::vector<unicode::DecodedChar>& chars, NormalizedText text, Encoding& out) const;
+  void emit_added(const AddedToken& t, uint32_t begin, uint32_t end, Encoding& out) const;
   const AddedToken* added_by_id(int32_t id) const;
 
   std::unique_ptr<Model> model_;
   PipelineConfig config_;
-  std::vector<AddedToken> added_;            // in file order
-  std::vector<const AddedToken*> by_length_;  // longest first, for matching
+  std::vector<AddedToken> added_;  // in file order
+  std::unordered_map<int32_t, size_t> added_index_by_id_;
+  std::unordered_map<std::string, size_t> added_index_by_content_;
+  AddedTokenMatcher raw_matcher_, normalized_matcher_;  // token = index into added_
   SpecialIds special_;
 };
 

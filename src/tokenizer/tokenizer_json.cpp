@@ -9,6 +9,9 @@
 #include "io/json_text.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/char_model.h"
+#include "tokenizer/json_reader.h"
+#include "tokenizer/pipeline_json.h"
+#include "tokenizer/unigram.h"
 #include "tokenizer/wordpiece.h"
 
 namespace tfp {
@@ -17,177 +20,108 @@ using nlohmann::json;
 
 namespace {
 
-// Field readers: each checks the JSON type first (nlohmann's get<> would throw) and
-// names the file and the field when something is wrong.
-struct Reader {
-  const std::string& source;
+Vocab read_vocab(const JsonReader& r, const json& model) {
+  const json& v = r.field(model, "vocab", "model");
+  TFP_CHECK(v.is_object(), r.source, ": model.vocab is not an object of token -> id");
+  Vocab out;
+  for (auto it = v.begin(); it != v.end(); ++it) out.add(it.key(), r.id(it.value(), "model.vocab value"));
+  return out;
+}
 
-  const json& field(const json& obj, const char* key, const char* where) const {
-    TFP_CHECK(obj.is_object(), source, ": ", where, " is not an object");
-    auto it = obj.find(key);
-    TFP_CHECK(it != obj.end(), source, ": ", where, " lacks \"", key, "\"");
-    return *it;
+std::unique_ptr<Model> read_bpe(const JsonReader& r, const json& m) {
+  auto d = m.find("dropout");
+  TFP_CHECK(d == m.end() || d->is_null() || (d->is_number() && d->get<double>() == 0.0), r.source,
+            ": model.dropout is not supported (BPE dropout is for training)");
+  BpeOptions o;
+  o.unk_token = r.opt_str(m, "unk_token", "", "model");
+  o.fuse_unk = r.flag(m, "fuse_unk", false, "model");
+  o.byte_fallback = r.flag(m, "byte_fallback", false, "model");
+  o.ignore_merges = r.flag(m, "ignore_merges", false, "model");
+  o.continuing_subword_prefix = r.opt_str(m, "continuing_subword_prefix", "", "model");
+  o.end_of_word_suffix = r.opt_str(m, "end_of_word_suffix", "", "model");
+  const json& merges = r.array(m, "merges", "model");
+  std::vector<BpeModel::Merge> list;
+  list.reserve(merges.size());
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const json& e = merges[i];
+    if (e.is_string()) {  // "a b" (older files)
+      const std::string& s = e.get_ref<const std::string&>();
+      const size_t sp = s.find(' ');
+      TFP_CHECK(sp != std::string::npos && sp > 0 && sp + 1 < s.size() && s.find(' ', sp + 1) == std::string::npos,
+                r.source, ": model.merges[", i, "] \"", s, "\" is not two tokens separated by one space");
+      list.emplace_back(s.substr(0, sp), s.substr(sp + 1));
+    } else {  // ["a", "b"] (newer files)
+      TFP_CHECK(e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string(), r.source,
+                ": model.merges[", i, "] is neither \"a b\" nor [\"a\", \"b\"]");
+      list.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
+    }
   }
-  std::string str(const json& obj, const char* key, const char* where) const {
-    const json& v = field(obj, key, where);
-    TFP_CHECK(v.is_string(), source, ": ", where, ".", key, " is not a string");
-    return v.get<std::string>();
+  try {
+    return std::make_unique<BpeModel>(read_vocab(r, m), std::move(list), std::move(o));
+  } catch (const Error& e) {
+    TFP_FAIL(r.source, ": ", e.what());
   }
-  // Optional: missing or null gives `fallback`.
-  bool flag(const json& obj, const char* key, bool fallback, const char* where) const {
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return fallback;
-    TFP_CHECK(it->is_boolean(), source, ": ", where, ".", key, " is not true/false");
-    return it->get<bool>();
-  }
-  std::string opt_str(const json& obj, const char* key, const std::string& fallback, const char* where) const {
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return fallback;
-    TFP_CHECK(it->is_string(), source, ": ", where, ".", key, " is not a string");
-    return it->get<std::string>();
-  }
-  int32_t id(const json& v, const char* where) const {
-    TFP_CHECK(v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < (1LL << 31), source,
-              ": ", where, " is not a valid token id");
-    return static_cast<int32_t>(v.get<int64_t>());
-  }
-  std::string type_of(const json& obj, const char* where) const { return str(obj, "type", where); }
+}
 
-  Vocab vocab(const json& model) const {
-    const json& v = field(model, "vocab", "model");
-    TFP_CHECK(v.is_object(), source, ": model.vocab is not an object of token -> id");
-    Vocab out;
-    for (auto it = v.begin(); it != v.end(); ++it) out.add(it.key(), id(it.value(), "model.vocab value"));
-    return out;
+std::unique_ptr<Model> read_unigram(const JsonReader& r, const json& m) {
+  const json& v = r.array(m, "vocab", "model");
+  std::vector<std::pair<std::string, double>> pieces;
+  pieces.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const json& e = v[i];
+    TFP_CHECK(e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number(), r.source, ": model.vocab[", i,
+              "] is not [piece, score]");
+    pieces.emplace_back(e[0].get<std::string>(), e[1].get<double>());
   }
-};
+  int32_t unk = -1;
+  if (auto it = m.find("unk_id"); it != m.end() && !it->is_null()) unk = r.id(*it, "model.unk_id");
+  try {
+    return std::make_unique<UnigramModel>(std::move(pieces), unk, r.flag(m, "byte_fallback", false, "model"));
+  } catch (const Error& e) {
+    TFP_FAIL(r.source, ": ", e.what());
+  }
+}
 
-std::unique_ptr<Model> read_model(const Reader& r, const json& m, PreTokenizerKind pre) {
+std::unique_ptr<Model> read_model(const JsonReader& r, const json& m) {
   const std::string type = r.type_of(m, "model");
-  if (type == "BPE") {
-    TFP_CHECK(pre == PreTokenizerKind::ByteLevel, r.source,
-              ": model BPE is supported only as byte-level BPE (pre_tokenizer ByteLevel)");
-    for (const char* k : {"continuing_subword_prefix", "end_of_word_suffix"})
-      TFP_CHECK(r.opt_str(m, k, "", "model").empty(), r.source, ": model.", k, " is not supported");
-    TFP_CHECK(!r.flag(m, "byte_fallback", false, "model"), r.source, ": model.byte_fallback is not supported");
-    auto d = m.find("dropout");
-    TFP_CHECK(d == m.end() || d->is_null() || (d->is_number() && d->get<double>() == 0.0), r.source,
-              ": model.dropout is not supported");
-    const json& merges = r.field(m, "merges", "model");
-    TFP_CHECK(merges.is_array(), r.source, ": model.merges is not an array");
-    std::vector<BpeModel::Merge> list;
-    list.reserve(merges.size());
-    for (size_t i = 0; i < merges.size(); ++i) {
-      const json& e = merges[i];
-      if (e.is_string()) {  // "a b" (older files)
-        const std::string s = e.get<std::string>();
-        const size_t sp = s.find(' ');
-        TFP_CHECK(sp != std::string::npos && sp > 0 && sp + 1 < s.size() && s.find(' ', sp + 1) == std::string::npos,
-                  r.source, ": model.merges[", i, "] \"", s, "\" is not two tokens separated by one space");
-        list.emplace_back(s.substr(0, sp), s.substr(sp + 1));
-      } else {  // ["a", "b"] (newer files)
-        TFP_CHECK(e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string(), r.source,
-                  ": model.merges[", i, "] is neither \"a b\" nor [\"a\", \"b\"]");
-        list.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
-      }
-    }
-    return std::make_unique<BpeModel>(r.vocab(m), std::move(list));
-  }
+  if (type == "BPE") return read_bpe(r, m);
+  if (type == "Unigram") return read_unigram(r, m);
   if (type == "WordPiece") {
-    size_t max_chars = 100;
-    if (auto it = m.find("max_input_chars_per_word"); it != m.end() && !it->is_null()) {
-      TFP_CHECK(it->is_number_unsigned(), r.source, ": model.max_input_chars_per_word is not a count");
-      max_chars = it->get<size_t>();
-    }
-    return std::make_unique<WordPieceModel>(r.vocab(m), r.str(m, "unk_token", "model"),
+    const size_t max_chars = r.count(m, "max_input_chars_per_word", 100, "model");
+    return std::make_unique<WordPieceModel>(read_vocab(r, m), r.str(m, "unk_token", "model"),
                                             r.opt_str(m, "continuing_subword_prefix", "##", "model"), max_chars);
   }
-  if (type == "Char") return std::make_unique<CharModel>(r.vocab(m), r.opt_str(m, "unk_token", "", "model"));
-  TFP_FAIL(r.source, ": unsupported model type \"", type, "\" (supported: BPE, WordPiece, Char)");
+  if (type == "Char") return std::make_unique<CharModel>(read_vocab(r, m), r.opt_str(m, "unk_token", "", "model"));
+  TFP_FAIL(r.source, ": unsupported model type \"", type, "\" (supported: BPE, Unigram, WordPiece, Char)");
 }
 
-void read_pipeline(const Reader& r, const json& j, PipelineConfig& cfg) {
-  if (auto it = j.find("normalizer"); it != j.end() && !it->is_null()) {
-    const std::string type = r.type_of(*it, "normalizer");
-    TFP_CHECK(type == "BertNormalizer", r.source, ": unsupported normalizer type \"", type,
-              "\" (supported: BertNormalizer)");
-    BertNormalizerOptions o;
-    o.clean_text = r.flag(*it, "clean_text", true, "normalizer");
-    o.handle_chinese_chars = r.flag(*it, "handle_chinese_chars", true, "normalizer");
-    o.lowercase = r.flag(*it, "lowercase", true, "normalizer");
-    if (auto s = it->find("strip_accents"); s != it->end() && !s->is_null())
-      o.strip_accents = r.flag(*it, "strip_accents", false, "normalizer");
-    cfg.bert_normalizer = o;
-  }
-  if (auto it = j.find("pre_tokenizer"); it != j.end() && !it->is_null()) {
-    const std::string type = r.type_of(*it, "pre_tokenizer");
-    if (type == "ByteLevel") {
-      cfg.pre_tokenizer = PreTokenizerKind::ByteLevel;
-      cfg.add_prefix_space = r.flag(*it, "add_prefix_space", false, "pre_tokenizer");
-      TFP_CHECK(r.flag(*it, "use_regex", true, "pre_tokenizer"), r.source,
-                ": pre_tokenizer ByteLevel with use_regex false is not supported");
-    } else if (type == "BertPreTokenizer") {
-      cfg.pre_tokenizer = PreTokenizerKind::Bert;
-    } else {
-      TFP_FAIL(r.source, ": unsupported pre_tokenizer type \"", type, "\" (supported: ByteLevel, BertPreTokenizer)");
-    }
-  }
-  if (auto it = j.find("post_processor"); it != j.end() && !it->is_null()) {
-    const std::string type = r.type_of(*it, "post_processor");
-    if (type == "BertProcessing") {
-      for (auto [key, list] : {std::pair{"cls", &cfg.prefix_tokens}, std::pair{"sep", &cfg.suffix_tokens}}) {
-        const json& pair = r.field(*it, key, "post_processor");
-        TFP_CHECK(pair.is_array() && pair.size() == 2 && pair[0].is_string(), r.source, ": post_processor.", key,
-                  " is not [token, id]");
-        list->push_back(pair[0].get<std::string>());
-      }
-    } else if (type == "TemplateProcessing") {
-      const json& single = r.field(*it, "single", "post_processor");
-      TFP_CHECK(single.is_array(), r.source, ": post_processor.single is not an array");
-      bool seen_sequence = false;
-      for (const json& piece : single) {
-        if (piece.is_object() && piece.contains("Sequence")) {
-          seen_sequence = true;
-        } else {
-          TFP_CHECK(piece.is_object() && piece.contains("SpecialToken"), r.source,
-                    ": post_processor.single has an item that is neither Sequence nor SpecialToken");
-          const std::string tok = r.str(piece["SpecialToken"], "id", "post_processor SpecialToken");
-          (seen_sequence ? cfg.suffix_tokens : cfg.prefix_tokens).push_back(tok);
-        }
-      }
-      TFP_CHECK(seen_sequence, r.source, ": post_processor.single has no Sequence");
-    } else if (type != "ByteLevel") {
-      TFP_FAIL(r.source, ": unsupported post_processor type \"", type,
-               "\" (supported: ByteLevel, BertProcessing, TemplateProcessing)");
-    }
-  }
-  if (auto it = j.find("decoder"); it != j.end() && !it->is_null()) {
-    const std::string type = r.type_of(*it, "decoder");
-    if (type == "ByteLevel") {
-      cfg.decoder = DecoderKind::ByteLevel;
-    } else if (type == "WordPiece") {
-      cfg.decoder = DecoderKind::WordPiece;
-      cfg.wordpiece_prefix = r.opt_str(*it, "prefix", "##", "decoder");
-      cfg.wordpiece_cleanup = r.flag(*it, "cleanup", true, "decoder");
-    } else if (type == "Fuse") {
-      cfg.decoder = DecoderKind::Fuse;
-    } else {
-      TFP_FAIL(r.source, ": unsupported decoder type \"", type, "\" (supported: ByteLevel, WordPiece, Fuse)");
-    }
+void read_pipeline(const JsonReader& r, const json& j, PipelineConfig& cfg) {
+  cfg.source = json::object();
+  for (const char* key : {"normalizer", "pre_tokenizer", "post_processor", "decoder"}) {
+    auto it = j.find(key);
+    cfg.source[key] = it == j.end() ? json(nullptr) : *it;
+    if (it == j.end() || it->is_null()) continue;
+    const std::string k = key;
+    if (k == "normalizer") cfg.normalizer = read_normalizer(r, *it, key);
+    else if (k == "pre_tokenizer") cfg.pre_tokenizer_steps = read_pre_tokenizer(r, *it, key);
+    else if (k == "decoder") cfg.decoder_steps = read_decoder(r, *it, key);
+    else read_post_processor(r, *it, key, cfg.prefix_tokens, cfg.suffix_tokens);
   }
 }
 
-std::vector<AddedToken> read_added(const Reader& r, const json& j) {
+std::vector<AddedToken> read_added(const JsonReader& r, const json& j) {
   std::vector<AddedToken> added;
   auto it = j.find("added_tokens");
   if (it == j.end() || it->is_null()) return added;
   TFP_CHECK(it->is_array(), r.source, ": added_tokens is not an array");
-  for (const json& t : *it) {
-    AddedToken a{r.id(r.field(t, "id", "added_tokens[]"), "added_tokens[].id"), r.str(t, "content", "added_tokens[]"),
-                 r.flag(t, "special", false, "added_tokens[]")};
-    for (const char* k : {"lstrip", "rstrip", "single_word"})
-      TFP_CHECK(!r.flag(t, k, false, "added_tokens[]"), r.source, ": added token \"", a.content, "\" sets ", k,
-                ", which is not supported");
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json& t = (*it)[i];
+    const std::string w = "added_tokens[" + std::to_string(i) + "]";
+    AddedToken a{r.id(r.field(t, "id", w), w + ".id"), r.str(t, "content", w), r.flag(t, "special", false, w)};
+    a.lstrip = r.flag(t, "lstrip", false, w);
+    a.rstrip = r.flag(t, "rstrip", false, w);
+    a.single_word = r.flag(t, "single_word", false, w);
+    a.normalized = r.flag(t, "normalized", !a.special, w);
     added.push_back(std::move(a));
   }
   return added;
@@ -199,11 +133,17 @@ Tokenizer load_tokenizer_json(std::string_view text, const std::string& source) 
   const json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   TFP_CHECK(!j.is_discarded(), source, ": malformed JSON (", text.size(), " bytes) ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": the top level is not a JSON object");
-  const Reader r{source};
+  const JsonReader r{source};
   PipelineConfig cfg;
   read_pipeline(r, j, cfg);
-  std::unique_ptr<Model> model = read_model(r, r.field(j, "model", "the top level"), cfg.pre_tokenizer);
-  return Tokenizer(std::move(model), std::move(cfg), read_added(r, j));
+  std::unique_ptr<Model> model = read_model(r, r.field(j, "model", "the top level"));
+  try {
+    return Tokenizer(std::move(model), std::move(cfg), read_added(r, j));
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.starts_with(source)) throw;
+    TFP_FAIL(source, ": ", what);
+  }
 }
 
 Tokenizer load_tokenizer_file(const std::string& path) {
@@ -224,8 +164,8 @@ std::string to_tokenizer_json(const Tokenizer& tok) {
   j["padding"] = nullptr;
   json added = json::array();
   for (const AddedToken& a : tok.added_tokens())
-    added.push_back({{"id", a.id}, {"content", a.content}, {"single_word", false}, {"lstrip", false},
-                     {"rstrip", false}, {"normalized", false}, {"special", a.special}});
+    added.push_back({{"id", a.id}, {"content", a.content}, {"single_word", a.single_word}, {"lstrip", a.lstrip},
+                     {"rstrip", a.rstrip}, {"normalized", a.normalized}, {"special", a.special}});
   j["added_tokens"] = added;
 
   j["normalizer"] = nullptr;
@@ -264,6 +204,9 @@ std::string to_tokenizer_json(const Tokenizer& tok) {
       break;
     case DecoderKind::Fuse: j["decoder"] = {{"type", "Fuse"}}; break;
   }
+  // A loaded file's pipeline objects go back as they were.
+  if (cfg.source.is_object())
+    for (const auto& [key, value] : cfg.source.items()) j[key] = value;
   j["model"] = tok.model().to_json();
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }

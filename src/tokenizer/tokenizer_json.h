@@ -4,15 +4,26 @@
 // field is type-checked before use, so a malformed or unexpected file gives a tfp::Error
 // naming the field, never an nlohmann exception or an abort.
 //
-// Supported (anything else is an error that names the type):
-//   model          BPE (byte-level: needs the ByteLevel pre_tokenizer), WordPiece,
-//                  Char (our own, see char_model.h)
-//   normalizer     null, BertNormalizer
-//   pre_tokenizer  null, ByteLevel (use_regex must be true), BertPreTokenizer
-//   post_processor null, ByteLevel (offset trimming is not applied), BertProcessing,
-//                  TemplateProcessing (the "single" template)
-//   decoder        null, ByteLevel, WordPiece, Fuse
-//   added_tokens   matched exactly in the raw text; lstrip/rstrip/single_word must be false
+// Supported (anything else is an error that names the type and where it is):
+//   model          BPE (byte_fallback, unk_token + fuse_unk, ignore_merges, merges as "a b"
+//                  or ["a", "b"], continuing_subword_prefix, end_of_word_suffix; bpe.h),
+//                  Unigram (unk_id, byte_fallback; unigram.h), WordPiece, Char (ours)
+//   normalizer     Sequence, Prepend, Replace (String or Regex), NFC, NFD, NFKC, NFKD,
+//                  Strip, Lowercase, StripAccents, BertNormalizer
+//   pre_tokenizer  Sequence, Split (String or Regex; Removed, Isolated, MergedWithPrevious,
+//                  MergedWithNext, Contiguous; invert), ByteLevel (with or without its
+//                  regex), Metaspace (prepend_scheme always/first/never, split), Digits,
+//                  Whitespace, WhitespaceSplit, Punctuation, BertPreTokenizer,
+//                  CharDelimiterSplit
+//   post_processor TemplateProcessing (the "single" template), BertProcessing,
+//                  RobertaProcessing, ByteLevel (offset trimming is not applied), Sequence
+//   decoder        Sequence, ByteLevel, ByteFallback, Replace, Fuse, Strip, Metaspace,
+//                  WordPiece, BPEDecoder
+//   added_tokens   special or not; lstrip, rstrip, single_word; normalized (matched after
+//                  the normalizer) — as Hugging Face applies them (added_tokens.h)
+// Regex patterns go through our own matcher (regex.h), which names any construct it lacks.
+// Refused by name: the Precompiled normalizer (T5/ALBERT's SentencePiece charsmap), BPE
+// dropout, UnicodeScripts/FixedLength pre-tokenizers, the CTC decoder, WordLevel models.
 // `truncation` and `padding` are ignored: callers truncate and pad.
 #pragma once
 #include <string>

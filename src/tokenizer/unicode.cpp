@@ -272,6 +272,38 @@ std::u32string nfd(std::u32string_view cps) {
   return out;
 }
 
+std::string_view general_category(char32_t cp) {
+  auto it = std::lower_bound(T::category_runs.begin(), T::category_runs.end(), cp,
+                             [](const T::CategoryRun& r, char32_t c) { return r.hi < c; });
+  if (it == T::category_runs.end() || it->lo > cp) return "Cn";
+  return T::category_name_list[it->category];
+}
+
+void append_compat_decomposition(char32_t cp, std::u32string& out) {
+  auto it = std::lower_bound(T::compat_decompositions.begin(), T::compat_decompositions.end(), cp,
+                             [](const T::Decomposition& d, char32_t c) { return d.cp < c; });
+  if (it == T::compat_decompositions.end() || it->cp != cp) {
+    append_decomposition(cp, out);  // no compatibility mapping: the canonical one
+    return;
+  }
+  for (uint32_t i = 0; i < it->length; ++i) out.push_back(T::kdecomp_pool_cps[it->offset + i]);
+}
+
+char32_t compose_pair(char32_t a, char32_t b) {
+  constexpr char32_t kS = 0xAC00, kL = 0x1100, kV = 0x1161, kT = 0x11A7;
+  constexpr char32_t kVCount = 21, kTCount = 28, kSCount = 19 * 21 * 28;
+  if (a >= kL && a < kL + 19 && b >= kV && b < kV + kVCount)  // L + V -> LV
+    return kS + ((a - kL) * kVCount + (b - kV)) * kTCount;
+  if (a >= kS && a < kS + kSCount && (a - kS) % kTCount == 0 && b > kT && b < kT + kTCount)  // LV + T
+    return a + (b - kT);
+  auto it = std::lower_bound(T::composition_pairs.begin(), T::composition_pairs.end(), std::make_pair(a, b),
+                             [](const T::CompositionPair& p, std::pair<char32_t, char32_t> k) {
+                               return p.first < k.first || (p.first == k.first && p.second < k.second);
+                             });
+  if (it == T::composition_pairs.end() || it->first != a || it->second != b) return 0;
+  return it->composed;
+}
+
 const char* unicode_version() { return T::kUnicodeVersion; }
 
 }  // namespace tfp::unicode

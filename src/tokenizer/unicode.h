@@ -2,7 +2,8 @@
 // the character classes the GPT-2 regex and BERT's basic tokenizer ask about, simple
 // lowercasing and NFD (for BERT's accent stripping).
 //
-// Deliberately not here: NFC/NFKC/NFKD, case folding, grapheme clusters, locale rules.
+// NFC/NFKC/NFKD are built on these in unicode_norm.h. Not here: full case folding,
+// grapheme clusters, locale rules.
 // The class data is generated from Python's unicodedata by tools/gen_unicode_tables.py;
 // `unicode_version()` says which Unicode version that was. A character assigned after
 // that version counts as unassigned (category Cn) here.
@@ -58,6 +59,8 @@ bool is_bert_control(char32_t cp);
 bool is_nonspacing_mark(char32_t cp);  // Mn
 bool is_cjk(char32_t cp);
 uint8_t combining_class(char32_t cp);  // canonical combining class, 0 for starters
+// The two-letter general category ("Lu", "Nd", ...; "Cn" for unassigned).
+std::string_view general_category(char32_t cp);
 
 // ---- mappings -------------------------------------------------------------------
 
@@ -68,6 +71,11 @@ void append_lower(char32_t cp, std::u32string& out);
 // Appends the full canonical decomposition of cp (Hangul syllables arithmetically).
 // The marks are NOT yet in canonical order; see canonical_order().
 void append_decomposition(char32_t cp, std::u32string& out);
+// The same with compatibility mappings too (NFKD: "ﬁ" -> "fi", "①" -> "1").
+void append_compat_decomposition(char32_t cp, std::u32string& out);
+// The canonical composition of a + b (Hangul arithmetically), or 0 when there is none or
+// it is a composition exclusion.
+char32_t compose_pair(char32_t a, char32_t b);
 
 // Canonical ordering: a stable sort of every run of non-starters by combining class.
 // `tags` (if not empty) is permuted alongside, so callers can keep per-char offsets.

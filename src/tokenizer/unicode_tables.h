@@ -13,6 +13,8 @@ struct CombiningRun { uint32_t lo, hi; uint8_t ccc; };         // canonical comb
 struct Decomposition { uint32_t cp; uint32_t offset, length; };  // into decomp_pool_cps
 // cp -> cp + delta for cp = lo, lo + stride, ..., hi (simple lowercase).
 struct LowerRun { uint32_t lo, hi; int32_t delta; uint32_t stride; };
+struct CategoryRun { uint32_t lo, hi; uint8_t category; };     // index into category_name_list
+struct CompositionPair { uint32_t first, second, composed; };  // sorted by (first, second)
 
 extern const char* const kUnicodeVersion;
 extern const std::span<const CodeRange> letter_ranges;     // \p{L}
@@ -25,5 +27,10 @@ extern const std::span<const CombiningRun> ccc_runs;
 extern const std::span<const uint32_t> decomp_pool_cps;
 extern const std::span<const Decomposition> decompositions;
 extern const std::span<const LowerRun> lower_runs;
+extern const std::span<const char* const> category_name_list;  // "Cn", "Lu", ... (index 0 = Cn)
+extern const std::span<const CategoryRun> category_runs;       // unassigned (Cn) omitted
+extern const std::span<const uint32_t> kdecomp_pool_cps;
+extern const std::span<const Decomposition> compat_decompositions;  // only where != canonical
+extern const std::span<const CompositionPair> composition_pairs;
 
 }  // namespace tfp::unicode_tables
