@@ -158,9 +158,9 @@ TEST_CASE("checkpoint errors: config.json") {
   CHECK(err(R"({"model_type":"gpt2","n_embd":16,"n_head":3,"n_layer":1,"n_positions":8,"vocab_size":10})") ==
         "x/config.json: model config: n_heads 3 does not divide d_model 16");
   CHECK(err(R"({"model_type":"gpt2","n_embd":16,"n_head":4,"n_layer":1,"n_positions":8,"vocab_size":10,)"
-            R"("activation_function":"swish"})") ==
-        "x/config.json: gpt2 config field \"activation_function\": unsupported activation \"swish\" (supported: "
-        "relu, gelu, gelu_new, gelu_pytorch_tanh)");
+            R"("activation_function":"softsign"})") ==
+        "x/config.json: gpt2 config field \"activation_function\": unsupported activation \"softsign\" (supported: "
+        "relu, gelu, gelu_new, gelu_pytorch_tanh, silu)");
   CHECK(err(R"({"model_type":"bert","hidden_size":16,"num_attention_heads":4,"num_hidden_layers":1,)"
             R"("intermediate_size":32,"max_position_embeddings":8,"vocab_size":10,)"
             R"("position_embedding_type":"relative_key"})") ==

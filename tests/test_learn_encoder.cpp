@@ -36,7 +36,7 @@
 #include "model/model.h"
 #include "model/transformer.h"
 #include "model/weights.h"
-#include "nn/encoder_layer.h"
+#include "nn/transformer_block.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
 #include "test_checkpoint_util.h"

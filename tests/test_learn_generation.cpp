@@ -120,7 +120,7 @@ TEST_CASE("learn generation: the KV cache's size is layers x 2 x positions x H*D
   for (int64_t positions : {1, 17, 128}) {
     const KVCache cache(cfg, positions);
     int64_t floats = 0;
-    for (const auto& l : cache.layers) floats += l.k.numel() + l.v.numel();
+    for (const auto& l : cache.layers) floats += l.self.k.numel() + l.self.v.numel();
     CHECK(kv_cache_bytes(cfg, positions) == floats * 4);
   }
   CHECK_THROWS_WITH_AS(kv_cache_bytes(cfg, -1), "kv_cache_bytes: positions must be >= 0, got -1", Error);

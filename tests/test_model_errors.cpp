@@ -5,8 +5,7 @@
 
 #include "model/kv_cache.h"
 #include "model/transformer.h"
-#include "nn/decoder_layer.h"
-#include "nn/encoder_layer.h"
+#include "nn/transformer_block.h"
 
 using namespace tfp;
 
@@ -44,7 +43,7 @@ TEST_CASE("model errors: heads must divide d_model") {
   const Tensor x({3, 8}, 0.5f);
   nn::LayerOptions opt{3, nn::Activation::relu, true};
   CHECK_THROWS_WITH_AS(nn::decoder_layer(x.view(), {}, w.decoder_layers[0], opt, {}, {}),
-                       "decoder_layer: 3 heads do not divide model width 8", Error);
+                       "transformer_block: 3 heads do not divide model width 8", Error);
 }
 
 TEST_CASE("model errors: zero-length sequences") {
@@ -60,7 +59,7 @@ TEST_CASE("model errors: zero-length sequences") {
                        "least one token)", Error);
   nn::LayerOptions opt{2, nn::Activation::relu, false};
   CHECK_THROWS_WITH_AS(nn::encoder_layer(src.view(), ws.encoder_layers[0], opt, {}),
-                       "encoder_layer: empty input sequence [0, 8] (needs at least one token)",
+                       "transformer_block: empty input sequence [0, 8] (needs at least one token)",
                        Error);
 }
 
@@ -139,7 +138,7 @@ TEST_CASE("model errors: KV cache misuse") {
   model::decoder_step(s, w, cache, y.view(), mem.view());
   model::decoder_step(s, w, cache, y.view(), {});
   CHECK_THROWS_WITH_AS(model::decoder_step(s, w, cache, y.view(), {}),
-                       "decoder_layer.cached_self_attention: 2 cached + 1 new positions exceed "
+                       "attention: 2 cached + 1 new positions exceed "
                        "the cache capacity 2", Error);
   model::ModelConfig enc = s;
   enc.architecture = model::Architecture::encoder_only;

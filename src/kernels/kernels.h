@@ -64,6 +64,7 @@ void layernorm_rows(const float* x, const float* gamma, const float* beta, float
 void relu(float* x, size_t n);
 void gelu_tanh(float* x, size_t n);  // 0.5x(1+tanh(√(2/π)(x+0.044715x³)))  GPT-2 "gelu_new"
 void gelu_erf(float* x, size_t n);   // 0.5x(1+erf(x/√2))                 BERT, PyTorch "gelu"
+void silu(float* x, size_t n);       // x·sigmoid(x) = x/(1+e^-x)          Llama's SwiGLU gate
 
 // y[i] += x[i] over n floats (residual connections).
 void add_inplace(float* y, const float* x, size_t n);
@@ -85,6 +86,7 @@ void layernorm_rows(const float* x, const float* gamma, const float* beta, float
 void relu(float* x, size_t n);
 void gelu_tanh(float* x, size_t n);
 void gelu_erf(float* x, size_t n);
+void silu(float* x, size_t n);
 void add_inplace(float* y, const float* x, size_t n);
 void f16_to_f32(const uint16_t* src, float* dst, size_t n);
 void bf16_to_f32(const uint16_t* src, float* dst, size_t n);

@@ -99,7 +99,7 @@ struct Fields {
       return nn::activation_from_string(name);
     } catch (const Error&) {
       fail("field \"", key, "\": unsupported activation \"", name,
-           "\" (supported: relu, gelu, gelu_new, gelu_pytorch_tanh)");
+           "\" (supported: relu, gelu, gelu_new, gelu_pytorch_tanh, silu)");
     }
   }
 };

@@ -12,13 +12,13 @@ KVCache::KVCache(const ModelConfig& cfg, int64_t capacity) {
   const int64_t cap = capacity > 0 ? capacity : cfg.max_positions;
   TFP_CHECK(cap > 0, "kv_cache: no capacity given and the config has no max_positions");
   layers.resize(cfg.n_decoder_layers);
-  for (auto& l : layers) l.reset(static_cast<int>(cfg.n_heads), cfg.head_dim(), cap);
+  for (auto& l : layers) l.reset(static_cast<int>(cfg.kv_heads()), cfg.head_dim(), cap);
 }
 
 int64_t kv_cache_bytes(const ModelConfig& cfg, int64_t positions) {
   check_config(cfg);
   TFP_CHECK(positions >= 0, "kv_cache_bytes: positions must be >= 0, got ", positions);
-  const int64_t kv_width = cfg.n_heads * cfg.head_dim();  // H · D, the width of one K (or V) row
+  const int64_t kv_width = cfg.kv_heads() * cfg.head_dim();  // Hkv · D, the width of one K (or V) row
   return cfg.n_decoder_layers * 2 * positions * kv_width * static_cast<int64_t>(sizeof(float));
 }
 

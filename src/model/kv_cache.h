@@ -18,7 +18,7 @@
 #include "model/config.h"
 #include "model/transformer.h"
 #include "model/weights.h"
-#include "nn/decoder_layer.h"
+#include "nn/transformer_block.h"
 
 namespace tfp::model {
 
@@ -29,14 +29,15 @@ struct KVCache {
   // capacity 0 = cfg.max_positions (must then be > 0).
   explicit KVCache(const ModelConfig& cfg, int64_t capacity = 0);
 
-  int64_t length() const { return layers.empty() ? 0 : layers[0].length; }
-  int64_t capacity() const { return layers.empty() ? 0 : layers[0].capacity; }
-  bool has_memory() const { return !layers.empty() && layers[0].has_memory; }
+  int64_t length() const { return layers.empty() ? 0 : layers[0].self.length; }
+  int64_t capacity() const { return layers.empty() ? 0 : layers[0].self.capacity; }
+  bool has_memory() const { return !layers.empty() && layers[0].has_memory(); }
   void clear();  // forget every position and the memory; keeps the allocation
 };
 
 // Bytes of self-attention keys and values a KVCache holds for `positions` positions:
-// layers × 2 (K and V) × positions × (H · D) × 4 (float32). Queries are never cached:
+// layers × 2 (K and V) × positions × (Hkv · D) × 4 (float32): grouped-query models keep
+// only their key/value heads. Queries are never cached:
 // position t's query is used once, in the step that computes position t's output, and
 // outputs of earlier positions never change (causal mask). Cross-attention memory of an
 // encoder–decoder (projected once per source) is not counted.

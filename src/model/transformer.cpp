@@ -3,13 +3,17 @@
 // that inputs fit the config before any layer sees them.
 #include "model/transformer.h"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
+#include "nn/positional_alibi.h"
 #include "nn/positional_learned.h"
+#include "nn/positional_relative.h"
+#include "nn/positional_rope.h"
 #include "nn/positional_sinusoidal.h"
 
 namespace tfp::model {
@@ -19,10 +23,61 @@ nn::LayerOptions layer_options(const ModelConfig& cfg) {
   o.n_heads = static_cast<int>(cfg.n_heads);
   o.activation = cfg.activation;
   o.norm_first = cfg.norm_first;
+  o.parallel_residual = cfg.parallel_residual;
+  o.n_kv_heads = static_cast<int>(cfg.n_kv_heads);
+  o.head_dim = static_cast<int>(cfg.head_dim_override);
+  o.attn_scale = cfg.attn_scale;
+  o.attn_softcap = cfg.attn_softcap;
+  return o;
+}
+
+nn::RopeConfig rope_config(const ModelConfig& cfg, bool local) {
+  nn::RopeConfig r;
+  r.pairing = cfg.rope.interleaved ? nn::RopePairing::Interleaved : nn::RopePairing::HalfSplit;
+  r.rotary_dim = static_cast<int>(static_cast<double>(cfg.head_dim()) * cfg.rope.fraction);
+  const bool own_local = local && cfg.rope.local_base > 0;
+  r.base = own_local ? cfg.rope.local_base : cfg.rope.base;
+  if (!own_local) {  // the scaling belongs to the global layers (Gemma 3's local ones keep theirs)
+    r.scaling = cfg.rope.scaling;
+    r.factor = cfg.rope.factor;
+    r.low_freq_factor = cfg.rope.low_freq_factor;
+    r.high_freq_factor = cfg.rope.high_freq_factor;
+    r.original_max_positions = cfg.rope.original_max_positions;
+  }
+  return r;
+}
+
+nn::LayerOptions layer_options(const ModelConfig& cfg, const ModelWeights& w, bool encoder_side, size_t i) {
+  nn::LayerOptions o = layer_options(cfg);
+  const bool local = cfg.window(i) > 0;
+  switch (cfg.positional) {
+    case Positional::rope: o.self_hooks.rotate = nn::rope_rotation(rope_config(cfg, local)); break;
+    case Positional::alibi:
+      o.self_hooks.score_bias = nn::alibi_score_bias(static_cast<int>(cfg.n_heads), /*symmetric=*/encoder_side);
+      break;
+    case Positional::relative: {
+      nn::RelativePositionBias rel;
+      rel.table = encoder_side ? w.encoder_relative_bias : w.decoder_relative_bias;
+      rel.bucketing = nn::RelativeBucketing::T5Log;
+      rel.bidirectional = encoder_side;
+      rel.max_distance = cfg.relative.max_distance;
+      o.self_hooks.score_bias = rel.hook();
+      break;
+    }
+    default: break;  // none, learned, sinusoidal: added to the embeddings
+  }
   return o;
 }
 
 namespace {
+
+// The stack's self-attention mask for layer i: the base mask with the layer's window.
+nn::AttentionMask layer_mask(const ModelConfig& cfg, const nn::AttentionMask& base, size_t i) {
+  nn::AttentionMask m = base;
+  // A window of W keys: itself and the W - 1 before (the mask's window counts distance).
+  if (cfg.window(i) > 0) m.window = static_cast<int>(cfg.window(i) - 1 > 0 ? cfg.window(i) - 1 : 0);
+  return m;
+}
 
 // Checks a mask against the (Tq, Tk) attention it will be used in, naming it.
 void check_mask(const nn::AttentionMask& m, int64_t Tq, int64_t Tk, const char* op,
@@ -56,6 +111,10 @@ const EmbeddingWeights& target_embeddings(const ModelConfig& cfg, const ModelWei
   return separate ? w.tgt_embed : w.embed;
 }
 
+void add_to(Tensor& x, const Tensor& y) {
+  for (size_t i = 0; i < x.data.size(); ++i) x.data[i] += y.data[i];
+}
+
 Tensor copy_of(const TensorView& x) {
   return Tensor(x.shape, std::vector<float>(x.data, x.data + x.numel()));
 }
@@ -80,6 +139,9 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
     const float* src = e.token.data + static_cast<int64_t>(id) * C;
     for (int64_t c = 0; c < C; ++c) x.row(t)[c] = src[c] * cfg.embedding_scale;
   }
+  TFP_CHECK(cfg.max_positions <= 0 || pos0 + T <= cfg.max_positions || cfg.positional != Positional::learned,
+            "embed: positions ", pos0, "..", pos0 + T - 1, " exceed the context length max_positions = ",
+            cfg.max_positions);
   if (cfg.positional == Positional::learned) {
     const int64_t P = e.position.empty() ? 0 : e.position.dim(0);
     TFP_CHECK(!e.position.empty(), "embed: learned positions configured but no position table");
@@ -87,7 +149,12 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
               " exceed the context length max_positions = ", P);
     nn::add_learned_positions(x, e.position, pos0);
   } else if (cfg.positional == Positional::sinusoidal) {
-    nn::add_sinusoidal_encoding(x, pos0);
+    if (cfg.sinusoidal_halves) {
+      const Tensor pe = nn::sinusoidal_encoding(T, C, pos0, 10000.0, nn::SinusoidalLayout::Halves);
+      add_to(x, pe);
+    } else {
+      nn::add_sinusoidal_encoding(x, pos0);
+    }
   }
   if (!e.token_type.empty()) {
     TFP_CHECK(token_types.empty() || static_cast<int64_t>(token_types.size()) == T,
@@ -115,11 +182,10 @@ Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
             "encoder: ", w.encoder_layers.size(), " layers bound, config says ",
             cfg.n_encoder_layers);
   const nn::Scope root(obs);
-  const nn::LayerOptions opt = layer_options(cfg);
   Tensor h = copy_of(x);  // (S, C)
   for (size_t i = 0; i < w.encoder_layers.size(); ++i)
-    h = nn::encoder_layer(h.view(), w.encoder_layers[i], opt, mask,
-                          root.sub("enc", static_cast<int>(i)));
+    h = nn::transformer_block(h.view(), {}, w.encoder_layers[i], layer_options(cfg, w, true, i),
+                              layer_mask(cfg, mask, i), {}, nullptr, root.sub("enc", static_cast<int>(i)));
   if (cfg.encoder_final_norm) {
     nn::layer_norm_inplace(h, w.encoder_norm, "encoder.norm");
     root.sub("enc").sub("norm").emit("out", h);
@@ -138,21 +204,20 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
   TFP_CHECK(!caches || caches->size() == w.decoder_layers.size(), "decoder: cache has ",
             caches ? caches->size() : 0, " layers, model has ", w.decoder_layers.size());
   const int64_t T = y.dim(0);
-  const int64_t Tk = caches && !caches->empty() ? (*caches)[0].length + T : T;
+  const int64_t Tk = caches && !caches->empty() ? (*caches)[0].self.length + T : T;
   check_mask(self_mask, T, Tk, "decoder", "target");
   const bool cross = cfg.architecture == Architecture::encoder_decoder;
-  const bool memory_cached = caches && !caches->empty() && (*caches)[0].has_memory;
+  const bool memory_cached = caches && !caches->empty() && (*caches)[0].has_memory();
   if (cross && !memory_cached) {
     check_input(memory, cfg, "decoder", "memory");
     check_mask(memory_mask, T, memory.dim(0), "decoder", "memory");
   }
   const nn::Scope root(obs);
-  const nn::LayerOptions opt = layer_options(cfg);
   Tensor h = copy_of(y);  // (T, C)
   for (size_t i = 0; i < w.decoder_layers.size(); ++i)
-    h = nn::decoder_layer(h.view(), cross ? memory : TensorView{}, w.decoder_layers[i], opt,
-                          self_mask, memory_mask, caches ? &(*caches)[i] : nullptr,
-                          root.sub("dec", static_cast<int>(i)));
+    h = nn::transformer_block(h.view(), cross ? memory : TensorView{}, w.decoder_layers[i],
+                              layer_options(cfg, w, false, i), layer_mask(cfg, self_mask, i), memory_mask,
+                              caches ? &(*caches)[i] : nullptr, root.sub("dec", static_cast<int>(i)));
   if (cfg.decoder_final_norm) {
     nn::layer_norm_inplace(h, w.decoder_norm, "decoder.norm");
     root.sub("dec").sub("norm").emit("out", h);
@@ -169,7 +234,16 @@ Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView
     head.weight = target_embeddings(cfg, w).token;
   }
   TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
-  Tensor logits = nn::linear(hidden, head, "lm_head");  // (T, V)
+  Tensor logits;
+  if (cfg.lm_head_scale != 1.0f) {  // T5's tied head reads the hidden states × d_model^-½
+    Tensor scaled = copy_of(hidden);
+    for (float& v : scaled.data) v *= cfg.lm_head_scale;
+    logits = nn::linear(scaled.view(), head, "lm_head");  // (T, V)
+  } else {
+    logits = nn::linear(hidden, head, "lm_head");  // (T, V)
+  }
+  if (cfg.final_softcap > 0.0f)  // Gemma 2: logits squashed into (-cap, cap)
+    for (float& v : logits.data) v = cfg.final_softcap * std::tanh(v / cfg.final_softcap);
   nn::Scope(obs).emit("logits", logits);
   return logits;
 }

@@ -26,6 +26,8 @@
 #include "model/config.h"
 #include "model/weights.h"
 #include "nn/attention.h"
+#include "nn/positional_rope.h"
+#include "nn/transformer_block.h"
 
 namespace tfp::model {
 
@@ -133,7 +135,13 @@ Tensor transformer_decoder_forward(const ModelConfig& cfg, const ModelWeights& w
                                    const TensorView& tgt, const TensorView& memory,
                                    const TransformerMasks& masks, nn::Observer* obs = nullptr);
 
-// Layer options from the config (heads, activation, pre/post-LN).
+// Layer options from the config (heads, activation, norms, attention options), the same
+// for every layer.
 nn::LayerOptions layer_options(const ModelConfig& cfg);
+// Layer i's options on one side (encoder or decoder): the above plus the positional hooks
+// that act inside attention (RoPE with the layer's base, ALiBi, the stack's relative bias).
+nn::LayerOptions layer_options(const ModelConfig& cfg, const ModelWeights& w, bool encoder_side, size_t i);
+// RoPE as the config applies it on a local (windowed) or global layer.
+nn::RopeConfig rope_config(const ModelConfig& cfg, bool local);
 
 }  // namespace tfp::model

@@ -12,11 +12,18 @@ ModelWeights ModelWeights::for_config(const ModelConfig& cfg) {
   ModelWeights w;
   w.encoder_layers.resize(cfg.has_encoder() ? cfg.n_encoder_layers : 0);
   w.decoder_layers.resize(cfg.has_decoder() ? cfg.n_decoder_layers : 0);
-  const float eps = cfg.layer_norm_eps;
-  for (auto* n : {&w.embed.norm, &w.tgt_embed.norm, &w.encoder_norm, &w.decoder_norm, &w.mlm_norm})
-    n->eps = eps;
-  for (auto& l : w.encoder_layers) l.norm_attn.eps = l.norm_ffn.eps = eps;
-  for (auto& l : w.decoder_layers) l.norm_attn.eps = l.norm_cross.eps = l.norm_ffn.eps = eps;
+  auto shape_norm = [&](nn::LayerNormWeights& n) {
+    n.eps = cfg.layer_norm_eps;
+    n.rms = cfg.norm == NormKind::rms_norm;
+    n.plus_one = cfg.norm_plus_one;
+  };
+  for (auto* n : {&w.embed.norm, &w.tgt_embed.norm, &w.encoder_norm, &w.decoder_norm}) shape_norm(*n);
+  w.mlm_norm.eps = cfg.layer_norm_eps;  // BERT's head: always a LayerNorm
+  for (auto* layers : {&w.encoder_layers, &w.decoder_layers})
+    for (auto& l : *layers)
+      for (auto* n : {&l.norm_attn, &l.post_attn_norm, &l.norm_cross, &l.norm_ffn, &l.post_ffn_norm,
+                      &l.attn.q_norm, &l.attn.k_norm, &l.cross.q_norm, &l.cross.k_norm})
+        shape_norm(*n);
   return w;
 }
 
@@ -35,33 +42,56 @@ Shape WeightSlot::expected_now() const {
 namespace {
 
 struct SlotList {
+  const ModelConfig& cfg;
   std::vector<WeightSlot> slots;
 
   void add(std::string role, TensorView* v, Shape s, bool required = true) {
     slots.push_back({std::move(role), v, std::move(s), nullptr, required});
   }
-  // A Linear in → out: weight (out, in) required, bias (out) optional.
-  void linear(const std::string& role, nn::Linear& l, int64_t out, int64_t in) {
+  // A Linear in → out: weight (out, in) required, bias (out) optional unless `bias` is false.
+  void linear(const std::string& role, nn::Linear& l, int64_t out, int64_t in, bool bias = true) {
     slots.push_back({role + ".weight", &l.weight, {out, in}, &l, true});
-    slots.push_back({role + ".bias", &l.bias, {out}, &l, false});
+    if (bias) slots.push_back({role + ".bias", &l.bias, {out}, &l, false});
   }
   void norm(const std::string& role, nn::LayerNormWeights& n, int64_t C) {
     add(role + ".gamma", &n.gamma, {C});
-    add(role + ".beta", &n.beta, {C});
+    if (cfg.norm == NormKind::layer_norm) add(role + ".beta", &n.beta, {C});
   }
-  void attention(const std::string& role, nn::AttentionWeights& a, int64_t C, bool fused) {
-    if (fused) {
-      linear(role + ".qkv", a.qkv, 3 * C, C);
+  void attention(const std::string& role, nn::AttentionWeights& a) {
+    const int64_t C = cfg.d_model, D = cfg.head_dim();
+    const int64_t Oq = cfg.n_heads * D, Okv = cfg.kv_heads() * D;
+    if (cfg.fused_qkv) {
+      linear(role + ".qkv", a.qkv, Oq + 2 * Okv, C, cfg.qkv_bias);
     } else {
-      linear(role + ".q", a.q, C, C);
-      linear(role + ".k", a.k, C, C);
-      linear(role + ".v", a.v, C, C);
+      linear(role + ".q", a.q, Oq, C, cfg.qkv_bias);
+      linear(role + ".k", a.k, Okv, C, cfg.qkv_bias);
+      linear(role + ".v", a.v, Okv, C, cfg.qkv_bias);
     }
-    linear(role + ".out", a.out, C, C);
+    linear(role + ".out", a.out, C, Oq, cfg.out_bias);
+    if (cfg.qk_norm) {
+      norm(role + ".q_norm", a.q_norm, D);
+      norm(role + ".k_norm", a.k_norm, D);
+    }
   }
-  void ffn(const std::string& role, nn::FeedForwardWeights& f, int64_t C, int64_t F) {
-    linear(role + ".fc1", f.fc1, F, C);
-    linear(role + ".fc2", f.fc2, C, F);
+  void ffn(const std::string& role, nn::FeedForwardWeights& f) {
+    const int64_t C = cfg.d_model, F = cfg.d_ff;
+    if (cfg.gated_ffn) linear(role + ".gate", f.gate, F, C, cfg.ffn_bias);
+    linear(role + ".fc1", f.fc1, F, C, cfg.ffn_bias);
+    linear(role + ".fc2", f.fc2, C, F, cfg.ffn_bias);
+  }
+  // The layer's sublayers and their norms; cross-attention when `cross`.
+  void layer(const std::string& p, nn::BlockWeights& l, bool cross) {
+    const int64_t C = cfg.d_model;
+    attention(p + ".attn", l.attn);
+    norm(p + ".norm_attn", l.norm_attn, C);
+    if (cfg.sandwich_norms) norm(p + ".post_attn_norm", l.post_attn_norm, C);
+    if (cross) {
+      attention(p + ".cross", l.cross);
+      norm(p + ".norm_cross", l.norm_cross, C);
+    }
+    ffn(p + ".ffn", l.ffn);
+    norm(p + ".norm_ffn", l.norm_ffn, C);
+    if (cfg.sandwich_norms) norm(p + ".post_ffn_norm", l.post_ffn_norm, C);
   }
   void embeddings(const std::string& role, EmbeddingWeights& e, const ModelConfig& c) {
     add(role + ".token", &e.token, {c.vocab_size, c.d_model});
@@ -91,35 +121,23 @@ std::vector<WeightSlot> weight_slots(const ModelConfig& cfg, ModelWeights& w) {
     w.decoder_layers = std::move(fresh.decoder_layers);
   }
   check_layer_counts(cfg, w);
-  const int64_t C = cfg.d_model, F = cfg.d_ff, V = cfg.vocab_size;
-  SlotList s;
+  const int64_t C = cfg.d_model, V = cfg.vocab_size;
+  SlotList s{cfg, {}};
   if (cfg.has_embeddings) {
     s.embeddings("embed", w.embed, cfg);
     if (cfg.architecture == Architecture::encoder_decoder && !cfg.shared_src_tgt_embeddings)
       s.embeddings("tgt_embed", w.tgt_embed, cfg);
   }
-  for (size_t i = 0; i < w.encoder_layers.size(); ++i) {
-    const std::string p = "enc." + std::to_string(i);
-    auto& l = w.encoder_layers[i];
-    s.attention(p + ".attn", l.attn, C, cfg.fused_qkv);
-    s.norm(p + ".norm_attn", l.norm_attn, C);
-    s.ffn(p + ".ffn", l.ffn, C, F);
-    s.norm(p + ".norm_ffn", l.norm_ffn, C);
-  }
+  const bool relative = cfg.positional == Positional::relative;
+  const Shape relative_shape{cfg.relative.num_buckets, cfg.n_heads};
+  if (relative && !w.encoder_layers.empty()) s.add("enc.relative_bias", &w.encoder_relative_bias, relative_shape);
+  for (size_t i = 0; i < w.encoder_layers.size(); ++i)
+    s.layer("enc." + std::to_string(i), w.encoder_layers[i], false);
   if (cfg.has_encoder() && cfg.encoder_final_norm) s.norm("enc.norm", w.encoder_norm, C);
   const bool cross = cfg.architecture == Architecture::encoder_decoder;
-  for (size_t i = 0; i < w.decoder_layers.size(); ++i) {
-    const std::string p = "dec." + std::to_string(i);
-    auto& l = w.decoder_layers[i];
-    s.attention(p + ".attn", l.attn, C, cfg.fused_qkv);
-    s.norm(p + ".norm_attn", l.norm_attn, C);
-    if (cross) {
-      s.attention(p + ".cross", l.cross, C, cfg.fused_qkv);
-      s.norm(p + ".norm_cross", l.norm_cross, C);
-    }
-    s.ffn(p + ".ffn", l.ffn, C, F);
-    s.norm(p + ".norm_ffn", l.norm_ffn, C);
-  }
+  if (relative && !w.decoder_layers.empty()) s.add("dec.relative_bias", &w.decoder_relative_bias, relative_shape);
+  for (size_t i = 0; i < w.decoder_layers.size(); ++i)
+    s.layer("dec." + std::to_string(i), w.decoder_layers[i], cross);
   if (cfg.has_decoder() && cfg.decoder_final_norm) s.norm("dec.norm", w.decoder_norm, C);
   if (cfg.has_embeddings && cfg.has_decoder() && cfg.lm_head && !cfg.tied_lm_head)
     s.linear("lm_head", w.lm_head, V, C);
@@ -128,7 +146,8 @@ std::vector<WeightSlot> weight_slots(const ModelConfig& cfg, ModelWeights& w) {
       s.linear("classifier", w.classifier, cfg.n_labels, C);
     if (cfg.encoder_head == EncoderHead::masked_lm) {
       s.linear("mlm.transform", w.mlm_transform, C, C);
-      s.norm("mlm.norm", w.mlm_norm, C);
+      s.add("mlm.norm.gamma", &w.mlm_norm.gamma, {C});  // BERT's head: a LayerNorm
+      s.add("mlm.norm.beta", &w.mlm_norm.beta, {C});
       s.add("mlm.bias", &w.mlm_bias, {V});
       s.add("mlm.decoder.weight", &w.mlm_decoder, {V, C}, /*required=*/false);  // absent = tied
     }
@@ -184,7 +203,7 @@ ModelWeights random_weights(const ModelConfig& cfg, uint64_t seed, float std_dev
     if (!s.required && !is_shift) continue;  // an optional untied copy (mlm.decoder): tied
     Tensor t(s.expected_now());
     for (float& x : t.data) {
-      if (is_gamma) x = 1.0f + (randomize_norms_and_biases ? 0.1f * static_cast<float>(normal()) : 0.0f);
+      if (is_gamma) x = (cfg.norm_plus_one ? 0.0f : 1.0f) + (randomize_norms_and_biases ? 0.1f * static_cast<float>(normal()) : 0.0f);
       else if (is_shift) x = randomize_norms_and_biases ? 0.1f * static_cast<float>(normal()) : 0.0f;
       else x = std_dev * static_cast<float>(normal());
     }

@@ -9,6 +9,9 @@
 //   tgt_embed.token (V,C)   (encoder_decoder with shared_src_tgt_embeddings = false)
 //   enc.i.attn.{qkv|q|k|v|out}.{weight,bias}   enc.i.norm_attn.{gamma,beta}
 //   enc.i.ffn.{fc1,fc2}.{weight,bias}         enc.i.norm_ffn.{gamma,beta}
+//   enc.i.ffn.gate.{weight,bias}  (gated_ffn)  enc.i.attn.{q_norm,k_norm}.gamma (qk_norm)
+//   enc.i.post_attn_norm.*  enc.i.post_ffn_norm.*  (sandwich_norms)
+//   enc.relative_bias (NB, H)  dec.relative_bias (NB, H)  (relative positions)
 //   dec.i.attn.*  dec.i.norm_attn.*  dec.i.cross.*  dec.i.norm_cross.*  dec.i.ffn.*  dec.i.norm_ffn.*
 //   enc.norm.{gamma,beta}  dec.norm.{gamma,beta}
 //   lm_head.{weight,bias}  classifier.{weight,bias}
@@ -16,7 +19,9 @@
 //   mlm.decoder.weight (V,C)  optional: absent = tied to embed.token (BERT's usual case)
 // Linear weights are listed with their PyTorch (out, in) shape; a slot whose Linear has
 // layout InOut (GPT-2 Conv1D) expects the transpose. Biases are optional (absent = 0)
-// but checked when present; so is mlm.decoder.weight (absent = tied).
+// but checked when present; so is mlm.decoder.weight (absent = tied). A config that says a
+// family has no biases (qkv_bias, out_bias, ffn_bias false) has no bias slots, so a bias in
+// its file is an unexpected tensor. RMSNorms have a gamma and no beta.
 //
 // How a binder uses it:
 //   ModelWeights w = ModelWeights::for_config(cfg);   // layers sized, norm eps set
@@ -31,8 +36,7 @@
 #include "core/tensor.h"
 #include "model/config.h"
 #include "nn/attention.h"
-#include "nn/decoder_layer.h"
-#include "nn/encoder_layer.h"
+#include "nn/transformer_block.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
 
@@ -52,6 +56,8 @@ struct ModelWeights {
   std::vector<nn::DecoderLayerWeights> decoder_layers;  // decoder_only layers live here too
   nn::LayerNormWeights encoder_norm;  // nn.Transformer encoder.norm
   nn::LayerNormWeights decoder_norm;  // nn.Transformer decoder.norm, GPT-2 ln_f
+  TensorView encoder_relative_bias;   // (num_buckets, H) T5 relative_attention_bias of layer 0
+  TensorView decoder_relative_bias;   // (num_buckets, H)
   nn::Linear lm_head;                 // (V, C); unused when tied_lm_head
   nn::Linear classifier;              // (n_labels, C)
   nn::Linear mlm_transform;           // (C, C) BERT cls.predictions.transform.dense
@@ -70,7 +76,8 @@ struct ModelWeights {
   ModelWeights(const ModelWeights&) = delete;         // a copy would point into the original
   ModelWeights& operator=(const ModelWeights&) = delete;
 
-  // Empty weights shaped for cfg: layer vectors sized, every norm's eps = cfg.layer_norm_eps.
+  // Empty weights shaped for cfg: layer vectors sized, every norm's eps and kind (LayerNorm
+  // or RMSNorm, (1 + w)) as the config says.
   static ModelWeights for_config(const ModelConfig& cfg);
 
   // Keeps t in storage and returns a view of it.

@@ -1,15 +1,21 @@
 // Scaled dot-product and multi-head attention (Vaswani et al. 2017), as PyTorch's
 // nn.MultiheadAttention computes it, for one sequence at a time (batching is a loop
-// in the caller). Every call can return its attention probabilities per head for
-// the inspector.
+// in the caller), with the options today's model families add: grouped-query attention
+// (fewer key/value heads), a head size of its own, another score scale, logit
+// soft-capping, q/k norms, positions inside attention (hooks) and a KV cache. One
+// function, attention(), serves encoder self-attention, decoder self-attention (cached
+// or not) and cross-attention. Every call can return its attention probabilities per
+// head for the inspector.
 //
-// Legend: Tq query tokens, Tk key/value tokens, C model width, H heads, D = C/H head size.
+// Legend: Tq query tokens, Tk key/value tokens, C model width, H query heads, Hkv key/value
+// heads, D head size (C/H unless the model says otherwise).
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "core/tensor.h"
+#include "nn/layer_norm.h"
 #include "nn/linear.h"
 
 namespace tfp::nn {
@@ -25,7 +31,7 @@ struct AttentionMask {
                                     // (i counted as for causal: i + (Tk - Tq)); combines
                                     // with causal (then i - window <= j <= i)
 };
-// Order inside attention, per head:  s = q·kᵀ·scale  → + hooks.score_bias → + additive
+// Order inside attention, per head:  s = q·kᵀ·scale → soft-cap → + hooks.score_bias → + additive
 // → -inf where causal / window / key_padding forbid → softmax (an all -inf row gives
 // probabilities 0 and output 0, never NaN) → probs·v.
 
@@ -53,16 +59,41 @@ struct AttentionHooks {
   int64_t kv_pos0 = 0;     // absolute position of key/value row 0
 };
 
-// Query/key/value projections: either one fused (3C, C) projection as in PyTorch's
-// in_proj_weight / GPT-2's c_attn, or three separate ones as in BERT.
+// Query/key/value projections: either one fused projection as in PyTorch's
+// in_proj_weight / GPT-2's c_attn, or three separate ones as in BERT and Llama.
 struct AttentionWeights {
-  Linear qkv;        // fused: output features 3C, order q | k | v; empty when separate
+  Linear qkv;        // fused: output features H·D + 2·Hkv·D, order q | k | v; empty when separate
   Linear q, k, v;    // separate; used when qkv is empty
-  Linear out;        // (C, C) output projection; empty = none (heads concatenated)
+  Linear out;        // (C, H·D) output projection; empty = none (heads concatenated)
+  LayerNormWeights q_norm, k_norm;  // (D) per-head norms of q and k before rotation (Qwen3,
+                                    // Gemma 3); empty = none
 };
-// Shapes accepted: fused qkv maps C → 3C (x_kv must then be C wide). Separate q maps
-// C → C; k and v map Ckv → C, where Ckv = x_kv's width may differ from C (PyTorch's
-// kdim/vdim). H must divide C.
+// Shapes accepted: fused qkv maps C → H·D + 2·Hkv·D (x_kv must then be C wide). Separate
+// q maps C → H·D; k and v map Ckv → Hkv·D, where Ckv = x_kv's width may differ from C
+// (PyTorch's kdim/vdim).
+
+// Where attention differs between model families (all defaults = Vaswani / PyTorch).
+struct AttentionOptions {
+  int n_heads = 1;       // H query heads
+  int n_kv_heads = 0;    // Hkv; 0 = H. Fewer = grouped-query attention: query head h reads
+                         // key/value head h / (H / Hkv) (Llama 2 70B, Llama 3, Qwen, Mistral)
+  int head_dim = 0;      // D; 0 = the q projection's width / H
+  float scale = 0.0f;    // scores = q·kᵀ·scale; 0 = 1/√D (T5 and GPT-Neo use 1)
+  float softcap = 0.0f;  // Gemma 2: scores = softcap·tanh(scores / softcap); 0 = none
+};
+
+// Keys and values one attention block keeps between calls (a KV cache). Self-attention
+// appends the new tokens' keys (already rotated at their absolute positions) and values;
+// cross-attention (memory = true) projects the encoder memory once and reuses it.
+struct AttentionCache {
+  Tensor k, v;            // (Hkv, capacity, D): head g's first `length` rows are contiguous
+  int64_t length = 0;     // positions filled
+  int64_t capacity = 0;
+  bool memory = false;    // cross-attention: filled once from the memory, never appended
+
+  void reset(int n_kv_heads, int64_t head_dim, int64_t capacity);
+  void clear() { length = 0; if (memory) { k = {}; v = {}; capacity = 0; } }
+};
 
 struct AttentionResult {
   Tensor out;    // (Tq, C)
@@ -73,8 +104,21 @@ struct AttentionResult {
   Tensor head_out;   // (H, Tq, D) probs·v per head, before the output projection
 };
 
+// The one attention: project, norm q and k (if configured), rotate (hooks.rotate), score,
+// soft-cap, add biases and masks, softmax, mix the values, output projection.
+// With a cache: self-attention appends the new keys/values (positions continue from
+// cache->length; queries sit at the newest positions) and attends over everything cached;
+// a memory cache projects x_kv the first time and ignores it afterwards.
+// need_heads: also return q, k, v (k, v repeated per query head under GQA) and head_out.
+AttentionResult attention(const TensorView& x_q,   // (Tq, C)
+                          const TensorView& x_kv,  // (Tk, Ckv); x_q for self-attention
+                          const AttentionWeights& w, const AttentionOptions& opt,
+                          const AttentionMask& mask, bool need_probs,
+                          const AttentionHooks& hooks = {}, bool need_heads = false,
+                          AttentionCache* cache = nullptr);
+
+// attention() with H heads and every other option at its default, no cache.
 // Self-attention when x_kv is the same tensor as x_q, cross-attention otherwise.
-// need_heads: also return q, k, v and head_out (copies; nothing extra when false).
 AttentionResult multi_head_attention(const TensorView& x_q,   // (Tq, C)
                                      const TensorView& x_kv,  // (Tk, C)
                                      const AttentionWeights& w, int n_heads,

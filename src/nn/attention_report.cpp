@@ -48,7 +48,7 @@ AttentionHooks head_out_hooks(const Scope& scope, std::string_view block) {
 }
 
 void emit_heads(const Scope& scope, std::string_view block, AttentionResult& a,
-                const AttentionMask& mask, int H) {
+                const AttentionMask& mask, int H, const AttentionHooks& hooks) {
   if (!scope.active()) return;
   const std::string b(block);
   if (!a.q.empty()) scope.emit(b + ".q", a.q);                 // (H, Tq, D)
@@ -56,7 +56,7 @@ void emit_heads(const Scope& scope, std::string_view block, AttentionResult& a,
   if (!a.v.empty()) scope.emit(b + ".v", a.v);                 // (H, Tk, D)
   if (!a.q.empty() && !a.k.empty() && scope.wants(b + ".mask")) {
     Tensor m = attention_mask_matrix(mask, H, static_cast<int>(a.q.dim(1)),
-                                     static_cast<int>(a.k.dim(1)));
+                                     static_cast<int>(a.k.dim(1)), hooks);
     scope.emit(b + ".mask", m);  // (Tq, Tk) or (H, Tq, Tk)
   }
 }

@@ -30,9 +30,10 @@ bool wants_heads(const Scope& scope, std::string_view block);
 // inspect/head_mask.h). Empty hooks when the observer does not want it.
 AttentionHooks head_out_hooks(const Scope& scope, std::string_view block);
 
-// Reports a.q, a.k, a.v (filled by multi_head_attention(..., need_heads)) and the
-// block's mask matrix under "<block>.*", each only when wanted (head_out: see above).
+// Reports a.q, a.k, a.v (filled by attention(..., need_heads)) and the block's mask
+// matrix (with the hooks' positional score bias, if any) under "<block>.*", each only
+// when wanted (head_out: see above).
 void emit_heads(const Scope& scope, std::string_view block, AttentionResult& a,
-                const AttentionMask& mask, int H);
+                const AttentionMask& mask, int H, const AttentionHooks& hooks = {});
 
 }  // namespace tfp::nn

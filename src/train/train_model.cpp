@@ -26,6 +26,7 @@ Activation to_train_activation(nn::Activation a) {
     case nn::Activation::relu: return Activation::Relu;
     case nn::Activation::gelu_erf: return Activation::GeluErf;
     case nn::Activation::gelu_tanh: return Activation::GeluTanh;
+    case nn::Activation::silu: TFP_FAIL("trainer: the silu activation is not trainable yet (relu, gelu, gelu_new)");
   }
   return Activation::Relu;
 }

@@ -1,4 +1,4 @@
-// Elementwise kernels over n floats: relu, the two GELUs, the residual add.
+// Elementwise kernels over n floats: relu, the two GELUs, SiLU, the residual add.
 // Transcendental tails go through a padded batch, so element i gets the same maths
 // wherever it lies; relu and add have exact scalar tails.
 #include "kernels/kernels.h"
@@ -39,6 +39,12 @@ fbatch<A> gelu_erf_b(const fbatch<A>& v) {
   return half * v * (one + xsimd::erf(v * r));
 }
 
+template <class A>
+fbatch<A> silu_b(const fbatch<A>& v) {
+  using B = fbatch<A>;
+  return v / (B(1.0f) + xsimd::exp(-v));
+}
+
 }  // namespace
 }  // namespace simd
 
@@ -50,6 +56,10 @@ void gelu_tanh(float* x, size_t n) {
 }
 void gelu_erf(float* x, size_t n) {
   simd::map_inplace<simd::Arch>(x, n, simd::gelu_erf_b<simd::Arch>);
+}
+
+void silu(float* x, size_t n) {
+  simd::map_inplace<simd::Arch>(x, n, simd::silu_b<simd::Arch>);
 }
 
 void add_inplace(float* y, const float* x, size_t n) {
