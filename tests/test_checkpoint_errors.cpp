@@ -147,9 +147,11 @@ TEST_CASE("checkpoint errors: config.json") {
   CHECK(err("{\n  \"model_type\": \"gpt2\",\n  \"n_embd\": 16,\n}").find("at line 4, column 1") !=
         std::string::npos);
   CHECK(err("[]") == "x/config.json: expected a JSON object");
-  CHECK(err("{}") == "x/config.json: missing \"model_type\" (one of gpt2, bert, torch_transformer, tfp)");
-  CHECK(err(R"({"model_type":"llama"})") ==
-        "x/config.json: unknown model_type \"llama\" (supported: gpt2, bert, torch_transformer, tfp)");
+  CHECK(err("{}") == "x/config.json: missing \"model_type\" (one of gpt2, bert, llama, mistral, qwen2, qwen3, gemma2, gemma3_text, "
+        "gpt_neox, gpt_neo, bloom, t5, torch_transformer, tfp)");
+  CHECK(err(R"({"model_type":"mamba"})") ==
+        "x/config.json: unknown model_type \"mamba\" (supported: gpt2, bert, llama, mistral, qwen2, qwen3, "
+        "gemma2, gemma3_text, gpt_neox, gpt_neo, bloom, t5, torch_transformer, tfp)");
   CHECK(err(R"({"model_type":"gpt2","n_embd":16})") == "x/config.json: gpt2 config needs integer \"n_head\"");
   CHECK(err(R"({"model_type":"gpt2","n_embd":"16"})") ==
         "x/config.json: gpt2 config field \"n_embd\" must be an integer, got \"16\"");

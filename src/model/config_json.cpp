@@ -9,100 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_text.h"
+#include "model/config_fields.h"
+#include "model/families.h"
 
 namespace tfp::model {
 
 namespace {
 
 using nlohmann::json;
-
-// Typed, exception-free access to the fields of one config object. Every failure names
-// the file, the family and the field.
-struct Fields {
-  const json& j;
-  const std::string& source;
-  const char* family;
-
-  const json* find(const char* key) const {
-    const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? nullptr : &*it;
-  }
-  template <typename... Parts>
-  [[noreturn]] void fail(const Parts&... parts) const {
-    TFP_FAIL(source, ": ", family, " config ", parts...);
-  }
-
-  int64_t integer(const char* key) const {
-    const json* v = find(key);
-    if (!v) fail("needs integer \"", key, "\"");
-    return integer_value(key, *v);
-  }
-  int64_t integer(const char* key, int64_t fallback) const {
-    const json* v = find(key);
-    return v ? integer_value(key, *v) : fallback;
-  }
-  int64_t integer_value(const char* key, const json& v) const {
-    if (!v.is_number_integer()) fail("field \"", key, "\" must be an integer, got ", v.dump());
-    if (v.is_number_unsigned() && v.get<uint64_t>() > (uint64_t{1} << 40))
-      fail("field \"", key, "\" is too large: ", v.dump());
-    const int64_t x = v.get<int64_t>();
-    if (x < 0) fail("field \"", key, "\" must not be negative, got ", x);
-    return x;
-  }
-  float number(const char* key, float fallback) const {
-    const json* v = find(key);
-    if (!v) return fallback;
-    if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", v->dump());
-    const double x = v->get<double>();
-    if (!std::isfinite(x)) fail("field \"", key, "\" must be finite");
-    return static_cast<float>(x);
-  }
-  bool boolean(const char* key, bool fallback) const {
-    const json* v = find(key);
-    if (!v) return fallback;
-    if (!v->is_boolean()) fail("field \"", key, "\" must be true or false, got ", v->dump());
-    return v->get<bool>();
-  }
-  std::string string(const char* key, const char* fallback) const {
-    const json* v = find(key);
-    if (!v) {
-      if (!fallback) fail("needs string \"", key, "\"");
-      return fallback;
-    }
-    if (!v->is_string()) fail("field \"", key, "\" must be a string, got ", v->dump());
-    return v->get<std::string>();
-  }
-  // "id2label": {"0": "NOUN", "1": "VERB", ...} → the names by id; the ids must be
-  // 0 … n−1, each once (as Hugging Face writes them).
-  std::vector<std::string> labels() const {
-    const json* v = find("id2label");
-    if (!v) return {};
-    if (!v->is_object()) fail("field \"id2label\" must be an object of id → name, got ", v->dump());
-    std::vector<std::string> names(v->size());
-    std::vector<bool> seen(v->size());
-    for (auto it = v->begin(); it != v->end(); ++it) {
-      const std::string& key = it.key();
-      const bool digits = !key.empty() && key.size() < 10 &&
-                          key.find_first_not_of("0123456789") == std::string::npos;
-      const size_t id = digits ? std::stoul(key) : names.size();
-      if (id >= names.size() || seen[id])
-        fail("field \"id2label\": key \"", key, "\" is not one of the ids 0..", names.size() - 1, " (each once)");
-      if (!it.value().is_string()) fail("field \"id2label\": label ", key, " must be a string, got ", it.value().dump());
-      names[id] = it.value().get<std::string>();
-      seen[id] = true;
-    }
-    return names;
-  }
-  nn::Activation activation(const char* key, const char* fallback) const {
-    const std::string name = string(key, fallback);
-    try {
-      return nn::activation_from_string(name);
-    } catch (const Error&) {
-      fail("field \"", key, "\": unsupported activation \"", name,
-           "\" (supported: relu, gelu, gelu_new, gelu_pytorch_tanh, silu)");
-    }
-  }
-};
 
 ParsedConfig parse_gpt2(const Fields& f) {
   ParsedConfig p;
@@ -286,24 +200,40 @@ const char* family_name(CheckpointFamily f) {
     case CheckpointFamily::torch_encoder: return "torch_transformer (encoder)";
     case CheckpointFamily::torch_decoder: return "torch_transformer (decoder)";
     case CheckpointFamily::tfp: return "tfp";
+    case CheckpointFamily::llama: return "llama";
+    case CheckpointFamily::gemma: return "gemma";
+    case CheckpointFamily::gpt_neox: return "gpt_neox";
+    case CheckpointFamily::gpt_neo: return "gpt_neo";
+    case CheckpointFamily::bloom: return "bloom";
+    case CheckpointFamily::t5: return "t5";
   }
   return "?";
 }
+
+constexpr const char* kModelTypes =
+    "gpt2, bert, llama, mistral, qwen2, qwen3, gemma2, gemma3_text, gpt_neox, gpt_neo, bloom, t5, "
+    "torch_transformer, tfp";
 
 ParsedConfig parse_config_json(std::string_view text, const std::string& source) {
   const json j = json::parse(text.begin(), text.end(), nullptr, false);
   TFP_CHECK(!j.is_discarded(), source, ": not valid JSON ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": expected a JSON object");
   const auto mt = j.find("model_type");
-  TFP_CHECK(mt != j.end() && mt->is_string(), source,
-            ": missing \"model_type\" (one of gpt2, bert, torch_transformer, tfp)");
+  TFP_CHECK(mt != j.end() && mt->is_string(), source, ": missing \"model_type\" (one of ", kModelTypes, ")");
   const std::string type = mt->get<std::string>();
   ParsedConfig p;
   if (type == "gpt2") p = parse_gpt2(Fields{j, source, "gpt2"});
   else if (type == "bert") p = parse_bert(Fields{j, source, "bert"});
   else if (type == "torch_transformer") p = parse_torch(Fields{j, source, "torch_transformer"});
   else if (type == "tfp") p = parse_tfp(Fields{j, source, "tfp"});
-  else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: gpt2, bert, torch_transformer, tfp)");
+  else if (type == "llama" || type == "mistral" || type == "qwen2" || type == "qwen3")
+    p = parse_llama_family(Fields{j, source, type.c_str()}, type);
+  else if (type == "gemma2" || type == "gemma3_text") p = parse_gemma_family(Fields{j, source, type.c_str()}, type);
+  else if (type == "gpt_neox") p = parse_gpt_neox(Fields{j, source, "gpt_neox"});
+  else if (type == "gpt_neo") p = parse_gpt_neo(Fields{j, source, "gpt_neo"});
+  else if (type == "bloom") p = parse_bloom(Fields{j, source, "bloom"});
+  else if (type == "t5") p = parse_t5(Fields{j, source, "t5"});
+  else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: ", kModelTypes, ")");
   if (const auto eos = j.find("eos_token_id"); eos != j.end() && eos->is_number_integer())
     p.eos_token_id = eos->get<int64_t>();
   if (const auto s = j.find("decoder_start_token_id"); s != j.end() && s->is_number_integer())

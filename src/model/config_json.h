@@ -24,6 +24,8 @@
 //        Tensor names follow the state_dict of that module: kind "transformer" uses
 //        encoder.layers.i.* / decoder.layers.i.*, "encoder" and "decoder" use layers.i.*
 //        (an "encoder." / "decoder." prefix is accepted). Inputs are embeddings (batch-first).
+//   "model_type": llama, mistral, qwen2, qwen3, gemma2, gemma3_text, gpt_neox, gpt_neo,
+//                 bloom, t5 — Hugging Face's configs, mapped in model/family_*.cpp.
 //   "model_type": "tfp"    our own models (the trainer writes these): every ModelConfig
 //                          field by its C++ name; tensor names are the role names.
 //
@@ -39,7 +41,10 @@
 namespace tfp::model {
 
 // What the config says beyond ModelConfig: the checkpoint naming scheme to bind with.
-enum class CheckpointFamily { gpt2, bert, torch_transformer, torch_encoder, torch_decoder, tfp };
+enum class CheckpointFamily {
+  gpt2, bert, torch_transformer, torch_encoder, torch_decoder, tfp,
+  llama, gemma, gpt_neox, gpt_neo, bloom, t5,  // model/families.h
+};
 const char* family_name(CheckpointFamily f);  // "gpt2", "bert", "torch_transformer", ...
 
 struct ParsedConfig {

@@ -1,6 +1,8 @@
 // Binding a safetensors file to ModelWeights through a name table (see names_table.h).
 #include "model/names_table.h"
 
+#include "model/families.h"
+
 #include <cctype>
 #include <unordered_map>
 #include <unordered_set>
@@ -46,6 +48,22 @@ std::string substitute_index(std::string name, const std::string& index) {
   return name;
 }
 
+// [h][q k v][D] rows (or entries, for a bias) → [q k v][h][D]: the view of a fused
+// per-head projection the engine's q | k | v layout expects.
+Tensor per_head_qkv_to_blocks(const TensorView& t, int64_t H, int64_t D) {
+  const int64_t rows = t.dim(0), cols = t.rank() == 2 ? t.dim(1) : 1;
+  TFP_CHECK(rows == 3 * H * D, "per-head q|k|v tensor ", shape_str(t.shape), " does not hold 3 × ", H,
+            " heads × ", D);
+  Tensor out(t.shape);
+  for (int64_t h = 0; h < H; ++h)
+    for (int64_t part = 0; part < 3; ++part)
+      for (int64_t d = 0; d < D; ++d) {
+        const float* src = t.data + ((h * 3 + part) * D + d) * cols;
+        std::copy(src, src + cols, out.ptr() + ((part * H + h) * D + d) * cols);
+      }
+  return out;
+}
+
 bool match_any(const std::vector<const char*>& patterns, std::string_view name) {
   for (const char* p : patterns)
     if (name_pattern_match(p, name)) return true;
@@ -78,6 +96,12 @@ const NameTable* name_table_for(CheckpointFamily family) {
     case CheckpointFamily::torch_transformer: return &names_torch_transformer();
     case CheckpointFamily::torch_encoder: return &names_torch_encoder();
     case CheckpointFamily::torch_decoder: return &names_torch_decoder();
+    case CheckpointFamily::llama: return &names_llama();
+    case CheckpointFamily::gemma: return &names_gemma();
+    case CheckpointFamily::gpt_neox: return &names_gpt_neox();
+    case CheckpointFamily::gpt_neo: return &names_gpt_neo();
+    case CheckpointFamily::bloom: return &names_bloom();
+    case CheckpointFamily::t5: return &names_t5();
     case CheckpointFamily::tfp: return nullptr;
   }
   return nullptr;
@@ -115,6 +139,7 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   for (WeightSlot& slot : weight_slots(cfg, w)) {
     std::vector<std::string> candidates;
     nn::WeightLayout layout = nn::WeightLayout::OutIn;
+    NameRule::Transform transform = NameRule::Transform::none;
     if (!table) {
       candidates.push_back(slot.role);  // our own files are named by role
     } else {
@@ -128,6 +153,7 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
       for (const std::string& alt : split_alternatives(it->second->names))
         candidates.push_back(substitute_index(alt, index));
       layout = it->second->layout;
+      transform = it->second->transform;
     }
     const io::TensorEntry* e = nullptr;
     for (const std::string& c : candidates) {
@@ -155,7 +181,9 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                          shape_str(e->shape) + ", expected " + shape_str(want));
       continue;
     }
-    *slot.view = st.f32(*e);
+    *slot.view = transform == NameRule::Transform::per_head_qkv
+                     ? w.own(per_head_qkv_to_blocks(st.f32(*e), cfg.n_heads, cfg.head_dim()))
+                     : st.f32(*e);
     ++report.bound;
   }
 

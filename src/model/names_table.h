@@ -31,9 +31,15 @@
 namespace tfp::model {
 
 struct NameRule {
+  // How the file's tensor becomes the role's: as it is, or reordered from a q|k|v
+  // projection fused per head ([h0: q k v][h1: q k v]…, GPT-NeoX and BLOOM) into the
+  // engine's q | k | v blocks (a copy the model owns).
+  enum class Transform { none, per_head_qkv };
+
   const char* role;   // "dec.{i}.attn.qkv.weight"
   const char* names;  // "h.{i}.attn.c_attn.weight"; alternatives separated by '|' (old names)
   nn::WeightLayout layout = nn::WeightLayout::OutIn;  // for Linear weights
+  Transform transform = Transform::none;
 };
 
 struct NameTable {
@@ -49,6 +55,7 @@ const NameTable& names_bert();
 const NameTable& names_torch_transformer();  // nn.Transformer
 const NameTable& names_torch_encoder();       // nn.TransformerEncoder
 const NameTable& names_torch_decoder();       // nn.TransformerDecoder
+// The other families' tables are declared in model/families.h.
 // True when a BERT file holds the masked-LM head (any cls.predictions.* tensor, with or
 // without the "bert." prefix): the loader then binds it (encoder_head = masked_lm) and a
 // missing or mis-shaped part of it is an error naming the tensor.

@@ -139,9 +139,6 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
     const float* src = e.token.data + static_cast<int64_t>(id) * C;
     for (int64_t c = 0; c < C; ++c) x.row(t)[c] = src[c] * cfg.embedding_scale;
   }
-  TFP_CHECK(cfg.max_positions <= 0 || pos0 + T <= cfg.max_positions || cfg.positional != Positional::learned,
-            "embed: positions ", pos0, "..", pos0 + T - 1, " exceed the context length max_positions = ",
-            cfg.max_positions);
   if (cfg.positional == Positional::learned) {
     const int64_t P = e.position.empty() ? 0 : e.position.dim(0);
     TFP_CHECK(!e.position.empty(), "embed: learned positions configured but no position table");

@@ -113,11 +113,13 @@ class LowercaseNormalizer : public Normalizer {
   }
 };
 
+// HF's StripAccents drops every combining mark (Mn, Mc, Me), unlike BertNormalizer's
+// accent stripping, which drops only Mn.
 class StripAccentsNormalizer : public Normalizer {
  public:
   void normalize(NormalizedText& t) const override {
     t = rewrite_chars(t, [](char32_t c, auto emit) {
-      if (!unicode::is_nonspacing_mark(c)) emit(c);
+      if (c < 0x300 || unicode::general_category(c)[0] != 'M') emit(c);
     });
   }
 };

@@ -7,7 +7,7 @@
 //   NFD NFKD NFC NFKC   Unicode normal forms (unicode_norm.h)
 //   Strip         drop White_Space at the left and/or right end
 //   Lowercase     per-character lowercase (unicode::append_lower)
-//   StripAccents  drop nonspacing marks (Mn); usually after NFD
+//   StripAccents  drop combining marks (Mn Mc Me); usually after NFD
 //   BertNormalizer  BERT's clean-up (normalizer.h)
 // Not here: Precompiled (SentencePiece's charsmap), ByteLevel, Nmt; loading names them.
 #pragma once
