@@ -120,7 +120,12 @@ constexpr std::pair<Architecture, const char*> kArchitectures[] = {
     {Architecture::decoder_only, "decoder_only"},
     {Architecture::encoder_decoder, "encoder_decoder"}};
 constexpr std::pair<Positional, const char*> kPositionals[] = {
-    {Positional::none, "none"}, {Positional::learned, "learned"}, {Positional::sinusoidal, "sinusoidal"}};
+    {Positional::none, "none"},     {Positional::learned, "learned"}, {Positional::sinusoidal, "sinusoidal"},
+    {Positional::rope, "rope"},     {Positional::alibi, "alibi"},     {Positional::relative, "relative"}};
+constexpr std::pair<NormKind, const char*> kNorms[] = {{NormKind::layer_norm, "layer_norm"},
+                                                      {NormKind::rms_norm, "rms_norm"}};
+constexpr std::pair<nn::RopeScaling, const char*> kRopeScalings[] = {
+    {nn::RopeScaling::None, "none"}, {nn::RopeScaling::Linear, "linear"}, {nn::RopeScaling::Llama3, "llama3"}};
 constexpr std::pair<EncoderHead, const char*> kHeads[] = {
     {EncoderHead::none, "none"},
     {EncoderHead::token_classifier, "token_classifier"},
@@ -175,6 +180,44 @@ ParsedConfig parse_tfp(const Fields& f) {
   c.encoder_head = enum_field(f, "encoder_head", kHeads, d.encoder_head);
   c.n_labels = f.integer("n_labels", 0);
   c.id2label = f.labels();
+  // The description's other fields (all optional: absent = the GPT-2/BERT-era defaults).
+  c.gated_ffn = f.boolean("gated_ffn", d.gated_ffn);
+  c.norm = enum_field(f, "norm", kNorms, d.norm);
+  c.norm_plus_one = f.boolean("norm_plus_one", d.norm_plus_one);
+  c.sandwich_norms = f.boolean("sandwich_norms", d.sandwich_norms);
+  c.parallel_residual = f.boolean("parallel_residual", d.parallel_residual);
+  c.n_kv_heads = f.integer("n_kv_heads", d.n_kv_heads);
+  c.head_dim_override = f.integer("head_dim", d.head_dim_override);
+  c.attn_scale = f.number("attn_scale", d.attn_scale);
+  c.attn_softcap = f.number("attn_softcap", d.attn_softcap);
+  c.qk_norm = f.boolean("qk_norm", d.qk_norm);
+  c.qkv_bias = f.boolean("qkv_bias", d.qkv_bias);
+  c.out_bias = f.boolean("out_bias", d.out_bias);
+  c.ffn_bias = f.boolean("ffn_bias", d.ffn_bias);
+  if (const json* lw = f.find("layer_windows")) {
+    if (!lw->is_array()) f.fail("field \"layer_windows\" must be a list of integers, got ", lw->dump());
+    for (const json& v : *lw) c.layer_windows.push_back(f.integer_value("layer_windows", v));
+  }
+  c.sinusoidal_halves = f.boolean("sinusoidal_halves", d.sinusoidal_halves);
+  if (const json* r = f.object("rope")) {
+    const Fields rf{*r, f.source, f.family};
+    c.rope.base = rf.real("base", d.rope.base);
+    c.rope.local_base = rf.real("local_base", d.rope.local_base);
+    c.rope.fraction = rf.real("fraction", d.rope.fraction);
+    c.rope.interleaved = rf.boolean("interleaved", d.rope.interleaved);
+    c.rope.scaling = enum_field(rf, "scaling", kRopeScalings, d.rope.scaling);
+    c.rope.factor = rf.real("factor", d.rope.factor);
+    c.rope.low_freq_factor = rf.real("low_freq_factor", d.rope.low_freq_factor);
+    c.rope.high_freq_factor = rf.real("high_freq_factor", d.rope.high_freq_factor);
+    c.rope.original_max_positions = rf.integer("original_max_positions", d.rope.original_max_positions);
+  }
+  if (const json* r = f.object("relative")) {
+    const Fields rf{*r, f.source, f.family};
+    c.relative.num_buckets = static_cast<int>(rf.integer("num_buckets", d.relative.num_buckets));
+    c.relative.max_distance = static_cast<int>(rf.integer("max_distance", d.relative.max_distance));
+  }
+  c.lm_head_scale = f.number("lm_head_scale", d.lm_head_scale);
+  c.final_softcap = f.number("final_softcap", d.final_softcap);
   return p;
 }
 
@@ -275,6 +318,41 @@ std::string config_to_json(const ModelConfig& c) {
       {"encoder_head", enum_name(c.encoder_head, kHeads)},
       {"n_labels", c.n_labels},
   };
+  // The description beyond the classic fields: written only where it differs from the
+  // defaults, so GPT-2/BERT-era files stay as they were.
+  const ModelConfig d;
+  auto put = [&](const char* key, auto value, auto fallback) {
+    if (value != fallback) j[key] = value;
+  };
+  put("gated_ffn", c.gated_ffn, d.gated_ffn);
+  if (c.norm != d.norm) j["norm"] = enum_name(c.norm, kNorms);
+  put("norm_plus_one", c.norm_plus_one, d.norm_plus_one);
+  put("sandwich_norms", c.sandwich_norms, d.sandwich_norms);
+  put("parallel_residual", c.parallel_residual, d.parallel_residual);
+  put("n_kv_heads", c.n_kv_heads, d.n_kv_heads);
+  put("head_dim", c.head_dim_override, d.head_dim_override);
+  if (c.attn_scale != d.attn_scale) j["attn_scale"] = tidy(c.attn_scale);
+  if (c.attn_softcap != d.attn_softcap) j["attn_softcap"] = tidy(c.attn_softcap);
+  put("qk_norm", c.qk_norm, d.qk_norm);
+  put("qkv_bias", c.qkv_bias, d.qkv_bias);
+  put("out_bias", c.out_bias, d.out_bias);
+  put("ffn_bias", c.ffn_bias, d.ffn_bias);
+  if (!c.layer_windows.empty()) j["layer_windows"] = c.layer_windows;
+  put("sinusoidal_halves", c.sinusoidal_halves, d.sinusoidal_halves);
+  if (c.positional == Positional::rope)
+    j["rope"] = {{"base", c.rope.base},
+                 {"local_base", c.rope.local_base},
+                 {"fraction", c.rope.fraction},
+                 {"interleaved", c.rope.interleaved},
+                 {"scaling", enum_name(c.rope.scaling, kRopeScalings)},
+                 {"factor", c.rope.factor},
+                 {"low_freq_factor", c.rope.low_freq_factor},
+                 {"high_freq_factor", c.rope.high_freq_factor},
+                 {"original_max_positions", c.rope.original_max_positions}};
+  if (c.positional == Positional::relative)
+    j["relative"] = {{"num_buckets", c.relative.num_buckets}, {"max_distance", c.relative.max_distance}};
+  if (c.lm_head_scale != d.lm_head_scale) j["lm_head_scale"] = tidy(c.lm_head_scale);
+  if (c.final_softcap != d.final_softcap) j["final_softcap"] = tidy(c.final_softcap);
   if (!c.id2label.empty()) {
     json names = json::object();
     for (size_t i = 0; i < c.id2label.size(); ++i) names[std::to_string(i)] = c.id2label[i];
