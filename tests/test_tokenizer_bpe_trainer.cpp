@@ -113,8 +113,8 @@ TEST_CASE("tokenizer json: malformed files and unsupported types give clear erro
   CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"model": {"type": "WordLevel", "vocab": {}}})"),
                        Contains("unsupported model type \"WordLevel\""), Error);
   CHECK_THROWS_WITH_AS(
-      load_tokenizer_json(R"({"normalizer": {"type": "Precompiled"}, "model": {"type": "Char", "vocab": {}}})"),
-      Contains("unsupported normalizer type \"Precompiled\""), Error);
+      load_tokenizer_json(R"({"normalizer": {"type": "Nmt"}, "model": {"type": "Char", "vocab": {}}})"),
+      Contains("unsupported normalizer type \"Nmt\""), Error);
   CHECK_THROWS_WITH_AS(
       load_tokenizer_json(R"({"pre_tokenizer": {"type": "UnicodeScripts"}, "model": {"type": "Char", "vocab": {}}})"),
       Contains("unsupported pre_tokenizer type \"UnicodeScripts\""), Error);

@@ -2,6 +2,7 @@
 // pipeline steps. See pipeline_json.h.
 #include "tokenizer/pipeline_json.h"
 
+#include "tokenizer/precompiled.h"
 #include "tokenizer/unicode.h"
 
 namespace tfp {
@@ -102,12 +103,19 @@ NormalizerPtr read_normalizer(const JsonReader& r, const json& j, const std::str
       o.strip_accents = r.flag(j, "strip_accents", false, where);
     return make_bert_normalizer(o);
   }
-  if (type == "Precompiled")
-    TFP_FAIL(r.source, ": unsupported normalizer type \"Precompiled\" (SentencePiece's compiled charsmap, as in "
-             "T5/ALBERT files) at ", where);
+  if (type == "Precompiled") {
+    // An empty or null charsmap changes nothing (HF keeps the text as it is).
+    const std::string b64 = r.opt_str(j, "precompiled_charsmap", "", where);
+    if (b64.empty()) return make_sequence_normalizer({});
+    try {
+      return make_precompiled_normalizer(base64_decode(b64));
+    } catch (const Error& e) {
+      TFP_FAIL(r.source, ": ", where, ".precompiled_charsmap: ", e.what());
+    }
+  }
   TFP_FAIL(r.source, ": unsupported normalizer type \"", type, "\" at ", where,
            " (supported: Sequence, Prepend, Replace, NFC, NFD, NFKC, NFKD, Strip, Lowercase, StripAccents, "
-           "BertNormalizer)");
+           "BertNormalizer, Precompiled)");
 }
 
 PreTokenizerPtr read_pre_tokenizer(const JsonReader& r, const json& j, const std::string& where) {

@@ -47,7 +47,7 @@ const UNUSUAL = ['e\u0301', 'cafe\u0301 re\u0301sume\u0301', '\u1100\u1161\u11a8
   'ſ \u212a \u212b', "'S 'T 'RE 'Ll", '\u0000\u0001\u0007', '\u200b\u200c\u200d', '\u0378\u0379', '\ue000\uf8ff',
   '\u{10fffd}', '\u{10000}\u{12000}', '𝐀𝐁𝐂 𝕏', 'Ǆ ǅ ǆ', 'İstanbul ıi', 'ΣΑΣ σας', 'Ω Å', '\ufffd',
   'Ａ\uff21', 'x\u0300\u0316\u0301', 'ア゙', '\u0e01\u0e34\u0e19', 'नमस्ते', 'مرحبا بالعالم', 'שָׁלוֹם',
-  '▁already▁spaced', '<0x41>', '<unk>', 'Ġhello Ċ'];
+  '▁already▁spaced', '<0x41>', '<unk>', 'Ġhello Ċ', 'ｶﾞｷﾞ ｶ', '\u1100\u1161x', 'Ａ\u0301', 'a\u200bb'];
 
 function rng(seed) {
   let s = seed >>> 0;
