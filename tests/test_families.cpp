@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "model/model.h"
 #include "model/transformer.h"
 #include "nn/observer.h"
+#include "api/tfp_inspect_api.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -168,5 +170,79 @@ TEST_CASE("families: every description round-trips through our own format (confi
     const Tensor b = seq2seq ? forward_encoder_decoder(again.config(), again.weights(), ids, tgt).logits
                              : forward_decoder_only(again.config(), again.weights(), ids).logits;
     CHECK(diff(a, b) == 0.0);
+  }
+}
+
+namespace {
+// One tensor of a C API result list, copied.
+std::vector<float> tensor_of(const tfp_tensors* list, const char* name) {
+  const int i = tfp_tensors_find(list, name);
+  REQUIRE(i >= 0);
+  const float* d = tfp_tensors_data(list, i);
+  return std::vector<float>(d, d + tfp_tensors_numel(list, i));
+}
+}  // namespace
+
+TEST_CASE("families: the query-key drill-down replays each family's machinery (scale, soft-cap, bias, RoPE, window)") {
+  struct Case {
+    const char* name;
+    const char* set;
+    int layer, head, query;
+    float scale, softcap, rotary_dims, window;
+    bool bias;  // a positional bias in the scores (ALiBi, relative)
+  };
+  const Case cases[] = {
+      {"gemma2", "dec", 0, 1, 9, 1.0f / std::sqrt(8.0f), 5.0f, 12, 4, false},     // local layer, capped
+      {"gemma2", "dec", 1, 2, 9, 1.0f / std::sqrt(8.0f), 5.0f, 12, 0, false},     // global layer
+      {"pythia_parallel", "dec", 1, 0, 7, 0.25f, 0.0f, 4, 0, false},             // 4 of 16 rotated
+      {"bloom_alibi", "dec", 1, 5, 8, 0.5f, 0.0f, 0, 0, true},                    // ALiBi bias
+      {"gpt_neo_local", "dec", 1, 3, 9, 1.0f, 0.0f, 0, 4, false},                 // unscaled, local
+      {"t5_v1_0", "enc", 1, 2, 4, 1.0f, 0.0f, 0, 0, true},                        // relative buckets
+      {"t5_v1_0", "cross", 0, 1, 2, 1.0f, 0.0f, 0, 0, false},
+  };
+  for (const Case& k : cases) {
+    CAPTURE(k.name);
+    CAPTURE(k.layer);
+    tfp_model* m = tfp::testing::open_through_api(family_dir(k.name), k.name, /*with_tokenizer=*/false);
+    const std::vector<int32_t> ids{3, 1, 4, 1, 5, 9, 2, 6, 5, 3}, tgt{0, 7, 2, 9};
+    const bool seq2seq = std::string(k.name).starts_with("t5");
+    tfp_tensors* st = nullptr;
+    REQUIRE(tfp_model_attention_steps(m, ids.data(), static_cast<int>(ids.size()), nullptr, nullptr,
+                                      seq2seq ? tgt.data() : nullptr, seq2seq ? 4 : 0, k.set, k.layer, k.head,
+                                      k.query, &st) == TFP_OK);
+    CHECK(tensor_of(st, "scale")[0] == doctest::Approx(k.scale));
+    CHECK(tensor_of(st, "softcap")[0] == k.softcap);
+    CHECK(tensor_of(st, "rotary_dims")[0] == k.rotary_dims);
+    CHECK(tensor_of(st, "window")[0] == k.window);
+    const std::vector<float> bias = tensor_of(st, "bias"), mask = tensor_of(st, "mask");
+    bool any_bias = false;
+    for (float b : bias) any_bias = any_bias || b != 0.0f;
+    CHECK(any_bias == k.bias);
+    // A local layer's window hides all but the last `window` keys (itself included).
+    if (k.window > 0) {
+      int visible = 0;
+      for (float x : mask) visible += x == 0.0f;
+      CHECK(visible == static_cast<int>(k.window));
+    }
+    if (k.softcap > 0) {
+      const std::vector<float> scaled = tensor_of(st, "scaled"), capped = tensor_of(st, "capped");
+      for (size_t j = 0; j < scaled.size(); ++j)
+        CHECK(capped[j] == doctest::Approx(k.softcap * std::tanh(scaled[j] / k.softcap)).epsilon(1e-5));
+    }
+    // The replayed probabilities are the forward pass's own row.
+    const LoadedModel lm = load_model_dir(family_dir(k.name));
+    const std::string rec = std::string(k.set == std::string("enc") ? "enc." : "dec.") + std::to_string(k.layer) +
+                            (k.set == std::string("cross") ? ".cross.probs" : ".attn.probs");
+    nn::RecordingObserver obs({rec});
+    if (seq2seq) forward_encoder_decoder(lm.config(), lm.weights(), ids, tgt, {}, &obs);
+    else forward_decoder_only(lm.config(), lm.weights(), ids, &obs);
+    const Tensor& probs = obs.get(rec);  // (H, Tq, Tk)
+    const std::vector<float> mine = tensor_of(st, "probs");
+    const int64_t Tq = probs.dim(1), Tk = probs.dim(2);
+    REQUIRE(static_cast<int64_t>(mine.size()) == Tk);
+    for (int64_t j = 0; j < Tk; ++j)
+      CHECK(mine[j] == doctest::Approx(probs.data[(k.head * Tq + k.query) * Tk + j]).epsilon(1e-5));
+    tfp_tensors_free(st);
+    tfp_model_free(m);
   }
 }

@@ -57,18 +57,22 @@ std::vector<std::string> steps_records(const std::string& block) {
 }
 
 tfp_tensors* steps_result(const nn::RecordingObserver& obs, const std::string& block, int head,
-                          int query) {
+                          int query, const m::ModelConfig& c) {
   const tfp::Tensor& q = obs.get(block + ".q");  // (H, Tq, D)
-  const float scale = 1.0f / std::sqrt(static_cast<float>(q.dim(2)));  // as multi_head_attention
+  // The scale and soft-cap the block itself used (nn::attention's defaults otherwise).
+  const float scale = c.attn_scale > 0.0f ? c.attn_scale : 1.0f / std::sqrt(static_cast<float>(q.dim(2)));
+  const bool cross = block.ends_with(".cross");
+  const float softcap = cross ? 0.0f : c.attn_softcap;
   tfp::inspect::AttentionSteps st =
       tfp::inspect::attention_steps(q, obs.get(block + ".k"), obs.get(block + ".v"),
-                                    obs.get(block + ".mask"), head, query, scale);
+                                    obs.get(block + ".mask"), head, query, scale, softcap);
   auto list = std::make_unique<tfp_tensors>();
   list->add("q", std::move(st.q));
   list->add("k", std::move(st.k));
   list->add("v", std::move(st.v));
   list->add("scores", std::move(st.scores));
   list->add("scaled", std::move(st.scaled));
+  list->add("capped", std::move(st.capped));
   list->add("bias", std::move(st.bias));
   list->add("mask", std::move(st.masked));
   list->add("logits", std::move(st.logits));
@@ -76,6 +80,15 @@ tfp_tensors* steps_result(const nn::RecordingObserver& obs, const std::string& b
   list->add("weighted_v", std::move(st.weighted_v));
   list->add("out", std::move(st.out));
   list->add("scale", tfp::Tensor({1}, scale));
+  list->add("softcap", tfp::Tensor({1}, softcap));
+  // Which of q's and k's dimensions RoPE rotated (the first rotary_dims; the rest pass
+  // unchanged), and the layer's local-attention window (0 = global).
+  const bool rope = c.positional == m::Positional::rope && !cross;
+  const double rotated = rope ? static_cast<double>(q.dim(2)) * c.rope.fraction : 0.0;
+  list->add("rotary_dims", tfp::Tensor({1}, static_cast<float>(static_cast<int64_t>(rotated))));
+  const size_t layer = static_cast<size_t>(std::stoi(block.substr(4, block.find('.', 4) - 4)));
+  const int64_t window = cross ? 0 : c.layer_window(block.starts_with("enc."), layer);
+  list->add("window", tfp::Tensor({1}, static_cast<float>(window)));
   return list.release();
 }
 
@@ -108,6 +121,6 @@ extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, i
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);
     tfp::api::run_tokens(c, lm.weights(), in, masked.get());
 
-    *out = tfp::api::steps_result(obs, block, head, query);
+    *out = tfp::api::steps_result(obs, block, head, query, c);
   });
 }

@@ -24,9 +24,10 @@ std::string steps_block(const char* f, const model::ModelConfig& c, const char* 
 // The exact names the observer must record for `block`: its q, k, v and mask.
 std::vector<std::string> steps_records(const std::string& block);
 
-// Replays row `query` of head `head` from the recorded q, k, v, mask
-// (inspect/attention_steps.h) and packs the tensor list tfp_inspect_api.h documents.
+// Replays row `query` of head `head` from the recorded q, k, v, mask with the block's own
+// scale and soft-cap (inspect/attention_steps.h) and packs the tensor list
+// tfp_inspect_api.h documents.
 tfp_tensors* steps_result(const nn::RecordingObserver& obs, const std::string& block, int head,
-                          int query);
+                          int query, const model::ModelConfig& config);
 
 }  // namespace tfp::api

@@ -169,7 +169,7 @@ int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* s
     // heads' effect; the chosen row's "out" is the head's own probs·v, before its factor.
     tfp::inspect::WithHeadMask masked(model->head_mask, &obs);
     tfp::api::run_embeddings(lm, f, C, src, S, tgt, T, src_padding, tgt_padding, flags, masked.get());
-    *out = tfp::api::steps_result(obs, block, head, query);
+    *out = tfp::api::steps_result(obs, block, head, query, c);
   });
 }
 

@@ -48,16 +48,26 @@ int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* o
  *   layer  0-based layer of that stack, head 0-based head,
  *   query  0-based query token (a position of ids, or of tgt_ids for "dec"/"cross" of an
  *          encoder-decoder)
- * *out (caller-owned tensor list; NULL on failure) receives, with Tk keys and D = C/H:
- *   "q" (D)  "k" (Tk, D)  "v" (Tk, D)        the vectors after projection
- *   "scores" (Tk)  q·k_j      "scaled" (Tk)  q·k_j/sqrt(D)
- *   "bias" (Tk)    additive mask / positional bias (0 for masked keys and most models)
- *   "mask" (Tk)    1 where key j is masked for this query (causal future, padding)
- *   "logits" (Tk)  scaled + bias, -inf where masked: the softmax's input
+ * *out (caller-owned tensor list; NULL on failure) receives, with Tk keys and D the head size:
+ *   "q" (D)  "k" (Tk, D)  "v" (Tk, D)        the vectors after projection, q/k norms and
+ *                                            rotation (RoPE); under grouped-query attention
+ *                                            k and v are the KV head this query head shares
+ *   "scores" (Tk)  q·k_j      "scaled" (Tk)  q·k_j·scale
+ *   "capped" (Tk)  softcap·tanh(scaled/softcap) (Gemma 2), else = scaled
+ *   "bias" (Tk)    additive mask + positional bias (ALiBi, T5 relative buckets; 0 for
+ *                  masked keys and most models)
+ *   "mask" (Tk)    1 where key j is masked for this query (causal future, padding, outside
+ *                  a local layer's window)
+ *   "logits" (Tk)  capped + bias, -inf where masked: the softmax's input
  *   "probs" (Tk)   softmax: equals row `query` of head `head` of the forward pass's
  *                  "<set>.<layer>.*.probs"
  *   "weighted_v" (Tk, D)  probs_j·v_j     "out" (D)  their sum: the head's output
- *   "scale" (1)    1/sqrt(D)
+ *   "scale" (1)    the block's score scale: 1/sqrt(D), or the model's own (T5, GPT-Neo: 1;
+ *                  Gemma: query_pre_attn_scalar^-1/2)
+ *   "softcap" (1)  the attention soft-cap, 0 = none
+ *   "rotary_dims" (1)  how many leading dimensions of q and k RoPE rotated (0: no RoPE;
+ *                  < D: the rest passed unchanged, GPT-NeoX's partial rotary)
+ *   "window" (1)   the layer's local-attention window in keys (0 = global)
  * A set the model does not have, a layer, head or query out of range is
  * TFP_ERR_INVALID_ARGUMENT naming the valid range; the model stays usable. */
 int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,

@@ -18,7 +18,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 AttentionSteps attention_steps(const TensorView& q,  // (H, Tq, D)
                                const TensorView& k,  // (H, Tk, D)
                                const TensorView& v,  // (H, Tk, Dv)
-                               const TensorView& mask, int head, int query, float scale) {
+                               const TensorView& mask, int head, int query, float scale, float softcap) {
   const char* op = "attention_steps";
   nn::check_qkv_shapes(op, q, k, v);
   const int64_t H = q.shape[0], Tq = q.shape[1], D = q.shape[2];
@@ -40,6 +40,8 @@ AttentionSteps attention_steps(const TensorView& q,  // (H, Tq, D)
   r.head = head;
   r.query = query;
   r.scale = scale;
+  r.softcap = softcap;
+  TFP_CHECK(softcap >= 0.0f, op, ": soft-cap must be >= 0 (0 = none), got ", softcap);
   const float* qi = q.data + (head * Tq + query) * D;  // this query's vector
   const float* kh = k.data + head * Tk * D;            // (Tk, D) this head's keys
   const float* vh = v.data + head * Tk * Dv;           // (Tk, Dv) this head's values
@@ -54,6 +56,7 @@ AttentionSteps attention_steps(const TensorView& q,  // (H, Tq, D)
   r.v.data.assign(vh, vh + Tk * Dv);
   r.scores = Tensor({Tk});
   r.scaled = Tensor({Tk});
+  r.capped = Tensor({Tk});
   r.bias = Tensor({Tk});
   r.masked = Tensor({Tk});
   r.logits = Tensor({Tk});
@@ -68,9 +71,12 @@ AttentionSteps attention_steps(const TensorView& q,  // (H, Tq, D)
   for (int64_t j = 0; j < Tk; ++j) {
     double dot = 0.0;
     for (int64_t d = 0; d < D; ++d) dot += static_cast<double>(qi[d]) * kh[j * D + d];
-    const double scaled = dot * scale;
+    const double unclipped = dot * scale;
+    // Gemma 2's soft-cap squashes the scaled score into (-cap, cap) before any bias.
+    const double scaled = softcap > 0.0f ? softcap * std::tanh(unclipped / softcap) : unclipped;
     r.scores.data[j] = static_cast<float>(dot);
-    r.scaled.data[j] = static_cast<float>(scaled);
+    r.scaled.data[j] = static_cast<float>(unclipped);
+    r.capped.data[j] = static_cast<float>(scaled);
     const float b = mrow ? mrow[j] : 0.0f;
     // A -inf entry means "forbidden": the key gets weight exactly 0. It is shown as
     // masked, not as a very negative number (which would leave a tiny weight).

@@ -138,8 +138,12 @@ struct ModelConfig {
     return head_dim_override > 0 ? head_dim_override : n_heads > 0 ? d_model / n_heads : 0;
   }
   int64_t kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }
-  // Layer i's window (0 = global).
+  // Layer i's window (0 = global). layer_windows describe the decoder's layers, or the
+  // encoder's in an encoder-only model.
   int64_t window(size_t i) const { return i < layer_windows.size() ? layer_windows[i] : 0; }
+  int64_t layer_window(bool encoder_side, size_t i) const {
+    return encoder_side == (architecture == Architecture::encoder_only) ? window(i) : 0;
+  }
   bool has_encoder() const { return architecture != Architecture::decoder_only; }
   bool has_decoder() const { return architecture != Architecture::encoder_only; }
 };
@@ -172,7 +176,8 @@ inline void check_config(const ModelConfig& c) {
   TFP_CHECK(c.positional != Positional::relative || (c.relative.num_buckets >= 2 && c.relative.max_distance >= 1),
             "model config: relative positions need num_buckets >= 2 and max_distance >= 1");
   for (const int64_t w : c.layer_windows)
-    TFP_CHECK(w >= 0, "model config: a layer window must be >= 0 (0 = global), got ", w);
+    TFP_CHECK(w == 0 || (w >= 2 && w <= (1 << 30)), "model config: a layer window must be 0 (global) or ",
+              ">= 2 keys, got ", w);
   TFP_CHECK(c.attn_scale >= 0 && c.attn_softcap >= 0 && c.final_softcap >= 0 && c.lm_head_scale > 0,
             "model config: attention scale, soft-caps and head scale must not be negative");
   TFP_CHECK(c.d_ff > 0, "model config: d_ff must be positive, got ", c.d_ff);

@@ -49,7 +49,7 @@ nn::RopeConfig rope_config(const ModelConfig& cfg, bool local) {
 
 nn::LayerOptions layer_options(const ModelConfig& cfg, const ModelWeights& w, bool encoder_side, size_t i) {
   nn::LayerOptions o = layer_options(cfg);
-  const bool local = cfg.window(i) > 0;
+  const bool local = cfg.layer_window(encoder_side, i) > 0;
   switch (cfg.positional) {
     case Positional::rope: o.self_hooks.rotate = nn::rope_rotation(rope_config(cfg, local)); break;
     case Positional::alibi:
@@ -72,10 +72,11 @@ nn::LayerOptions layer_options(const ModelConfig& cfg, const ModelWeights& w, bo
 namespace {
 
 // The stack's self-attention mask for layer i: the base mask with the layer's window.
-nn::AttentionMask layer_mask(const ModelConfig& cfg, const nn::AttentionMask& base, size_t i) {
+nn::AttentionMask layer_mask(const ModelConfig& cfg, const nn::AttentionMask& base, bool encoder_side, size_t i) {
   nn::AttentionMask m = base;
   // A window of W keys: itself and the W - 1 before (the mask's window counts distance).
-  if (cfg.window(i) > 0) m.window = static_cast<int>(cfg.window(i) - 1 > 0 ? cfg.window(i) - 1 : 0);
+  const int64_t W = cfg.layer_window(encoder_side, i);
+  if (W > 1) m.window = static_cast<int>(W - 1);
   return m;
 }
 
@@ -182,7 +183,7 @@ Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
   Tensor h = copy_of(x);  // (S, C)
   for (size_t i = 0; i < w.encoder_layers.size(); ++i)
     h = nn::transformer_block(h.view(), {}, w.encoder_layers[i], layer_options(cfg, w, true, i),
-                              layer_mask(cfg, mask, i), {}, nullptr, root.sub("enc", static_cast<int>(i)));
+                              layer_mask(cfg, mask, true, i), {}, nullptr, root.sub("enc", static_cast<int>(i)));
   if (cfg.encoder_final_norm) {
     nn::layer_norm_inplace(h, w.encoder_norm, "encoder.norm");
     root.sub("enc").sub("norm").emit("out", h);
@@ -213,7 +214,7 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
   Tensor h = copy_of(y);  // (T, C)
   for (size_t i = 0; i < w.decoder_layers.size(); ++i)
     h = nn::transformer_block(h.view(), cross ? memory : TensorView{}, w.decoder_layers[i],
-                              layer_options(cfg, w, false, i), layer_mask(cfg, self_mask, i), memory_mask,
+                              layer_options(cfg, w, false, i), layer_mask(cfg, self_mask, false, i), memory_mask,
                               caches ? &(*caches)[i] : nullptr, root.sub("dec", static_cast<int>(i)));
   if (cfg.decoder_final_norm) {
     nn::layer_norm_inplace(h, w.decoder_norm, "decoder.norm");
