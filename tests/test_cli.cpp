@@ -166,7 +166,7 @@ TEST_CASE("cli: errors are JSON on stderr with exit code 1") {
   fails({"forward", checkpoint_dir("gpt2_tiny"), "--ids", "1,,2"},
         "--ids: '1,,2' is not a comma-separated list of integers (item 1: '')");
   fails({"forward", checkpoint_dir("gpt2_tiny"), "--ids", "1", "--text", "a"},
-        "forward: give exactly one of --ids and --text");
+        "forward: give only one of --ids, --text and --text-file");
   fails({"forward", checkpoint_dir("gpt2_tiny"), "--ids", "1", "--attention-mask", "1"},
         "forward: --attention-mask does not apply to a decoder-only model");
   fails({"forward", checkpoint_dir("gpt2_tiny"), "--ids", "1", "--colour"}, "forward: unknown option --colour");

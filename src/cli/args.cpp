@@ -1,5 +1,6 @@
 #include "cli/args.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -49,9 +50,15 @@ Args parse_args(const std::vector<std::string>& argv, size_t first, const std::s
                 size_t n_positional, const std::set<std::string>& value_options,
                 const std::set<std::string>& flag_options) {
   Args a;
+  bool options_ended = false;
   for (size_t i = first; i < argv.size(); ++i) {
     const std::string& s = argv[i];
-    if (s.size() > 2 && s.starts_with("--")) {
+    if (options_ended) {
+      a.positional.push_back(s);
+      a.literal.push_back(true);
+    } else if (s == "--") {  // the end of the options: "tfp tokenize DIR -- ---"
+      options_ended = true;
+    } else if (s.size() > 2 && s.starts_with("--") && std::isalpha(static_cast<unsigned char>(s[2]))) {
       if (flag_options.count(s)) {
         a.flags.insert(s);
       } else if (value_options.count(s)) {
@@ -63,9 +70,10 @@ Args parse_args(const std::vector<std::string>& argv, size_t first, const std::s
       }
     } else {
       a.positional.push_back(s);
+      a.literal.push_back(false);
     }
   }
-  TFP_CHECK(a.positional.size() == n_positional, command, ": expected ", n_positional, " argument",
+  TFP_CHECK(n_positional == kAnyPositionals || a.positional.size() == n_positional, command, ": expected ", n_positional, " argument",
             n_positional == 1 ? "" : "s", ", got ", a.positional.size(), " (see tfp --help)");
   return a;
 }

@@ -1,5 +1,7 @@
 // Command-line arguments of one sub-command: positionals, "--name value" options and
-// "--flag" switches, each checked against what the command accepts.
+// "--flag" switches, each checked against what the command accepts. An option is "--"
+// and a letter; any other argument ("---", "-->", "-", "x") is positional. A lone "--"
+// ends the options: everything after it is positional, even "--attention".
 #pragma once
 #include <cstdint>
 #include <map>
@@ -12,6 +14,7 @@ namespace tfp::cli {
 
 struct Args {
   std::vector<std::string> positional;
+  std::vector<bool> literal;                   // per positional: given after "--"
   std::map<std::string, std::string> options;  // "--ids" → "1,2,3"
   std::set<std::string> flags;                 // "--attention"
 
@@ -22,6 +25,9 @@ struct Args {
   uint64_t get_u64(const std::string& name, uint64_t fallback) const;
   float get_float(const std::string& name, float fallback) const;
 };
+
+// n_positional for a command that checks the count itself.
+inline constexpr size_t kAnyPositionals = static_cast<size_t>(-1);
 
 // Throws tfp::Error naming an unknown option, a missing value or a wrong positional count.
 Args parse_args(const std::vector<std::string>& argv, size_t first, const std::string& command,

@@ -1,6 +1,7 @@
 // Dispatch and error reporting for the tfp tool (see cli.h).
 #include "cli/cli.h"
 
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -15,14 +16,28 @@ namespace {
 const char* const kUsage =
     "usage:\n"
     "  tfp info DIR\n"
-    "  tfp tokenize DIR TEXT\n"
-    "  tfp forward DIR (--text T | --ids 1,2,3) [--token-type-ids 0,0,1] [--attention-mask 1,1,0]\n"
-    "                  [--tgt-ids 1,2 | --tgt-text T] [--attention]\n"
-    "  tfp forward DIR --inputs FILE.safetensors [--attention]\n"
-    "  tfp generate DIR --prompt TEXT [--max-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
+    "      family, config, the architecture described (positions, heads, norms, windows, soft-caps)\n"
+    "  tfp tokenize DIR (TEXT | - | --text-file PATH) [--no-special-tokens]\n"
+    "  tfp forward DIR (--ids 1,2,3 | --text T | --text-file PATH) [--attention]\n"
+    "      decoder-only: {ids, logits [T][V], attention [layer][head][T][T]}\n"
+    "      encoder-only: [--token-type-ids 0,0,1] [--attention-mask 1,1,0]\n"
+    "                    {ids, hidden [T][C], logits, attention [layer][head][T][T]}\n"
+    "  tfp forward DIR (--ids 1,2,3 | --text T | --text-file PATH)\n"
+    "                  (--decoder-ids 0,5 | --decoder-text T | --decoder-text-file PATH) [--attention]\n"
+    "      encoder-decoder (T5, numbers-transformer, numbers-gru): S encoder tokens, T decoder tokens\n"
+    "      (the decoder's input starts with its decoder start token; --tgt-ids/--tgt-text are older names)\n"
+    "      {ids, decoder_ids, logits [T][V], encoder_attentions [layer][head][S][S],\n"
+    "       decoder_attentions [layer][head][T][T], cross_attentions [layer][head][T][S]}\n"
+    "  tfp forward DIR --inputs FILE.safetensors [--attention]      (PyTorch nn.Transformer*)\n"
+    "  tfp generate DIR (--prompt TEXT | --text-file PATH | --ids 1,2,3) [--max-tokens N]\n"
+    "                   [--temperature T] [--top-k K] [--top-p P] [--seed S]   (decoder-only; T 0 = greedy)\n"
+    "                   [--beam N]   (encoder-decoder: greedy from decoder_start_token_id, or beam search)\n"
+    "      {prompt_ids, ids, probs, tokens, text, stop_reason}; with --ids and no tokenizer: ids only\n"
     "  tfp train TASK|brown-gpt|brown-pos [--out DIR] [--steps N] [--seed S] ...  (progress on stderr)\n"
     "  tfp eval brown-gpt|brown-pos [--model DIR] [--corpus DIR] [--limit N]\n"
     "DIR holds config.json, model.safetensors and (optionally) tokenizer.json.\n"
+    "--text-file reads a file's bytes as they are (NUL bytes, any length); PATH - reads standard input,\n"
+    "as does TEXT - for tokenize. -- ends the options: tfp tokenize DIR -- --- tokenises \"---\".\n"
     "Output is JSON on stdout; errors are {\"error\": \"...\"} on stderr with exit status 1.\n";
 
 void print_error(std::ostream& err, const std::string& message) {
@@ -33,6 +48,10 @@ void print_error(std::ostream& err, const std::string& message) {
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  return run(args, out, err, std::cin);
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::istream& in) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     (args.empty() ? err : out) << kUsage;
     return args.empty() ? 2 : 0;
@@ -40,12 +59,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   // The document is built in memory first, so a failure never leaves half a JSON on stdout.
   std::ostringstream doc;
   JsonWriter w(doc);
+  TextInput input(in);
   try {
     const std::string& cmd = args[0];
     if (cmd == "info") cmd_info(args, w);
-    else if (cmd == "tokenize") cmd_tokenize(args, w);
-    else if (cmd == "forward") cmd_forward(args, w);
-    else if (cmd == "generate") cmd_generate(args, w);
+    else if (cmd == "tokenize") cmd_tokenize(args, w, input);
+    else if (cmd == "forward") cmd_forward(args, w, input);
+    else if (cmd == "generate") cmd_generate(args, w, input);
     else if (cmd == "train") cmd_train(args, w);
     else if (cmd == "eval") cmd_eval(args, w);
     else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate; see tfp --help)");

@@ -1,11 +1,23 @@
 // tfp forward — one forward pass, printed as JSON.
 //   token models:    logits (T, V) of decoder LMs, or hidden states (T, C) of encoders;
-//                    --attention adds every layer's probabilities [layer][head][T][T]
+//                    --attention adds every layer's probabilities [layer][head][Tq][Tk]
+//                    under "attention" (rows = queries, post-softmax)
+//   encoder–decoder: --ids (or --text, --text-file) is the encoder's input (S tokens),
+//                    --decoder-ids (or --decoder-text, --decoder-text-file) the decoder's
+//                    (T tokens, starting with the decoder start token); logits (T, V);
+//                    --attention adds "encoder_attentions" [layer][head][S][S],
+//                    "decoder_attentions" [layer][head][T][T] and "cross_attentions"
+//                    [layer][head][T][S] (and, as before, the same under "attention":
+//                    {"encoder", "decoder", "cross"}). --tgt-ids/--tgt-text are the older
+//                    names of --decoder-ids/--decoder-text.
+//   recurrent (numbers-gru): as an encoder–decoder with no self-attention: its additive
+//                    attention is one cross-attention layer of one head (cli/gru.h)
 //   nn.Transformer*: --inputs FILE.safetensors (see model/torch_inputs.h); output (and
 //                    memory) per batch item; --attention adds "<stack>.<i>.<attn|cross>.probs"
 //                    per batch item, [batch][head][Tq][Tk]
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/gru.h"
 #include "nn/observer.h"
 #include "model/model.h"
 #include "model/torch_inputs.h"
@@ -14,20 +26,12 @@ namespace tfp::cli {
 
 namespace {
 
-// Ids from --ids or --text (tokenised with the folder's tokenizer).
-std::vector<int32_t> input_ids(const model::LoadedModel& m, const Args& a, const char* ids_opt,
-                               const char* text_opt) {
-  TFP_CHECK(a.has(ids_opt) != a.has(text_opt), "forward: give exactly one of ", ids_opt, " and ", text_opt);
-  if (a.has(ids_opt)) return parse_int_list(ids_opt, *a.get(ids_opt));
-  TFP_CHECK(m.tokenizer != nullptr, "forward: ", text_opt, " needs a tokenizer.json in '", m.source, "'");
-  return m.tokenizer->encode(*a.get(text_opt)).ids;
-}
-
-void write_tokens(JsonWriter& w, const char* key, const model::LoadedModel& m, const std::vector<int32_t>& ids) {
-  if (!m.tokenizer) return;
-  std::vector<std::string> tokens;
-  for (int32_t id : ids) tokens.push_back(m.tokenizer->id_to_token(id));
-  w.key(key).values(tokens);
+// The encoder's (or only) input: exactly one of --ids, --text, --text-file.
+std::vector<int32_t> input_ids(const model::LoadedModel& m, const Args& a, TextInput& input) {
+  std::optional<std::vector<int32_t>> ids =
+      token_ids_option(a, "forward", m.tokenizer.get(), m.source, "--ids", "--text", "--text-file", input);
+  TFP_CHECK(ids.has_value(), "forward: give the input as --ids 1,2,3, --text TEXT or --text-file PATH");
+  return std::move(*ids);
 }
 
 // [layer][head][Tq][Tk] from "<stack>.<i>.<kind>.probs".
@@ -39,22 +43,25 @@ void write_layers(JsonWriter& w, const nn::RecordingObserver& obs, const char* s
   w.end_array();
 }
 
-void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
+void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w, TextInput& input) {
   const model::ModelConfig& c = m.config();
   TFP_CHECK(c.has_embeddings, "forward: '", m.source,
             "' is a PyTorch nn.Transformer checkpoint (it takes embeddings): pass --inputs FILE.safetensors");
   const bool attention = a.has("--attention");
   nn::RecordingObserver obs(attention ? std::vector<std::string>{"*.probs"} : std::vector<std::string>{});
   nn::Observer* o = attention ? &obs : nullptr;
-  const std::vector<int32_t> ids = input_ids(m, a, "--ids", "--text");
+  if (c.architecture != model::Architecture::encoder_decoder)
+    for (const char* opt : {"--decoder-ids", "--decoder-text", "--decoder-text-file"})
+      TFP_CHECK(!a.has(opt), "forward: ", opt, " does not apply to a", c.architecture == model::Architecture::decoder_only ? " decoder-only" : "n encoder-only", " model");
+  const std::vector<int32_t> ids = input_ids(m, a, input);
   TFP_CHECK(!ids.empty(), "forward: no input tokens");
 
   w.begin_object();
   w.key("ids").values(ids);
-  write_tokens(w, "tokens", m, ids);
+  write_tokens(w, "tokens", m.tokenizer.get(), ids);
   switch (c.architecture) {
     case model::Architecture::decoder_only: {
-      for (const char* opt : {"--token-type-ids", "--attention-mask", "--tgt-ids", "--tgt-text"})
+      for (const char* opt : {"--token-type-ids", "--attention-mask"})
         TFP_CHECK(!a.has(opt), "forward: ", opt, " does not apply to a decoder-only model");
       const model::ForwardResult r = model::forward_decoder_only(c, m.weights(), ids, o);
       if (!r.logits.empty()) w.key("logits").tensor(r.logits);
@@ -63,8 +70,6 @@ void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
       break;
     }
     case model::Architecture::encoder_only: {
-      for (const char* opt : {"--tgt-ids", "--tgt-text"})
-        TFP_CHECK(!a.has(opt), "forward: ", opt, " does not apply to an encoder-only model");
       std::vector<int32_t> types;
       if (a.has("--token-type-ids")) {
         types = parse_int_list("--token-type-ids", *a.get("--token-type-ids"));
@@ -90,14 +95,18 @@ void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
     case model::Architecture::encoder_decoder: {
       for (const char* opt : {"--token-type-ids", "--attention-mask"})
         TFP_CHECK(!a.has(opt), "forward: ", opt, " does not apply to an encoder-decoder model");
-      const std::vector<int32_t> tgt = input_ids(m, a, "--tgt-ids", "--tgt-text");
-      TFP_CHECK(!tgt.empty(), "forward: no target tokens");
+      const std::vector<int32_t> tgt = decoder_ids(a, m.tokenizer.get(), m.source, m.decoder_start_token_id, input);
       const model::ForwardResult r = model::forward_encoder_decoder(c, m.weights(), ids, tgt, {}, o);
-      w.key("tgt_ids").values(tgt);
-      write_tokens(w, "tgt_tokens", m, tgt);
+      w.key("decoder_ids").values(tgt);
+      write_tokens(w, "decoder_tokens", m.tokenizer.get(), tgt);
+      w.key("tgt_ids").values(tgt);  // the older names of the two above
+      write_tokens(w, "tgt_tokens", m.tokenizer.get(), tgt);
       w.key("logits").tensor(r.logits);
       if (attention) {
-        w.key("attention").begin_object();
+        write_layers(w.key("encoder_attentions"), obs, "enc", "attn", c.n_encoder_layers);  // [L][H][S][S]
+        write_layers(w.key("decoder_attentions"), obs, "dec", "attn", c.n_decoder_layers);  // [L][H][T][T]
+        write_layers(w.key("cross_attentions"), obs, "dec", "cross", c.n_decoder_layers);   // [L][H][T][S]
+        w.key("attention").begin_object();  // the same, as earlier versions printed them
         write_layers(w.key("encoder"), obs, "enc", "attn", c.n_encoder_layers);
         write_layers(w.key("decoder"), obs, "dec", "attn", c.n_decoder_layers);
         write_layers(w.key("cross"), obs, "dec", "cross", c.n_decoder_layers);
@@ -110,7 +119,8 @@ void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
 }
 
 void forward_torch(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
-  for (const char* opt : {"--ids", "--text", "--token-type-ids", "--attention-mask", "--tgt-ids", "--tgt-text"})
+  for (const char* opt : {"--ids", "--text", "--text-file", "--token-type-ids", "--attention-mask", "--decoder-ids",
+                          "--decoder-text", "--decoder-text-file"})
     TFP_CHECK(!a.has(opt), "forward: ", opt, " cannot be combined with --inputs");
   const io::SafeTensors inputs = io::SafeTensors::load(*a.get("--inputs"));
   const int64_t B = model::torch_batch_size(m.family, inputs);
@@ -146,14 +156,20 @@ void forward_torch(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
 
 }  // namespace
 
-void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w) {
-  const Args a = parse_args(argv, 1, "forward", 1,
-                            {"--text", "--ids", "--token-type-ids", "--attention-mask", "--tgt-ids", "--tgt-text",
-                             "--inputs"},
-                            {"--attention"});
+void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
+  Args a = parse_args(argv, 1, "forward", 1,
+                      {"--text", "--text-file", "--ids", "--token-type-ids", "--attention-mask", "--decoder-ids",
+                       "--decoder-text", "--decoder-text-file", "--tgt-ids", "--tgt-text", "--inputs"},
+                      {"--attention"});
+  alias_option(a, "forward", "--tgt-ids", "--decoder-ids");
+  alias_option(a, "forward", "--tgt-text", "--decoder-text");
+  if (is_gru_dir(a.positional[0])) {  // models/numbers-gru: not a Transformer
+    gru_forward(a, w, input);
+    return;
+  }
   const model::LoadedModel m = model::load_model_dir(a.positional[0]);
   if (a.has("--inputs")) forward_torch(m, a, w);
-  else forward_tokens(m, a, w);
+  else forward_tokens(m, a, w, input);
 }
 
 }  // namespace tfp::cli

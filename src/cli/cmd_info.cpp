@@ -1,17 +1,24 @@
-// tfp info DIR — what a model folder holds: config, parameter count, dtypes, what the
-// loader left unused, the tokenizer.
+// tfp info DIR — what a model folder holds: family, config, the architecture described
+// for a reader ("description", cli/describe.h), parameter count, dtypes, what the loader
+// left unused, the tokenizer. The recurrent numbers-gru folder goes through cli/gru.h.
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/describe.h"
+#include "cli/gru.h"
 #include "model/model.h"
 
 namespace tfp::cli {
 
 void cmd_info(const std::vector<std::string>& argv, JsonWriter& w) {
   const Args a = parse_args(argv, 1, "info", 1, {}, {});
+  if (is_gru_dir(a.positional[0])) {
+    gru_info(a.positional[0], w);
+    return;
+  }
   const model::LoadedModel m = model::load_model_dir(a.positional[0]);
   const model::ModelConfig& c = m.config();
 
@@ -26,6 +33,8 @@ void cmd_info(const std::vector<std::string>& argv, JsonWriter& w) {
   w.key("family").value(model::family_name(m.family));
   w.key("architecture").value(model::architecture_name(c.architecture));
   w.key("config").raw(nlohmann::json::parse(model::config_to_json(c)).dump());
+  w.key("description");
+  write_description(w, c);
   w.key("parameters").value(parameters);
   w.key("tensors").value(static_cast<int64_t>(m.tensors->size()));
   w.key("bound").value(static_cast<int64_t>(m.report.bound));
@@ -38,6 +47,7 @@ void cmd_info(const std::vector<std::string>& argv, JsonWriter& w) {
   for (const auto& [k, v] : m.tensors->metadata()) w.key(k).value(v);
   w.end_object();
   w.key("eos_token_id").value(m.eos_token_id);
+  w.key("decoder_start_token_id").value(m.decoder_start_token_id);
   w.key("tokenizer");
   if (m.tokenizer) {
     w.begin_object();

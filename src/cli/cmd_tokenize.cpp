@@ -1,14 +1,24 @@
-// tfp tokenize DIR TEXT — ids, tokens and offsets; DIR needs only tokenizer.json.
+// tfp tokenize DIR (TEXT | --text-file PATH | -) — ids, tokens and offsets; DIR needs only
+// tokenizer.json. TEXT "-" reads standard input; after "--" every argument is literal
+// text ("tfp tokenize DIR -- ---" tokenises "---", "tfp tokenize DIR -- -" a hyphen).
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "model/model.h"
 
 namespace tfp::cli {
 
-void cmd_tokenize(const std::vector<std::string>& argv, JsonWriter& w) {
-  const Args a = parse_args(argv, 1, "tokenize", 2, {}, {"--no-special-tokens"});
+void cmd_tokenize(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
+  const Args a = parse_args(argv, 1, "tokenize", kAnyPositionals, {"--text-file"}, {"--no-special-tokens"});
+  const size_t want = a.has("--text-file") ? 1 : 2;
+  TFP_CHECK(a.positional.size() == want, "tokenize: expected ",
+            want == 1 ? "DIR alone with --text-file" : "DIR and TEXT (or DIR --text-file PATH)", ", got ",
+            a.positional.size(), " argument", a.positional.size() == 1 ? "" : "s", " (see tfp --help)");
   const Tokenizer tok = model::load_tokenizer_dir(a.positional[0]);
-  const Encoding enc = tok.encode(a.positional[1], !a.has("--no-special-tokens"));
+  std::string text;
+  if (a.has("--text-file")) text = input.read("tokenize", "--text-file", *a.get("--text-file"));
+  else if (a.positional[1] == "-" && !a.literal[1]) text = input.read("tokenize", "TEXT", "-");
+  else text = a.positional[1];
+  const Encoding enc = tok.encode(text, !a.has("--no-special-tokens"));
   w.begin_object();
   w.key("ids").values(enc.ids);
   w.key("tokens").values(enc.tokens);
