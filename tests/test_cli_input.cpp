@@ -1,6 +1,6 @@
 // How the tfp tool takes any text: "--" ends the options, --text-file reads a file's bytes
-// as they are (a NUL byte, 200 kB — neither fits a command-line argument), "-" reads
-// standard input; missing files are clear errors. Runs tfp::cli::run with a given stdin
+// as they are (a NUL byte, 200 kB — neither fits a command-line argument), --text-file -
+// reads standard input; missing files are clear errors. Runs tfp::cli::run with a given stdin
 // (tests/test_cli_util.h); the fixture is gpt2_tiny's byte-level BPE (byte 0 → "Ā" = id 0,
 // "-" = id 45).
 #include <doctest/doctest.h>
@@ -37,7 +37,8 @@ TEST_CASE("cli input: -- ends the options; dashes that are no option are text") 
   const nlohmann::json dashes = run_cli({"tokenize", dir, "--", "---"}).json();
   CHECK(dashes["ids"] == nlohmann::json({45, 45, 45}));
   CHECK(run_cli({"tokenize", dir, "---"}).json()["ids"] == dashes["ids"]);  // "---" is no option name
-  CHECK(run_cli({"tokenize", dir, "--", "-"}).json()["ids"] == nlohmann::json({45}));  // literal after --
+  CHECK(run_cli({"tokenize", dir, "-"}, "stdin is not read").json()["ids"] == nlohmann::json({45}));  // a hyphen
+  CHECK(run_cli({"tokenize", dir, "--", "-"}).json()["ids"] == nlohmann::json({45}));
   // After --, an option's name is text too; before it, options still work.
   const nlohmann::json t = run_cli({"tokenize", dir, "--no-special-tokens", "--", "--attention"}).json();
   CHECK(t["tokens"][0] == "-");
@@ -47,7 +48,9 @@ TEST_CASE("cli input: -- ends the options; dashes that are no option are text") 
   const tfp::testing::CliRun extra = run_cli({"tokenize", dir, "x", "--", "--ids"});
   CHECK(extra.code == 1);
   CHECK(extra.error() == "tokenize: expected DIR and TEXT (or DIR --text-file PATH), got 3 arguments (see tfp --help)");
-  CHECK(run_cli({"tokenize", dir, "--colour"}).error() == "tokenize: unknown option --colour");
+  CHECK(run_cli({"tokenize", dir, "--colour"}).error() ==
+        "tokenize: unknown option --colour (a text that starts with -- goes after --: tfp tokenize DIR -- --text)");
+  CHECK(run_cli({"tokenize", dir, "--", "--colour"}).code == 0);
 }
 
 TEST_CASE("cli input: --text-file reads a NUL byte and 200 kB") {
@@ -81,19 +84,18 @@ TEST_CASE("cli input: --text-file reads a NUL byte and 200 kB") {
   CHECK(too_long.error().find("32") != std::string::npos);
 }
 
-TEST_CASE("cli input: - reads standard input") {
+TEST_CASE("cli input: --text-file - reads standard input") {
   const std::string dir = checkpoint_dir("gpt2_tiny");
   const nlohmann::json want = run_cli({"tokenize", dir, " the cat"}).json();
-  CHECK(run_cli({"tokenize", dir, "-"}, " the cat").json()["ids"] == want["ids"]);
   CHECK(run_cli({"tokenize", dir, "--text-file", "-"}, " the cat").json()["ids"] == want["ids"]);
-  CHECK(run_cli({"tokenize", dir, "-"}, kNul).json()["ids"] == nlohmann::json({97, 0, 98}));
+  CHECK(run_cli({"tokenize", dir, "--text-file", "-"}, kNul).json()["ids"] == nlohmann::json({97, 0, 98}));
   CHECK(run_cli({"forward", dir, "--text-file", "-"}, " the cat").json()["ids"] == want["ids"]);
   const nlohmann::json g = run_cli({"generate", dir, "--text-file", "-", "--max-tokens", "6", "--temperature", "0"}, " tHel").json();
   const nlohmann::json p = run_cli({"generate", dir, "--prompt", " tHel", "--max-tokens", "6", "--temperature", "0"}).json();
   CHECK(g["prompt_ids"] == p["prompt_ids"]);
   CHECK(g["ids"] == p["ids"]);
   // An empty standard input is an empty text.
-  CHECK(run_cli({"tokenize", dir, "-"}, "").json()["ids"] == nlohmann::json::array());
+  CHECK(run_cli({"tokenize", dir, "--text-file", "-"}, "").json()["ids"] == nlohmann::json::array());
   // Standard input is read once: a second "-" in the same command is an error, not "".
   const std::string enc_dec = std::string(TFP_FIXTURES_DIR) + "/../../models/numbers-transformer";
   const tfp::testing::CliRun twice =
@@ -123,3 +125,33 @@ TEST_CASE("cli input: a missing or unreadable text file is a clear error") {
   fails({"forward", dir, "--text", "a", "--text-file", "x"}, "forward: give only one of --ids, --text and --text-file");
   fails({"generate", dir, "--prompt", "a", "--ids", "1"}, "generate: give only one of --ids, --prompt and --text-file");
 }
+
+#ifndef __EMSCRIPTEN__
+#include <sys/wait.h>
+
+// The built binary itself (main.cpp forwards argv and the real standard input), when the
+// native build folder has it: a pipe into --text-file -, and "--" through a real argv.
+TEST_CASE("cli input: the tfp binary reads a pipe and honours --") {
+  const std::string tfp = tfp::testing::repo_dir() + "/build/native/tfp";
+  if (!tfp::io::file_exists(tfp)) {
+    MESSAGE("skipped: no ", tfp);
+    return;
+  }
+  auto shell = [](const std::string& cmd) {
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int status = pclose(p);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    return nlohmann::json::parse(out, nullptr, false);
+  };
+  const std::string dir = checkpoint_dir("gpt2_tiny");
+  CHECK(shell("printf 'a\\000b' | '" + tfp + "' tokenize '" + dir + "' --text-file -")["ids"] ==
+        nlohmann::json({97, 0, 98}));
+  CHECK(shell("'" + tfp + "' tokenize '" + dir + "' -- --- </dev/null")["ids"] == nlohmann::json({45, 45, 45}));
+}
+#endif

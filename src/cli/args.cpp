@@ -48,14 +48,13 @@ float Args::get_float(const std::string& name, float fallback) const {
 
 Args parse_args(const std::vector<std::string>& argv, size_t first, const std::string& command,
                 size_t n_positional, const std::set<std::string>& value_options,
-                const std::set<std::string>& flag_options) {
+                const std::set<std::string>& flag_options, const char* unknown_hint) {
   Args a;
   bool options_ended = false;
   for (size_t i = first; i < argv.size(); ++i) {
     const std::string& s = argv[i];
     if (options_ended) {
       a.positional.push_back(s);
-      a.literal.push_back(true);
     } else if (s == "--") {  // the end of the options: "tfp tokenize DIR -- ---"
       options_ended = true;
     } else if (s.size() > 2 && s.starts_with("--") && std::isalpha(static_cast<unsigned char>(s[2]))) {
@@ -66,11 +65,11 @@ Args parse_args(const std::vector<std::string>& argv, size_t first, const std::s
         TFP_CHECK(!a.options.count(s), command, ": ", s, " given twice");
         a.options[s] = argv[++i];
       } else {
-        TFP_FAIL(command, ": unknown option ", s);
+        TFP_FAIL(command, ": unknown option ", s, unknown_hint ? " (" : "", unknown_hint ? unknown_hint : "",
+                 unknown_hint ? ")" : "");
       }
     } else {
       a.positional.push_back(s);
-      a.literal.push_back(false);
     }
   }
   TFP_CHECK(n_positional == kAnyPositionals || a.positional.size() == n_positional, command, ": expected ", n_positional, " argument",

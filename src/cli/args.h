@@ -14,7 +14,6 @@ namespace tfp::cli {
 
 struct Args {
   std::vector<std::string> positional;
-  std::vector<bool> literal;                   // per positional: given after "--"
   std::map<std::string, std::string> options;  // "--ids" → "1,2,3"
   std::set<std::string> flags;                 // "--attention"
 
@@ -32,7 +31,7 @@ inline constexpr size_t kAnyPositionals = static_cast<size_t>(-1);
 // Throws tfp::Error naming an unknown option, a missing value or a wrong positional count.
 Args parse_args(const std::vector<std::string>& argv, size_t first, const std::string& command,
                 size_t n_positional, const std::set<std::string>& value_options,
-                const std::set<std::string>& flag_options);
+                const std::set<std::string>& flag_options, const char* unknown_hint = nullptr);
 
 // "1,2,3" → {1, 2, 3}; throws naming the option on anything else.
 std::vector<int32_t> parse_int_list(const std::string& option, const std::string& text);

@@ -17,7 +17,7 @@ const char* const kUsage =
     "usage:\n"
     "  tfp info DIR\n"
     "      family, config, the architecture described (positions, heads, norms, windows, soft-caps)\n"
-    "  tfp tokenize DIR (TEXT | - | --text-file PATH) [--no-special-tokens]\n"
+    "  tfp tokenize DIR (TEXT | --text-file PATH) [--no-special-tokens]\n"
     "  tfp forward DIR (--ids 1,2,3 | --text T | --text-file PATH) [--attention]\n"
     "      decoder-only: {ids, logits [T][V], attention [layer][head][T][T]}\n"
     "      encoder-only: [--token-type-ids 0,0,1] [--attention-mask 1,1,0]\n"
@@ -36,8 +36,8 @@ const char* const kUsage =
     "  tfp train TASK|brown-gpt|brown-pos [--out DIR] [--steps N] [--seed S] ...  (progress on stderr)\n"
     "  tfp eval brown-gpt|brown-pos [--model DIR] [--corpus DIR] [--limit N]\n"
     "DIR holds config.json, model.safetensors and (optionally) tokenizer.json.\n"
-    "--text-file reads a file's bytes as they are (NUL bytes, any length); PATH - reads standard input,\n"
-    "as does TEXT - for tokenize. -- ends the options: tfp tokenize DIR -- --- tokenises \"---\".\n"
+    "--text-file reads a file's bytes as they are (NUL bytes, any length); --text-file - reads standard\n"
+    "input. -- ends the options: tfp tokenize DIR -- --help tokenises \"--help\".\n"
     "Output is JSON on stdout; errors are {\"error\": \"...\"} on stderr with exit status 1.\n";
 
 void print_error(std::ostream& err, const std::string& message) {

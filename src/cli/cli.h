@@ -3,15 +3,14 @@
 // commands and the shape of each output (cli.cpp kUsage):
 //
 //   tfp info DIR
-//   tfp tokenize DIR (TEXT | - | --text-file PATH)
+//   tfp tokenize DIR (TEXT | --text-file PATH)
 //   tfp forward DIR (--ids 1,2,3 | --text T | --text-file PATH) [--attention]
 //                   [--decoder-ids 0,5 | --decoder-text T | --decoder-text-file PATH]
 //   tfp forward DIR --inputs FILE.safetensors [--attention]      (PyTorch nn.Transformer*)
 //   tfp generate DIR (--prompt TEXT | --text-file PATH | --ids 1,2,3) [--max-tokens N]
 //                    [--temperature T] [--top-k K] [--top-p P] [--seed S] [--beam N]
 //
-// "--" ends the options; --text-file PATH "-" (and tokenize's TEXT "-") reads standard
-// input.
+// "--" ends the options; --text-file - reads standard input.
 //
 // run() is the whole tool minus process concerns, so tests call it directly
 // (tests/test_cli*.cpp); main.cpp only forwards argv and the exit code.

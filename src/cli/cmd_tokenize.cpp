@@ -1,6 +1,6 @@
-// tfp tokenize DIR (TEXT | --text-file PATH | -) — ids, tokens and offsets; DIR needs only
-// tokenizer.json. TEXT "-" reads standard input; after "--" every argument is literal
-// text ("tfp tokenize DIR -- ---" tokenises "---", "tfp tokenize DIR -- -" a hyphen).
+// tfp tokenize DIR (TEXT | --text-file PATH) — ids, tokens and offsets; DIR needs only
+// tokenizer.json. TEXT is always the text itself ("-" is a hyphen); --text-file - reads
+// standard input. After "--" every argument is text: "tfp tokenize DIR -- --help".
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "model/model.h"
@@ -8,7 +8,8 @@
 namespace tfp::cli {
 
 void cmd_tokenize(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
-  const Args a = parse_args(argv, 1, "tokenize", kAnyPositionals, {"--text-file"}, {"--no-special-tokens"});
+  const Args a = parse_args(argv, 1, "tokenize", kAnyPositionals, {"--text-file"}, {"--no-special-tokens"},
+                            "a text that starts with -- goes after --: tfp tokenize DIR -- --text");
   const size_t want = a.has("--text-file") ? 1 : 2;
   TFP_CHECK(a.positional.size() == want, "tokenize: expected ",
             want == 1 ? "DIR alone with --text-file" : "DIR and TEXT (or DIR --text-file PATH)", ", got ",
@@ -16,7 +17,6 @@ void cmd_tokenize(const std::vector<std::string>& argv, JsonWriter& w, TextInput
   const Tokenizer tok = model::load_tokenizer_dir(a.positional[0]);
   std::string text;
   if (a.has("--text-file")) text = input.read("tokenize", "--text-file", *a.get("--text-file"));
-  else if (a.positional[1] == "-" && !a.literal[1]) text = input.read("tokenize", "TEXT", "-");
   else text = a.positional[1];
   const Encoding enc = tok.encode(text, !a.has("--no-special-tokens"));
   w.begin_object();

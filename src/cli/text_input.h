@@ -1,8 +1,9 @@
 // Texts the CLI reads from somewhere other than its own arguments: `--text-file PATH`
 // reads a file's bytes exactly as they are (NUL bytes, invalid UTF-8, any length, a final
-// newline included), and PATH "-" reads standard input. A text given as an argument can
-// hold neither a NUL byte nor more than the system's argument limit (about 2 MB on
-// Linux, 128 kB for one argument); a file or a pipe can.
+// newline included), and PATH "-" reads standard input (a text argument "-" stays a
+// hyphen). A text given as an argument can hold neither a NUL byte nor more than the
+// system's argument limit (about 2 MB on Linux, 128 kB for one argument); a file or a
+// pipe can.
 #pragma once
 #include <cstdint>
 #include <istream>
