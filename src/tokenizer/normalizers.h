@@ -9,7 +9,8 @@
 //   Lowercase     per-character lowercase (unicode::append_lower)
 //   StripAccents  drop combining marks (Mn Mc Me); usually after NFD
 //   BertNormalizer  BERT's clean-up (normalizer.h)
-// Not here: Precompiled (SentencePiece's charsmap), ByteLevel, Nmt; loading names them.
+//   Precompiled   SentencePiece's charsmap (precompiled.h)
+// Not here: ByteLevel, Nmt; loading names them.
 #pragma once
 #include <memory>
 #include <string>

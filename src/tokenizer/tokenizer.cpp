@@ -200,7 +200,12 @@ void Tokenizer::encode_pieces(const std::vector<unicode::DecodedChar>& chars, No
       // that holds only some bytes of a char thus gets the whole char.)
       uint32_t b = UINT32_MAX, e = 0;
       if (t.end > t.begin) {
-        for (uint32_t k = cp_of_byte[t.begin]; k <= cp_of_byte[t.end - 1]; ++k) {
+        const uint32_t first = cp_of_byte[t.begin], last = cp_of_byte[t.end - 1];
+        // Origins only go out of order inside a run of reordered combining marks, so a long
+        // span (a fused unknown stretch, each of whose byte tokens covers all of it) needs
+        // only its ends; walking it for every token would be quadratic.
+        const uint32_t step = last - first < 16 ? 1 : std::max(1u, last - first);
+        for (uint32_t k = first; k <= last; k += step) {
           b = std::min(b, chars[p.origin[k]].begin);
           e = std::max(e, chars[p.origin_last[k]].end);
         }

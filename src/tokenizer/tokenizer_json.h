@@ -9,7 +9,8 @@
 //                  or ["a", "b"], continuing_subword_prefix, end_of_word_suffix; bpe.h),
 //                  Unigram (unk_id, byte_fallback; unigram.h), WordPiece, Char (ours)
 //   normalizer     Sequence, Prepend, Replace (String or Regex), NFC, NFD, NFKC, NFKD,
-//                  Strip, Lowercase, StripAccents, BertNormalizer
+//                  Strip, Lowercase, StripAccents, BertNormalizer, Precompiled
+//                  (SentencePiece's charsmap of T5/ALBERT files; precompiled.h)
 //   pre_tokenizer  Sequence, Split (String or Regex; Removed, Isolated, MergedWithPrevious,
 //                  MergedWithNext, Contiguous; invert), ByteLevel (with or without its
 //                  regex), Metaspace (prepend_scheme always/first/never, split), Digits,
@@ -22,8 +23,9 @@
 //   added_tokens   special or not; lstrip, rstrip, single_word; normalized (matched after
 //                  the normalizer) — as Hugging Face applies them (added_tokens.h)
 // Regex patterns go through our own matcher (regex.h), which names any construct it lacks.
-// Refused by name: the Precompiled normalizer (T5/ALBERT's SentencePiece charsmap), BPE
-// dropout, UnicodeScripts/FixedLength pre-tokenizers, the CTC decoder, WordLevel models.
+// Refused by name: the Nmt and ByteLevel normalizers, BPE dropout, the UnicodeScripts and
+// FixedLength pre-tokenizers, the CTC decoder, WordLevel models. Only single sequences:
+// the "pair" template is not read.
 // `truncation` and `padding` are ignored: callers truncate and pad.
 #pragma once
 #include <string>

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadTfp } from './tfp_module.mjs';
 import { ModelApi } from './model_api.mjs';
-import { longText, testStrings } from './tokenizer_strings.mjs';
+import { longText, stressTexts, testStrings } from './tokenizer_strings.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -114,6 +114,17 @@ for (const { name, path, count } of [...REAL, ...MADE]) {
         ` in WASM (HF native: ${refMs.toFixed(1)} ms)`);
       assert.deepEqual(ids, refLong.getIds());
       assert.ok(best < 1000, `100 kB took ${best} ms`);
+
+      // Long runs of one kind of character (spaces, one letter, CJK, digits, emoji, marks).
+      for (const [k, s] of stressTexts().entries()) {
+        const t1 = performance.now();
+        const got = api.tokenize(model, s).ids;
+        const ms = performance.now() - t1;
+        const want = (await ref.encode(s)).getIds();
+        assert.ok(got.join() === want.join(), `stress text ${k}: ids differ`);
+        assert.equal(decode(model, got, true), upToNul(await ref.decode(want, true)), `stress text ${k}: decode differs`);
+        assert.ok(ms < 1000, `stress text ${k} took ${ms} ms`);
+      }
     } finally {
       api.free(model);
     }

@@ -100,3 +100,9 @@ export function longText(bytes) {
   }
   return parts.join('');
 }
+
+/** Long single-kind texts (~100 kB each) that stress the matchers and the merge queue. */
+export function stressTexts() {
+  return [' '.repeat(100000), 'a'.repeat(100000), '我'.repeat(33000), '  \n'.repeat(30000), '1'.repeat(100000),
+    '😀'.repeat(25000), 'a b '.repeat(25000), '!'.repeat(100000), '\u0301'.repeat(50000)];
+}
