@@ -41,10 +41,21 @@ export function attentionSteps(c: Calls, m: TfpModule, modelPtr: number, a: Atte
 export function readSteps(c: Calls, m: TfpModule, list: number, started: number): AttentionStepsResult {
   try {
     const t = (name: string) => c.tensor(list, name);
+    // The family's machinery (soft-cap, partial rotary, local window), where the engine gives it.
+    const has = (name: string) => c.withBuffer(name.length + 1, (p) => {
+      m.HEAPU8.set(new TextEncoder().encode(name + '\0'), p);
+      return m._tfp_tensors_find(list, p) >= 0;
+    });
+    const one = (name: string) => (has(name) ? { [name]: t(name).data[0]! } : {});
+    const extra = { ...one('softcap'), ...one('rotary_dims'), ...one('window') };
     return {
       q: t('q'), k: t('k'), v: t('v'), scores: t('scores'), scaled: t('scaled'), bias: t('bias'), mask: t('mask'),
       logits: t('logits'), probs: t('probs'), weightedV: t('weighted_v'), out: t('out'),
       scale: t('scale').data[0]!, workerMs: performance.now() - started,
+      ...(has('capped') ? { capped: t('capped') } : {}),
+      ...(extra.softcap !== undefined ? { softcap: extra.softcap } : {}),
+      ...(extra.rotary_dims !== undefined ? { rotaryDims: extra.rotary_dims } : {}),
+      ...(extra.window !== undefined ? { window: extra.window } : {}),
     };
   } finally {
     m._tfp_tensors_free(list);

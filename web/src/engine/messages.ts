@@ -283,7 +283,15 @@ export interface AttentionStepsResult {
   probs: FloatTensor;     // (Tk) softmax: the forward pass's attention row
   weightedV: FloatTensor; // (Tk, D) probs_j · v_j
   out: FloatTensor;       // (D) Σ_j probs_j · v_j: the head's output for the query
-  scale: number;          // 1/√D
+  scale: number;          // the block's score scale: 1/√D, or the model's own (T5, GPT-Neo 1; Gemma query_pre_attn_scalar^-½)
+  /** (Tk) softcap·tanh(scaled/softcap) (Gemma 2); = scaled when softcap is 0. */
+  capped?: FloatTensor;
+  /** The attention soft-cap, 0 = none. */
+  softcap?: number;
+  /** How many leading dimensions of q and k RoPE rotated (0: no RoPE; < D: partial rotary). */
+  rotaryDims?: number;
+  /** The layer's local-attention window in keys (0 = global). */
+  window?: number;
   workerMs: number;
 }
 

@@ -21,9 +21,16 @@ export interface LayerHeadData {
   cols: number;                  // Tk
   masked?: Float32Array | null;  // (Tq, Tk) non-zero = masked
   selected: { layer: number; head: number };
+  /** Key/value heads (grouped-query attention: fewer than `heads`): query heads that share
+   *  one are grouped under a "KV k" band and spaced apart from the next group. */
+  kvHeads?: number;
+  /** Per layer, its own mask instead of `masked` (a local layer's window). */
+  layerMasked?: (Float32Array | null)[];
+  /** Per layer, a mark under its label (e.g. "local · 4" with a longer title), or null. */
+  layerNotes?: ({ text: string; title: string } | null)[];
 }
 
-const MIN_TILE = 36, MAX_TILE = 160, ROW_LABEL = 28, GAP = 8;
+const MIN_TILE = 36, MAX_TILE = 160, ROW_LABEL = 28, NOTE_LABEL = 64, GAP = 8, GROUP_GAP = 10;
 
 /** What a painted tile shows; the tile is repainted when any of it changes. */
 interface Painted {
@@ -40,7 +47,9 @@ export class LayerHeadGrid {
   private buttons: HTMLButtonElement[][] = [];
   private canvases: HTMLCanvasElement[][] = [];
   private painted: Painted[][] = [];
-  private shape = { L: -1, H: -1 };
+  private shape = { L: -1, H: -1, kv: 0 };
+  private rowLabels: HTMLElement[] = [];
+  private groupBands: HTMLElement[] = [];
   private data: LayerHeadData | null = null;
   private size = 0;
   private theme: { key: string; maskBg: number; maskLine: number; connected: boolean } | null = null;
@@ -71,14 +80,18 @@ export class LayerHeadGrid {
     const dpr = window.devicePixelRatio || 1;
     const want = Math.min(MAX_TILE, Math.max(88, Math.ceil(Math.max(d.rows, d.cols) / dpr)));
     const width = this.observedWidth || this.element.parentElement?.clientWidth || 600;
-    const fit = Math.floor((width - ROW_LABEL) / Math.max(d.heads, 1)) - GAP;
+    const groups = d.kvHeads && d.kvHeads < d.heads ? d.kvHeads : 1;
+    const label = d.layerNotes?.some((n) => n) ? NOTE_LABEL : ROW_LABEL;
+    const fit = Math.floor((width - label - (groups - 1) * GROUP_GAP) / Math.max(d.heads, 1)) - GAP;
     return Math.max(MIN_TILE, Math.min(want, fit));
   }
 
   update(d: LayerHeadData): void {
     this.data = d;
     const L = d.layers.length, H = d.heads;
-    if (L !== this.shape.L || H !== this.shape.H) this.build(L, H);
+    const kv = d.kvHeads && d.kvHeads < H && H % d.kvHeads === 0 ? d.kvHeads : 0;
+    if (L !== this.shape.L || H !== this.shape.H || kv !== this.shape.kv) this.build(L, H, kv);
+    this.label(d, kv);
     const size = this.tileSize(d);
     if (size !== this.size) {
       this.size = size;
@@ -93,11 +106,48 @@ export class LayerHeadGrid {
     if (this.data) this.paint(true);
   }
 
-  private build(L: number, H: number): void {
-    this.shape = { L, H };
-    this.element.style.gridTemplateColumns = `auto repeat(${H}, var(--tile))`;
-    const cells: HTMLElement[] = [document.createElement('span')];
+  /** The group of query head h when `kv` key/value heads are shared (h // (H / kv), the
+   *  order every grouped-query model uses), or -1 without groups. */
+  private static group(h: number, H: number, kv: number): number {
+    return kv ? Math.floor(h / (H / kv)) : -1;
+  }
+
+  private build(L: number, H: number, kv: number): void {
+    this.shape = { L, H, kv };
+    this.element.classList.toggle('kv-grouped', kv > 0);
+    // Grouped: a narrow spacer column between groups sets them apart.
+    const cols: string[] = ['auto'];
     for (let h = 0; h < H; h++) {
+      if (kv && h > 0 && LayerHeadGrid.group(h, H, kv) !== LayerHeadGrid.group(h - 1, H, kv)) cols.push(`${GROUP_GAP - 4}px`);
+      cols.push('var(--tile)');
+    }
+    this.element.style.gridTemplateColumns = kv ? cols.join(' ') : `auto repeat(${H}, var(--tile))`;
+    const cells: HTMLElement[] = [];
+    const spacer = () => {
+      const s = document.createElement('span');
+      s.className = 'lh-gap';
+      s.setAttribute('aria-hidden', 'true');
+      return s;
+    };
+    const startsGroup = (h: number) => kv > 0 && h > 0 && LayerHeadGrid.group(h, H, kv) !== LayerHeadGrid.group(h - 1, H, kv);
+    this.groupBands = [];
+    if (kv) {
+      // One band per key/value head over the query heads that read it.
+      cells.push(document.createElement('span'));
+      const per = H / kv;
+      for (let g = 0; g < kv; g++) {
+        if (g > 0) cells.push(spacer());
+        const band = document.createElement('span');
+        band.className = 'lh-kv';
+        band.dataset.kv = String(g);
+        band.style.gridColumn = `span ${per}`;
+        this.groupBands.push(band);
+        cells.push(band);
+      }
+    }
+    cells.push(document.createElement('span'));
+    for (let h = 0; h < H; h++) {
+      if (startsGroup(h)) cells.push(spacer());
       const s = document.createElement('span');
       s.className = 'lh-col';
       s.textContent = `H${h + 1}`;
@@ -106,17 +156,22 @@ export class LayerHeadGrid {
     this.buttons = [];
     this.canvases = [];
     this.painted = [];
+    this.rowLabels = [];
     for (let l = 0; l < L; l++) {
       const s = document.createElement('span');
       s.className = 'lh-row';
       s.textContent = `L${l + 1}`;
+      this.rowLabels.push(s);
       cells.push(s);
       const row: HTMLButtonElement[] = [], crow: HTMLCanvasElement[] = [], prow: Painted[] = [];
       for (let h = 0; h < H; h++) {
+        if (startsGroup(h)) cells.push(spacer());
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'lh-tile';
-        bindAttr(b, 'aria-label', () => t('w.gridTile', { layer: l + 1, head: h + 1 }));
+        bindAttr(b, 'aria-label', () => t('w.gridTile', { layer: l + 1, head: h + 1 }) +
+          (kv ? ` (${t('w.gridKvTile', { kv: LayerHeadGrid.group(h, H, kv) + 1 })})` : ''));
+        if (kv) b.dataset.kv = String(LayerHeadGrid.group(h, H, kv));
         b.dataset.layer = String(l);
         b.dataset.head = String(h);
         const c = document.createElement('canvas');
@@ -134,6 +189,32 @@ export class LayerHeadGrid {
       this.painted.push(prow);
     }
     this.element.replaceChildren(...cells);
+  }
+
+  /** The KV bands' and layer marks' text (in the page's language: redone on each update). */
+  private label(d: LayerHeadData, kv: number): void {
+    const per = kv ? d.heads / kv : 0;
+    this.groupBands.forEach((band, g) => {
+      band.textContent = t('w.gridKv', { kv: g + 1 });
+      band.title = t('w.gridKvTitle', { from: g * per + 1, to: (g + 1) * per, kv: g + 1 });
+    });
+    this.rowLabels.forEach((s, l) => {
+      const note = d.layerNotes?.[l] ?? null;
+      const want = note ? `${l + 1}|${note.text}|${note.title}` : `${l + 1}`;
+      if (s.dataset.shown === want) return;
+      s.dataset.shown = want;
+      s.classList.toggle('lh-local', !!note);
+      if (!note) {
+        s.textContent = `L${l + 1}`;
+        s.removeAttribute('title');
+        return;
+      }
+      const mark = document.createElement('span');
+      mark.className = 'lh-note';
+      mark.textContent = note.text;
+      s.replaceChildren(document.createTextNode(`L${l + 1}`), mark);
+      s.title = note.title;
+    });
   }
 
   private select(sel: { layer: number; head: number }): void {
@@ -166,7 +247,7 @@ export class LayerHeadGrid {
     for (let l = 0; l < this.shape.L; l++) {
       for (let h = 0; h < this.shape.H; h++) {
         const c = this.canvases[l]![h]!, p = this.painted[l]![h]!;
-        const probs = d.layers[l]!, masked = d.masked ?? null;
+        const probs = d.layers[l]!, masked = d.layerMasked?.[l] ?? d.masked ?? null;
         if (!force && p.probs === probs && p.masked === masked && p.rows === d.rows && p.cols === d.cols &&
             p.px === px && p.theme === themeKey) continue;
         if (c.width !== px || c.height !== px) {

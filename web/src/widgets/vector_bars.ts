@@ -14,6 +14,9 @@ export interface VectorBarsOptions {
   digits?: number;
   /** Compact strips (table cells) are lower. */
   compact?: boolean;
+  /** Partial rotation (RoPE on the first dimensions only): cells before this index are
+   *  marked as rotated (underlined), a rule separates them from the unchanged rest. */
+  rotated?: number;
 }
 
 /** The largest |value| of several vectors (a shared colour scale), at least 1e-12. */
@@ -28,14 +31,14 @@ export function vectorBars(values: ArrayLike<number>, o: VectorBarsOptions): HTM
   const digits = o.digits ?? 3;
   const scale = o.scale ?? maxAbs(values);
   const strip = document.createElement('span');
-  strip.className = o.compact ? 'vector-bars compact' : 'vector-bars';
+  strip.className = (o.compact ? 'vector-bars compact' : 'vector-bars') + (o.rotated !== undefined ? ' partial-rotary' : '');
   strip.setAttribute('role', 'img');
   const shown = Array.from(values, (v) => v.toFixed(digits));
   strip.setAttribute('aria-label', t('w.vectorLabel', { label: o.label, count: values.length, values: shown.join(', ') }));
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     const cell = document.createElement('span');
-    cell.className = 'vb-cell';
+    cell.className = o.rotated === undefined ? 'vb-cell' : i < o.rotated ? 'vb-cell vb-rot' : i === o.rotated ? 'vb-cell vb-split' : 'vb-cell';
     const t = Math.min(1, Math.abs(v) / scale);
     // color-mix with the panel colour: 0 is the background in either theme.
     cell.style.background = `color-mix(in srgb, var(${v >= 0 ? '--vec-pos' : '--vec-neg'}) ${Math.round(100 * t)}%, var(--panel))`;

@@ -27,7 +27,50 @@ export function drillPanels(r: AttentionStepsResult): Record<string, { dims: num
   return {
     q: r.q, k: r.k, v: r.v, scores: r.scores, scaled: r.scaled, bias: r.bias, mask: r.mask, logits: r.logits,
     probs: r.probs, weighted_v: r.weightedV, out: r.out, scale: { dims: [1], data: Float32Array.of(r.scale) },
+    ...(r.capped ? { capped: r.capped } : {}),
+    ...(r.softcap !== undefined ? { softcap: { dims: [1], data: Float32Array.of(r.softcap) } } : {}),
+    ...(r.rotaryDims !== undefined ? { rotary_dims: { dims: [1], data: Float32Array.of(r.rotaryDims) } } : {}),
+    ...(r.window !== undefined ? { window: { dims: [1], data: Float32Array.of(r.window) } } : {}),
   };
+}
+
+/** What a row of the drill-down goes through, beyond q·k/√d_k + mask: read from the
+ *  engine's steps (soft-cap, rotated dimensions, window) and the model's description
+ *  (its own scale, how positions enter). */
+export interface Machinery {
+  /** The model's own scale (absent: 1/√d_k). */
+  ownScale: boolean;
+  softcap: number;
+  /** Dimensions RoPE rotated: 0 none, D all, between: partial. */
+  rotaryDims: number;
+  window: number;
+  /** 'alibi' | 'relative' when the bias column holds the positions, else null. */
+  biasKind: 'alibi' | 'relative' | null;
+  /** Some unmasked key has a non-zero bias. */
+  biasShown: boolean;
+}
+
+export function machineryOf(f: AttentionFamily, r: AttentionStepsResult): Machinery {
+  const kind = f.positional === 'alibi' || f.positional === 'relative' ? f.positional : null;
+  const biasShown = Array.from(r.bias.data).some((b, j) => b !== 0 && r.mask.data[j] === 0);
+  return { ownScale: f.attnScale !== undefined, softcap: r.softcap ?? 0, rotaryDims: r.rotaryDims ?? 0, window: r.window ?? 0,
+           biasKind: kind, biasShown };
+}
+
+/** The formula as this model computes it (KaTeX source). The classic form for a model
+ *  with 1/√d_k, no soft-cap and no rotation; otherwise its own scale s, the soft-cap c
+ *  and the rotated q̃, k̃, with the engine's values of s and c. */
+function formulaOf(m: Machinery, scale: number): string {
+  if (!m.ownScale && m.softcap <= 0 && m.rotaryDims <= 0) return FORMULA;
+  const qk = m.rotaryDims > 0 ? String.raw`\tilde q_i\cdot \tilde k_j` : String.raw`q_i\cdot k_j`;
+  const scaled = !m.ownScale ? String.raw`\frac{${qk}}{\sqrt{d_k}}` : scale === 1 ? qk : String.raw`s\,(${qk})`;
+  const capped = m.softcap > 0 ? String.raw`c\,\tanh\!\big(${scaled}\,/\,c\big)` : scaled;
+  const where: string[] = [];
+  if (m.ownScale && scale !== 1) where.push(`s = ${scale.toFixed(4)}`);
+  if (m.softcap > 0) where.push(`c = ${m.softcap}`);
+  if (m.rotaryDims > 0) where.push(String.raw`\tilde q_i = R_i\,q_i,\ \tilde k_j = R_j\,k_j`);
+  return String.raw`\mathrm{out}_i \;=\; \sum_j \underbrace{\operatorname{softmax}_j\!\Big(${capped} + b_{ij}\Big)}_{p_{ij}}\; v_j` +
+    (where.length ? String.raw`\qquad ${where.join(String.raw`,\;\; `)}` : '');
 }
 
 const FORMULA = String.raw`\mathrm{out}_i \;=\; \sum_j \underbrace{\operatorname{softmax}_j\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}} + b_{ij}\Big)}_{p_{ij}}\; v_j
@@ -61,6 +104,10 @@ export class DrillDown {
   private readonly picker = el('div', 'qk-picker');
   private readonly formula = el('div', 'qk-formula');
   private readonly summary = el('p', 'help');
+  /** The family's machinery in words: rotated dimensions, soft-cap, positional bias, window. */
+  private readonly notes = el('div', 'qk-machinery');
+  private katex: typeof import('katex').default | null = null;
+  private formulaShown = '';
   /** Where the queries are decoder positions: says so, and what the token strip picks. */
   private readonly decoderNote = el('p', 'qk-note');
   /** What the latest update showed (the export draws it as SVG: drill_svg.ts). */
@@ -72,11 +119,15 @@ export class DrillDown {
   constructor(private readonly onQuery: (query: number) => void) {
     // KaTeX (≈ 260 kB) loads on its own, after the page's first paint: the engine's worker
     // starts sooner, and the formula appears a moment after the panel.
-    void Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([{ default: katex }]) =>
-      katex.render(FORMULA, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' }));
+    this.formulaShown = FORMULA;
+    void Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([{ default: katex }]) => {
+      this.katex = katex;
+      katex.render(this.formulaShown, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    });
     this.relabel();
     this.decoderNote.hidden = true;
-    this.element.append(this.picker, this.decoderNote, this.formula, this.summary, this.body);
+    this.notes.hidden = true;
+    this.element.append(this.picker, this.decoderNote, this.formula, this.summary, this.notes, this.body);
   }
 
   /** The fixed labels, in the page's language (the page re-renders on a switch). */
@@ -138,28 +189,59 @@ export class DrillDown {
     if (f.decoderRows) this.decoderNote.textContent = msg(decoderNote(f));
     const qTok = f.rowTokens[query] ?? `#${query + 1}`;
     const masked = Array.from(r.mask.data).filter((m) => m !== 0).length;
-    this.summary.textContent = msg('play.qk.summary', { family: f.label, layer: d.layer + 1, head: d.head + 1, query: query + 1,
+    const m = machineryOf(f, r);
+    const summaryKey: MessageKey = !m.ownScale ? 'play.qk.summary' : r.scale === 1 ? 'play.qk.summaryNoScale' : 'play.qk.summaryOwnScale';
+    this.summary.textContent = msg(summaryKey, { family: f.label, layer: d.layer + 1, head: d.head + 1, query: query + 1,
       token: qTok, keys: msg('play.qk.keys', { count: Tk }), masked, D, scale: r.scale.toFixed(4) });
+    const formula = formulaOf(m, r.scale);
+    if (formula !== this.formulaShown) {
+      this.formulaShown = formula;
+      this.katex?.render(formula, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    }
+    // The keys a local layer lets this query see: the unmasked run the engine reports.
+    const visible = Array.from(r.mask.data).map((x, j) => (x === 0 ? j : -1)).filter((j) => j >= 0);
+    const firstVisible = visible.length ? visible[0]! : 0;
+    const notes: HTMLElement[] = [];
+    const note = (mark: string, text: string) => {
+      const p = el('p', 'qk-mark', text);
+      p.dataset.mark = mark;
+      notes.push(p);
+    };
+    if (m.rotaryDims > 0)
+      note('rotary', m.rotaryDims < D ? msg('play.qk.rotaryPart', { rot: m.rotaryDims, from: m.rotaryDims + 1, D }) : msg('play.qk.rotaryAll', { D }));
+    if (m.softcap > 0) note('softcap', msg('play.qk.softcapNote', { cap: m.softcap }));
+    if (m.biasKind && m.biasShown)
+      note('bias', msg('play.qk.biasNote', { kind: msg(m.biasKind === 'alibi' ? 'play.qk.biasKindAlibi' : 'play.qk.biasKindRelative') }));
+    if (m.window > 0 && visible.length)
+      note('window', msg('play.qk.windowNote', { window: m.window, query: query + 1, from: firstVisible + 1, to: visible[visible.length - 1]! + 1 }));
+    this.notes.replaceChildren(...notes);
+    this.notes.hidden = notes.length === 0;
+    const rotated = m.rotaryDims > 0 && m.rotaryDims < D ? { rotated: m.rotaryDims } : {};
 
     // q and the keys share one colour scale (they meet in the dot product); the weighted
     // values and the output share another.
     const qkScale = maxAbs(r.q.data, r.k.data);
     const vScale = maxAbs(r.weightedV.data, r.out.data);
     const qRow = el('div', 'qk-vector');
-    qRow.append(el('span', 'qk-vector-label', msg('play.qk.qLabel', { query: query + 1, D })),
-      vectorBars(r.q.data, { label: msg('play.qk.qBars', { query: query + 1 }), scale: qkScale }));
+    qRow.append(el('span', 'qk-vector-label', msg(m.rotaryDims > 0 ? 'play.qk.qLabelRope' : 'play.qk.qLabel', { query: query + 1, D })),
+      vectorBars(r.q.data, { label: msg('play.qk.qBars', { query: query + 1 }), scale: qkScale, ...rotated }));
 
     const table = el('table', 'qk-table');
     const caption = el('caption', undefined, msg('play.qk.caption'));
     const thead = el('thead');
     const hr = el('tr');
-    const cols: [string, MessageKey][] = [['j', 'play.qk.colJ'], [msg('play.qk.key'), 'play.qk.colKey'], ['k_j', 'play.qk.colK'],
-      ['q·k_j', 'play.qk.colDot'], ['÷√d_k', 'play.qk.colScaled'], [msg('play.qk.bias'), 'play.qk.colBias'],
+    const capped = m.softcap > 0 && r.capped ? r.capped : null;
+    const biasHead: [string, MessageKey] = m.biasKind === 'alibi' ? [msg('play.qk.biasAlibi'), 'play.qk.colBiasAlibi']
+      : m.biasKind === 'relative' ? [msg('play.qk.biasRelative'), 'play.qk.colBiasRelative'] : [msg('play.qk.bias'), 'play.qk.colBias'];
+    const cols: [string, MessageKey, string?][] = [['j', 'play.qk.colJ'], [msg('play.qk.key'), 'play.qk.colKey'], ['k_j', 'play.qk.colK'],
+      ['q·k_j', 'play.qk.colDot'], [m.ownScale ? msg('play.qk.colScaledOwn') : '÷√d_k', 'play.qk.colScaled'],
+      ...(capped ? [[msg('play.qk.colCapped'), 'play.qk.colCappedTitle', 'qk-col-capped'] as [string, MessageKey, string]] : []),
+      [biasHead[0], biasHead[1], m.biasShown ? 'qk-col-bias qk-bias-on' : 'qk-col-bias'],
       ['softmax p_j', 'play.qk.colP'], ['p_j·v_j', 'play.qk.colPV']];
-    for (const [text, title] of cols) {
-      const th = el('th', undefined, text);
+    for (const [text, title, cls] of cols) {
+      const th = el('th', cls, text);
       th.scope = 'col';
-      th.title = msg(title, { scale: r.scale.toFixed(4) });
+      th.title = msg(title, { scale: r.scale.toFixed(4), cap: m.softcap });
       hr.append(th);
     }
     thead.append(hr);
@@ -176,16 +258,21 @@ export class DrillDown {
       th.scope = 'row';
       const key = el('td', 'qk-key', f.colTokens[j] ?? `#${j + 1}`);
       const kCell = el('td', 'qk-vec');
-      kCell.append(vectorBars(r.k.data.subarray(j * D, (j + 1) * D), { label: `k_${j + 1}`, scale: qkScale, compact: true }));
+      kCell.append(vectorBars(r.k.data.subarray(j * D, (j + 1) * D), { label: `k_${j + 1}`, scale: qkScale, compact: true, ...rotated }));
+      // Masked before the window starts (a local layer), rather than after the query.
+      const outside = isMasked && m.window > 0 && j < firstVisible;
+      if (outside) tr.classList.add('outside-window');
       const bias = isMasked ? el('td', 'num qk-masked', msg('w.masked')) : num(r.bias.data[j]!);
+      bias.classList.add('qk-col-bias');
+      if (m.biasShown) bias.classList.add('qk-bias-on');
       if (isMasked) {
         bias.dataset.value = '-Infinity';
-        bias.title = msg('play.qk.maskedTitle');
+        bias.title = msg(outside ? 'play.qk.outsideWindowTitle' : 'play.qk.maskedTitle');
       }
       const p = r.probs.data[j]!;
       const w = el('td', 'qk-weight');
       w.dataset.value = String(p);
-      if (isMasked) w.append(el('span', 'qk-masked', msg('play.qk.zeroMasked')));
+      if (isMasked) w.append(el('span', 'qk-masked', msg(outside ? 'play.qk.outsideWindow' : 'play.qk.zeroMasked')));
       else {
         const track = el('span', 'bar-track');
         const fill = el('span', 'bar-fill');
@@ -195,7 +282,9 @@ export class DrillDown {
       }
       const wv = el('td', 'qk-vec');
       wv.append(vectorBars(r.weightedV.data.subarray(j * D, (j + 1) * D), { label: `p_${j + 1} v_${j + 1}`, scale: vScale, compact: true }));
-      tr.append(th, key, kCell, num(r.scores.data[j]!), num(r.scaled.data[j]!), bias, w, wv);
+      const cap = capped ? [num(capped.data[j]!)] : [];
+      cap.forEach((c) => c.classList.add('qk-col-capped'));
+      tr.append(th, key, kCell, num(r.scores.data[j]!), num(r.scaled.data[j]!), ...cap, bias, w, wv);
       tbody.append(tr);
     }
     const tfoot = el('tfoot');
@@ -208,7 +297,7 @@ export class DrillDown {
     const outCell = el('td', 'qk-vec');
     outCell.append(vectorBars(r.out.data, { label: msg('play.qk.outSum'), scale: vScale, compact: true }));
     const gap = el('td', undefined, 'out = Σ_j p_j·v_j');
-    gap.colSpan = 5;
+    gap.colSpan = capped ? 6 : 5;
     fr.append(sumLabel, gap, sumCell, outCell);
     tfoot.append(fr);
     table.append(caption, thead, tbody, tfoot);

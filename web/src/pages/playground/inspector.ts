@@ -42,6 +42,14 @@ export interface AttentionFamily {
   /** The query the drill-down shows when none is picked (default: the last row; after a
    *  translation that ended, the row that produced the end token). */
   defaultRow?: number;
+  /** Key/value heads shared by groups of query heads (grouped-query attention). */
+  kvHeads?: number;
+  /** Per layer: the local window in keys, 0 = global (local and global layers). */
+  windows?: number[];
+  /** How positions enter the model ("rope", "alibi", "relative", ...: the engine's config). */
+  positional?: string;
+  /** The model's own score scale (T5, GPT-Neo: 1; Gemma): absent = 1/√d_k. */
+  attnScale?: number;
 }
 
 export interface InspectorInput {
@@ -74,6 +82,29 @@ function causalMask(Tq: number, Tk: number): Float32Array {
   for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++) m[i * Tk + j] = j > i + offset ? 1 : 0;
   lastMask = { Tq, Tk, m };
   return m;
+}
+
+const windowMasks = new Map<string, Float32Array>();
+/** The causal mask of a local layer (Tq, Tk): also the keys W or more positions before
+ *  the query (the engine's sliding window: key j visible iff i - j < W), drawn hatched as
+ *  the future is. Cached per shape and window, read-only. */
+function localMask(Tq: number, Tk: number, W: number): Float32Array {
+  const key = `${Tq}|${Tk}|${W}`;
+  let m = windowMasks.get(key);
+  if (m) return m;
+  if (windowMasks.size > 16) windowMasks.clear();
+  m = new Float32Array(Tq * Tk);
+  const offset = Tk - Tq;
+  for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++) m[i * Tk + j] = j > i + offset || i + offset - j >= W ? 1 : 0;
+  windowMasks.set(key, m);
+  return m;
+}
+
+/** The mask drawn over layer `l` of `f`: a local layer's window, the causal mask, or none. */
+function maskOf(f: AttentionFamily, l: number, Tq: number, Tk: number): Float32Array | null {
+  if (!f.causal) return null;
+  const W = f.windows?.[l] ?? 0;
+  return W > 0 ? localMask(Tq, Tk, W) : causalMask(Tq, Tk);
 }
 
 /** Puts `nodes` in `host`, unless they are there already (re-inserting the same nodes
@@ -178,8 +209,7 @@ export class Inspector {
   private panel(f: AttentionFamily, layer: number, head: number, title: string): MatrixPanel & { data: Float32Array } {
     const Tq = f.rowTokens.length, Tk = f.colTokens.length;
     const data = f.layers[layer]!.subarray(head * Tq * Tk, (head + 1) * Tq * Tk);
-    return { title, rowLabels: f.rowTokens, colLabels: f.colTokens, values: data, data,
-             masked: f.causal ? causalMask(Tq, Tk) : null };
+    return { title, rowLabels: f.rowTokens, colLabels: f.colTokens, values: data, data, masked: maskOf(f, layer, Tq, Tk) };
   }
 
   private async render(): Promise<void> {
@@ -203,7 +233,8 @@ export class Inspector {
     const Tq = f.rowTokens.length, Tk = f.colTokens.length;
     // The legend's "masked" swatch only where the maps drawn have masked cells.
     this.legend.showMasked(s.view === 'cross' ? false : f.causal);
-    const title = (l: number, h: number) => tr('play.insp.mapTitle', { family: f.label, layer: l + 1, head: h + 1 });
+    const title = (l: number, h: number) => tr('play.insp.mapTitle', { family: f.label, layer: l + 1, head: h + 1 }) +
+      ((f.windows?.[l] ?? 0) > 0 ? ` (${tr('play.arch.local', { window: f.windows![l]! })})` : '');
     switch (s.view) {
       case 'model': {
         const help = this.modelHelp;
@@ -215,7 +246,12 @@ export class Inspector {
         const abl = this.ablation?.controls('model', f, s);
         mount(this.host, this.legend.element, help, this.grid.element, ...(abl ? [abl] : []));
         this.grid.update({ layers: f.layers, heads: f.heads, rows: Tq, cols: Tk,
-                           masked: f.causal ? causalMask(Tq, Tk) : null, selected: { layer: s.layer, head: s.head } });
+                           masked: f.causal ? causalMask(Tq, Tk) : null, selected: { layer: s.layer, head: s.head },
+                           ...(f.kvHeads ? { kvHeads: f.kvHeads } : {}),
+                           ...(f.windows ? { layerMasked: f.layers.map((_, l) => maskOf(f, l, Tq, Tk)) } : {}),
+                           ...(f.windows ? { layerNotes: f.layers.map((_, l) => ((f.windows![l] ?? 0) > 0
+                             ? { text: tr('play.arch.local', { window: f.windows![l]! }),
+                                 title: tr('play.arch.localLayer', { layer: l + 1, window: f.windows![l]! }) } : null)) } : {}) });
         this.ablation?.decorate(this.grid.element, f, s);
         f.layers.forEach((l, i) => (shown.panels[f.names[i]!] = { dims: [f.heads, Tq, Tk], data: l }));
         this.svgOf = () => matricesSvg(f.layers.flatMap((_, l) => Array.from({ length: f.heads }, (_, h) =>

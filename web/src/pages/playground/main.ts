@@ -15,6 +15,8 @@ import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type View } from './state';
 import { readHandover } from '../train/handover';
 import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
+import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
+import { machinery, showArchitecture } from './architecture';
 
 /** What tests (and curious users) can read back. */
 export interface PlayDebug {
@@ -60,6 +62,12 @@ const setSelect = byId<HTMLSelectElement>('set-select');
 const layerSelect = byId<HTMLSelectElement>('layer-select');
 const headSelect = byId<HTMLSelectElement>('head-select');
 const stripHelp = byId('strip-help');
+// The loaded model's architecture (architecture.ts), under the model line.
+const archBox = document.createElement('section');
+archBox.id = 'arch-summary';
+archBox.className = 'arch-summary';
+archBox.hidden = true;
+modelInfoLine.after(archBox);
 
 let state: PlayState = stateFromQuery(location.search);
 if (!state.model || (state.model !== 'local' && !CATALOG.some((c) => c.id === state.model))) state = { ...state, model: DEFAULT_MODEL };
@@ -212,6 +220,8 @@ const ARCH_KEYS: Record<string, MessageKey> = {
 };
 
 let engine: Engine | null = null;
+/** The strip's help where it has parameters (a model that reads ids), else null (data-i18n). */
+let stripHelpText: (() => string) | null = null;
 /** The loaded model's name in the page's language (a fixture's name is translated). */
 let currentName: () => string = () => current.label;
 
@@ -233,9 +243,15 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
           : p.stage === 'parsing' ? t('play.parsing', { label }) : t('play.binding', { label });
       },
     });
-    if (!model.info.tokenizer && !model.info.tokenizer_fallback) {  // a model that reads vectors splits words
-      void model.dispose();
-      throw new Error(t('play.noTokenizer', { label }));
+    // A token model without tokenizer.json reads the ids typed in the text box (ids_input.ts);
+    // a model that reads vectors splits words (the engine's fallback).
+    const idsOnly = readsIds(model.info);
+    if (idsOnly) {
+      tokenizeAsIds(model);
+      if (!isIdsText(state.text, model.info.vocab_size)) {
+        state = { ...state, text: defaultIds(model.info.vocab_size), token: null, key: null };
+        textBox.value = state.text;
+      }
     }
     const old = current.model;
     current.model = model;
@@ -273,8 +289,16 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     modelInfoLine.textContent = labelText(modelInfoText);
     // The strip's ids: vocabulary entries, or (the engine's words split) first-appearance
     // numbers of the words, each read as its seeded vector. A locale switch re-reads the key.
-    stripHelp.dataset.i18n = i.tokenizer_fallback === 'words' && !i.tokenizer ? 'play.stripHelpWords' : 'play.stripHelp';
-    applyMarkup(stripHelp);
+    if (idsOnly) {
+      delete stripHelp.dataset.i18n;
+      stripHelpText = () => t('play.stripHelpIds', { max: i.vocab_size - 1 });
+      stripHelp.textContent = stripHelpText();
+    } else {
+      stripHelpText = null;
+      stripHelp.dataset.i18n = i.tokenizer_fallback === 'words' && !i.tokenizer ? 'play.stripHelpWords' : 'play.stripHelp';
+      applyMarkup(stripHelp);
+    }
+    showArchitecture(archBox, i);
     outputs.setModel(model, model.info.family === 'gpt2', state);
     // The attention set and the ablated heads belong to a model: the URL's apply to the
     // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
@@ -536,6 +560,8 @@ function crossRows(Tq: number, byteLevel: boolean): { rowTokens: string[]; rowHi
 /** Groups the forward pass's attention tensors by kind, in layer order. */
 function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): AttentionFamily[] {
   const out: AttentionFamily[] = [];
+  const info = current.model?.info;
+  const mach = info ? machinery(info) : null;
   const tgtTokens = current.model?.info.architecture === 'encoder_decoder'
     ? decoderInput().tokens.map((t, i) => (i === 0 ? t : visibleToken(t, byteLevel))) : [];
   const spec: { set: AttnSet; re: RegExp; label: string }[] = [
@@ -552,8 +578,15 @@ function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): Atte
     const cols = s.set === 'cross' || s.set === 'enc' ? shown : rows;
     const label = (n: number, l: string[]) => (l.length === n ? l : Array.from({ length: n }, (_, i) => l[i] ?? `#${i + 1}`));
     const decoderRows = current.model?.info.architecture === 'encoder_decoder' && s.set !== 'enc';
+    // Grouped-query heads (self-attention) and local windows (the decoder's layers, or an
+    // encoder-only model's encoder: where the engine applies them).
+    const windowed = s.set === 'dec' || (s.set === 'enc' && info?.architecture === 'encoder_only');
+    const marks = { ...(mach?.kvHeads && s.set !== 'cross' ? { kvHeads: mach.kvHeads } : {}),
+                    ...(mach?.windows && windowed ? { windows: mach.windows } : {}),
+                    ...(mach ? { positional: mach.positional } : {}),
+                    ...(mach?.attnScale !== undefined ? { attnScale: mach.attnScale } : {}) };
     out.push({ set: s.set, label: s.label, names: found.map((x) => x.a.name), layers: found.map((x) => x.a.data), heads: H,
-               rowTokens: label(Tq, rows), colTokens: label(Tk, cols), causal: s.set === 'dec', decoderRows,
+               rowTokens: label(Tq, rows), colTokens: label(Tk, cols), causal: s.set === 'dec', decoderRows, ...marks,
                // The last row read the end token: the drill-down opens on the one that produced it.
                ...(decoderRows && translationEnded() && Tq >= 2 ? { defaultRow: Tq - 2 } : {}),
                ...(s.set === 'cross' ? crossRows(Tq, byteLevel) : {}) });
@@ -562,6 +595,8 @@ function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): Atte
 }
 
 async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<void> {
+  // Without tokenizer.json the output tokens have no spelling: they show as their ids.
+  if (current.model && !current.model.info.tokenizer) r = { ...r, tokens: Array.from(r.ids, (id, k) => r.tokens[k] || String(id)) };
   current.translation = { result: r, src };
   // A first translation opens on its cross-attention; a set already chosen (from the URL
   // or the set menu) stays, with its view.
@@ -685,6 +720,8 @@ onLocaleChange(() => {
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
   if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
+  if (stripHelpText) stripHelp.textContent = stripHelpText();
+  showArchitecture(archBox, current.model?.info ?? null);
   // A translation's cross rows are labelled in words; a decoder input text's are its tokens.
   current.families = current.families.map((f) => ({ ...f, label: familyLabel(f.set),
     ...(f.set === 'cross' && !f.decoderText ? crossRows(f.rowTokens.length, lastStrip?.byteLevel ?? false) : {}) }));

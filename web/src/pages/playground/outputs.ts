@@ -210,7 +210,8 @@ export class Outputs {
       // A byte-level BPE (GPT-2's, brown-gpt's) spells a leading space "Ġ": shown as "·"
       // like the token strip. Sticky per model: the page's text or these candidates tell.
       this.byteLevel ||= looksByteLevel(first.value.top.map((c) => c.token));
-      this.bars.update(first.value.top.map((c) => ({ label: visibleToken(c.token, this.byteLevel), value: c.prob, note: tr('play.out.tokenId', { id: c.id }) })));
+      // A model without tokenizer.json (ids_input.ts) has no spellings: its tokens are ids.
+      this.bars.update(first.value.top.map((c) => ({ label: c.token === '' ? String(c.id) : visibleToken(c.token, this.byteLevel), value: c.prob, note: tr('play.out.tokenId', { id: c.id }) })));
     } finally {
       await it.return();
     }
@@ -244,7 +245,7 @@ export class Outputs {
       for await (const t of gen) {
         if (id !== this.nextGen) break;
         this.generated.ids.push(t.id);
-        this.generated.text += t.text;
+        this.generated.text += t.text === '' && !model.info.tokenizer ? ` ${t.id}` : t.text;
         out.textContent = this.generated.text;
         this.events.generationEvent('token', this.generated.text);
         // Yield to the page so a Stop press is seen between tokens.
@@ -417,7 +418,7 @@ export class Outputs {
       const text = (document.getElementById('text') as HTMLTextAreaElement).value;
       const src = await model.tokenize(text);
       const r = await model.translate(src.ids, { beamSize: Math.max(1, Math.round(Number(this.beamInput?.value) || 1)) });
-      this.translateOut.textContent = r.text;
+      this.translateOut.textContent = r.text === '' && !model.info.tokenizer ? Array.from(r.ids).join(' ') : r.text;
       this.events.translated(r, src);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
