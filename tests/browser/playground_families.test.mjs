@@ -162,6 +162,11 @@ test('gemma2 by drop: summary, KV groups, local layers, soft-capped drill-down',
     assert.match(await page.locator('.drilldown > p.help').innerText(), /own scale 0\.3536, not by 1\/√d_k/);
     assert.match(await page.locator('.qk-table thead').innerText(), /× s/);
     await page.locator('.drilldown').screenshot({ path: `${SHOTS}families_gemma2_qk_1280.png` });
+    // The SVG export draws the same steps, the soft-capped column included.
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#export-svg').click()]);
+    const svg = (await readFile(await dl.path())).toString();
+    assert.match(svg, /c·tanh\(·\/c\)/);
+    assert.ok(svg.includes(`>${Array.from(steps.capped.data).at(-1).toFixed(3)}<`), 'the last key\'s capped score is drawn');
     // Layer 2 is global: no window note, nothing outside a window.
     await pick(1, 2);
     await page.waitForFunction(() => window.tfpPlay.shown?.layer === 1);
@@ -311,6 +316,8 @@ test('gemma2 in Chinese at 1280 and 390 px: grid marks and drill-down notes', { 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(200);
   await site.shot('families_gemma2_zh_390', { fullPage: true });
+  await page.locator('#arch-summary').screenshot({ path: `${SHOTS}families_gemma2_arch_zh_390.png` });
+  await page.locator('#view').screenshot({ path: `${SHOTS}families_gemma2_grid_zh_390.png` });
   await pick(0, 0);
   r = await num('renders');
   await view('qk');
@@ -322,6 +329,7 @@ test('gemma2 in Chinese at 1280 and 390 px: grid marks and drill-down notes', { 
   await page.selectOption('#lang-select', 'en');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   await site.shot('families_gemma2_qk_390', { fullPage: true });
+  await page.locator('.drilldown').screenshot({ path: `${SHOTS}families_gemma2_qk_390_part.png` });
   await page.setViewportSize({ width: 1280, height: 720 });
   assert.deepEqual(problems, [], 'no console or page errors');
 });

@@ -10,7 +10,7 @@ import { cssColours } from '../../widgets/theme';
 import { t as msg } from '../../i18n/i18n';
 import { SVG_NS, svgEl } from '../../widgets/svg';
 import { maxAbs } from '../../widgets/vector_bars';
-import type { DrillInput } from './drilldown';
+import { machineryOf, type DrillInput } from './drilldown';
 
 const ROW = 18;
 const STRIP_W = 150;
@@ -41,7 +41,7 @@ function wrap(s: string, n: number): string[] {
 
 /** One vector (D) as a strip of cells `w` wide at (x, y), `h` high. */
 function strip(values: ArrayLike<number>, x: number, y: number, w: number, h: number, scale: number,
-               colours: { pos: string; neg: string }): SVGGElement {
+               colours: { pos: string; neg: string }, rotated = 0, accent = '#2f5bd3'): SVGGElement {
   const g = svgEl('g');
   const D = values.length, cw = w / Math.max(1, D);
   for (let i = 0; i < D; i++) {
@@ -50,6 +50,11 @@ function strip(values: ArrayLike<number>, x: number, y: number, w: number, h: nu
                              fill: v >= 0 ? colours.pos : colours.neg, 'fill-opacity': Math.min(1, Math.abs(v) / scale).toFixed(3) }));
   }
   g.append(svgEl('rect', { x, y, width: w, height: h, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.25 }));
+  // Partial rotary: the rotated cells underlined, a rule before the unchanged rest.
+  if (rotated > 0 && rotated < D) {
+    g.append(svgEl('rect', { x, y: y + h - 2.5, width: (rotated * cw).toFixed(2), height: 2.5, fill: accent }));
+    g.append(svgEl('line', { x1: (x + rotated * cw).toFixed(2), x2: (x + rotated * cw).toFixed(2), y1: y, y2: y + h, stroke: 'currentColor', 'stroke-width': 1.5 }));
+  }
   return g;
 }
 
@@ -64,8 +69,12 @@ export function drillSvg(d: DrillInput, summary: string, host: Element = documen
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', summary);
 
-  // Columns: j | key | k_j | q·k_j | ÷√d_k | + bias | p_j bar + value | p_j·v_j
-  const x = { j: 24, key: 32, k: 120, dot: 330, scaled: 392, bias: 454, bar: 466, p: 534, pv: 584 };
+  // Columns: j | key | k_j | q·k_j | ÷√d_k (or × s) | [c·tanh(·/c)] | + bias | p_j bar + value | p_j·v_j
+  const m = machineryOf(f, r);
+  const capped = m.softcap > 0 && r.capped ? r.capped : null;
+  const shift = capped ? 70 : 0;
+  const x = { j: 24, key: 32, k: 120, dot: 330, scaled: 392, cap: 462, bias: 454 + shift, bar: 466 + shift, p: 534 + shift, pv: 584 + shift };
+  const rotated = m.rotaryDims > 0 && m.rotaryDims < D ? m.rotaryDims : 0;
   const W = x.pv + STRIP_W + 10;
   let y = 4;
   for (const line of wrap(summary, 110)) {
@@ -74,11 +83,14 @@ export function drillSvg(d: DrillInput, summary: string, host: Element = documen
   }
   y += 6;
   svg.append(text(6, y + 7, msg('play.qk.svgQ', { query: query + 1 })));
-  svg.append(strip(r.q.data, x.k, y, STRIP_W, 14, qkScale, colours));
+  svg.append(strip(r.q.data, x.k, y, STRIP_W, 14, qkScale, colours, rotated, accent));
   y += 26;
-  const head = ['j', msg('play.qk.key'), 'k_j', 'q·k_j', '÷√d_k', msg('play.qk.bias'), 'softmax p_j', 'p_j·v_j'];
-  const hx = [x.j, x.key, x.k, x.dot, x.scaled, x.bias, x.bar, x.pv];
-  head.forEach((h, i) => svg.append(text(hx[i]!, y + 7, h, { 'font-weight': 700, ...(i === 0 || (i >= 3 && i <= 5) ? { 'text-anchor': 'end' } : {}) })));
+  const biasHead = msg(m.biasKind === 'alibi' ? 'play.qk.biasAlibi' : m.biasKind === 'relative' ? 'play.qk.biasRelative' : 'play.qk.bias');
+  const head = ['j', msg('play.qk.key'), 'k_j', 'q·k_j', m.ownScale ? msg('play.qk.colScaledOwn') : '÷√d_k',
+    ...(capped ? [msg('play.qk.colCapped')] : []), biasHead, 'softmax p_j', 'p_j·v_j'];
+  const hx = [x.j, x.key, x.k, x.dot, x.scaled, ...(capped ? [x.cap] : []), x.bias, x.bar, x.pv];
+  const numeric = capped ? 6 : 5;
+  head.forEach((h, i) => svg.append(text(hx[i]!, y + 7, h, { 'font-weight': 700, ...(i === 0 || (i >= 3 && i <= numeric) ? { 'text-anchor': 'end' } : {}) })));
   y += ROW;
   svg.append(svgEl('line', { x1: 4, x2: W - 4, y1: y - 2, y2: y - 2, stroke: 'currentColor', 'stroke-opacity': 0.4 }));
   const maxP = Math.max(1e-12, ...r.probs.data);
@@ -90,9 +102,10 @@ export function drillSvg(d: DrillInput, summary: string, host: Element = documen
     svg.append(text(x.j, cy, String(j + 1), { 'text-anchor': 'end', ...dim }));
     const tok = f.colTokens[j] ?? `#${j + 1}`;
     svg.append(text(x.key, cy, tok.length > 12 ? tok.slice(0, 11) + '…' : tok, dim));
-    svg.append(strip(r.k.data.subarray(j * D, (j + 1) * D), x.k, y + 3, STRIP_W, ROW - 6, qkScale, colours));
+    svg.append(strip(r.k.data.subarray(j * D, (j + 1) * D), x.k, y + 3, STRIP_W, ROW - 6, qkScale, colours, rotated, accent));
     svg.append(text(x.dot, cy, fmt(r.scores.data[j]!), { 'text-anchor': 'end', ...dim }));
     svg.append(text(x.scaled, cy, fmt(r.scaled.data[j]!), { 'text-anchor': 'end', ...dim }));
+    if (capped) svg.append(text(x.cap, cy, fmt(capped.data[j]!), { 'text-anchor': 'end', ...dim }));
     svg.append(text(x.bias, cy, masked ? msg('w.masked') : fmt(r.bias.data[j]!), { 'text-anchor': 'end', ...dim }));
     const p = r.probs.data[j]!;
     if (masked) svg.append(text(x.bar, cy, msg('play.qk.zeroMasked'), dim));

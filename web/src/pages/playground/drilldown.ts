@@ -69,8 +69,9 @@ function formulaOf(m: Machinery, scale: number): string {
   if (m.ownScale && scale !== 1) where.push(`s = ${scale.toFixed(4)}`);
   if (m.softcap > 0) where.push(`c = ${m.softcap}`);
   if (m.rotaryDims > 0) where.push(String.raw`\tilde q_i = R_i\,q_i,\ \tilde k_j = R_j\,k_j`);
-  return String.raw`\mathrm{out}_i \;=\; \sum_j \underbrace{\operatorname{softmax}_j\!\Big(${capped} + b_{ij}\Big)}_{p_{ij}}\; v_j` +
-    (where.length ? String.raw`\qquad ${where.join(String.raw`,\;\; `)}` : '');
+  // The values on a line of their own (narrow screens keep the formula whole).
+  const main = String.raw`\mathrm{out}_i \;=\; \sum_j \underbrace{\operatorname{softmax}_j\!\Big(${capped} + b_{ij}\Big)}_{p_{ij}}\; v_j`;
+  return where.length ? String.raw`\begin{gathered}${main}\\ ${where.join(String.raw`,\quad `)}\end{gathered}` : main;
 }
 
 const FORMULA = String.raw`\mathrm{out}_i \;=\; \sum_j \underbrace{\operatorname{softmax}_j\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}} + b_{ij}\Big)}_{p_{ij}}\; v_j
