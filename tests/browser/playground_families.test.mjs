@@ -74,6 +74,23 @@ async function pick(layer, head) {
   }
 }
 
+/** Runs of four or more English words in the page's own visible text (as i18n.test.mjs
+ *  looks for them; model text, tokens, formulas and the model line left out). */
+function englishRuns() {
+  return page.evaluate(() => {
+    const skip = '#text, #text-echo, #tokens, .token-strip, .gen-output, .prob-bars, .per-token td, .qk-tokens, .qk-key, ' +
+      '.heatmap-table th, #model-info, script, style, [hidden], .visually-hidden, input, textarea, option, code, .katex';
+    const out = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+      for (const m of n.textContent.matchAll(/[A-Za-z][A-Za-z'’-]+(?:[ ,]+[A-Za-z][A-Za-z'’-]+){3,}/g)) out.push(m[0]);
+    }
+    return out;
+  });
+}
+
 /** tfp_model_translate in Node with room for a whole context (random weights rarely stop
  *  early): the output ids. */
 function translateIds(model, src, beam) {
@@ -204,6 +221,17 @@ test('pythia_parallel: partial rotary marked; bloom_alibi: ALiBi bias column', {
         assert.equal(await page.locator('.qk-table tbody .partial-rotary .vb-split').count(), T);
         assert.equal(await page.locator('.qk-mark[data-mark="bias"]').count(), 0);
         await page.locator('.drilldown').screenshot({ path: `${SHOTS}families_pythia_qk_1280.png` });
+        // Generation from the typed ids streams ids (no spelling): the engine's generator.
+        await page.locator('#gen-max').fill('6');
+        await page.locator('#gen-seed').fill('7');
+        let g = await num('generations');
+        await page.locator('#generate').click();
+        await after_('generations', g);
+        const gen = await page.evaluate(() => window.tfpPlay.outputs.generated);
+        const st = await page.evaluate(() => window.tfpPlay.state);
+        const wantGen = api.generate(model, ids, { maxTokens: 6, temperature: st.temperature, topK: st.topK, topP: st.topP, seed: 7 });
+        assert.deepEqual(gen.ids, wantGen.ids);
+        assert.equal(gen.text, wantGen.ids.map((id) => ` ${id}`).join(''));
       } else {
         assert.equal(await arch('positions'), 'ALiBi: a linear bias on the distance, one slope per head (no position vectors)');
         assert.equal(await arch('heads'), '6 query heads, each with its own keys and values');
@@ -288,6 +316,7 @@ test('t5_v1_0: encoder, decoder from the start id, cross-attention; relative bia
     await after_('renders', r);
     assert.equal(await page.locator('#arch-summary .arch-title').innerText(), '架构');
     assert.equal(await arch('scale'), '1（分数不缩放）');
+    assert.deepEqual(await englishRuns(), [], 'English left on the Chinese page');
     await site.shot('families_t5_zh_1280', { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(200);
@@ -300,6 +329,43 @@ test('t5_v1_0: encoder, decoder from the start id, cross-attention; relative bia
   } finally {
     api.free(model);
     await page.setViewportSize({ width: 1280, height: 720 });
+  }
+});
+
+test('every family folder opens with the picker: ids in, the engine\'s maps out, its summary', { timeout: 90_000 }, async () => {
+  const want = {
+    llama_gqa: { positions: 'RoPE, base 10000', heads: '4 query heads share 2 key/value heads (grouped-query attention)', headSize: '8' },
+    llama3_scaled_tied: { positions: 'RoPE, base 500000; llama3 scaling ×8', headSize: '16' },
+    llama_bf16: { norm: 'RMSNorm, before each sub-block' },
+    qwen2: { residual: 'attention, then MLP' },
+    qwen3: { norm: 'RMSNorm, before each sub-block; q and k normed per head', headSize: '16' },
+    mistral_window: { layers: /^(\d+ × local · 4|local · 4, local · 4)$/ },
+    pythia_sequential: { positions: 'RoPE, base 10000; rotates a fraction 0.5 of each head’s dimensions, the rest unchanged' },
+    gpt_neo_local: { positions: 'learned position vectors added to the embeddings', scale: '1 (scores are not scaled)',
+                     layers: 'global, local · 4, global, local · 4' },
+    gemma3_text: { positions: 'RoPE, base 1000000; linear scaling ×8; local layers: base 10000, not scaled',
+                   heads: '4 query heads share one key/value head (multi-query attention)', layers: 'local · 4, local · 4, global, local · 4, local · 4' },
+    flan_t5: { stacks: '2 encoder and 3 decoder layers; the decoder starts from id 0' },
+  };
+  for (const [c, rows] of Object.entries(want)) {
+    await openModelFiles(page, `${FAM}${c}/`);
+    for (const [key, text] of Object.entries(rows)) {
+      const got = await arch(key);
+      if (text instanceof RegExp) assert.match(got, text, `${c} ${key}`);
+      else assert.equal(got, text, `${c} ${key}`);
+    }
+    const ids = expected(c).input_ids;
+    await typeIds(ids);
+    const model = api.load(files(c), c);
+    try {
+      const info = api.info(model);
+      const out = api.forward(model, ids, { attention: true, ...(info.architecture === 'encoder_decoder' ? { tgtIds: [info.decoder_start_token_id] } : {}) });
+      const maps = await attentionOn(page);
+      assert.deepEqual(Object.keys(maps).sort(), Object.keys(out).filter((n) => n.endsWith('.probs')).sort(), c);
+      for (const [name, m] of Object.entries(maps)) close(m.data, Array.from(out[name].data), `${c} ${name}`, 1e-6);
+    } finally {
+      api.free(model);
+    }
   }
 });
 
@@ -323,6 +389,7 @@ test('gemma2 in Chinese at 1280 and 390 px: grid marks and drill-down notes', { 
   await view('qk');
   assert.match(await page.locator('.qk-mark[data-mark="window"]').innerText(), /局部层：窗口为 4 个键/);
   assert.match(await page.locator('.qk-mark[data-mark="softcap"]').innerText(), /软上限/);
+  assert.deepEqual(await englishRuns(), [], 'English left on the Chinese page');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `390 px: the page scrolls sideways by ${overflow} px`);
   await site.shot('families_gemma2_qk_zh_390', { fullPage: true });

@@ -283,6 +283,7 @@ export const en = {
   'play.arch.positions': 'Positions',
   'play.arch.posRope': 'RoPE, base {base}',
   'play.arch.posRopeLocal': '; local layers base {base}',
+  'play.arch.posRopeLocalUnscaled': '; local layers: base {base}, not scaled',
   'play.arch.posRopeFraction': '; rotates a fraction {fraction} of each head’s dimensions, the rest unchanged',
   'play.arch.posRopeScaling': '; {kind} scaling ×{factor}',
   'play.arch.posRopePairs': '; adjacent pairs',

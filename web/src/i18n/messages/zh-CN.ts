@@ -279,6 +279,7 @@ export const zhCN: Messages = {
   'play.arch.positions': '位置',
   'play.arch.posRope': 'RoPE，基数 {base}',
   'play.arch.posRopeLocal': '；局部层基数 {base}',
+  'play.arch.posRopeLocalUnscaled': '；局部层：基数 {base}，不缩放',
   'play.arch.posRopeFraction': '；只旋转每个头 {fraction} 比例的维度，其余不变',
   'play.arch.posRopeScaling': '；{kind} 缩放 ×{factor}',
   'play.arch.posRopePairs': '；相邻维度成对',

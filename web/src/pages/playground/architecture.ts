@@ -50,13 +50,15 @@ function positions(c: Cfg): string {
   if (kind === 'rope') {
     const r = (c['rope'] ?? {}) as Cfg;
     let s = t('play.arch.posRope', { base: String(num(r, 'base') ?? '') });
-    const local = num(r, 'local_base');
-    if (local !== undefined && local > 0 && local !== num(r, 'base')) s += t('play.arch.posRopeLocal', { base: String(local) });
     const fraction = num(r, 'fraction');
     if (fraction !== undefined && fraction < 1) s += t('play.arch.posRopeFraction', { fraction: String(fraction) });
     if (r['interleaved'] === true) s += t('play.arch.posRopePairs');
-    if (typeof r['scaling'] === 'string' && r['scaling'] !== 'none')
-      s += t('play.arch.posRopeScaling', { kind: r['scaling'] as string, factor: String(num(r, 'factor') ?? '') });
+    const scaled = typeof r['scaling'] === 'string' && r['scaling'] !== 'none';
+    if (scaled) s += t('play.arch.posRopeScaling', { kind: r['scaling'] as string, factor: String(num(r, 'factor') ?? '') });
+    // Local layers with a base of their own keep it unscaled (the engine's rope_config).
+    const local = num(r, 'local_base');
+    if (local !== undefined && local > 0)
+      s += t(scaled ? 'play.arch.posRopeLocalUnscaled' : 'play.arch.posRopeLocal', { base: String(local) });
     return s;
   }
   if (kind === 'alibi') return t('play.arch.posAlibi');
