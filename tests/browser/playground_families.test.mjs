@@ -175,6 +175,10 @@ test('gemma2 by drop: summary, KV groups, local layers, soft-capped drill-down',
     assert.match(await page.locator('.qk-mark[data-mark="window"]').innerText(),
       new RegExp(`window of 4 keys\\. Query ${T} sees keys ${T - 3}–${T}`));
     assert.match(await page.locator('.qk-mark[data-mark="rotary"]').innerText(), /all 12 dimensions rotated/);
+    assert.match(await page.locator('.qk-mark[data-mark="kv"]').innerText(), /query head 3 reads key\/value head 2, shared by query heads 3–4/);
+    // The shared head: query heads 3 and 4 see the same keys and values.
+    const other = api.attentionSteps(model, ids, { set: 'dec', layer: 0, head: 3, query: T - 1 });
+    assert.deepEqual(Array.from(other.k.data), Array.from(steps.k.data));
     assert.equal(await page.locator('.qk-table tbody tr.outside-window').count(), T - 4);
     assert.match(await page.locator('.drilldown > p.help').innerText(), /own scale 0\.3536, not by 1\/√d_k/);
     assert.match(await page.locator('.qk-table thead').innerText(), /× s/);

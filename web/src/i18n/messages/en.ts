@@ -337,6 +337,7 @@ export const en = {
   'play.qk.biasNote': 'The bias column is the position information of this model: {kind}, added to each score before the softmax.',
   'play.qk.biasKindAlibi': 'ALiBi, a penalty growing with the distance',
   'play.qk.biasKindRelative': 'a learned bias per bucket of relative distance',
+  'play.qk.kvNote': 'Grouped-query attention: query head {head} reads key/value head {kv}, shared by query heads {from}–{to}; the k_j and v_j below are that shared head’s.',
   'play.qk.rotaryAll': 'q and k after RoPE: all {D} dimensions rotated by the token’s position.',
   'play.qk.rotaryPart': 'q and k after RoPE: dimensions 1–{rot} (underlined) rotated by the token’s position, {from}–{D} passed unchanged.',
   'play.qk.qLabelRope': 'q after RoPE (query {query}, {D} values)',

@@ -333,6 +333,7 @@ export const zhCN: Messages = {
   'play.qk.biasNote': '偏置列就是这个模型的位置信息：{kind}，在 softmax 之前加到每个分数上。',
   'play.qk.biasKindAlibi': 'ALiBi，随距离增大的惩罚',
   'play.qk.biasKindRelative': '按相对距离分桶学到的偏置',
+  'play.qk.kvNote': '分组查询注意力：查询头 {head} 读取第 {kv} 个键/值头，查询头 {from}–{to} 共享它；下面的 k_j 和 v_j 就是这个共享头的。',
   'play.qk.rotaryAll': 'RoPE 之后的 q 和 k：全部 {D} 个维度按 token 的位置旋转。',
   'play.qk.rotaryPart': 'RoPE 之后的 q 和 k：第 1–{rot} 维（带下划线）按 token 的位置旋转，第 {from}–{D} 维保持不变。',
   'play.qk.qLabelRope': 'RoPE 之后的 q（查询 {query}，{D} 个值）',

@@ -210,6 +210,11 @@ export class DrillDown {
     };
     if (m.rotaryDims > 0)
       note('rotary', m.rotaryDims < D ? msg('play.qk.rotaryPart', { rot: m.rotaryDims, from: m.rotaryDims + 1, D }) : msg('play.qk.rotaryAll', { D }));
+    if (f.kvHeads && f.kvHeads < f.heads) {
+      // Query head h reads KV head h // (H / KV), the grouping every GQA model uses.
+      const per = f.heads / f.kvHeads, kv = Math.floor(d.head / per);
+      note('kv', msg('play.qk.kvNote', { head: d.head + 1, kv: kv + 1, from: kv * per + 1, to: (kv + 1) * per }));
+    }
     if (m.softcap > 0) note('softcap', msg('play.qk.softcapNote', { cap: m.softcap }));
     if (m.biasKind && m.biasShown)
       note('bias', msg('play.qk.biasNote', { kind: msg(m.biasKind === 'alibi' ? 'play.qk.biasKindAlibi' : 'play.qk.biasKindRelative') }));
