@@ -225,7 +225,11 @@ nlohmann::json BpeModel::to_json() const {
   nlohmann::json vocab = nlohmann::json::object();
   for (const auto& [tok, id] : vocab_.map()) vocab[tok] = id;
   nlohmann::json merges = nlohmann::json::array();
-  for (const auto& [a, b] : merges_) merges.push_back(a + " " + b);
+  // "a b" as older files write it; a pair when a token itself holds a space.
+  for (const auto& [a, b] : merges_) {
+    if (a.find(' ') == std::string::npos && b.find(' ') == std::string::npos) merges.push_back(a + " " + b);
+    else merges.push_back(nlohmann::json::array({a, b}));
+  }
   auto opt_str = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
   return {{"type", "BPE"},
           {"dropout", nullptr},
