@@ -211,6 +211,7 @@ TEST_CASE("cli families: info describes each family's machinery") {
   const nlohmann::json g3 = info_of("gemma3_text");
   CHECK(g3["positions"]["base"] == 1e6);
   CHECK(g3["positions"]["local_base"] == 1e4);
+  CHECK(g3["positions"]["base_per_layer"] == nlohmann::json({1e4, 1e4, 1e6, 1e4, 1e4}));
   CHECK(g3["positions"]["scaling"]["type"] == "linear");
   CHECK(g3["positions"]["scaling"]["applies_to"] == "global layers");
   CHECK(g3["attention"]["windows"] == nlohmann::json({4, 4, 0, 4, 4}));
@@ -228,6 +229,11 @@ TEST_CASE("cli families: info describes each family's machinery") {
   CHECK(flan["mlp"]["gated"] == true);
   CHECK(flan["head"]["tied"] == false);
   CHECK(flan["head"]["scale"] == 1.0);
+
+  // nn.Transformer checkpoints (no embeddings) are described too.
+  const nlohmann::json torch = run_cli({"info", tfp::testing::checkpoint_dir("torch_decoder")}).json();
+  CHECK(torch["description"]["summary"].get<std::string>().starts_with("PyTorch nn.TransformerDecoder"));
+  CHECK(torch["description"]["positions"]["kind"] == "none");
 
   const nlohmann::json full = run_cli({"info", family_dir("t5_v1_0")}).json();
   CHECK(full["decoder_start_token_id"] == 0);

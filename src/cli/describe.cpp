@@ -184,21 +184,29 @@ std::string head_sentence(const ModelConfig& c) {
 
 std::string describe_summary(const ModelConfig& c) {
   std::ostringstream s;
-  switch (c.architecture) {
-    case Architecture::decoder_only:
-      s << "decoder-only Transformer, " << c.n_decoder_layers << " causal layers";
-      break;
-    case Architecture::encoder_only:
-      s << "encoder-only Transformer, " << c.n_encoder_layers << " bidirectional layers";
-      break;
-    case Architecture::encoder_decoder:
-      s << "encoder-decoder Transformer, " << c.n_encoder_layers << " encoder and " << c.n_decoder_layers
-        << " decoder layers (decoder: causal self-attention, then cross-attention over the encoder's output)";
-      break;
+  if (!c.has_embeddings) {  // PyTorch nn.Transformer / TransformerEncoder / TransformerDecoder
+    s << "PyTorch nn.Transformer";
+    if (c.architecture == Architecture::encoder_only) s << "Encoder, " << c.n_encoder_layers << " layers";
+    else if (c.n_encoder_layers == 0) s << "Decoder (its memory is an input), " << c.n_decoder_layers << " layers";
+    else s << ", " << c.n_encoder_layers << " encoder and " << c.n_decoder_layers << " decoder layers";
+    s << " (masks as the caller gives them)";
+  } else {
+    switch (c.architecture) {
+      case Architecture::decoder_only:
+        s << "decoder-only Transformer, " << c.n_decoder_layers << " causal layers";
+        break;
+      case Architecture::encoder_only:
+        s << "encoder-only Transformer, " << c.n_encoder_layers << " bidirectional layers";
+        break;
+      case Architecture::encoder_decoder:
+        s << "encoder-decoder Transformer, " << c.n_encoder_layers << " encoder and " << c.n_decoder_layers
+          << " decoder layers (decoder: causal self-attention, then cross-attention over the encoder's output)";
+        break;
+    }
   }
   s << " of width " << c.d_model << ": " << attention_sentence(c) << "; ";
   if (c.has_embeddings) s << positions_sentence(c) << "; ";
-  else s << "takes embeddings as input (PyTorch nn.Transformer), no positions of its own; ";
+  else s << "takes embeddings as input, no positions of its own; ";
   s << norm_sentence(c) << "; " << mlp_sentence(c);
   if (c.has_embeddings) s << "; " << head_sentence(c);
   return s.str();
@@ -224,6 +232,10 @@ void write_description(JsonWriter& w, const ModelConfig& c) {
       w.key("local_base");  // Gemma 3's local layers
       if (c.rope.local_base > 0) w.value(c.rope.local_base);
       else w.null();
+      w.key("base_per_layer").begin_array();  // local (windowed) layers use local_base when set
+      for (int64_t i = 0; i < windowed_layers(c); ++i)
+        w.value(c.window(static_cast<size_t>(i)) > 0 && c.rope.local_base > 0 ? c.rope.local_base : c.rope.base);
+      w.end_array();
       w.key("fraction").value(c.rope.fraction);
       w.key("rotated_dims").value(rotated_dims(c));
       w.key("pairing").value(c.rope.interleaved ? "adjacent_pairs" : "rotate_half");
