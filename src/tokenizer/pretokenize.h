@@ -6,6 +6,11 @@
 //
 // Both take code points and return [begin, end) index pairs into them, so the caller can
 // carry offsets through. Neither changes a character: normalisation happens before.
+//
+// The Tokenizer itself runs tokenizer.json's steps (pre_tokenizers.h): its ByteLevel step
+// matches the same GPT-2 pattern with regex.h, where \s is Oniguruma's (White_Space, as
+// Hugging Face has it), not JavaScript's; the two differ only on U+0085 and U+FEFF.
+// split_gpt2 stays for the BPE trainer's word counts and as the gpt-3-encoder reference.
 #pragma once
 #include <cstdint>
 #include <string_view>
