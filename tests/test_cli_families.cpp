@@ -150,6 +150,11 @@ TEST_CASE("cli families: encoder-decoder errors name the decoder input and the d
   fails({"generate", family_dir("llama_gqa"), "--ids", "1,2", "--beam", "2"},
         "generate: --beam applies to encoder-decoder models; '" + family_dir("llama_gqa") +
             "' is decoder-only (use --temperature 0 for greedy)");
+  fails({"generate", family_dir("llama_gqa"), "--ids", "1,2", "--decoder-start-id", "0"},
+        "generate: --decoder-start-id applies to encoder-decoder models; '" + family_dir("llama_gqa") +
+            "' is decoder-only");
+  fails({"generate", t5, "--ids", "1,2", "--decoder-start-id", "9999"},
+        "translate: start token id 9999 is outside the vocabulary [0, 64)");
   fails({"generate", family_dir("llama_gqa"), "--prompt", "hi"},
         "generate: --prompt needs a tokenizer.json in '" + family_dir("llama_gqa") + "' (or give --ids)");
   fails({"generate", family_dir("llama_gqa")},
@@ -158,6 +163,11 @@ TEST_CASE("cli families: encoder-decoder errors name the decoder input and the d
   const nlohmann::json b = run_cli({"generate", t5, "--ids", "5,6,7", "--beam", "3", "--max-tokens", "4"}).json();
   CHECK(b["ids"].size() <= 4);
   CHECK(b["probs"].size() == b["ids"].size());
+  // --decoder-start-id: the config's own start gives the default path; another id is echoed.
+  const std::string src = csv(read_json(t5 + "/expected.json")["greedy"]["input_ids"]);
+  const nlohmann::json d0 = run_cli({"generate", t5, "--ids", src, "--max-tokens", "6"}).json();
+  CHECK(run_cli({"generate", t5, "--ids", src, "--max-tokens", "6", "--decoder-start-id", "0"}).json()["ids"] == d0["ids"]);
+  CHECK(run_cli({"generate", t5, "--ids", src, "--max-tokens", "6", "--decoder-start-id", "3"}).json()["decoder_start_token_id"] == 3);
 }
 
 TEST_CASE("cli families: info describes each family's machinery") {

@@ -8,7 +8,8 @@
 //                   [--decoder-ids 0,5 | --decoder-text T | --decoder-text-file PATH]
 //   tfp forward DIR --inputs FILE.safetensors [--attention]      (PyTorch nn.Transformer*)
 //   tfp generate DIR (--prompt TEXT | --text-file PATH | --ids 1,2,3) [--max-tokens N]
-//                    [--temperature T] [--top-k K] [--top-p P] [--seed S] [--beam N]
+//                    [--temperature T] [--top-k K] [--top-p P] [--seed S]   (decoder-only)
+//                    [--beam N] [--decoder-start-id ID]                     (encoder-decoder)
 //
 // "--" ends the options; --text-file - reads standard input.
 //

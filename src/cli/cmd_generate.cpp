@@ -5,8 +5,9 @@
 //   encoder–decoder: the prompt is the encoder's input; the decoder starts from the
 //                    config's decoder_start_token_id and extends through its KV cache —
 //                    the translate path of the C API (model::decode_seq2seq, the start
-//                    token chosen as api/api_decode.h does): greedy (beam size 1, the
-//                    default) or --beam N. Sampling is not offered for these models.
+//                    token chosen as api/api_decode.h does, or --decoder-start-id): greedy
+//                    (beam size 1, the default) or --beam N. Sampling is not offered for
+//                    these models: their decoding loop is the beam search.
 //   recurrent (numbers-gru): the same search over its GRU state (model::gru_translate).
 // Every path stops at eos (which is then the last id) or after --max-tokens. Without a
 // tokenizer (--ids) only ids and probabilities are printed.
@@ -63,6 +64,13 @@ int beam_size(const Args& a) {
   return static_cast<int>(beam);
 }
 
+// --decoder-start-id N, or -1 for the model's own (config.json's decoder_start_token_id).
+int32_t start_option(const Args& a) {
+  const int64_t id = a.get_int("--decoder-start-id", -1);
+  TFP_CHECK(id >= -1 && id <= (int64_t{1} << 30), "generate: --decoder-start-id must be a token id, got ", id);
+  return static_cast<int32_t>(id);
+}
+
 int max_tokens(const Args& a, int64_t fallback) {
   const int64_t n = a.get_int("--max-tokens", fallback);
   TFP_CHECK(n >= 0 && n <= 1000000, "generate: --max-tokens must be in [0, 1000000], got ", n);
@@ -78,8 +86,9 @@ std::vector<int32_t> prompt_ids(const Args& a, const Tokenizer* tok, const std::
 }
 
 Output decoder_only(const model::LoadedModel& m, const Args& a, const std::vector<int32_t>& prompt) {
-  TFP_CHECK(!a.has("--beam"), "generate: --beam applies to encoder-decoder models; '", m.source,
-            "' is decoder-only (use --temperature 0 for greedy)");
+  for (const char* opt : {"--beam", "--decoder-start-id"})
+    TFP_CHECK(!a.has(opt), "generate: ", opt, " applies to encoder-decoder models; '", m.source,
+              "' is decoder-only", std::string(opt) == "--beam" ? " (use --temperature 0 for greedy)" : "");
   model::GenerateOptions opt;
   opt.max_tokens = max_tokens(a, 20);
   opt.sampling.temperature = a.get_float("--temperature", 1.0f);
@@ -104,10 +113,12 @@ Output encoder_decoder(const model::LoadedModel& m, const Args& a, const std::ve
   check_seq2seq_options(a, m.source);
   const int n = max_tokens(a, 20);
   model::DecodeOptions opt;
-  try {  // the C API's choice of start and eos tokens; its errors are argument errors
-    opt = api::decode_options(m, beam_size(a), n, -1, -1, "generate");
-  } catch (const api::ArgumentError& e) {
-    TFP_FAIL(e.what());
+  const int beam = beam_size(a);
+  try {  // the C API's choice of start and eos tokens (api/api_decode.h)
+    opt = api::decode_options(m, beam, n, start_option(a), -1, "generate");
+  } catch (const api::ArgumentError&) {  // it names no start token
+    TFP_FAIL("generate: '", m.source,
+             "' names no decoder_start_token_id (config.json) and no bos or eos token: give --decoder-start-id N");
   }
   start = opt.start_id;
   Output out;
@@ -126,7 +137,7 @@ Output recurrent(const model::GruSeq2SeqModel& g, const Args& a, const std::vect
   model::DecodeOptions opt;
   opt.beam_size = beam_size(a);
   opt.max_tokens = max_tokens(a, g.config.max_target_tokens);  // its trained output length by default
-  opt.start_id = g.config.decoder_start_token_id;
+  opt.start_id = start_option(a) >= 0 ? start_option(a) : g.config.decoder_start_token_id;
   opt.eos_id = g.config.eos_token_id;
   start = opt.start_id;
   Output out;
@@ -156,7 +167,7 @@ void write_output(JsonWriter& w, const std::vector<int32_t>& prompt, const Outpu
 void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
   const Args a = parse_args(argv, 1, "generate", 1,
                             {"--prompt", "--text-file", "--ids", "--max-tokens", "--temperature", "--top-k",
-                             "--top-p", "--seed", "--beam"},
+                             "--top-p", "--seed", "--beam", "--decoder-start-id"},
                             {});
   const std::string& dir = a.positional[0];
   int32_t start = -1;  // the decoder start token of an encoder–decoder
