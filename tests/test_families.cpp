@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "model/transformer.h"
 #include "nn/observer.h"
 #include "api/tfp_inspect_api.h"
+#include "io/file.h"
+#include "io/safetensors.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -245,4 +248,54 @@ TEST_CASE("families: the query-key drill-down replays each family's machinery (s
     tfp_tensors_free(st);
     tfp_model_free(m);
   }
+}
+
+TEST_CASE("families: a sharded checkpoint (index + shards) loads as one, and a broken index is named") {
+  namespace fs = std::filesystem;
+  const std::string src = family_dir("llama_gqa");
+  const fs::path dir = fs::temp_directory_path() / "tfp_sharded_llama";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(src + "/config.json", dir / "config.json");
+  // Split the file's tensors over two shards and name them in an index, as HF writes them.
+  const io::SafeTensors st = io::SafeTensors::load(src + "/model.safetensors");
+  io::SafeTensorsWriter a, b;
+  nlohmann::json map = nlohmann::json::object();
+  size_t k = 0;
+  for (const io::TensorEntry& e : st.entries()) {
+    const bool first = k++ % 2 == 0;
+    (first ? a : b).add_f32(e.name, e.shape, st.f32(e).data);
+    map[e.name] = first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
+  }
+  io::write_file((dir / "model-00001-of-00002.safetensors").string(), a.finish());
+  io::write_file((dir / "model-00002-of-00002.safetensors").string(), b.finish());
+  const std::string index = nlohmann::json{{"metadata", {{"total_size", 0}}}, {"weight_map", map}}.dump();
+  io::write_file((dir / "model.safetensors.index.json").string(), index.data(), index.size());
+
+  const LoadedModel m = load_model_dir(dir.string());
+  const nlohmann::json want = read_json(src + "/expected.json");
+  const auto ids = want["input_ids"].get<std::vector<int32_t>>();
+  CHECK(max_abs_diff(forward_decoder_only(m.config(), m.weights(), ids).logits.view(), want["logits"]) < 1e-4);
+
+  // The same files in memory, with one shard missing or the index pointing elsewhere.
+  auto files = [&](bool drop_second) {
+    ModelFiles f;
+    f.name = "dropped";
+    f.config_json = io::read_text_file((dir / "config.json").string());
+    f.index_json = index;
+    f.shards.emplace_back("model-00001-of-00002.safetensors", io::read_file((dir / "model-00001-of-00002.safetensors").string()));
+    if (!drop_second)
+      f.shards.emplace_back("model-00002-of-00002.safetensors", io::read_file((dir / "model-00002-of-00002.safetensors").string()));
+    return f;
+  };
+  CHECK_NOTHROW(load_model(files(false)));
+  CHECK_THROWS_WITH_AS(load_model(files(true)), doctest::Contains("which was not given (1 shard given)"), Error);
+  ModelFiles wrong = files(false);
+  std::swap(wrong.shards[0].first, wrong.shards[1].first);
+  CHECK_THROWS_WITH_AS(load_model(std::move(wrong)), doctest::Contains("as the index says"), Error);
+  ModelFiles twice = files(false);
+  twice.shards[1].second = twice.shards[0].second;
+  twice.index_json = std::nullopt;
+  CHECK_THROWS_WITH_AS(load_model(std::move(twice)), doctest::Contains("without model.safetensors.index.json"), Error);
+  fs::remove_all(dir);
 }

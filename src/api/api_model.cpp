@@ -115,6 +115,31 @@ uint8_t* tfp_model_files_weights(tfp_model_files* files) {
   return files->files.safetensors.data();
 }
 
+int tfp_model_files_add_shard(tfp_model_files* files, const char* name, size_t bytes, uint8_t** data) {
+  if (data) *data = nullptr;
+  return tfp::api::guard("tfp_model_files_add_shard", [&] {
+    const char* f = "tfp_model_files_add_shard";
+    TFP_API_REQUIRE(files != nullptr && data != nullptr && name != nullptr, f, ": files, name or data is NULL");
+    TFP_API_REQUIRE(!files->taken, f, ": these files were already loaded (stage them again)");
+    std::vector<uint8_t> buffer;
+    try {
+      buffer.resize(bytes);
+    } catch (const std::length_error&) {
+      throw std::bad_alloc();
+    }
+    files->files.shards.emplace_back(name, std::move(buffer));
+    *data = files->files.shards.back().second.data();  // the vector's storage stays put when moved
+  });
+}
+
+int tfp_model_files_set_index(tfp_model_files* files, const char* text, size_t bytes) {
+  return tfp::api::guard("tfp_model_files_set_index", [&] {
+    TFP_API_REQUIRE(files != nullptr, "tfp_model_files_set_index: files is NULL");
+    TFP_API_REQUIRE(text != nullptr || bytes == 0, "tfp_model_files_set_index: text is NULL");
+    files->files.index_json = std::string(text, bytes);
+  });
+}
+
 int tfp_model_files_set_config(tfp_model_files* files, const char* text, size_t bytes) {
   return tfp::api::guard("tfp_model_files_set_config", [&] {
     TFP_API_REQUIRE(files != nullptr, "tfp_model_files_set_config: files is NULL");

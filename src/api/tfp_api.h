@@ -171,6 +171,15 @@ void tfp_model_files_free(tfp_model_files* files);
 /* Where to write the weights' bytes: weights_bytes bytes owned by `files`, valid until
  * tfp_model_load or tfp_model_files_free. NULL for NULL or after tfp_model_load. */
 uint8_t* tfp_model_files_weights(tfp_model_files* files);
+/* A sharded checkpoint instead of one model.safetensors (create the files with
+ * weights_bytes 0): reserves `bytes` bytes for the shard file `name` (as
+ * model.safetensors.index.json names it, e.g. "model-00001-of-00002.safetensors") and
+ * sets *data to where its bytes go (owned by `files`, valid until tfp_model_load or
+ * tfp_model_files_free; adding another shard does not move it). TFP_ERR_OUT_OF_MEMORY
+ * when the heap cannot hold it. */
+int tfp_model_files_add_shard(tfp_model_files* files, const char* name, size_t bytes, uint8_t** data);
+/* model.safetensors.index.json text (copied): which shard holds which tensor. */
+int tfp_model_files_set_index(tfp_model_files* files, const char* text, size_t bytes);
 /* config.json text (copied; bytes, need not be NUL-terminated). */
 int tfp_model_files_set_config(tfp_model_files* files, const char* text, size_t bytes);
 /* tokenizer.json text (copied); text NULL = none. */

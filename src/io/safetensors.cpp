@@ -280,7 +280,7 @@ TensorView SafeTensors::f32(const TensorEntry& e) const {
   TFP_CHECK(i < entries_.size(), "safetensors '", source_, "': entry '", e.name, "' belongs to another file");
   const std::vector<float>& copy = converted_[i];
   if (!copy.empty() || e.nbytes == 0) return TensorView(copy.data(), e.shape);
-  return TensorView(reinterpret_cast<const float*>(buffer_.data() + e.offset), e.shape);
+  return TensorView(reinterpret_cast<const float*>(data_of(e)), e.shape);
 }
 
 bool SafeTensors::f32_in_place(std::string_view name) const {
@@ -291,7 +291,30 @@ bool SafeTensors::f32_in_place(std::string_view name) const {
 std::span<const uint8_t> SafeTensors::bytes(std::string_view name) const { return bytes(entry(name)); }
 
 std::span<const uint8_t> SafeTensors::bytes(const TensorEntry& e) const {
-  return {buffer_.data() + e.offset, e.nbytes};
+  return {data_of(e), e.nbytes};
+}
+
+SafeTensors SafeTensors::merge(std::vector<SafeTensors> shards, std::string source) {
+  TFP_CHECK(!shards.empty(), "safetensors '", source, "': a sharded checkpoint needs at least one file");
+  SafeTensors all = std::move(shards[0]);
+  std::vector<std::string> files{all.source_};
+  for (size_t k = 1; k < shards.size(); ++k) {
+    SafeTensors& s = shards[k];
+    all.shard_buffers_.push_back(std::move(s.buffer_));
+    for (size_t i = 0; i < s.entries_.size(); ++i) {
+      TensorEntry e = std::move(s.entries_[i]);
+      e.shard = static_cast<uint32_t>(k);
+      const auto [it, fresh] = all.index_.emplace(e.name, all.entries_.size());
+      TFP_CHECK(fresh, "safetensors '", source, "': tensor '", e.name, "' is in both '",
+                files[all.entries_[it->second].shard], "' and '", s.source_, "'");
+      all.entries_.push_back(std::move(e));
+      all.converted_.push_back(std::move(s.converted_[i]));
+    }
+    for (auto& [key, value] : s.metadata_) all.metadata_.emplace(key, value);
+    files.push_back(s.source_);
+  }
+  all.source_ = std::move(source);
+  return all;
 }
 
 // ---- writer ------------------------------------------------------------------------

@@ -44,8 +44,9 @@ struct TensorEntry {
   std::string name;
   DType dtype = DType::F32;
   Shape shape;
-  size_t offset = 0;  // absolute byte offset in the owned buffer (8 + N + begin)
+  size_t offset = 0;  // absolute byte offset in its file's buffer (8 + N + begin)
   size_t nbytes = 0;
+  uint32_t shard = 0;  // which file of a sharded checkpoint holds it (see merge)
 };
 
 class SafeTensors {
@@ -60,6 +61,9 @@ class SafeTensors {
   // every error: "safetensors 'model.safetensors': tensor 'wte.weight': ...".
   static SafeTensors parse(std::vector<uint8_t> bytes, std::string source = "<memory>");
   static SafeTensors load(const std::string& path);
+  // The files of a sharded checkpoint (model-00001-of-00003.safetensors, ...) as one set
+  // of tensors: each keeps its own buffer; a name in two shards is an error naming both.
+  static SafeTensors merge(std::vector<SafeTensors> shards, std::string source);
 
   const std::string& source() const { return source_; }
   // Tensors in order of their data offsets.
@@ -79,13 +83,18 @@ class SafeTensors {
   std::span<const uint8_t> bytes(const TensorEntry& e) const;
 
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
-  const std::vector<uint8_t>& buffer() const { return buffer_; }
+  const std::vector<uint8_t>& buffer() const { return buffer_; }  // the first file's bytes
   size_t header_size() const { return header_size_; }
 
  private:
   std::string source_;
   std::vector<uint8_t> buffer_;
+  std::vector<std::vector<uint8_t>> shard_buffers_;  // files 1.. of a merged set
   size_t header_size_ = 0;
+
+  const uint8_t* data_of(const TensorEntry& e) const {
+    return (e.shard == 0 ? buffer_ : shard_buffers_[e.shard - 1]).data() + e.offset;
+  }
   std::vector<TensorEntry> entries_;
   std::unordered_map<std::string, size_t> index_;  // name → entries_ position
   std::vector<std::vector<float>> converted_;      // per entry; empty unless copied

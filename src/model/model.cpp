@@ -2,6 +2,10 @@
 #include "model/model.h"
 
 #include <filesystem>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "io/file.h"
 #include "tokenizer/tokenizer_json.h"
@@ -27,6 +31,36 @@ void check_bert_decoder_bias(const io::SafeTensors& st, const TensorView& bound)
   }
 }
 
+// The shards an index names, checked against the files given and merged into one set:
+// every file the weight_map names is there, and every tensor sits in the file it names.
+io::SafeTensors load_shards(ModelFiles& files) {
+  const std::string where = io::join_path(files.name, "model.safetensors.index.json");
+  TFP_CHECK(files.index_json.has_value(), files.name, ": ", files.shards.size(),
+            " safetensors shards given without model.safetensors.index.json");
+  const nlohmann::json index = nlohmann::json::parse(*files.index_json, nullptr, false);
+  TFP_CHECK(!index.is_discarded() && index.is_object(), where, ": not a JSON object");
+  const auto map = index.find("weight_map");
+  TFP_CHECK(map != index.end() && map->is_object() && !map->empty(), where,
+            ": needs a non-empty \"weight_map\" of tensor name → shard file");
+  std::vector<io::SafeTensors> parsed;
+  std::map<std::string, size_t> by_file;
+  for (auto& [name, bytes] : files.shards) {
+    TFP_CHECK(!by_file.count(name), where, ": shard '", name, "' given twice");
+    by_file[name] = parsed.size();
+    parsed.push_back(io::SafeTensors::parse(std::move(bytes), io::join_path(files.name, name)));
+  }
+  for (auto it = map->begin(); it != map->end(); ++it) {
+    TFP_CHECK(it->is_string(), where, ": weight_map['", it.key(), "'] must be a file name");
+    const std::string file = it->get<std::string>();
+    const auto f = by_file.find(file);
+    TFP_CHECK(f != by_file.end(), where, ": tensor '", it.key(), "' is in shard '", file,
+              "', which was not given (", files.shards.size(), " shard", files.shards.size() == 1 ? "" : "s", " given)");
+    TFP_CHECK(parsed[f->second].contains(it.key()), where, ": tensor '", it.key(), "' is not in '", file,
+              "' as the index says");
+  }
+  return io::SafeTensors::merge(std::move(parsed), io::join_path(files.name, "model.safetensors"));
+}
+
 }  // namespace
 
 LoadedModel load_model(ModelFiles files) {
@@ -36,7 +70,9 @@ LoadedModel load_model(ModelFiles files) {
   m.family = parsed.family;
   m.model.config = parsed.config;
   auto st = std::make_shared<io::SafeTensors>(
-      io::SafeTensors::parse(std::move(files.safetensors), io::join_path(files.name, "model.safetensors")));
+      files.shards.empty()
+          ? io::SafeTensors::parse(std::move(files.safetensors), io::join_path(files.name, "model.safetensors"))
+          : load_shards(files));
   // A BERT file saved from BertForMaskedLM / BertForPreTraining carries the masked-LM
   // head (cls.predictions.*): bind and run it, so the output is vocabulary logits. A
   // BertModel file has none and gives hidden states.
@@ -86,19 +122,34 @@ void save_model_dir(const std::string& dir, const std::string& config_json,
 LoadedModel load_model_dir(const std::string& dir) {
   TFP_CHECK(io::dir_exists(dir), "load_model: '", dir, "' is not a folder");
   const std::string weights = io::join_path(dir, "model.safetensors");
-  if (!io::file_exists(weights)) {
-    TFP_CHECK(!io::file_exists(io::join_path(dir, "model.safetensors.index.json")), "load_model: '", dir,
-              "' holds a sharded checkpoint (model.safetensors.index.json), which is not supported");
+  const std::string index = io::join_path(dir, "model.safetensors.index.json");
+  ModelFiles files;
+  files.name = dir;
+  if (io::file_exists(weights)) {
+    files.safetensors = io::read_file(weights);
+  } else if (io::file_exists(index)) {  // sharded: read every file the index names, once
+    files.index_json = io::read_text_file(index);
+    const nlohmann::json j = nlohmann::json::parse(*files.index_json, nullptr, false);
+    const auto map = j.is_object() ? j.find("weight_map") : j.end();
+    std::set<std::string> names;
+    if (map != j.end() && map->is_object())
+      for (const auto& v : *map)
+        if (v.is_string()) names.insert(v.get<std::string>());
+    for (const std::string& n : names) {
+      TFP_CHECK(n.find('/') == std::string::npos && n.find('\\') == std::string::npos, "load_model: ", index,
+                " names shard '", n, "' outside the folder");
+      const std::string path = io::join_path(dir, n);
+      TFP_CHECK(io::file_exists(path), "load_model: ", index, " names shard '", n, "', which is missing");
+      files.shards.emplace_back(n, io::read_file(path));
+    }
+  } else {
     TFP_CHECK(!io::file_exists(io::join_path(dir, "pytorch_model.bin")), "load_model: '", dir,
               "' holds pytorch_model.bin (pickle), which is not supported: save it as model.safetensors");
     TFP_FAIL("load_model: '", dir, "' has no model.safetensors");
   }
   const std::string config = io::join_path(dir, "config.json");
   TFP_CHECK(io::file_exists(config), "load_model: '", dir, "' has no config.json");
-  ModelFiles files;
-  files.name = dir;
   files.config_json = io::read_text_file(config);
-  files.safetensors = io::read_file(weights);
   const std::string tok = io::join_path(dir, "tokenizer.json");
   if (io::file_exists(tok)) files.tokenizer_json = io::read_text_file(tok);
   return load_model(std::move(files));

@@ -7,8 +7,8 @@
 // already in memory (the browser hands over dropped or fetched files) — same code after
 // the bytes are in hand.
 //
-// Not supported: sharded checkpoints (model-0000x-of-0000y.safetensors + index) and
-// pytorch_model.bin (pickle); the error says so by name.
+// Sharded checkpoints (model.safetensors.index.json + model-0000k-of-0000n.safetensors)
+// load as one set of tensors. Not supported: pytorch_model.bin (pickle); the error says so.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -41,7 +41,9 @@ struct LoadedModel {
 // The browser case: the files' bytes, already read.
 struct ModelFiles {
   std::string config_json;
-  std::vector<uint8_t> safetensors;
+  std::vector<uint8_t> safetensors;  // one file; or, for a sharded checkpoint:
+  std::optional<std::string> index_json;  // model.safetensors.index.json
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> shards;  // file name, bytes
   std::optional<std::string> tokenizer_json;
   std::string name = "<memory>";  // shown in errors ("<name>/config.json")
 };

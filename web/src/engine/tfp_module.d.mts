@@ -40,6 +40,8 @@ export interface TfpModule {
   _tfp_model_files_free(files: number): void;
   _tfp_model_files_weights(files: number): number;
   _tfp_model_files_set_config(files: number, text: number, bytes: number): number;
+  _tfp_model_files_add_shard(files: number, name: number, bytes: number, data: number): number;
+  _tfp_model_files_set_index(files: number, text: number, bytes: number): number;
   _tfp_model_files_set_tokenizer(files: number, text: number, bytes: number): number;
   _tfp_model_files_set_name(files: number, name: number): number;
   _tfp_model_load(files: number, out: number): number;
@@ -149,7 +151,9 @@ export interface TfpModule {
   _tfp_learn_cross_entropy(logits: number, targets: number, n: number, V: number, labelSmoothing: number, out: number): number;
   _tfp_trainer_create(task: number, options: number, bytes: number, seed: number, out: number): number;
   _tfp_trainer_free(trainer: number): void;
+  _tfp_trainer_step(trainer: number, n: number, losses: number): number;
   _tfp_trainer_step_stats(trainer: number, n: number, stats: number): number;
+  _tfp_trainer_set_lr(trainer: number, lr: number): number;
   _tfp_trainer_evaluate(trainer: number, seq: number, tok: number, loss: number): number;
   _tfp_trainer_info_json(trainer: number): number;
   _tfp_trainer_attention(trainer: number, prompt: number, out: number): number;
