@@ -80,4 +80,6 @@ TEST_CASE("tokenizer regex: unsupported or malformed constructs are named") {
   CHECK_THROWS_WITH_AS(Regex("ab)"), Contains("unbalanced )"), Error);
   CHECK_THROWS_WITH_AS(Regex("*a"), Contains("a quantifier with nothing before it"), Error);
   CHECK_THROWS_WITH_AS(Regex("a{3,1}"), Contains("a {n,m} with m < n"), Error);
+  // Exponential backtracking: (a|a)* before a missing b tries 2^n ways; it stops with an error.
+  CHECK_THROWS_WITH_AS(Regex("(a|a)*b").find_all(std::u32string(40, U'a')), Contains("backtracking steps"), Error);
 }

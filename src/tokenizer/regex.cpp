@@ -112,14 +112,20 @@ struct Regex::Program {
     return in != k.negated;
   }
 
+  // Oniguruma gives up after 10M backtracking steps per match attempt; so do we, with an
+  // error instead of a hung page on a pathological pattern such as (a|a)*b.
+  static constexpr size_t kStepLimit = 10'000'000;
+
   bool run(int32_t start_pc, std::u32string_view t, size_t start_pos, size_t& end,
-           std::vector<std::pair<int32_t, uint32_t>>& stack) const {
+           std::vector<std::pair<int32_t, uint32_t>>& stack, size_t& steps) const {
     const size_t base = stack.size();
     stack.emplace_back(start_pc, static_cast<uint32_t>(start_pos));
     while (stack.size() > base) {
       auto [pc, p] = stack.back();
       stack.pop_back();
       size_t pos = p;
+      TFP_CHECK(++steps < kStepLimit, "regex /", pattern, "/: more than ", kStepLimit,
+                " backtracking steps at text position ", start_pos, " (a pattern that backtracks exponentially?)");
       for (bool alive = true; alive;) {
         const Inst& in = insts[static_cast<size_t>(pc)];
         switch (in.op) {
@@ -146,7 +152,7 @@ struct Regex::Program {
             return true;
           case kLook: {
             size_t ignored = 0;
-            alive = run(in.x, t, pos, ignored, stack) != in.flag;
+            alive = run(in.x, t, pos, ignored, stack, steps) != in.flag;
             ++pc;
             break;
           }
@@ -581,7 +587,8 @@ const std::string& Regex::pattern() const { return prog_->pattern; }
 bool Regex::search(std::u32string_view text, size_t from, size_t& begin, size_t& end) const {
   std::vector<std::pair<int32_t, uint32_t>> stack;
   for (size_t s = from; s <= text.size(); ++s) {
-    if (prog_->run(0, text, s, end, stack)) {
+    size_t steps = 0;
+    if (prog_->run(0, text, s, end, stack, steps)) {
       begin = s;
       return true;
     }
@@ -595,8 +602,8 @@ std::vector<std::pair<uint32_t, uint32_t>> Regex::find_all(std::u32string_view t
   stack.reserve(64);
   size_t s = 0;
   while (s <= text.size()) {
-    size_t end = 0;
-    if (prog_->run(0, text, s, end, stack)) {
+    size_t end = 0, steps = 0;
+    if (prog_->run(0, text, s, end, stack, steps)) {
       out.emplace_back(static_cast<uint32_t>(s), static_cast<uint32_t>(end));
       s = end > s ? end : s + 1;
     } else {
