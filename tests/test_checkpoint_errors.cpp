@@ -225,3 +225,30 @@ TEST_CASE("config.json id2label: names by id, written back, bad maps refused by 
   CHECK(err("\"n_labels\": 12", "\"n_labels\": 11") ==
         "x/config.json: model config: id2label names 12 labels, n_labels is 11");
 }
+
+TEST_CASE("checkpoint errors: a NaN or infinity in any weight is refused with the tensor and the first bad index") {
+  const std::string dir = tfp::testing::checkpoint_dir("gpt2_tiny");
+  const io::SafeTensors st = io::SafeTensors::load(dir + "/model.safetensors");
+  auto with_bad = [&](const std::string& target, int64_t flat, float value) {
+    io::SafeTensorsWriter w;
+    for (const io::TensorEntry& e : st.entries()) {
+      const TensorView v = st.f32(e);
+      std::vector<float> data(v.data, v.data + v.numel());
+      if (e.name == target) data[static_cast<size_t>(flat)] = value;
+      w.add_f32(e.name, e.shape, data.data());
+    }
+    model::ModelFiles f;
+    f.name = "bad";
+    f.config_json = io::read_text_file(dir + "/config.json");
+    f.safetensors = w.finish();
+    return f;
+  };
+  CHECK_THROWS_WITH_AS(model::load_model(with_bad("h.1.mlp.c_fc.weight", 19, std::nanf(""))),
+                       doctest::Contains("tensor 'h.1.mlp.c_fc.weight' (role dec.1.ffn.fc1.weight) holds NaN at "
+                                         "index [0, 19] (flat 19)"),
+                       Error);
+  CHECK_THROWS_WITH_AS(model::load_model(with_bad("wte.weight", 17, -INFINITY)),
+                       doctest::Contains("tensor 'wte.weight' (role embed.token) holds an infinity at index [1, 1]"),
+                       Error);
+  CHECK_NOTHROW(model::load_model(with_bad("wte.weight", 17, 1e30f)));  // huge but finite: fine
+}

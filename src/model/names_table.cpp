@@ -4,6 +4,7 @@
 #include "model/families.h"
 
 #include <cctype>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -62,6 +63,25 @@ Tensor per_head_qkv_to_blocks(const TensorView& t, int64_t H, int64_t D) {
         std::copy(src, src + cols, out.ptr() + ((part * H + h) * D + d) * cols);
       }
   return out;
+}
+
+int64_t first_non_finite(const TensorView& v) {
+  const int64_t n = v.numel();
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(v.data[i])) return i;
+  return -1;
+}
+
+// Flat index → "[r, c]" in the tensor's shape.
+std::string index_str(const Shape& shape, int64_t flat) {
+  std::vector<int64_t> at(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    at[d] = shape[d] > 0 ? flat % shape[d] : 0;
+    flat = shape[d] > 0 ? flat / shape[d] : 0;
+  }
+  std::string out = "[";
+  for (size_t d = 0; d < at.size(); ++d) out += (d ? ", " : "") + std::to_string(at[d]);
+  return out + "]";
 }
 
 bool match_any(const std::vector<const char*>& patterns, std::string_view name) {
@@ -181,9 +201,18 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                          shape_str(e->shape) + ", expected " + shape_str(want));
       continue;
     }
+    const TensorView v = st.f32(*e);
+    // A NaN or infinity in a weight would poison every output downstream: refuse the
+    // file here, naming the tensor and the first bad element, instead of printing NaNs.
+    if (const int64_t bad = first_non_finite(v); bad >= 0) {
+      problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") holds " +
+                         (std::isnan(v.data[bad]) ? "NaN" : "an infinity") + " at index " +
+                         index_str(v.shape, bad) + " (flat " + std::to_string(bad) + ")");
+      continue;
+    }
     *slot.view = transform == NameRule::Transform::per_head_qkv
-                     ? w.own(per_head_qkv_to_blocks(st.f32(*e), cfg.n_heads, cfg.head_dim()))
-                     : st.f32(*e);
+                     ? w.own(per_head_qkv_to_blocks(v, cfg.n_heads, cfg.head_dim()))
+                     : v;
     ++report.bound;
   }
 
