@@ -166,8 +166,10 @@ TEST_CASE("cli families: encoder-decoder errors name the decoder input and the d
   // --decoder-start-id: the config's own start gives the default path; another id is echoed.
   const std::string src = csv(read_json(t5 + "/expected.json")["greedy"]["input_ids"]);
   const nlohmann::json d0 = run_cli({"generate", t5, "--ids", src, "--max-tokens", "6"}).json();
-  CHECK(run_cli({"generate", t5, "--ids", src, "--max-tokens", "6", "--decoder-start-id", "0"}).json()["ids"] == d0["ids"]);
-  CHECK(run_cli({"generate", t5, "--ids", src, "--max-tokens", "6", "--decoder-start-id", "3"}).json()["decoder_start_token_id"] == 3);
+  CHECK(run_cli({"generate", t5, "--ids", src, "--max-tokens", "6", "--decoder-start-id", "0"}).json()["ids"] ==
+        d0["ids"]);
+  CHECK(run_cli({"generate", t5, "--ids", src, "--max-tokens", "6", "--decoder-start-id", "3"})
+            .json()["decoder_start_token_id"] == 3);
 }
 
 TEST_CASE("cli families: info describes each family's machinery") {

@@ -64,9 +64,11 @@ TEST_CASE("cli input: --text-file reads a NUL byte and 200 kB") {
   CHECK(f["ids"] == tok["ids"]);
   CHECK(f["logits"] == run_cli({"forward", dir, "--ids", "97,0,98"}).json()["logits"]);
   // generate: the same as --ids.
-  const nlohmann::json g = run_cli({"generate", dir, "--text-file", nul.path, "--max-tokens", "3", "--temperature", "0"}).json();
+  const nlohmann::json g =
+      run_cli({"generate", dir, "--text-file", nul.path, "--max-tokens", "3", "--temperature", "0"}).json();
   CHECK(g["prompt_ids"] == tok["ids"]);
-  CHECK(g["ids"] == run_cli({"generate", dir, "--ids", "97,0,98", "--max-tokens", "3", "--temperature", "0"}).json()["ids"]);
+  CHECK(g["ids"] ==
+        run_cli({"generate", dir, "--ids", "97,0,98", "--max-tokens", "3", "--temperature", "0"}).json()["ids"]);
 
   // 200 kB (more than one command-line argument may hold on Linux, 128 kB).
   std::string big;
@@ -90,8 +92,10 @@ TEST_CASE("cli input: --text-file - reads standard input") {
   CHECK(run_cli({"tokenize", dir, "--text-file", "-"}, " the cat").json()["ids"] == want["ids"]);
   CHECK(run_cli({"tokenize", dir, "--text-file", "-"}, kNul).json()["ids"] == nlohmann::json({97, 0, 98}));
   CHECK(run_cli({"forward", dir, "--text-file", "-"}, " the cat").json()["ids"] == want["ids"]);
-  const nlohmann::json g = run_cli({"generate", dir, "--text-file", "-", "--max-tokens", "6", "--temperature", "0"}, " tHel").json();
-  const nlohmann::json p = run_cli({"generate", dir, "--prompt", " tHel", "--max-tokens", "6", "--temperature", "0"}).json();
+  const nlohmann::json g =
+      run_cli({"generate", dir, "--text-file", "-", "--max-tokens", "6", "--temperature", "0"}, " tHel").json();
+  const nlohmann::json p =
+      run_cli({"generate", dir, "--prompt", " tHel", "--max-tokens", "6", "--temperature", "0"}).json();
   CHECK(g["prompt_ids"] == p["prompt_ids"]);
   CHECK(g["ids"] == p["ids"]);
   // An empty standard input is an empty text.
@@ -119,7 +123,8 @@ TEST_CASE("cli input: a missing or unreadable text file is a clear error") {
   fails({"generate", dir, "--text-file", "/nonexistent/t.txt"},
         "generate: --text-file: cannot read '/nonexistent/t.txt' (no such file)");
   fails({"tokenize", dir, "--text-file", dir}, "tokenize: --text-file: '" + dir + "' is a folder, expected a file");
-  fails({"tokenize", dir, "--text-file", ""}, "tokenize: --text-file: empty path (give a file, or - for standard input)");
+  fails({"tokenize", dir, "--text-file", ""},
+        "tokenize: --text-file: empty path (give a file, or - for standard input)");
   fails({"tokenize", dir, "--text-file", "x", "y"},
         "tokenize: expected DIR alone with --text-file, got 2 arguments (see tfp --help)");
   fails({"forward", dir, "--text", "a", "--text-file", "x"}, "forward: give only one of --ids, --text and --text-file");

@@ -81,8 +81,7 @@ TEST_CASE("cli shipped models: every folder loads with info and runs with forwar
       CHECK(shape_of(f["attention"]) == std::vector<size_t>{size_t(L_enc), H, S, S});
     } else {
       CHECK(shape_of(f["logits"]) == std::vector<size_t>{T, size_t(V)});
-      CHECK(shape_of(f["cross_attentions"]) ==
-            std::vector<size_t>{recurrent ? 1 : size_t(L_dec), H, T, S});
+      CHECK(shape_of(f["cross_attentions"]) == std::vector<size_t>{recurrent ? 1 : size_t(L_dec), H, T, S});
       if (recurrent) {
         CHECK(f["encoder_attentions"] == nlohmann::json::array());  // no self-attention layers
         CHECK(f["decoder_attentions"] == nlohmann::json::array());

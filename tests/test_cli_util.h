@@ -3,11 +3,10 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
 

@@ -72,8 +72,9 @@ Args parse_args(const std::vector<std::string>& argv, size_t first, const std::s
       a.positional.push_back(s);
     }
   }
-  TFP_CHECK(n_positional == kAnyPositionals || a.positional.size() == n_positional, command, ": expected ", n_positional, " argument",
-            n_positional == 1 ? "" : "s", ", got ", a.positional.size(), " (see tfp --help)");
+  TFP_CHECK(n_positional == kAnyPositionals || a.positional.size() == n_positional, command, ": expected ",
+            n_positional, " argument", n_positional == 1 ? "" : "s", ", got ", a.positional.size(),
+            " (see tfp --help)");
   return a;
 }
 

@@ -33,7 +33,7 @@ const char* const kUsage =
     "                   [--temperature T] [--top-k K] [--top-p P] [--seed S]   (decoder-only; T 0 = greedy)\n"
     "                   [--beam N] [--decoder-start-id ID]   (encoder-decoder: greedy from the config's\n"
     "                   decoder_start_token_id through the KV cache, or beam search)\n"
-    "      {prompt_ids, ids, probs, tokens, text, stop_reason}; with --ids and no tokenizer: ids only\n"
+    "      {prompt_ids, ids, probs, tokens, text, stop_reason}; without a tokenizer: no tokens, text\n"
     "  tfp train TASK|brown-gpt|brown-pos [--out DIR] [--steps N] [--seed S] ...  (progress on stderr)\n"
     "  tfp eval brown-gpt|brown-pos [--model DIR] [--corpus DIR] [--limit N]\n"
     "DIR holds config.json, model.safetensors and (optionally) tokenizer.json.\n"

@@ -50,9 +50,11 @@ void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w, T
   const bool attention = a.has("--attention");
   nn::RecordingObserver obs(attention ? std::vector<std::string>{"*.probs"} : std::vector<std::string>{});
   nn::Observer* o = attention ? &obs : nullptr;
-  if (c.architecture != model::Architecture::encoder_decoder)
+  if (c.architecture != model::Architecture::encoder_decoder) {
+    const char* kind = c.architecture == model::Architecture::decoder_only ? "a decoder-only" : "an encoder-only";
     for (const char* opt : {"--decoder-ids", "--decoder-text", "--decoder-text-file"})
-      TFP_CHECK(!a.has(opt), "forward: ", opt, " does not apply to a", c.architecture == model::Architecture::decoder_only ? " decoder-only" : "n encoder-only", " model");
+      TFP_CHECK(!a.has(opt), "forward: ", opt, " does not apply to ", kind, " model");
+  }
   const std::vector<int32_t> ids = input_ids(m, a, input);
   TFP_CHECK(!ids.empty(), "forward: no input tokens");
 

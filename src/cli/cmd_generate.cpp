@@ -51,8 +51,8 @@ std::vector<int32_t> teacher_inputs(int32_t start, const std::vector<int32_t>& i
 
 // Encoder–decoder options: greedy or beam only.
 void check_seq2seq_options(const Args& a, const std::string& dir) {
-  const bool sampling = a.get_float("--temperature", 0.0f) != 0.0f || a.has("--top-k") || a.has("--top-p") ||
-                        a.has("--seed");
+  const bool sampling =
+      a.get_float("--temperature", 0.0f) != 0.0f || a.has("--top-k") || a.has("--top-p") || a.has("--seed");
   TFP_CHECK(!sampling, "generate: '", dir,
             "' is an encoder-decoder model: it decodes greedily (--temperature 0, the default for it) or by beam "
             "search (--beam N); --temperature > 0, --top-k, --top-p and --seed are for decoder-only models");
@@ -87,8 +87,8 @@ std::vector<int32_t> prompt_ids(const Args& a, const Tokenizer* tok, const std::
 
 Output decoder_only(const model::LoadedModel& m, const Args& a, const std::vector<int32_t>& prompt) {
   for (const char* opt : {"--beam", "--decoder-start-id"})
-    TFP_CHECK(!a.has(opt), "generate: ", opt, " applies to encoder-decoder models; '", m.source,
-              "' is decoder-only", std::string(opt) == "--beam" ? " (use --temperature 0 for greedy)" : "");
+    TFP_CHECK(!a.has(opt), "generate: ", opt, " applies to encoder-decoder models; '", m.source, "' is decoder-only",
+              std::string(opt) == "--beam" ? " (use --temperature 0 for greedy)" : "");
   model::GenerateOptions opt;
   opt.max_tokens = max_tokens(a, 20);
   opt.sampling.temperature = a.get_float("--temperature", 1.0f);
@@ -108,8 +108,7 @@ Output decoder_only(const model::LoadedModel& m, const Args& a, const std::vecto
   return out;
 }
 
-Output encoder_decoder(const model::LoadedModel& m, const Args& a, const std::vector<int32_t>& src,
-                       int32_t& start) {
+Output encoder_decoder(const model::LoadedModel& m, const Args& a, const std::vector<int32_t>& src, int32_t& start) {
   check_seq2seq_options(a, m.source);
   const int n = max_tokens(a, 20);
   model::DecodeOptions opt;
@@ -166,8 +165,8 @@ void write_output(JsonWriter& w, const std::vector<int32_t>& prompt, const Outpu
 
 void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
   const Args a = parse_args(argv, 1, "generate", 1,
-                            {"--prompt", "--text-file", "--ids", "--max-tokens", "--temperature", "--top-k",
-                             "--top-p", "--seed", "--beam", "--decoder-start-id"},
+                            {"--prompt", "--text-file", "--ids", "--max-tokens", "--temperature", "--top-k", "--top-p",
+                             "--seed", "--beam", "--decoder-start-id"},
                             {});
   const std::string& dir = a.positional[0];
   int32_t start = -1;  // the decoder start token of an encoder–decoder

@@ -1,6 +1,5 @@
 // tfp info / tfp forward for the recurrent encoder–decoder (see cli/gru.h).
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/gru.h"

@@ -116,7 +116,8 @@ std::string positions_sentence(const ModelConfig& c) {
       if (c.rope.local_base > 0) s += "; local layers use base " + num(c.rope.local_base) + " unscaled";
       return s;
     }
-    case Positional::alibi: return "ALiBi: a per-head linear distance penalty added to the scores, no position embeddings";
+    case Positional::alibi:
+      return "ALiBi: a per-head linear distance penalty added to the scores, no position embeddings";
     case Positional::relative:
       return "relative position buckets (" + std::to_string(c.relative.num_buckets) + " buckets, max distance " +
              std::to_string(c.relative.max_distance) +
@@ -129,12 +130,17 @@ std::string positions_sentence(const ModelConfig& c) {
 std::string attention_sentence(const ModelConfig& c) {
   const int64_t H = c.n_heads, KV = c.kv_heads(), D = c.head_dim();
   std::string s = std::to_string(H) + " heads of size " + std::to_string(D);
-  if (KV == 1 && H > 1) s += " sharing 1 key/value head (multi-query)";
-  else if (KV != H) s += " sharing " + std::to_string(KV) + " key/value heads (grouped-query, " +
-                         std::to_string(H / KV) + " query heads each)";
-  if (c.attn_scale <= 0) s += ", scores scaled by 1/sqrt(" + std::to_string(D) + ")";
-  else if (c.attn_scale == 1.0f) s += ", scores not scaled";
-  else s += ", scores scaled by " + scale_text(c.attn_scale) + " (not 1/sqrt(" + std::to_string(D) + "))";
+  if (KV == 1 && H > 1)
+    s += " sharing 1 key/value head (multi-query)";
+  else if (KV != H)
+    s += " sharing " + std::to_string(KV) + " key/value heads (grouped-query, " + std::to_string(H / KV) +
+         " query heads each)";
+  if (c.attn_scale <= 0)
+    s += ", scores scaled by 1/sqrt(" + std::to_string(D) + ")";
+  else if (c.attn_scale == 1.0f)
+    s += ", scores not scaled";
+  else
+    s += ", scores scaled by " + scale_text(c.attn_scale) + " (not 1/sqrt(" + std::to_string(D) + "))";
   if (c.attn_softcap > 0) s += ", soft-capped at " + num(c.attn_softcap) + " (cap * tanh(score / cap))";
   if (c.qk_norm) s += ", q and k normed per head";
   if (any_window(c)) {
@@ -151,10 +157,11 @@ std::string attention_sentence(const ModelConfig& c) {
 std::string norm_sentence(const ModelConfig& c) {
   std::string s = c.norm == model::NormKind::rms_norm ? "RMSNorm" : "LayerNorm";
   if (c.norm_plus_one) s += " with (1 + w) weights";
-  if (c.sandwich_norms) s += " before each sublayer and on its output (sandwich)";
-  else s += c.norm_first ? " before each sublayer (pre-norm)" : " after each residual sum (post-norm)";
-  s += c.parallel_residual ? ", attention and MLP in parallel (x + attn(n1(x)) + mlp(n2(x)))"
-                           : ", sequential residual";
+  if (c.sandwich_norms)
+    s += " before each sublayer and on its output (sandwich)";
+  else
+    s += c.norm_first ? " before each sublayer (pre-norm)" : " after each residual sum (post-norm)";
+  s += c.parallel_residual ? ", attention and MLP in parallel (x + attn(n1(x)) + mlp(n2(x)))" : ", sequential residual";
   return s;
 }
 
@@ -168,10 +175,10 @@ std::string head_sentence(const ModelConfig& c) {
   if (c.embedding_scale != 1.0f) s += "embeddings x " + num(c.embedding_scale) + ", ";
   if (c.embedding_norm) s += "a norm after the embeddings, ";
   if (!c.has_decoder() || !c.lm_head) {
-    s += c.encoder_head == model::EncoderHead::token_classifier ? "a token classifier of " +
-                                                                   std::to_string(c.n_labels) + " labels"
-         : c.encoder_head == model::EncoderHead::masked_lm     ? "a masked-LM head tied to the embeddings"
-                                                                : "hidden states out (no head)";
+    s += c.encoder_head == model::EncoderHead::token_classifier
+             ? "a token classifier of " + std::to_string(c.n_labels) + " labels"
+         : c.encoder_head == model::EncoderHead::masked_lm ? "a masked-LM head tied to the embeddings"
+                                                           : "hidden states out (no head)";
     return s;
   }
   s += c.tied_lm_head ? "LM head tied to the embeddings" : "separate LM head";
@@ -186,9 +193,12 @@ std::string describe_summary(const ModelConfig& c) {
   std::ostringstream s;
   if (!c.has_embeddings) {  // PyTorch nn.Transformer / TransformerEncoder / TransformerDecoder
     s << "PyTorch nn.Transformer";
-    if (c.architecture == Architecture::encoder_only) s << "Encoder, " << c.n_encoder_layers << " layers";
-    else if (c.n_encoder_layers == 0) s << "Decoder (its memory is an input), " << c.n_decoder_layers << " layers";
-    else s << ", " << c.n_encoder_layers << " encoder and " << c.n_decoder_layers << " decoder layers";
+    if (c.architecture == Architecture::encoder_only)
+      s << "Encoder, " << c.n_encoder_layers << " layers";
+    else if (c.n_encoder_layers == 0)
+      s << "Decoder (its memory is an input), " << c.n_decoder_layers << " layers";
+    else
+      s << ", " << c.n_encoder_layers << " encoder and " << c.n_decoder_layers << " decoder layers";
     s << " (masks as the caller gives them)";
   } else {
     switch (c.architecture) {
@@ -205,8 +215,10 @@ std::string describe_summary(const ModelConfig& c) {
     }
   }
   s << " of width " << c.d_model << ": " << attention_sentence(c) << "; ";
-  if (c.has_embeddings) s << positions_sentence(c) << "; ";
-  else s << "takes embeddings as input, no positions of its own; ";
+  if (c.has_embeddings)
+    s << positions_sentence(c) << "; ";
+  else
+    s << "takes embeddings as input, no positions of its own; ";
   s << norm_sentence(c) << "; " << mlp_sentence(c);
   if (c.has_embeddings) s << "; " << head_sentence(c);
   return s.str();
@@ -230,8 +242,10 @@ void write_description(JsonWriter& w, const ModelConfig& c) {
     case Positional::rope: {
       w.key("base").value(c.rope.base);
       w.key("local_base");  // Gemma 3's local layers
-      if (c.rope.local_base > 0) w.value(c.rope.local_base);
-      else w.null();
+      if (c.rope.local_base > 0)
+        w.value(c.rope.local_base);
+      else
+        w.null();
       w.key("base_per_layer").begin_array();  // local (windowed) layers use local_base when set
       for (int64_t i = 0; i < windowed_layers(c); ++i)
         w.value(c.window(static_cast<size_t>(i)) > 0 && c.rope.local_base > 0 ? c.rope.local_base : c.rope.base);
@@ -276,11 +290,14 @@ void write_description(JsonWriter& w, const ModelConfig& c) {
   w.key("kind").value(c.kv_heads() == c.n_heads ? "multi-head" : c.kv_heads() == 1 ? "multi-query" : "grouped-query");
   w.key("head_dim").value(c.head_dim());
   w.key("scale").value(score_scale(c));
-  w.key("scale_text").value(c.attn_scale <= 0 ? "1/sqrt(" + std::to_string(c.head_dim()) + ")" : scale_text(c.attn_scale));
+  w.key("scale_text")
+      .value(c.attn_scale <= 0 ? "1/sqrt(" + std::to_string(c.head_dim()) + ")" : scale_text(c.attn_scale));
   w.key("scale_rule").value(c.attn_scale <= 0 ? "1/sqrt(head_dim)" : c.attn_scale == 1.0f ? "none" : "config");
   w.key("softcap");
-  if (c.attn_softcap > 0) w.value(static_cast<double>(c.attn_softcap));
-  else w.null();
+  if (c.attn_softcap > 0)
+    w.value(static_cast<double>(c.attn_softcap));
+  else
+    w.null();
   w.key("qk_norm").value(c.qk_norm);
   w.key("fused_qkv").value(c.fused_qkv);
   // Per layer of the self-attention stack: 0 = global, W = a query sees itself and the
@@ -319,12 +336,14 @@ void write_description(JsonWriter& w, const ModelConfig& c) {
     w.key("tied").value(c.tied_lm_head);
     w.key("scale").value(static_cast<double>(c.lm_head_scale));
     w.key("final_softcap");
-    if (c.final_softcap > 0) w.value(static_cast<double>(c.final_softcap));
-    else w.null();
+    if (c.final_softcap > 0)
+      w.value(static_cast<double>(c.final_softcap));
+    else
+      w.null();
   } else {
     w.key("kind").value(c.encoder_head == model::EncoderHead::token_classifier ? "token_classifier"
-                        : c.encoder_head == model::EncoderHead::masked_lm   ? "masked_lm"
-                                                                             : "none");
+                        : c.encoder_head == model::EncoderHead::masked_lm      ? "masked_lm"
+                                                                               : "none");
   }
   w.end_object();
   w.end_object();

@@ -42,15 +42,14 @@ std::optional<std::vector<int32_t>> token_ids_option(const Args& a, const std::s
   if (given == 0) return std::nullopt;
   if (a.has(ids_opt)) return parse_int_list(ids_opt, *a.get(ids_opt));
   const char* used = a.has(text_opt) ? text_opt : file_opt;
-  TFP_CHECK(tok != nullptr, command, ": ", used, " needs a tokenizer.json in '", source, "' (or give ", ids_opt,
-            ")");
+  TFP_CHECK(tok != nullptr, command, ": ", used, " needs a tokenizer.json in '", source, "' (or give ", ids_opt, ")");
   return tok->encode(*text_option(a, command, text_opt, file_opt, input)).ids;
 }
 
 std::vector<int32_t> decoder_ids(const Args& a, const Tokenizer* tok, const std::string& source, int64_t start_id,
                                  TextInput& input) {
-  std::optional<std::vector<int32_t>> ids = token_ids_option(a, "forward", tok, source, "--decoder-ids",
-                                                             "--decoder-text", "--decoder-text-file", input);
+  std::optional<std::vector<int32_t>> ids =
+      token_ids_option(a, "forward", tok, source, "--decoder-ids", "--decoder-text", "--decoder-text-file", input);
   TFP_CHECK(ids.has_value(), "forward: an encoder-decoder model needs the decoder's input too: --decoder-ids 1,2,3",
             start_id >= 0 ? " (starting with its decoder start token " + std::to_string(start_id) + ")" : "",
             ", --decoder-text TEXT or --decoder-text-file PATH");
