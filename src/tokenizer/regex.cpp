@@ -1,568 +1,89 @@
-// The regex matcher: a recursive-descent parser into a small tree, compiled into a
-// program for a backtracking machine (Split = "try x, on failure y"), as Thompson and
-// Pike describe and re1 implements. Backtracking gives Oniguruma's leftmost-first
-// semantics directly. See regex.h for the supported constructs.
+// The regex matcher's public side: compile (regex_compile.cpp), then run the
+// backtracking machine (regex_program.h) at each start position. Backtracking gives
+// Oniguruma's leftmost-first semantics directly. See regex.h for the constructs.
 #include "tokenizer/regex.h"
 
-#include <algorithm>
-#include <array>
-
-#include "core/error.h"
-#include "tokenizer/unicode.h"
+#include "tokenizer/regex_program.h"
 
 namespace tfp {
 
-namespace {
+using namespace regex_detail;
 
-char32_t fold(char32_t c) {
-  if (c < 0x80) return c >= 'A' && c <= 'Z' ? c + 32 : c;
-  if (c == 0x17F) return U's';
-  if (c == 0x212A) return U'k';
-  std::u32string low;
-  unicode::append_lower(c, low);
-  return low.size() == 1 ? low[0] : c;
+// ---- the machine ------------------------------------------------------------------
+
+bool Regex::Program::class_has(const CharClass& k, char32_t c) const {
+  if (c < 0x80) return k.ascii[c];
+  bool in = raw_has(k, c) || (k.ci && fold(c) != c && raw_has(k, fold(c)));
+  return in;
 }
 
-// One member of a character class.
-struct ClassItem {
-  enum Kind { Range, Space, Digit, Word, Category, Nested } kind = Range;
-  char32_t lo = 0, hi = 0;
-  bool negated = false;   // \S \D \W \P{..}
-  std::string category;   // "L", "Lu", ...
-  int nested = -1;        // index of a nested class
-};
-
-struct CharClass {
-  bool negated = false, ci = false;
-  std::vector<ClassItem> items;
-  std::array<bool, 128> ascii{};  // precomputed answers for ASCII
-};
-
-bool category_is(char32_t c, const std::string& cat) {
-  const std::string_view g = unicode::general_category(c);
-  return cat.size() == 1 ? g[0] == cat[0] : g == cat;
+bool Regex::Program::raw_has(const CharClass& k, char32_t c) const {
+  bool in = false;
+  for (const ClassItem& it : k.items) {
+    switch (it.kind) {
+      case ClassItem::Range: in = c >= it.lo && c <= it.hi; break;
+      case ClassItem::Space: in = unicode::is_white_space(c) != it.negated; break;
+      case ClassItem::Digit: in = (unicode::general_category(c) == "Nd") != it.negated; break;
+      case ClassItem::Word: in = is_word(c) != it.negated; break;
+      case ClassItem::Category: in = category_is(c, it.category) != it.negated; break;
+      case ClassItem::Nested: in = class_has(classes[static_cast<size_t>(it.nested)], c); break;
+    }
+    if (in) break;
+  }
+  return in != k.negated;
 }
 
-bool is_word(char32_t c) {
-  if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  const std::string_view g = unicode::general_category(c);
-  return g[0] == 'L' || g[0] == 'M' || g == "Nd" || g == "Nl" || g == "Pc" || c == 0x200C || c == 0x200D;
+bool Regex::Program::run(int32_t start_pc, std::u32string_view t, size_t start_pos, size_t& end,
+                         std::vector<std::pair<int32_t, uint32_t>>& stack, size_t& steps) const {
+  const size_t base = stack.size();
+  stack.emplace_back(start_pc, static_cast<uint32_t>(start_pos));
+  while (stack.size() > base) {
+    auto [pc, p] = stack.back();
+    stack.pop_back();
+    size_t pos = p;
+    TFP_CHECK(++steps < kStepLimit, "regex /", pattern, "/: more than ", kStepLimit,
+              " backtracking steps at text position ", start_pos, " (a pattern that backtracks exponentially?)");
+    for (bool alive = true; alive;) {
+      const Inst& in = insts[static_cast<size_t>(pc)];
+      switch (in.op) {
+        case kChar:
+          alive = pos < t.size() && (t[pos] == in.ch || (in.flag && fold(t[pos]) == in.ch));
+          ++pc, ++pos;
+          break;
+        case kClass:
+          alive = pos < t.size() && class_has(classes[static_cast<size_t>(in.x)], t[pos]);
+          ++pc, ++pos;
+          break;
+        case kAny:
+          alive = pos < t.size() && t[pos] != U'\n';
+          ++pc, ++pos;
+          break;
+        case kSplit:
+          stack.emplace_back(in.y, static_cast<uint32_t>(pos));
+          pc = in.x;
+          break;
+        case kJmp: pc = in.x; break;
+        case kMatch:
+          end = pos;
+          stack.resize(base);
+          return true;
+        case kLook: {
+          size_t ignored = 0;
+          alive = run(in.x, t, pos, ignored, stack, steps) != in.flag;
+          ++pc;
+          break;
+        }
+        case kBol: alive = pos == 0 || t[pos - 1] == U'\n'; ++pc; break;
+        case kEol: alive = pos == t.size() || t[pos] == U'\n'; ++pc; break;
+        case kBegin: alive = pos == 0; ++pc; break;
+        case kEnd: alive = pos == t.size(); ++pc; break;
+      }
+    }
+  }
+  return false;
 }
 
-enum Op : uint8_t { kChar, kClass, kAny, kSplit, kJmp, kMatch, kLook, kBol, kEol, kBegin, kEnd };
-
-struct Inst {
-  Op op;
-  bool flag = false;  // kChar: case-insensitive; kLook: negative
-  char32_t ch = 0;    // kChar (folded when case-insensitive)
-  int32_t x = 0, y = 0;
-};
-
-struct Node {
-  enum Kind { Empty, Char, Class, Any, Concat, Alt, Repeat, Look, Bol, Eol, Begin, End } kind = Empty;
-  char32_t ch = 0;
-  bool ci = false, lazy = false, negate = false;
-  int cls = -1, min = 0, max = 0;  // max -1: unbounded
-  std::vector<Node> kids;
-};
-
-Node node_of(Node::Kind k) {
-  Node n;
-  n.kind = k;
-  return n;
-}
-
-bool nullable(const Node& n) {
-  switch (n.kind) {
-    case Node::Char: case Node::Class: case Node::Any: return false;
-    case Node::Concat:
-      return std::all_of(n.kids.begin(), n.kids.end(), nullable);
-    case Node::Alt:
-      return std::any_of(n.kids.begin(), n.kids.end(), nullable);
-    case Node::Repeat: return n.min == 0 || nullable(n.kids[0]);
-    default: return true;
-  }
-}
-
-}  // namespace
-
-struct Regex::Program {
-  std::string pattern;
-  std::vector<Inst> insts;
-  std::vector<CharClass> classes;
-
-  bool class_has(const CharClass& k, char32_t c) const {
-    if (c < 0x80) return k.ascii[c];
-    bool in = raw_has(k, c) || (k.ci && fold(c) != c && raw_has(k, fold(c)));
-    return in;
-  }
-  bool raw_has(const CharClass& k, char32_t c) const {
-    bool in = false;
-    for (const ClassItem& it : k.items) {
-      switch (it.kind) {
-        case ClassItem::Range: in = c >= it.lo && c <= it.hi; break;
-        case ClassItem::Space: in = unicode::is_white_space(c) != it.negated; break;
-        case ClassItem::Digit: in = (unicode::general_category(c) == "Nd") != it.negated; break;
-        case ClassItem::Word: in = is_word(c) != it.negated; break;
-        case ClassItem::Category: in = category_is(c, it.category) != it.negated; break;
-        case ClassItem::Nested: in = class_has(classes[static_cast<size_t>(it.nested)], c); break;
-      }
-      if (in) break;
-    }
-    return in != k.negated;
-  }
-
-  // Oniguruma gives up after 10M backtracking steps per match attempt; so do we, with an
-  // error instead of a hung page on a pathological pattern such as (a|a)*b.
-  static constexpr size_t kStepLimit = 10'000'000;
-
-  bool run(int32_t start_pc, std::u32string_view t, size_t start_pos, size_t& end,
-           std::vector<std::pair<int32_t, uint32_t>>& stack, size_t& steps) const {
-    const size_t base = stack.size();
-    stack.emplace_back(start_pc, static_cast<uint32_t>(start_pos));
-    while (stack.size() > base) {
-      auto [pc, p] = stack.back();
-      stack.pop_back();
-      size_t pos = p;
-      TFP_CHECK(++steps < kStepLimit, "regex /", pattern, "/: more than ", kStepLimit,
-                " backtracking steps at text position ", start_pos, " (a pattern that backtracks exponentially?)");
-      for (bool alive = true; alive;) {
-        const Inst& in = insts[static_cast<size_t>(pc)];
-        switch (in.op) {
-          case kChar:
-            alive = pos < t.size() && (t[pos] == in.ch || (in.flag && fold(t[pos]) == in.ch));
-            ++pc, ++pos;
-            break;
-          case kClass:
-            alive = pos < t.size() && class_has(classes[static_cast<size_t>(in.x)], t[pos]);
-            ++pc, ++pos;
-            break;
-          case kAny:
-            alive = pos < t.size() && t[pos] != U'\n';
-            ++pc, ++pos;
-            break;
-          case kSplit:
-            stack.emplace_back(in.y, static_cast<uint32_t>(pos));
-            pc = in.x;
-            break;
-          case kJmp: pc = in.x; break;
-          case kMatch:
-            end = pos;
-            stack.resize(base);
-            return true;
-          case kLook: {
-            size_t ignored = 0;
-            alive = run(in.x, t, pos, ignored, stack, steps) != in.flag;
-            ++pc;
-            break;
-          }
-          case kBol: alive = pos == 0 || t[pos - 1] == U'\n'; ++pc; break;
-          case kEol: alive = pos == t.size() || t[pos] == U'\n'; ++pc; break;
-          case kBegin: alive = pos == 0; ++pc; break;
-          case kEnd: alive = pos == t.size(); ++pc; break;
-        }
-      }
-    }
-    return false;
-  }
-};
-
-namespace {
-
-class Parser {
- public:
-  Parser(Regex::Program& prog, std::u32string pat) : prog_(prog), p_(std::move(pat)) {}
-
-  Node parse() {
-    bool ci = false;
-    Node n = alternation(ci);
-    if (i_ < p_.size()) error("unbalanced )");
-    return n;
-  }
-
- private:
-  [[noreturn]] void unsupported(const std::string& what) const {
-    TFP_FAIL("regex /", prog_.pattern, "/: ", what, " at position ", i_, " is not supported");
-  }
-  [[noreturn]] void error(const std::string& what) const {
-    TFP_FAIL("regex /", prog_.pattern, "/: ", what, " at position ", i_);
-  }
-  bool more() const { return i_ < p_.size(); }
-  char32_t peek(size_t k = 0) const { return i_ + k < p_.size() ? p_[i_ + k] : 0; }
-  bool eat(char32_t c) {
-    if (peek() != c || !more()) return false;
-    ++i_;
-    return true;
-  }
-
-  Node alternation(bool& ci) {
-    Node alt = node_of(Node::Alt);
-    alt.kids.push_back(sequence(ci));
-    while (eat(U'|')) alt.kids.push_back(sequence(ci));
-    return alt.kids.size() == 1 ? std::move(alt.kids[0]) : alt;
-  }
-
-  Node sequence(bool& ci) {
-    Node seq = node_of(Node::Concat);
-    while (more() && peek() != U'|' && peek() != U')') {
-      if (peek() == U'(' && peek(1) == U'?' && (peek(2) == U'i' || peek(2) == U'-') &&
-          (peek(3) == U')' || (peek(2) == U'-' && peek(3) == U'i' && peek(4) == U')'))) {
-        ci = peek(2) == U'i';  // inline flag: to the end of the enclosing group
-        i_ += ci ? 4 : 5;
-        continue;
-      }
-      Node atom_node = atom(ci);
-      seq.kids.push_back(quantified(std::move(atom_node)));
-    }
-    return seq.kids.size() == 1 ? std::move(seq.kids[0]) : seq;
-  }
-
-  Node quantified(Node a) {
-    for (;;) {
-      int mn, mx;
-      const size_t at = i_;
-      if (eat(U'*')) mn = 0, mx = -1;
-      else if (eat(U'+')) mn = 1, mx = -1;
-      else if (eat(U'?')) mn = 0, mx = 1;
-      else if (peek() == U'{' && counted(mn, mx)) {}
-      else return a;
-      if (a.kind == Node::Look || a.kind == Node::Bol || a.kind == Node::Eol) {
-        i_ = at;
-        unsupported("a quantifier on an assertion");
-      }
-      Node r = node_of(Node::Repeat);
-      r.min = mn, r.max = mx;
-      if (eat(U'?')) r.lazy = true;
-      else if (peek() == U'+') unsupported("a possessive quantifier");
-      if (mx != 1 && nullable(a)) unsupported("a repeated part that can match the empty string");
-      r.kids.push_back(std::move(a));
-      a = std::move(r);
-    }
-  }
-
-  // {n} {n,} {n,m}; anything else (e.g. "{" alone) is a literal, as in Oniguruma.
-  bool counted(int& mn, int& mx) {
-    size_t j = i_ + 1;
-    auto number = [&](int& v) {
-      const size_t s = j;
-      v = 0;
-      while (j < p_.size() && p_[j] >= U'0' && p_[j] <= U'9' && v < 100000) v = v * 10 + static_cast<int>(p_[j++] - U'0');
-      return j > s;
-    };
-    if (!number(mn)) return false;
-    mx = mn;
-    if (j < p_.size() && p_[j] == U',') {
-      ++j;
-      if (!number(mx)) mx = -1;
-    }
-    if (j >= p_.size() || p_[j] != U'}') return false;
-    if (mx != -1 && mx < mn) error("a {n,m} with m < n");
-    if (mn > 1000 || mx > 1000) unsupported("a repeat count above 1000");
-    i_ = j + 1;
-    return true;
-  }
-
-  Node atom(bool ci) {
-    const char32_t c = p_[i_++];
-    switch (c) {
-      case U'(': return group(ci);
-      case U'[': return class_atom(ci);
-      case U'.': return node_of(Node::Any);
-      case U'^': return node_of(Node::Bol);
-      case U'$': return node_of(Node::Eol);
-      case U'*': case U'+': case U'?': --i_; error("a quantifier with nothing before it");
-      case U'\\': return escape(ci);
-      default: return literal(c, ci);
-    }
-  }
-
-  Node literal(char32_t c, bool ci) {
-    Node n = node_of(Node::Char);
-    n.ci = ci;
-    n.ch = ci ? fold(c) : c;
-    return n;
-  }
-
-  Node group(bool outer_ci) {
-    bool ci = outer_ci;
-    Node look;
-    bool is_look = false;
-    if (eat(U'?')) {
-      if (eat(U':')) {
-      } else if (peek() == U'i' && peek(1) == U':') {
-        i_ += 2, ci = true;
-      } else if (peek() == U'-' && peek(1) == U'i' && peek(2) == U':') {
-        i_ += 3, ci = false;
-      } else if (peek() == U'=' || peek() == U'!') {
-        is_look = true;
-        look.kind = Node::Look;
-        look.negate = p_[i_++] == U'!';
-      } else if (peek() == U'<' && (peek(1) == U'=' || peek(1) == U'!')) {
-        unsupported("lookbehind (?<");
-      } else if (peek() == U'<' || peek() == U'P' || peek() == U'\'') {
-        unsupported("a named group");
-      } else if (peek() == U'>') {
-        unsupported("an atomic group (?>");
-      } else {
-        unsupported(std::string("the group flag (?") + static_cast<char>(peek() < 0x80 ? peek() : '?'));
-      }
-    }
-    Node inner = alternation(ci);
-    if (!eat(U')')) error("missing )");
-    if (!is_look) return inner;
-    look.kids.push_back(std::move(inner));
-    return look;
-  }
-
-  Node class_atom(bool ci) {
-    Node n = node_of(Node::Class);
-    n.cls = parse_class(ci);
-    return n;
-  }
-
-  // After the opening '['. Returns the class index.
-  int parse_class(bool ci) {
-    CharClass k;
-    k.ci = ci;
-    if (eat(U'^')) k.negated = true;
-    bool first = true;
-    for (;;) {
-      if (!more()) error("missing ]");
-      if (peek() == U']' && !first) {
-        ++i_;
-        break;
-      }
-      first = false;
-      if (peek() == U'&' && peek(1) == U'&') unsupported("class intersection &&");
-      if (peek() == U'[') {
-        if (peek(1) == U':') unsupported("a POSIX bracket [:name:]");
-        ++i_;
-        ClassItem it;
-        it.kind = ClassItem::Nested;
-        it.nested = parse_class(ci);
-        k.items.push_back(it);
-        continue;
-      }
-      ClassItem it;
-      char32_t lo;
-      if (eat(U'\\')) {
-        if (class_escape(it)) {
-          k.items.push_back(it);
-          continue;
-        }
-        lo = it.lo;
-      } else {
-        lo = p_[i_++];
-      }
-      char32_t hi = lo;
-      if (peek() == U'-' && peek(1) != U']' && i_ + 1 < p_.size()) {
-        ++i_;
-        if (eat(U'\\')) {
-          ClassItem end;
-          if (class_escape(end)) error("a range ending in a class escape");
-          hi = end.lo;
-        } else {
-          hi = p_[i_++];
-        }
-        if (hi < lo) error("a reversed range");
-      }
-      it.kind = ClassItem::Range, it.lo = lo, it.hi = hi;
-      k.items.push_back(it);
-    }
-    prog_.classes.push_back(std::move(k));
-    const int index = static_cast<int>(prog_.classes.size()) - 1;
-    CharClass& done = prog_.classes.back();
-    for (char32_t c = 0; c < 128; ++c) {
-      const bool in = prog_.raw_has(done, c) || (ci && prog_.raw_has(done, fold(c))) ||
-                      (ci && c >= 'a' && c <= 'z' && prog_.raw_has(done, c - 32));
-      prog_.classes[static_cast<size_t>(index)].ascii[c] = in;
-    }
-    return index;
-  }
-
-  // After a backslash inside or outside a class. A class-like escape fills `it` and
-  // returns true; a single character returns false with it.lo set.
-  bool class_escape(ClassItem& it) {
-    if (!more()) error("a trailing backslash");
-    const char32_t c = p_[i_++];
-    switch (c) {
-      case U's': case U'S': it.kind = ClassItem::Space; it.negated = c == U'S'; return true;
-      case U'd': case U'D': it.kind = ClassItem::Digit; it.negated = c == U'D'; return true;
-      case U'w': case U'W': it.kind = ClassItem::Word; it.negated = c == U'W'; return true;
-      case U'p': case U'P': {
-        it.kind = ClassItem::Category;
-        it.negated = c == U'P';
-        std::string name;
-        if (eat(U'{')) {
-          if (eat(U'^')) it.negated = !it.negated;
-          while (more() && peek() != U'}') name.push_back(static_cast<char>(p_[i_++] & 0x7F));
-          if (!eat(U'}')) error("missing } after \\p{");
-        } else if (more()) {
-          name.push_back(static_cast<char>(p_[i_++] & 0x7F));
-        }
-        it.category = category_name(name);
-        return true;
-      }
-      case U't': it.lo = U'\t'; return false;
-      case U'n': it.lo = U'\n'; return false;
-      case U'r': it.lo = U'\r'; return false;
-      case U'f': it.lo = U'\f'; return false;
-      case U'v': it.lo = U'\v'; return false;
-      case U'a': it.lo = 7; return false;
-      case U'e': it.lo = 27; return false;
-      case U'0': it.lo = 0; return false;
-      case U'x': case U'u': it.lo = hex_escape(c); return false;
-      default:
-        if ((c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'1' && c <= U'9')) {
-          --i_;
-          unsupported(std::string("the escape \\") + static_cast<char>(c));
-        }
-        it.lo = c;  // escaped punctuation or any other character: itself
-        return false;
-    }
-  }
-
-  char32_t hex_escape(char32_t kind) {
-    auto digit = [&](char32_t h) -> int {
-      if (h >= U'0' && h <= U'9') return static_cast<int>(h - U'0');
-      if (h >= U'a' && h <= U'f') return static_cast<int>(h - U'a' + 10);
-      if (h >= U'A' && h <= U'F') return static_cast<int>(h - U'A' + 10);
-      return -1;
-    };
-    char32_t v = 0;
-    const bool braced = kind == U'x' && eat(U'{');
-    const int count = braced ? 8 : kind == U'x' ? 2 : 4;
-    int n = 0;
-    while (n < count && more() && digit(peek()) >= 0) v = v * 16 + static_cast<char32_t>(digit(p_[i_++])), ++n;
-    if (n == 0 || (!braced && n != count) || (braced && !eat(U'}'))) error("a malformed hex escape");
-    if (v > 0x10FFFF) error("a code point above U+10FFFF");
-    return v;
-  }
-
-  std::string category_name(const std::string& name) {
-    static const std::pair<const char*, const char*> long_names[] = {
-        {"Letter", "L"}, {"Mark", "M"}, {"Number", "N"}, {"Punctuation", "P"},
-        {"Symbol", "S"}, {"Separator", "Z"}, {"Other", "C"}};
-    for (const auto& [l, s] : long_names)
-      if (name == l) return s;
-    static const char* const known = "L M N P S Z C Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po "
-                                     "Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn ";
-    if (!name.empty() && std::string_view(known).find(name + " ") != std::string_view::npos &&
-        (name.size() == 1 || name.size() == 2))
-      return name;
-    unsupported("the property \\p{" + name + "} (only general categories are)");
-  }
-
-  Node escape(bool ci) {
-    if (!more()) error("a trailing backslash");
-    switch (peek()) {
-      case U'A': ++i_; return node_of(Node::Begin);
-      case U'z': ++i_; return node_of(Node::End);
-      case U'b': unsupported("the word boundary \\b");
-      case U'B': unsupported("\\B");
-      case U'G': unsupported("\\G");
-      case U'K': unsupported("\\K");
-      case U'X': unsupported("\\X");
-      case U'R': unsupported("\\R");
-      case U'Z': unsupported("\\Z");
-      default: break;
-    }
-    if (peek() >= U'1' && peek() <= U'9') unsupported("a backreference");
-    ClassItem it;
-    if (class_escape(it)) {
-      CharClass k;
-      k.ci = ci;
-      k.items.push_back(it);
-      for (char32_t c = 0; c < 128; ++c) k.ascii[c] = prog_.raw_has(k, c);
-      prog_.classes.push_back(std::move(k));
-      Node n = node_of(Node::Class);
-      n.cls = static_cast<int>(prog_.classes.size()) - 1;
-      return n;
-    }
-    return literal(it.lo, ci);
-  }
-
-  Regex::Program& prog_;
-  std::u32string p_;
-  size_t i_ = 0;
-};
-
-class Compiler {
- public:
-  explicit Compiler(std::vector<Inst>& out) : out_(out) {}
-
-  void emit(const Node& n) {
-    switch (n.kind) {
-      case Node::Empty: break;
-      case Node::Char: out_.push_back({kChar, n.ci, n.ch}); break;
-      case Node::Class: out_.push_back({kClass, false, 0, n.cls}); break;
-      case Node::Any: out_.push_back({kAny}); break;
-      case Node::Bol: out_.push_back({kBol}); break;
-      case Node::Eol: out_.push_back({kEol}); break;
-      case Node::Begin: out_.push_back({kBegin}); break;
-      case Node::End: out_.push_back({kEnd}); break;
-      case Node::Concat:
-        for (const Node& k : n.kids) emit(k);
-        break;
-      case Node::Alt: {
-        std::vector<size_t> jumps;
-        for (size_t i = 0; i < n.kids.size(); ++i) {
-          size_t split = 0;
-          if (i + 1 < n.kids.size()) {
-            split = here();
-            out_.push_back({kSplit, false, 0, here() + 1, 0});
-          }
-          emit(n.kids[i]);
-          if (i + 1 < n.kids.size()) {
-            jumps.push_back(static_cast<size_t>(here()));
-            out_.push_back({kJmp});
-            out_[split].y = here();
-          }
-        }
-        for (size_t j : jumps) out_[j].x = here();
-        break;
-      }
-      case Node::Repeat: {
-        for (int i = 0; i < n.min; ++i) emit(n.kids[0]);
-        if (n.max == -1) {  // L: split body, out; body; jmp L; out:
-          const int32_t loop = here();
-          out_.push_back({kSplit});
-          emit(n.kids[0]);
-          out_.push_back({kJmp, false, 0, loop});
-          set_split(static_cast<size_t>(loop), loop + 1, here(), n.lazy);
-        } else {
-          std::vector<size_t> splits;
-          for (int i = n.min; i < n.max; ++i) {
-            splits.push_back(static_cast<size_t>(here()));
-            out_.push_back({kSplit});
-            emit(n.kids[0]);
-          }
-          for (size_t s : splits) set_split(s, static_cast<int32_t>(s) + 1, here(), n.lazy);
-        }
-        break;
-      }
-      case Node::Look: {  // look(sub) ; jmp after ; sub... ; match ; after:
-        const size_t look = static_cast<size_t>(here());
-        out_.push_back({kLook, n.negate, 0, here() + 2});
-        out_.push_back({kJmp});
-        emit(n.kids[0]);
-        out_.push_back({kMatch});
-        out_[look + 1].x = here();
-        break;
-      }
-    }
-  }
-
- private:
-  int32_t here() const { return static_cast<int32_t>(out_.size()); }
-  void set_split(size_t at, int32_t body, int32_t after, bool lazy) {
-    out_[at].x = lazy ? after : body;
-    out_[at].y = lazy ? body : after;
-  }
-  std::vector<Inst>& out_;
-};
-
-}  // namespace
+// ---- the public side ---------------------------------------------------------------
 
 Regex::Regex(std::string_view pattern) : prog_(std::make_unique<Program>()) {
   prog_->pattern = std::string(pattern);
@@ -572,10 +93,7 @@ Regex::Regex(std::string_view pattern) : prog_(std::make_unique<Program>()) {
   } catch (const Error& e) {
     TFP_FAIL("regex: the pattern is not valid UTF-8 (", e.what(), ")");
   }
-  Parser parser(*prog_, std::move(cps));
-  const Node root = parser.parse();
-  Compiler(prog_->insts).emit(root);
-  prog_->insts.push_back({kMatch});
+  compile_regex(*prog_, std::move(cps));
 }
 
 Regex::~Regex() = default;
