@@ -110,8 +110,8 @@ TEST_CASE("tokenizer json: malformed files and unsupported types give clear erro
   CHECK_THROWS_WITH_AS(load_tokenizer_json("{\"model\": ", "t.json"), Contains("(10 bytes) at line 1, column 11:"), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json("[1, 2]"), Contains("top level is not a JSON object"), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json("{}"), Contains("lacks \"model\""), Error);
-  CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"model": {"type": "WordLevel", "vocab": {}}})"),
-                       Contains("unsupported model type \"WordLevel\""), Error);
+  CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"model": {"type": "WordLevelX", "vocab": {}}})"),
+                       Contains("unsupported model type \"WordLevelX\""), Error);
   CHECK_THROWS_WITH_AS(
       load_tokenizer_json(R"({"normalizer": {"type": "Nmt"}, "model": {"type": "Char", "vocab": {}}})"),
       Contains("unsupported normalizer type \"Nmt\""), Error);

@@ -204,6 +204,15 @@ TEST_CASE("tokenizer pipeline: Unigram Viterbi, unknowns and byte fallback") {
   CHECK(t.decode({1, 2}) == "a b");
 }
 
+TEST_CASE("tokenizer pipeline: WordLevel looks whole pieces up") {
+  // WhitespaceSplit: "the cat sat" -> the | cat | sat; "sat" is not in the vocab -> [UNK].
+  const json model = {{"type", "WordLevel"}, {"vocab", {{"[UNK]", 0}, {"the", 1}, {"cat", 2}}}, {"unk_token", "[UNK]"}};
+  const Tokenizer t = tok(model, {{"pre_tokenizer", {{"type", "WhitespaceSplit"}}}});
+  CHECK(t.encode("the cat sat").ids == Ids{1, 2, 0});
+  CHECK_THROWS_WITH_AS(tok({{"type", "WordLevel"}, {"vocab", {{"a", 0}}}, {"unk_token", "[UNK]"}}),
+                       doctest::Contains("t.json: word level: unk_token \"[UNK]\" is not in the vocab"), Error);
+}
+
 TEST_CASE("tokenizer pipeline: added tokens with lstrip, rstrip, single_word, normalized") {
   const json model = {{"type", "Char"}, {"vocab", {{"a", 0}, {"b", 1}, {" ", 2}, {"x", 3}}}, {"unk_token", "x"}};
   auto with_added = [&](json flags) {

@@ -1,6 +1,7 @@
 // Loaded tokenizer.json files written back by to_tokenizer_json and read again give the
 // same ids and the same decoded text (the committed shape fixtures of
-// tests/fixtures/tokenizer/shapes/: BPE, Unigram and WordPiece with their pipelines).
+// tests/fixtures/tokenizer/shapes/: BPE, Unigram, WordPiece and WordLevel with their
+// pipelines).
 // Oracle: the first load. Exact.
 #include <doctest/doctest.h>
 
@@ -27,7 +28,7 @@ TEST_CASE("tokenizer roundtrip: shape fixtures survive to_tokenizer_json") {
   const char* texts[] = {"Hello world, it's 2024!", "  two  spaces\tand\nlines ", "café ｆｕｌｌ ①", "我们 😀 <s>x</s>",
                          "[MASK] <mask> [NUM] 42"};
   for (const char* name : {"bloom.json", "falcon.json", "mistral.json", "neox.json", "t5.json",
-                           "unigram_byte_fallback.json", "wordpiece.json"}) {
+                           "unigram_byte_fallback.json", "wordpiece.json", "word_level.json"}) {
     CAPTURE(name);
     const Tokenizer a = load_tokenizer_json(read(name), name);
     const Tokenizer b = load_tokenizer_json(to_tokenizer_json(a), std::string(name) + " (written back)");

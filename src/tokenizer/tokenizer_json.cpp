@@ -12,6 +12,7 @@
 #include "tokenizer/json_reader.h"
 #include "tokenizer/pipeline_json.h"
 #include "tokenizer/unigram.h"
+#include "tokenizer/word_level.h"
 #include "tokenizer/wordpiece.h"
 
 namespace tfp {
@@ -91,8 +92,15 @@ std::unique_ptr<Model> read_model(const JsonReader& r, const json& m) {
     return std::make_unique<WordPieceModel>(read_vocab(r, m), r.str(m, "unk_token", "model"),
                                             r.opt_str(m, "continuing_subword_prefix", "##", "model"), max_chars);
   }
+  if (type == "WordLevel") {
+    try {
+      return std::make_unique<WordLevelModel>(read_vocab(r, m), r.str(m, "unk_token", "model"));
+    } catch (const Error& e) {
+      TFP_FAIL(r.source, ": ", e.what());
+    }
+  }
   if (type == "Char") return std::make_unique<CharModel>(read_vocab(r, m), r.opt_str(m, "unk_token", "", "model"));
-  TFP_FAIL(r.source, ": unsupported model type \"", type, "\" (supported: BPE, Unigram, WordPiece, Char)");
+  TFP_FAIL(r.source, ": unsupported model type \"", type, "\" (supported: BPE, Unigram, WordPiece, WordLevel, Char)");
 }
 
 void read_pipeline(const JsonReader& r, const json& j, PipelineConfig& cfg) {

@@ -7,7 +7,8 @@
 // Supported (anything else is an error that names the type and where it is):
 //   model          BPE (byte_fallback, unk_token + fuse_unk, ignore_merges, merges as "a b"
 //                  or ["a", "b"], continuing_subword_prefix, end_of_word_suffix; bpe.h),
-//                  Unigram (unk_id, byte_fallback; unigram.h), WordPiece, Char (ours)
+//                  Unigram (unk_id, byte_fallback; unigram.h), WordPiece, WordLevel,
+//                  Char (ours)
 //   normalizer     Sequence, Prepend, Replace (String or Regex), NFC, NFD, NFKC, NFKD,
 //                  Strip, Lowercase, StripAccents, BertNormalizer, Precompiled
 //                  (SentencePiece's charsmap of T5/ALBERT files; precompiled.h)
@@ -24,7 +25,7 @@
 //                  the normalizer) — as Hugging Face applies them (added_tokens.h)
 // Regex patterns go through our own matcher (regex.h), which names any construct it lacks.
 // Refused by name: the Nmt and ByteLevel normalizers, BPE dropout, the UnicodeScripts and
-// FixedLength pre-tokenizers, the CTC decoder, WordLevel models. Only single sequences:
+// FixedLength pre-tokenizers, the CTC decoder. Only single sequences:
 // the "pair" template is not read.
 // `truncation` and `padding` are ignored: callers truncate and pad.
 #pragma once

