@@ -176,3 +176,25 @@ TEST_CASE("train model: forward equals the inference engine, encoder-decoder") {
   check_matches_engine(tiny_config(Architecture::encoder_decoder, true, nn::Activation::gelu_erf, true), 23);
   check_matches_engine(tiny_config(Architecture::encoder_decoder, false, nn::Activation::relu, false), 24);
 }
+
+TEST_CASE("train model: RoPE and ALiBi train (gradients) and equal the inference engine") {
+  // RoPE rotates q and k inside every self-attention; ALiBi adds its distance penalty:
+  // the trainer's forward must be the builder's, and its backward the exact gradient.
+  for (const model::Positional pos : {model::Positional::rope, model::Positional::alibi}) {
+    CAPTURE(static_cast<int>(pos));
+    for (const Architecture arch : {Architecture::decoder_only, Architecture::encoder_decoder}) {
+      model::ModelConfig c = tiny_config(arch, true, nn::Activation::gelu_tanh, arch == Architecture::decoder_only);
+      c.positional = pos;
+      c.rope.base = 100.0;  // fast-turning pairs: positions 0..7 differ clearly
+      check_model_gradients(c, 31);
+      check_matches_engine(c, 32);
+    }
+  }
+  // What the trainer cannot do is refused by name.
+  model::ModelConfig rms = tiny_config(Architecture::decoder_only, true, nn::Activation::relu, true);
+  rms.norm = model::NormKind::rms_norm;
+  CHECK_THROWS_WITH_AS(TrainModel<float>{rms}, doctest::Contains("only LayerNorm layers"), Error);
+  model::ModelConfig rel = tiny_config(Architecture::encoder_decoder, true, nn::Activation::relu, true);
+  rel.positional = model::Positional::relative;
+  CHECK_THROWS_WITH_AS(TrainModel<float>{rel}, doctest::Contains("relative position buckets"), Error);
+}

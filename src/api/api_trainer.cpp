@@ -225,6 +225,8 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                     {"dropout", o.dropout},
                     {"positions", o.positional == tfp::model::Positional::learned      ? "learned"
                                   : o.positional == tfp::model::Positional::sinusoidal ? "sinusoidal"
+                                  : o.positional == tfp::model::Positional::rope       ? "rope"
+                                  : o.positional == tfp::model::Positional::alibi      ? "alibi"
                                                                                        : "none"},
                     {"vocab", tfp::train::Task::vocab()}};
     trainer->info = j.dump();

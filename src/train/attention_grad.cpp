@@ -38,6 +38,29 @@ void softmax_rows_backward(T* ds, const T* p, const T* dp, int rows, int cols) {
   }
 }
 
+namespace {
+// Rotates T rows of H heads (head h at channel h·D, row stride ld) by position pos0 + t:
+// pairs (p, p + R/2) of each head's first R = 2·|θ| channels turn by (pos0 + t)·θ_p, or by
+// minus that (inverse, the backward's transpose).
+template <class T>
+void rotate_heads(T* x, int rows, int64_t ld, int H, int D, int64_t pos0, const std::vector<double>& theta,
+                  bool inverse) {
+  const int half = static_cast<int>(theta.size());
+  TFP_CHECK(2 * half <= D, "attention: RoPE rotates ", 2 * half, " channels of a ", D, "-wide head");
+  for (int t = 0; t < rows; ++t)
+    for (int p = 0; p < half; ++p) {
+      const double angle = static_cast<double>(pos0 + t) * theta[p];
+      const T c = static_cast<T>(std::cos(angle)), s = static_cast<T>(inverse ? -std::sin(angle) : std::sin(angle));
+      for (int h = 0; h < H; ++h) {
+        T* row = x + t * ld + h * D;
+        const T a = row[p], b = row[p + half];
+        row[p] = a * c - b * s;
+        row[p + half] = a * s + b * c;
+      }
+    }
+}
+}  // namespace
+
 template <class T>
 void attention_forward(T* out, AttentionCache<T>& cache, const T* x_q, const T* x_kv,
                        const AttentionParams<T>& p, const AttentionDims& d,
@@ -56,6 +79,13 @@ void attention_forward(T* out, AttentionCache<T>& cache, const T* x_q, const T* 
   linear_forward<T>(cache.q.data(), x_q, p.in_w, p.in_b, B * Tq, C, C);
   linear_forward<T>(cache.kv.data(), x_kv, p.in_w + static_cast<int64_t>(C) * C, p.in_b + C,
                     B * Tk, C, 2 * C);
+  // RoPE: queries sit at the newest positions Tk − Tq .. Tk − 1, keys at 0 .. Tk − 1.
+  cache.rope = mask.rope;
+  if (mask.rope)
+    for (int b = 0; b < B; ++b) {
+      rotate_heads<T>(cache.q.data() + static_cast<int64_t>(b) * Tq * C, Tq, C, H, D, Tk - Tq, *mask.rope, false);
+      rotate_heads<T>(cache.kv.data() + static_cast<int64_t>(b) * Tk * 2 * C, Tk, 2 * C, H, D, 0, *mask.rope, false);
+    }
 
   for (int b = 0; b < B; ++b) {
     const T* q = cache.q.data() + static_cast<int64_t>(b) * Tq * C;
@@ -67,9 +97,12 @@ void attention_forward(T* out, AttentionCache<T>& cache, const T* x_q, const T* 
       gemm<T>(Tq, Tk, D, q + h * D, C, kv + h * D, 2 * C, BLayout::NK, P, Tk, scale);
       for (int i = 0; i < Tq; ++i)
         for (int j = 0; j < Tk; ++j) {
-          const bool hidden = (mask.causal && j > i + (Tk - Tq)) ||
+          const int qi = i + (Tk - Tq);
+          const bool hidden = (mask.causal && j > qi) ||
                               (mask.key_padding && mask.key_padding[b * Tk + j]);
           if (hidden) P[i * Tk + j] = neg_inf;  // −inf: exactly zero weight after softmax
+          else if (mask.alibi)  // ALiBi: a penalty growing with distance, per head
+            P[i * Tk + j] -= static_cast<T>(mask.alibi[h]) * static_cast<T>(mask.causal ? qi - j : std::abs(qi - j));
         }
       softmax_rows_forward<T>(P, Tq, Tk);
       // ctx_h (Tq, D, stride C) = P (Tq, Tk) · V_h (Tk, D, stride 2C).
@@ -116,6 +149,12 @@ void attention_backward(T* dx_q, T* dx_kv, const AttentionGrads<T>& g, const T* 
               true);
     }
   }
+  // The gradients arrived for the rotated q and k: rotate them back (RoPE's transpose).
+  if (cache.rope)
+    for (int b = 0; b < B; ++b) {
+      rotate_heads<T>(dq.data() + static_cast<int64_t>(b) * Tq * C, Tq, C, H, D, Tk - Tq, *cache.rope, true);
+      rotate_heads<T>(dkv.data() + static_cast<int64_t>(b) * Tk * 2 * C, Tk, 2 * C, H, D, 0, *cache.rope, true);
+    }
   // The projections: q from in_proj rows [0, C), k|v from rows [C, 3C).
   const int64_t CC = static_cast<int64_t>(C) * C;
   linear_backward<T>(dx_q, g.in_w, g.in_b, dq.data(), x_q, p.in_w, B * Tq, C, C);

@@ -19,6 +19,14 @@
 // A masked entry has P = 0, so dS = 0 there: masks need no special case backward, and a
 // query whose keys are all masked (P row all zero) passes no gradient.
 //
+// Positions inside attention, as inference applies them (nn/positional_*.h):
+//   ALiBi adds −slope_h·(i − j) (−slope_h·|i − j| without a causal mask) to S: a constant,
+//     so nothing changes backward.
+//   RoPE rotates Q_h and K_h by position after the projections (half-split pairs, the
+//     first R channels): S reads the rotated ones, so dQ_h and dK_h arrive for the rotated
+//     vectors and are turned back by the inverse rotation before the projections' backward
+//     (a rotation's inverse is its transpose).
+//
 // Softmax backward: p_j = e^{s_j}/Σe^{s}, so ∂p_j/∂s_i = p_j(δ_ij − p_i), and
 //   ds_i = Σ_j dp_j p_j (δ_ij − p_i) = p_i (dp_i − Σ_j p_j dp_j).
 //
@@ -37,6 +45,8 @@ struct AttentionDims {
 struct AttentionMaskSpec {
   bool causal = false;                   // query i sees keys j <= i + (Tk − Tq)
   const uint8_t* key_padding = nullptr;  // (B, Tk): 1 = padding key, hidden from every query
+  const float* alibi = nullptr;          // (H) ALiBi slopes (nn::alibi_slopes); null = none
+  const std::vector<double>* rope = nullptr;  // RoPE θ_p for R/2 pairs (nn::rope_inv_freq); null = none
 };
 
 template <class T>
@@ -62,6 +72,7 @@ struct AttentionCache {
   std::vector<T> kv;     // (B, Tk, 2C) projected keys | values
   std::vector<T> probs;  // (B, H, Tq, Tk) attention probabilities
   std::vector<T> ctx;    // (B, Tq, C) concatenated head outputs, before out_proj
+  const std::vector<double>* rope = nullptr;  // the rotation q and k got (backward undoes it)
 };
 
 // out (B, Tq, C). For self-attention pass the same pointer as x_q and x_kv.

@@ -16,7 +16,7 @@ const char* train_usage() {
          "                  [--batch B] [--d-model C] [--heads H] [--layers L] [--d-ff F]\n"
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
          "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
-         "                  [--positions learned|sinusoidal|none] [--dropout P]\n"
+         "                  [--positions learned|sinusoidal|rope|alibi|none] [--dropout P]\n"
          "  TASK: copy | reverse | sort | add\n";
 }
 
@@ -73,10 +73,13 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
       if (a == "--out") {
         o.out_dir = v;
       } else if (a == "--positions") {
-        TFP_CHECK(v == "learned" || v == "sinusoidal" || v == "none",
-                  "train: --positions is learned, sinusoidal or none, got \"", v, "\"");
-        t.positional = v == "learned" ? model::Positional::learned
-                       : v == "sinusoidal" ? model::Positional::sinusoidal : model::Positional::none;
+        TFP_CHECK(v == "learned" || v == "sinusoidal" || v == "rope" || v == "alibi" || v == "none",
+                  "train: --positions is learned, sinusoidal, rope, alibi or none, got \"", v, "\"");
+        t.positional = v == "learned"      ? model::Positional::learned
+                       : v == "sinusoidal" ? model::Positional::sinusoidal
+                       : v == "rope"       ? model::Positional::rope
+                       : v == "alibi"      ? model::Positional::alibi
+                                           : model::Positional::none;
       } else if (a == "--arch") {
         TFP_CHECK(v == "decoder" || v == "encdec" || v == "gru",
                   "train: --arch is decoder, encdec or gru, got \"", v, "\"");

@@ -8,7 +8,10 @@
 #include <type_traits>
 
 #include "model/transformer.h"
+#include "nn/positional_alibi.h"
+#include "nn/positional_rope.h"
 #include "nn/positional_sinusoidal.h"
+#include "model/transformer.h"
 #include "train/dropout.h"
 #include "train/embedding_grad.h"
 #include "train/layer_norm_grad.h"
@@ -58,8 +61,23 @@ TrainModel<T>::TrainModel(const model::ModelConfig& cfg) : cfg_(cfg) {
     const Tensor pe = nn::sinusoidal_encoding(cfg.max_positions, cfg.d_model);
     fixed_positions_.assign(pe.data.begin(), pe.data.end());
   }
+  // Positions inside attention: the same θ and slopes inference computes (nn/positional_*).
+  if (cfg.positional == model::Positional::rope) {
+    const nn::RopeConfig r = model::rope_config(cfg, false);
+    TFP_CHECK(r.pairing == nn::RopePairing::HalfSplit, op, ": RoPE trains with half-split pairs only");
+    rope_theta_ = nn::rope_inv_freq(r, r.rotary_dim);
+  }
+  if (cfg.positional == model::Positional::alibi) alibi_slopes_ = nn::alibi_slopes(static_cast<int>(cfg.n_heads));
+  TFP_CHECK(cfg.positional != model::Positional::relative, op, ": relative position buckets are not trainable");
   TFP_CHECK(cfg.embedding_scale == 1.0f && !cfg.embedding_norm && cfg.type_vocab_size == 0, op,
             ": embedding scale, embedding LayerNorm and token types are not supported");
+  // The trainer's layers are the classic ones: LayerNorm, plain MLP, H heads of C/H, 1/√D.
+  TFP_CHECK(cfg.norm == model::NormKind::layer_norm && !cfg.sandwich_norms && !cfg.parallel_residual &&
+                !cfg.gated_ffn && cfg.n_kv_heads == 0 && cfg.head_dim_override == 0 && cfg.attn_scale == 0.0f &&
+                cfg.attn_softcap == 0.0f && !cfg.qk_norm && cfg.layer_windows.empty() &&
+                cfg.lm_head_scale == 1.0f && cfg.final_softcap == 0.0f,
+            op, ": only LayerNorm layers with a plain MLP and full multi-head attention are trainable "
+            "(not RMSNorm, gated MLPs, grouped-query heads, windows or soft-caps)");
   TFP_CHECK(cfg.fused_qkv, op, ": needs fused q|k|v projections");
   TFP_CHECK(cfg.architecture != Architecture::encoder_decoder || cfg.shared_src_tgt_embeddings,
             op, ": encoder_decoder needs shared source/target embeddings");
@@ -258,6 +276,8 @@ void TrainModel<T>::stack_forward(bool encoder, const T* x0, int B, int Tn, cons
   AttentionMaskSpec self_mask, memory_mask;
   self_mask.causal = !encoder;                   // decoders see only the past
   if (encoder) self_mask.key_padding = pad;      // encoders skip padded source tokens
+  self_mask.rope = rope_theta_.empty() ? nullptr : &rope_theta_;  // positions act in self-attention
+  self_mask.alibi = alibi_slopes_.empty() ? nullptr : alibi_slopes_.data();
   memory_mask.key_padding = pad;                 // so does cross-attention
   const T* x = x0;
   for (size_t l = 0; l < caches.size(); ++l) {

@@ -139,6 +139,8 @@ class TrainModel {
   Param<T>* wte_ = nullptr;
   Param<T>* wpe_ = nullptr;                // learned positions (P, C), or null
   std::vector<T> fixed_positions_;         // sinusoidal positions (P, C), or empty
+  std::vector<double> rope_theta_;         // RoPE: θ_p of each rotated pair, or empty
+  std::vector<float> alibi_slopes_;        // ALiBi: one slope per head, or empty
   // The position table added to the embeddings: learned, sinusoidal, or null (none).
   const T* positions() const {
     return wpe_ ? wpe_->data() : fixed_positions_.empty() ? nullptr : fixed_positions_.data();

@@ -59,3 +59,25 @@ test('trainer errors come back as a status and a message', () => {
   assert.equal(api.createStatus('copy', '{"speed": 9}'), 1);
   assert.match(api.lastError(), /unknown option "speed"/);
 });
+
+test('RoPE and ALiBi train in WASM: the reverse task learns with positions inside attention only', () => {
+  // Reversing needs positions (a causal mask alone cannot tell where to read from), and
+  // with RoPE or ALiBi nothing is added to the embeddings: the attention itself must
+  // carry them, forward and backward.
+  for (const positions of ['rope', 'alibi']) {
+    const t = api.create('reverse', { ...FIXTURE.options, positions }, FIXTURE.seed);
+    try {
+      assert.equal(api.info(t).positions, positions);
+      const before = api.evaluate(t);
+      const losses = [];
+      while (losses.length < 400) losses.push(...api.step(t, 20));
+      const after = api.evaluate(t);
+      const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
+      assert.ok(mean(losses.slice(-20)) < 0.5 * mean(losses.slice(0, 10)),
+        `${positions}: loss ${mean(losses.slice(0, 10))} -> ${mean(losses.slice(-20))}`);
+      assert.ok(after.token > before.token + 0.3, `${positions}: token accuracy ${before.token} -> ${after.token}`);
+    } finally {
+      api.m._tfp_trainer_free(t);
+    }
+  }
+});

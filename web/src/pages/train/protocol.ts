@@ -18,7 +18,7 @@ export interface TrainSettings {
   heads: number;
   dFf: number;
   act: 'relu' | 'gelu' | 'gelu_new';
-  positions: 'learned' | 'sinusoidal' | 'none';
+  positions: 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 'none';
   postLn: boolean;
   lr: number;
   warmup: number | null; // null = the trainer's default, min(50, steps/10 + 1)

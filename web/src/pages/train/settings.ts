@@ -130,7 +130,7 @@ export function settingsFromQuery(query: string): TrainSettings {
   if (act === 'relu' || act === 'gelu' || act === 'gelu_new') s.act = act;
   if (p.get('postln') === '1') s.postLn = true;
   const pos = p.get('pos');
-  if (pos === 'learned' || pos === 'sinusoidal' || pos === 'none') s.positions = pos;
+  if (pos === 'learned' || pos === 'sinusoidal' || pos === 'rope' || pos === 'alibi' || pos === 'none') s.positions = pos;
   for (const f of Object.keys(RANGES) as (keyof typeof RANGES)[]) {
     const raw = p.get(URL_NAMES[f]);
     if (raw === null || raw === '') continue;
