@@ -26,7 +26,8 @@ export type { FillMaskOptions } from './model';
 
 /**
  * Where a model's files come from:
- *   - the files a user dropped or picked (config.json, *.safetensors, tokenizer.json);
+ *   - the files a user dropped or picked (config.json, *.safetensors, tokenizer.json;
+ *     sharded: model.safetensors.index.json with the shards it names);
  *   - a folder URL ending in "/" (config.json, model.safetensors, tokenizer.json if present);
  *   - each file given separately: bytes (ArrayBuffer, transferred to the worker — the
  *     caller's buffer is detached, no second copy stays in the page), a Blob/File, a URL,
@@ -81,7 +82,9 @@ function loadArgs(source: ModelSource): { args: LoadArgs; transfer: Transferable
     const files = Array.from(source as ArrayLike<File>);
     const byName = (name: string) => files.find((f) => f.name === name);
     const config = byName('config.json');
-    const weights = byName('model.safetensors') ?? files.find((f) => f.name.endsWith('.safetensors'));
+    // A sharded checkpoint: the index names the shards (the worker picks them by name).
+    const index = byName('model.safetensors.index.json');
+    const weights = index ?? byName('model.safetensors') ?? files.find((f) => f.name.endsWith('.safetensors'));
     if (!config || !weights) {
       const missing = [config ? '' : 'config.json', weights ? '' : 'a .safetensors file'].filter(Boolean).join(' and ');
       throw new EngineError(`load: the files (${files.map((f) => f.name).join(', ') || 'none'}) lack ${missing}; `
@@ -91,9 +94,12 @@ function loadArgs(source: ModelSource): { args: LoadArgs; transfer: Transferable
     const dir = (weights as File & { webkitRelativePath?: string }).webkitRelativePath?.split('/')[0];
     return {
       args: {
-        name: dir || weights.name.replace(/\.safetensors$/, ''),
+        name: dir || weights.name.replace(/\.safetensors(\.index\.json)?$/, ''),
         config: { kind: 'file', file: config },
-        weights: { kind: 'file', file: weights },
+        weights: index
+          ? { kind: 'shards', index: { kind: 'file', file: index },
+              shards: files.filter((f) => f.name.endsWith('.safetensors')).map((f) => ({ name: f.name, file: f })) }
+          : { kind: 'file', file: weights },
         ...(tokenizer ? { tokenizer: { kind: 'file' as const, file: tokenizer } } : {}),
       },
       transfer: [],

@@ -73,7 +73,9 @@ export interface NamedTensor extends FloatTensor {
  * module's heap: a File or a URL is streamed chunk by chunk, an ArrayBuffer is
  * transferred to the worker (the caller's copy is detached) and copied once.
  */
-export type WeightsSource = { kind: 'buffer'; data: ArrayBuffer } | { kind: 'file'; file: Blob } | { kind: 'url'; url: string };
+export type WeightsSource = { kind: 'buffer'; data: ArrayBuffer } | { kind: 'file'; file: Blob } | { kind: 'url'; url: string }
+  /** A sharded checkpoint: model.safetensors.index.json and the files it may name (by name). */
+  | { kind: 'shards'; index: TextSource; shards: { name: string; file: Blob }[] };
 /** `optional`: a URL answering 404 means "no such file" (a folder without tokenizer.json). */
 export type TextSource =
   | { kind: 'text'; text: string }

@@ -15,6 +15,7 @@ import type {
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
+import { INDEX_NAME, estimateMemory, pickShards, refusal, shardNames, type NamedBlob } from './checkpoint_memory';
 
 const utf8 = new TextEncoder();
 
@@ -414,8 +415,70 @@ export class Models {
     return out;
   }
 
+  /** Refuses, before anything is allocated, weights that cannot fit the module's heap. */
+  private async checkFits(weights: NamedBlob[], what: string): Promise<void> {
+    let estimate;
+    try {
+      estimate = await estimateMemory(weights);
+    } catch {
+      return;  // a malformed header: the engine names what is wrong with it
+    }
+    const why = refusal(estimate, what);
+    if (why) throw new TfpError(3, why);
+  }
+
+  /**
+   * A sharded checkpoint: the index's shards, each streamed into its own heap buffer
+   * (tfp_model_files_add_shard), one progress over all their bytes, then the index.
+   */
+  private async stageShards(src: Extract<WeightsSource, { kind: 'shards' }>, progress: (p: LoadProgress) => void): Promise<number> {
+    const indexText = await readText(src.index, INDEX_NAME);
+    if (indexText === null) throw new TfpError(1, `${INDEX_NAME} is missing`);
+    let shards: NamedBlob[];
+    try {
+      shards = pickShards(shardNames(indexText), src.shards);
+    } catch (e) {
+      throw new TfpError(1, e instanceof Error ? e.message : String(e));
+    }
+    await this.checkFits(shards, 'this sharded checkpoint');
+    const total = shards.reduce((a, s) => a + s.file.size, 0);
+    const files = this.out((slot) => this.m._tfp_model_files_create(0, slot));
+    try {
+      let done = 0;
+      for (const shard of shards) {
+        const name = utf8.encode(shard.name + '\0');
+        const namePtr = this.c.put(name);
+        let data: number;
+        try {
+          data = this.out((slot) => this.m._tfp_model_files_add_shard(files, namePtr, shard.file.size, slot));
+        } finally {
+          this.c.free(namePtr);
+        }
+        const reader = shard.file.stream().getReader();
+        let at = 0;
+        for (;;) {
+          const { done: end, value } = await reader.read();
+          if (end) break;
+          if (at + value.length > shard.file.size) throw new TfpError(1, `${shard.name}: more than its ${shard.file.size} bytes`);
+          this.m.HEAPU8.set(value, data + at);  // a fresh view: the heap may have grown
+          at += value.length;
+          progress({ stage: 'reading', bytes: done + at, total });
+        }
+        if (at !== shard.file.size) throw new TfpError(1, `${shard.name}: read ${at} bytes, expected ${shard.file.size}`);
+        done += at;
+      }
+      this.setText(files, indexText, (p, n) => this.m._tfp_model_files_set_index(files, p, n));
+      return files;
+    } catch (e) {
+      this.m._tfp_model_files_free(files);
+      throw e;
+    }
+  }
+
   /** Creates the staging handle and writes the weights into its heap buffer. */
   private async stageWeights(src: WeightsSource, progress: (p: LoadProgress) => void): Promise<number> {
+    if (src.kind === 'shards') return this.stageShards(src, progress);
+    if (src.kind === 'file') await this.checkFits([{ name: 'model.safetensors', file: src.file }], 'this checkpoint');
     if (src.kind === 'buffer') {
       const total = src.data.byteLength;
       const files = this.out((slot) => this.m._tfp_model_files_create(total, slot));

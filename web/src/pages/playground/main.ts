@@ -17,6 +17,8 @@ import { readHandover } from '../train/handover';
 import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
 import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
 import { machinery, showArchitecture } from './architecture';
+import { estimateText, folderEstimate, refusalText } from './open_files';
+import type { MemoryEstimate } from '../../engine/checkpoint_memory';
 
 /** What tests (and curious users) can read back. */
 export interface PlayDebug {
@@ -31,6 +33,8 @@ export interface PlayDebug {
   loads: number;
   ablation?: Ablation;
   errors: string[];
+  /** The memory estimate of the last folder opened (open_files.ts). */
+  memoryEstimate?: MemoryEstimate;
 }
 
 declare global {
@@ -358,9 +362,33 @@ fileInput.addEventListener('change', () => {
   fileInput.value = '';
 });
 
-function loadFiles(files: File[]): Promise<void> {
+// The memory a folder will need, shown before it loads (open_files.ts); a locale switch
+// rewrites it.
+const memoryLine = document.createElement('p');
+memoryLine.className = 'help';
+memoryLine.id = 'memory-estimate';
+memoryLine.hidden = true;
+progressBox.before(memoryLine);
+let memoryText: (() => string) | null = null;
+
+async function loadFiles(files: File[]): Promise<void> {
   const label = files.map((f) => f.name).join(', ');
-  return loadModel(files, () => t('play.yourFiles', { names: label }), 'local');
+  const name = () => t('play.yourFiles', { names: label });
+  const estimate = await folderEstimate(files);
+  memoryText = estimate ? () => estimateText(estimate) : null;
+  memoryLine.hidden = !estimate;
+  memoryLine.textContent = memoryText ? memoryText() : '';
+  if (estimate) {
+    debug.memoryEstimate = estimate;
+    // A folder that cannot fit is refused before anything is read into the heap: the
+    // model already open stays as it is.
+    if (refusalText(estimate, name())) {
+      showLoadError(() => refusalText(estimate, name()) ?? '');
+      document.body.dataset.loadErrors = String(Number(document.body.dataset.loadErrors ?? 0) + 1);
+      return;
+    }
+  }
+  return loadModel(files, name, 'local');
 }
 
 /** Files of a dropped folder (one level deep) or the dropped files themselves. */
@@ -719,6 +747,7 @@ onLocaleChange(() => {
   statusLine.textContent = statusText();
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
+  if (memoryText) memoryLine.textContent = memoryText();
   if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
   if (stripHelpText) stripHelp.textContent = stripHelpText();
   showArchitecture(archBox, current.model?.info ?? null);

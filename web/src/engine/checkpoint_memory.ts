@@ -1,0 +1,114 @@
+// What a checkpoint will cost the module's heap, read from its safetensors headers only
+// (the first bytes of each file, nothing else is read), and which files make it up when
+// it is sharded. No DOM: the page asks before loading, the worker checks again before it
+// allocates anything.
+//
+// The heap holds, once a model is loaded (io/safetensors.h, model/model.h):
+//   - every weight file's bytes (F32 tensors are used where they lie);
+//   - an f32 copy of every F16/BF16 tensor (converted once, at parse time).
+// Activations, the KV cache and the tokenizer come on top; for the models this page is
+// meant for they are small beside the weights (a 32-token forward pass of a 262k-token
+// vocabulary's logits is 33 MB), so the estimate names the weights only.
+
+/** The most the module's heap can grow to: the module is linked with
+ *  -sALLOW_MEMORY_GROWTH=1 and no -sMAXIMUM_MEMORY (cmake/wasm_module.cmake), so
+ *  Emscripten's default of 2 GiB applies (WASM32 could address 4 GiB). */
+export const WASM_HEAP_LIMIT = 2 ** 31;
+
+export const INDEX_NAME = 'model.safetensors.index.json';
+
+export interface MemoryEstimate {
+  /** Bytes of the weight files (all shards). */
+  fileBytes: number;
+  /** Bytes of the f32 copies of the 16-bit tensors. */
+  f32CopyBytes: number;
+  /** fileBytes + f32CopyBytes. */
+  totalBytes: number;
+  limitBytes: number;
+  /** Tensors stored as F16/BF16, and all tensors. */
+  sixteenBit: number;
+  tensors: number;
+  files: number;
+}
+
+/** A named weight file (a File's name, or the name the index gives it). */
+export interface NamedBlob { name: string; file: Blob }
+
+/** The shard names an index's weight_map lists, each once, sorted (model-00001-of-… first). */
+export function shardNames(indexText: string, what = INDEX_NAME): string[] {
+  let index: unknown;
+  try {
+    index = JSON.parse(indexText);
+  } catch (e) {
+    throw new Error(`${what}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const map = (index as { weight_map?: unknown } | null)?.weight_map;
+  if (!map || typeof map !== 'object') throw new Error(`${what}: no "weight_map" object`);
+  const names = new Set<string>();
+  for (const [tensor, file] of Object.entries(map as Record<string, unknown>)) {
+    if (typeof file !== 'string') throw new Error(`${what}: weight_map["${tensor}"] is not a file name`);
+    names.add(file);
+  }
+  if (names.size === 0) throw new Error(`${what}: the weight_map is empty`);
+  return [...names].sort();
+}
+
+/** The shards an index names, found among `files` by name; a missing one is named. */
+export function pickShards(names: string[], files: NamedBlob[]): NamedBlob[] {
+  return names.map((name) => {
+    const f = files.find((x) => x.name === name);
+    if (!f) throw new Error(`${INDEX_NAME} names ${name}, which is not among the files (${files.map((x) => x.name).join(', ') || 'none'})`);
+    return f;
+  });
+}
+
+/** Tensor count, 16-bit count and the f32 bytes of the 16-bit tensors of one file's header. */
+async function headerCost(f: NamedBlob): Promise<{ tensors: number; sixteenBit: number; f32Copy: number }> {
+  if (f.file.size < 8) throw new Error(`${f.name}: ${f.file.size} bytes, too short for a safetensors header`);
+  const head = new DataView(await f.file.slice(0, 8).arrayBuffer());
+  const n = Number(head.getBigUint64(0, true));
+  if (n <= 0 || 8 + n > f.file.size || n > 100_000_000)
+    throw new Error(`${f.name}: the header length (${n} bytes) does not fit the file's ${f.file.size} bytes`);
+  let header: Record<string, { dtype?: string; shape?: number[] }>;
+  try {
+    header = JSON.parse(await f.file.slice(8, 8 + n).text()) as typeof header;
+  } catch (e) {
+    throw new Error(`${f.name}: the header is not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  let tensors = 0, sixteenBit = 0, f32Copy = 0;
+  for (const [name, t] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    tensors += 1;
+    if (t.dtype === 'F16' || t.dtype === 'BF16') {
+      sixteenBit += 1;
+      f32Copy += 4 * (t.shape ?? []).reduce((a, b) => a * b, 1);
+    }  // other dtypes: F32 is used in place; the engine names those it refuses
+  }
+  return { tensors, sixteenBit, f32Copy };
+}
+
+/** The estimate for these weight files (one model.safetensors, or every shard). */
+export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEAP_LIMIT): Promise<MemoryEstimate> {
+  let fileBytes = 0, f32CopyBytes = 0, tensors = 0, sixteenBit = 0;
+  for (const w of weights) {
+    const c = await headerCost(w);
+    fileBytes += w.file.size;
+    f32CopyBytes += c.f32Copy;
+    tensors += c.tensors;
+    sixteenBit += c.sixteenBit;
+  }
+  return { fileBytes, f32CopyBytes, totalBytes: fileBytes + f32CopyBytes, limitBytes, sixteenBit, tensors, files: weights.length };
+}
+
+/** "1,234 MB" (10^6 bytes, as file managers show sizes). */
+export function megabytes(bytes: number): string {
+  return `${Math.round(bytes / 1e6).toLocaleString('en')} MB`;
+}
+
+/** The refusal's text when a checkpoint cannot fit, else null. */
+export function refusal(e: MemoryEstimate, what: string): string | null {
+  if (e.totalBytes <= e.limitBytes) return null;
+  return `${what} needs about ${megabytes(e.totalBytes)} of memory (${megabytes(e.fileBytes)} of weight files + `
+    + `${megabytes(e.f32CopyBytes)} for the f32 copy of its 16-bit weights), more than the ${megabytes(e.limitBytes)} `
+    + 'this page\'s WebAssembly module can use';
+}
