@@ -20,3 +20,12 @@ node "$wasm_dir/bench_gemm.js" "$@"
 echo
 echo "== onnxruntime-web: node bench/gemm_ort.mjs $wasm_dir/bench_gemm.js $*"
 node bench/gemm_ort.mjs "$wasm_dir/bench_gemm.js" "$@"
+# Real-size random-weight checkpoints (issue 19 item 6): load, memory, prefill, tokens/s,
+# natively and in the page's module under Node (bench/real_size_models_bench.mjs writes the
+# five folders into build/real-models/ first if they are missing; ~1.2 GB, ~30 s). Skipped
+# by --quick.
+if [[ " $* " != *" --quick "* ]]; then
+  echo
+  echo "== real-size models: node bench/real_size_models_bench.mjs"
+  node bench/real_size_models_bench.mjs
+fi

@@ -343,6 +343,7 @@ async function fetchCatalog(id: string): Promise<Fetched | null> {
 }
 
 function loadCatalog(id: string, files: Fetched | null = null): Promise<void> {
+  hideMemoryEstimate();  // the estimate is of a folder of the reader's own
   const c = CATALOG.find((x) => x.id === id) ?? CATALOG[0];
   if (!c) {
     showLoadError(() => t('play.noModel'));
@@ -370,6 +371,10 @@ memoryLine.id = 'memory-estimate';
 memoryLine.hidden = true;
 progressBox.before(memoryLine);
 let memoryText: (() => string) | null = null;
+function hideMemoryEstimate(): void {
+  memoryText = null;
+  memoryLine.hidden = true;
+}
 
 async function loadFiles(files: File[]): Promise<void> {
   const label = files.map((f) => f.name).join(', ');
