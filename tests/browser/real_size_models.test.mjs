@@ -8,7 +8,8 @@
 //     page gives the same ids as the engine in Node (the same WASM module loading the same
 //     shards through tfp_model_files_add_shard);
 //   - a folder whose headers ask for more than the module's 2 GiB heap is refused by drop
-//     with the size and the limit named, and the model already open stays.
+//     with the size and the limit named, and the model already open stays; so is an index
+//     naming a shard that is not among the files (named).
 // The checkpoint takes ~3 s to write; if writing it is slower than 20 s the test is skipped
 // with the time it took (CI budget), as when the bench script cannot run at all.
 import { test, before, after } from 'node:test';
@@ -159,4 +160,24 @@ test('a checkpoint too large for the heap is refused by drop, naming size and li
   assert.deepEqual(now, before);
   assert.equal(await page.evaluate(() => window.tfpPlay.modelInfo.family), 'gpt_neo');
   assert.match(await page.locator('#memory-estimate').innerText(), /^Memory: about 4,800 MB/);
+});
+
+test('an index naming a shard that is not among the files: the error names it; the open model stays', { timeout: 30_000 }, async (t) => {
+  if (skip) { t.skip(skip); return; }
+  const before = await page.evaluate(() => window.tfpPlay.loads);
+  const errors = await counter(page, 'loadErrors');
+  const config = readFileSync(join(DIR, 'config.json'), 'utf8');
+  const index = readFileSync(join(DIR, 'model.safetensors.index.json'), 'utf8');
+  await page.evaluate(([c, i]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([c], 'config.json'));
+    dt.items.add(new File([i], 'model.safetensors.index.json'));
+    dt.items.add(new File([new Uint8Array(16)], 'model-00002-of-00003.safetensors'));
+    document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [config, index]);
+  await counterAbove(page, 'loadErrors', errors, 10_000);
+  assert.match(await page.locator('#load-error').innerText(),
+    /model\.safetensors\.index\.json names model-00001-of-00003\.safetensors, which is not among the files \(model-00002-of-00003\.safetensors\)/);
+  assert.equal(await page.evaluate(() => window.tfpPlay.loads), before);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelInfo.family), 'gpt_neo');
 });
