@@ -99,9 +99,21 @@ test('TinyStories-33M sized, 3 shards, by picker: estimate first, then greedy id
   const shards = readdirSync(DIR).filter((f) => f.endsWith('.safetensors')).sort();
   assert.equal(shards.length, 3);  // the 77 MB embedding alone, then two layers, then two layers
   const loads = await counter(page, 'loads');
+  // The progress label's texts while loading (one progress over the bytes of all shards).
+  await page.evaluate(() => {
+    const label = document.getElementById('load-label');
+    window.progressTexts = [];
+    new MutationObserver(() => window.progressTexts.push(label.textContent))
+      .observe(label, { childList: true, characterData: true, subtree: true });
+  });
   // Every file of the folder, as a reader picks them (paths: Chromium reads them itself).
   await page.locator('#model-files').setInputFiles(readdirSync(DIR).map((f) => join(DIR, f)));
   await counterAbove(page, 'loads', loads, 45_000);
+  const totalKib = (shards.reduce((a, f) => a + statSync(join(DIR, f)).size, 0) / 1024).toFixed(0);
+  const reading = (await page.evaluate(() => window.progressTexts)).filter((x) => x.startsWith('Reading'));
+  assert.ok(reading.length > 3, `progress texts: ${reading.length}`);
+  for (const x of reading) assert.match(x, new RegExp(`: \\d+ of ${totalKib} KiB$`));
+  assert.match(reading[reading.length - 1], new RegExp(`: ${totalKib} of ${totalKib} KiB$`));
   const info = await page.evaluate(() => window.tfpPlay.modelInfo);
   assert.equal(info.family, 'gpt_neo');
   assert.equal(info.vocab_size, 50257);
