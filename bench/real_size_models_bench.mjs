@@ -16,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MODELS, tensorTable, writeModel } from './real_size_models.mjs';
 import { loadTfp } from '../tests/js/tfp_module.mjs';
@@ -160,7 +161,7 @@ function nativeRun(dir, context = 0) {
 
 const cpu = (() => { try { return execFileSync('lscpu', { encoding: 'utf8' }).match(/^Model name:\s*(.*)$/m)?.[1] ?? '?'; } catch { return '?'; } })();
 console.log(`== ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC  ${cpu}, ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cpus, `
-  + `node ${process.version}; prompt ${PROMPT} tokens, ${TOKENS} generated greedily`);
+  + `node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}; prompt ${PROMPT} tokens, ${TOKENS} generated greedily`);
 // Gemma 3's 32768-position context makes the generator's KV cache 1.2 GB (18 layers x K and
 // V x 256 x 32768 x 4 bytes): it is also measured with the context read as 4096.
 const CONTEXTS = { 'gemma-3-270m': [0, 4096] };
