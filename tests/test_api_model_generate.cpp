@@ -33,7 +33,7 @@ TEST_CASE("api generate: the step-wise generator equals model::generate, sampled
     g.max_tokens = 12;
     g.sampling = {c.t, c.k, c.p};
     g.seed = c.seed;
-    g.eos_token_id = m.eos_token_id;
+    g.eos_token_ids = m.eos_token_ids;
     const GenerateResult want = generate(m.config(), m.weights(), prompt, g);
 
     GeneratorOptions o;

@@ -148,12 +148,12 @@ TEST_CASE("api trainer page: greedy answers, warm-up and clipping options") {
   CHECK(refused(R"({"heads": 0})") == "tfp_trainer_create: train: --heads must be positive, got 0");
 }
 
-TEST_CASE("api trainer page: sinusoidal and no positions train, export and run as trained") {
+TEST_CASE("api trainer page: sinusoidal, RoPE, ALiBi and no positions train, export and run as trained") {
   // Oracle: the inference engine on the exported files. Its decoder maps over the first
   // tokens "314>" must equal the trainer's maps over "314>314" cut to those rows and
   // columns (causal: rows 0..3 see only keys 0..3), to float rounding (1e-5): the same
   // position table (model::sinusoidal_positions) or none, the same weights.
-  for (const char* positions : {"sinusoidal", "none"}) {
+  for (const char* positions : {"sinusoidal", "none", "rope", "alibi"}) {
     CAPTURE(positions);
     tfp_trainer* t = make("copy", kSmall + R"(, "positions": ")" + positions + "\"}", 9);
     const auto info = nlohmann::json::parse(tfp_trainer_info_json(t));
@@ -199,10 +199,10 @@ TEST_CASE("api trainer page: sinusoidal and no positions train, export and run a
     tfp_trainer_free(t);
   }
   tfp_trainer* x = nullptr;
-  const std::string rope = R"({"positions": "rope"})";
-  CHECK(tfp_trainer_create("copy", rope.data(), rope.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
+  const std::string relative = R"({"positions": "relative"})";
+  CHECK(tfp_trainer_create("copy", relative.data(), relative.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()) ==
-        "tfp_trainer_create: train: --positions is learned, sinusoidal or none, got \"rope\"");
+        "tfp_trainer_create: train: --positions is learned, sinusoidal, rope, alibi or none, got \"relative\"");
 }
 
 TEST_CASE("api trainer page: the GRU with additive attention trains, exports and runs as trained") {

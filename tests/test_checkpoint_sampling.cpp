@@ -119,7 +119,7 @@ TEST_CASE("sampling: KV-cached greedy generation equals the golden greedy contin
   const GenerateResult full = generate(m.config(), m.weights(), prompt, opt);
   CHECK(full.reason == StopReason::context_full);
   CHECK(full.tokens.size() == 29);
-  opt.eos_token_id = a.tokens[2].id;
+  opt.eos_token_ids = {a.tokens[2].id};
   opt.max_tokens = 10;
   const GenerateResult eos = generate(m.config(), m.weights(), prompt, opt);
   CHECK(eos.reason == StopReason::eos);

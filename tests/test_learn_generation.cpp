@@ -132,7 +132,7 @@ TEST_CASE("learn generation: generation without a KV cache chooses exactly the c
   const std::vector<int32_t> prompt(enc.ids.begin(), enc.ids.end());
   GenerateOptions opt;
   opt.max_tokens = 40;
-  opt.eos_token_id = -1;
+  opt.eos_token_ids.clear();
   for (const SamplingOptions s : {SamplingOptions{0.0f, 0, 1.0f}, SamplingOptions{1.0f, 0, 1.0f}, SamplingOptions{0.8f, 40, 0.95f}}) {
     for (uint64_t seed : {0u, 1u, 7u}) {
       CAPTURE(s.temperature);

@@ -46,7 +46,7 @@ int tfp_generator_create(tfp_model* model, const int32_t* prompt, int n, int max
     opt.seed = seed;
     opt.top_n = top_n;
     if (n_stop < 0) {
-      if (lm.eos_token_id >= 0) opt.stop_ids.push_back(static_cast<int32_t>(lm.eos_token_id));
+      for (const int64_t eos : lm.eos_token_ids) opt.stop_ids.push_back(static_cast<int32_t>(eos));
     } else {
       opt.stop_ids.assign(stop_ids, stop_ids + n_stop);
     }

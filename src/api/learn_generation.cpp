@@ -127,7 +127,7 @@ extern "C" int tfp_learn_generation_timing(tfp_model* model, const int32_t* prom
     model::GenerateOptions opt;
     opt.sampling = sampling_of(temperature, top_k, top_p);
     opt.seed = seed;
-    opt.eos_token_id = -1;  // exactly lengths[i] tokens
+    opt.eos_token_ids.clear();  // exactly lengths[i] tokens
     // Warm-up, untimed: WebAssembly starts in a baseline tier; allocators warm up too.
     opt.max_tokens = lengths[0];
     (void)model::generate(cfg, lm.weights(), p, opt);

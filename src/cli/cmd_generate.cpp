@@ -97,7 +97,7 @@ Output decoder_only(const model::LoadedModel& m, const Args& a, const std::vecto
   opt.sampling.top_k = static_cast<int>(top_k);
   opt.sampling.top_p = a.get_float("--top-p", 1.0f);
   opt.seed = a.get_u64("--seed", 0);
-  opt.eos_token_id = m.eos_token_id;
+  opt.eos_token_ids = m.eos_token_ids;
   const model::GenerateResult r = model::generate(m.config(), m.weights(), prompt, opt);
   Output out;
   for (const model::GeneratedToken& t : r.tokens) {

@@ -277,8 +277,15 @@ ParsedConfig parse_config_json(std::string_view text, const std::string& source)
   else if (type == "bloom") p = parse_bloom(Fields{j, source, "bloom"});
   else if (type == "t5") p = parse_t5(Fields{j, source, "t5"});
   else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: ", kModelTypes, ")");
-  if (const auto eos = j.find("eos_token_id"); eos != j.end() && eos->is_number_integer())
+  if (const auto eos = j.find("eos_token_id"); eos != j.end() && eos->is_number_integer()) {
     p.eos_token_id = eos->get<int64_t>();
+  } else if (eos != j.end() && eos->is_array()) {  // a list: the first is "the" eos, all stop
+    for (const json& id : *eos)
+      if (id.is_number_integer() && id.get<int64_t>() >= 0) {
+        if (p.eos_token_id < 0) p.eos_token_id = id.get<int64_t>();
+        else p.more_eos_token_ids.push_back(id.get<int64_t>());
+      }
+  }
   if (const auto s = j.find("decoder_start_token_id"); s != j.end() && s->is_number_integer())
     p.decoder_start_token_id = s->get<int64_t>();
   try {

@@ -35,6 +35,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/config.h"
 
@@ -51,6 +52,7 @@ struct ParsedConfig {
   ModelConfig config;
   CheckpointFamily family = CheckpointFamily::tfp;
   int64_t eos_token_id = -1;  // "eos_token_id" when the config names one (generation stops there)
+  std::vector<int64_t> more_eos_token_ids;  // the rest of an "eos_token_id" list (Llama 3: [128001, 128009])
   int64_t decoder_start_token_id = -1;  // "decoder_start_token_id": first decoder input (seq2seq)
 };
 

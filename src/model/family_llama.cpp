@@ -83,8 +83,6 @@ ParsedConfig parse_llama_family(const Fields& f, const std::string& type) {
   if (window > 0)
     for (int64_t i = 0; i < c.n_decoder_layers; ++i)
       c.layer_windows.push_back(static_cast<size_t>(i) >= first_windowed ? window : 0);
-  if (const json* e = f.find("eos_token_id"); e && e->is_array() && !e->empty() && (*e)[0].is_number_integer())
-    p.eos_token_id = (*e)[0].get<int64_t>();  // Llama 3 lists several; the first ends generation
   return p;
 }
 

@@ -89,7 +89,7 @@ GenerateResult generate_without_cache(const ModelConfig& cfg, const ModelWeights
     const int32_t id = sample_token(last, opt.sampling, rng);
     result.tokens.push_back({id, static_cast<float>(token_probabilities(last)[static_cast<size_t>(id)])});
     // The order of model::generate's checks: eos, max_tokens, a full context.
-    if (opt.eos_token_id >= 0 && id == opt.eos_token_id) {
+    if (std::find(opt.eos_token_ids.begin(), opt.eos_token_ids.end(), id) != opt.eos_token_ids.end()) {
       result.reason = StopReason::eos;
       return result;
     }

@@ -108,6 +108,9 @@ LoadedModel load_model(ModelFiles files) {
   m.eos_token_id = parsed.eos_token_id;
   m.decoder_start_token_id = parsed.decoder_start_token_id;
   if (m.eos_token_id < 0 && m.tokenizer) m.eos_token_id = m.tokenizer->special_ids().eos;
+  if (m.eos_token_id >= 0) m.eos_token_ids.push_back(m.eos_token_id);
+  for (const int64_t id : parsed.more_eos_token_ids)
+    if (id != m.eos_token_id) m.eos_token_ids.push_back(id);
   return m;
 }
 

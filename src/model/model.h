@@ -30,7 +30,8 @@ struct LoadedModel {
   std::shared_ptr<const io::SafeTensors> tensors;
   std::unique_ptr<Tokenizer> tokenizer;  // null when there was no tokenizer.json
   BindReport report;
-  int64_t eos_token_id = -1;  // from config.json, else the tokenizer's eos, else -1
+  int64_t eos_token_id = -1;  // from config.json (its first, when it lists several), else the tokenizer's eos, else -1
+  std::vector<int64_t> eos_token_ids;  // every id that ends generation (eos_token_id first); empty = none
   int64_t decoder_start_token_id = -1;  // from config.json; -1 when it names none
   std::string source;         // the folder, or the name given to the buffers
 

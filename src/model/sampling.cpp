@@ -186,7 +186,7 @@ GenerateResult generate(const ModelConfig& cfg, const ModelWeights& w, std::span
       result.reason = StopReason::stopped;
       return result;
     }
-    if (opt.eos_token_id >= 0 && id == opt.eos_token_id) {
+    if (std::find(opt.eos_token_ids.begin(), opt.eos_token_ids.end(), id) != opt.eos_token_ids.end()) {
       result.reason = StopReason::eos;
       return result;
     }

@@ -61,7 +61,7 @@ struct GenerateOptions {
   int max_tokens = 20;
   SamplingOptions sampling;
   uint64_t seed = 0;
-  int64_t eos_token_id = -1;  // stop after producing it; -1 = never
+  std::vector<int64_t> eos_token_ids;  // stop after producing any of them (Llama 3 lists two)
 };
 
 struct GeneratedToken {

@@ -112,7 +112,7 @@ std::string continue_text(const model::LoadedModel& lm, const std::string& promp
   g.sampling.temperature = temperature;
   g.sampling.top_k = temperature > 0 ? 40 : 0;
   g.seed = seed;
-  g.eos_token_id = lm.eos_token_id;
+  g.eos_token_ids = lm.eos_token_ids;
   const model::GenerateResult r = model::generate(lm.config(), lm.weights(), e.ids, g);
   std::vector<int32_t> out;
   for (const model::GeneratedToken& t : r.tokens) out.push_back(t.id);
