@@ -93,16 +93,12 @@ tfp::train::Trainer& trainer_of(tfp_trainer* t, const char* where) {
   return *t->trainer;
 }
 
-// A prompt the task accepts: 1 to its longest prompt, digits (and '+' for add).
+// A prompt the task accepts (Task::prompt_error): 1 to its longest prompt, in its prompt
+// alphabet (digits, '+' for add; number words; a written date), one its answer is defined for.
 void check_prompt(tfp::train::Trainer& tr, const char* where, const char* prompt) {
   TFP_API_REQUIRE(prompt != nullptr, where, ": prompt is NULL");
-  const std::string p = prompt;
-  const int longest = tr.task().max_prompt_len();
-  TFP_API_REQUIRE(!p.empty() && static_cast<int>(p.size()) <= longest, where, ": prompt \"", p, "\" has ",
-                  p.size(), " characters; this task takes 1 to ", longest);
-  for (char ch : p)
-    TFP_API_REQUIRE((ch >= '0' && ch <= '9') || ch == '+', where, ": prompt \"", p,
-                    "\" may hold only digits (and '+' for add)");
+  const std::string why = tr.task().prompt_error(prompt);
+  TFP_API_REQUIRE(why.empty(), where, ": ", why);
 }
 
 // Clears the exported bytes: they describe the weights before these steps.
@@ -115,11 +111,22 @@ void drop_export(tfp_trainer* t) {
 // The real tokens of a row of characters: up to the first padding character, without a
 // final end mark (a padded decoder-only row keeps "." as an input whose prediction is not
 // graded; the unpadded example's input ends before it).
-std::string unpadded(const std::string& s) {
+// Counted in tokens (characters, UTF-8: a dates row may hold '年').
+std::vector<std::string> unpadded(const tfp::train::Task& task, const std::string& s) {
   using tfp::train::Task;
-  std::string r = s.substr(0, s.find(Task::character(Task::kPad)));
-  if (!r.empty() && r.back() == Task::character(Task::kEnd)) r.pop_back();
+  std::vector<std::string> r;
+  for (int id : task.tokenize(s)) {
+    if (id == Task::kPad) break;
+    r.push_back(task.piece(id));
+  }
+  if (!r.empty() && r.back() == task.piece(Task::kEnd)) r.pop_back();
   return r;
+}
+
+std::string joined(const std::vector<std::string>& pieces) {
+  std::string s;
+  for (const std::string& p : pieces) s += p;
+  return s;
 }
 
 }  // namespace
@@ -228,7 +235,12 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                                   : o.positional == tfp::model::Positional::rope       ? "rope"
                                   : o.positional == tfp::model::Positional::alibi      ? "alibi"
                                                                                        : "none"},
-                    {"vocab", tfp::train::Task::vocab()}};
+                    // The task's vocabulary, one character (UTF-8) per token in id order,
+                    // its end mark and separator (the decoder's start).
+                    {"vocab", tr.task().vocab_text()},
+                    {"end_mark", std::string(1, tr.task().end_mark())},
+                    {"separator", std::string(1, tr.task().separator())},
+                    {"max_prompt", tr.task().max_prompt_len()}};
     trainer->info = j.dump();
     result = trainer->info.c_str();
   });
@@ -252,7 +264,8 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
     auto add = [&](int kind, int layer, const std::string& name) {
       std::vector<tfp::train::AttentionMap> heads;
       for (int h = 0; h < H; ++h) heads.push_back(tr.attention(kind, layer, h));
-      const std::string q = unpadded(heads[0].queries), k = unpadded(heads[0].keys);
+      const std::vector<std::string> q = unpadded(tr.task(), heads[0].queries),
+                                     k = unpadded(tr.task(), heads[0].keys);
       const int Tq = static_cast<int>(q.size()), Tk = static_cast<int>(k.size());
       tfp::Tensor t({H, Tq, Tk});
       for (int h = 0; h < H; ++h)
@@ -261,8 +274,8 @@ int tfp_trainer_attention(tfp_trainer* trainer, const char* prompt, tfp_tensors*
             t.data[(static_cast<size_t>(h) * Tq + i) * Tk + j] =
                 heads[h].probs[static_cast<size_t>(i) * heads[h].Tk + j];
       list->add(name, std::move(t));
-      if (kind != 2) dec = q;
-      if (kind != 0) enc = k;
+      if (kind != 2) dec = joined(q);
+      if (kind != 0) enc = joined(k);
     };
     for (int i = 0; i < c.n_encoder_layers; ++i) add(2, i, "enc." + std::to_string(i) + ".attn.probs");
     for (int i = 0; i < c.n_decoder_layers; ++i) {

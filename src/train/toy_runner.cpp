@@ -17,7 +17,8 @@ const char* train_usage() {
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
          "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
          "                  [--positions learned|sinusoidal|rope|alibi|none] [--dropout P]\n"
-         "  TASK: copy | reverse | sort | add\n";
+         "  TASK: copy | reverse | sort | add | numbers (number words -> digits) | dates (written date -> ISO)\n"
+         "  numbers and dates train an encoder-decoder unless --arch says otherwise\n";
 }
 
 int default_steps(TaskKind k) {
@@ -27,6 +28,8 @@ int default_steps(TaskKind k) {
     case TaskKind::Reverse: return 600;
     case TaskKind::Sort: return 1000;
     case TaskKind::Add: return 1500;
+    case TaskKind::Numbers: return 3000;
+    case TaskKind::Dates: return 3000;
   }
   return 1000;
 }
@@ -34,7 +37,7 @@ int default_steps(TaskKind k) {
 ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
   ToyRunOptions o;
   TrainerOptions& t = o.trainer;
-  bool steps_given = false, warmup_given = false;
+  bool steps_given = false, warmup_given = false, arch_given = false;
   TFP_CHECK(!args.empty(), "train: missing TASK\n", train_usage());
   t.task = parse_task(args[0]);
   auto number = [&](size_t& i, const std::string& flag) -> double {
@@ -81,6 +84,7 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
                        : v == "alibi"      ? model::Positional::alibi
                                            : model::Positional::none;
       } else if (a == "--arch") {
+        arch_given = true;
         TFP_CHECK(v == "decoder" || v == "encdec" || v == "gru",
                   "train: --arch is decoder, encdec or gru, got \"", v, "\"");
         t.architecture = v == "decoder" ? model::Architecture::decoder_only
@@ -97,6 +101,10 @@ ToyRunOptions parse_train_args(const std::vector<std::string>& args) {
     }
   }
   if (!steps_given) t.steps = default_steps(t.task);
+  // The word tasks' prompts are long (up to 72 characters) and their answers short: an
+  // encoder-decoder by default, as the shipped numbers and dates models.
+  if (!arch_given && (t.task == TaskKind::Numbers || t.task == TaskKind::Dates))
+    t.architecture = model::Architecture::encoder_decoder;
   TFP_CHECK(t.steps > 0 && t.batch > 0, "train: --steps and --batch must be positive");
   for (const auto& [flag, v] : {std::pair<const char*, int>{"--d-model", t.d_model}, {"--heads", t.n_heads},
                                 {"--layers", t.n_layers}, {"--d-ff", t.d_ff}})

@@ -18,7 +18,7 @@ model::ModelConfig toy_model_config(const TrainerOptions& opt, const Task& task)
   c.d_model = opt.d_model;
   c.n_heads = opt.n_heads;
   c.d_ff = opt.d_ff;
-  c.vocab_size = Task::vocab_size();
+  c.vocab_size = task.n_tokens();
   c.max_positions = task.context_len(opt.architecture);
   c.positional = opt.positional;
   const bool encdec = opt.architecture == model::Architecture::encoder_decoder;
@@ -36,7 +36,7 @@ model::ModelConfig toy_model_config(const TrainerOptions& opt, const Task& task)
 
 model::GruSeq2SeqConfig toy_gru_config(const TrainerOptions& opt, const Task& task) {
   model::GruSeq2SeqConfig c;
-  c.vocab_size = Task::vocab_size();
+  c.vocab_size = task.n_tokens();
   c.embed_dim = opt.d_model;
   c.encoder_hidden = opt.d_model;
   c.bidirectional = true;
@@ -47,7 +47,7 @@ model::GruSeq2SeqConfig toy_gru_config(const TrainerOptions& opt, const Task& ta
   c.max_source_positions = task.context_len(model::Architecture::encoder_decoder);
   c.max_target_tokens = task.max_answer_len() + 1;
   c.eos_token_id = Task::kEnd;
-  c.decoder_start_token_id = Task::token(task.separator());  // the decoder input starts with it
+  c.decoder_start_token_id = task.separator_id();  // the decoder input starts with it
   c.pad_token_id = Task::kPad;
   model::check_gru_config(c);
   return c;
@@ -76,7 +76,7 @@ Trainer::Trainer(const TrainerOptions& opt)
     config_.n_heads = 1;
     config_.n_decoder_layers = 1;
     config_.n_encoder_layers = 0;
-    config_.vocab_size = Task::vocab_size();
+    config_.vocab_size = task_.n_tokens();
     config_.max_positions = task_.context_len(opt.architecture);
   } else {
     config_ = toy_model_config(opt, task_);
@@ -132,7 +132,7 @@ void Trainer::set_lr(double lr) {
 
 EvalStats Trainer::evaluate() {
   EvalStats e;
-  const int V = Task::vocab_size(), chunk = 128;
+  const int V = task_.n_tokens(), chunk = 128;
   long graded = 0, correct_tokens = 0, correct_seqs = 0;
   double loss_sum = 0;
   for (size_t start = 0; start < held_out_.size(); start += chunk) {
@@ -163,29 +163,32 @@ EvalStats Trainer::evaluate() {
 }
 
 std::string Trainer::generate(const std::string& prompt) {
-  const int V = Task::vocab_size();
+  const int V = task_.n_tokens();
   const bool encdec = opt_.architecture == model::Architecture::encoder_decoder;
+  const std::vector<int> source = task_.tokenize(prompt);
+  std::vector<int> answer_ids;
   std::string answer;
   const int limit = task_.max_answer_len() + 1;
   for (int step = 0; step < limit; ++step) {
     // Re-run the whole prefix each token: simple, and these sequences are short.
     Batch b;
     b.B = 1;
-    std::string in = encdec ? std::string(1, task_.separator()) + answer
-                            : prompt + task_.separator() + answer;
-    b.T = static_cast<int>(in.size());
-    for (char c : in) b.tgt.push_back(Task::token(c));
-    b.targets.assign(in.size(), -100);
+    if (!encdec) b.tgt = source;
+    b.tgt.push_back(task_.separator_id());
+    b.tgt.insert(b.tgt.end(), answer_ids.begin(), answer_ids.end());
+    b.T = static_cast<int>(b.tgt.size());
+    b.targets.assign(b.tgt.size(), -100);
     if (encdec) {
-      b.S = static_cast<int>(prompt.size());
-      for (char c : prompt) b.src.push_back(Task::token(c));
+      b.S = static_cast<int>(source.size());
+      b.src = source;
     }
     forward(b, {});
     const float* z = logits().data() + static_cast<size_t>(b.T - 1) * V;
     const int next = static_cast<int>(std::max_element(z, z + V) - z);
     last_ = std::move(b);
     if (next == Task::kEnd) break;
-    answer += Task::character(next);
+    answer_ids.push_back(next);
+    answer += task_.piece(next);
   }
   return answer;
 }
@@ -212,17 +215,23 @@ AttentionMap Trainer::attention(int kind, int layer, int head, int b) const {
   const size_t off = ((static_cast<size_t>(b) * H + head) * m.Tq) * m.Tk;
   m.probs.assign(p.begin() + off, p.begin() + off + static_cast<size_t>(m.Tq) * m.Tk);
   for (int t = 0; t < m.Tq; ++t)
-    m.queries += Task::character(q_src ? last_.src[b * last_.S + t] : last_.tgt[b * last_.T + t]);
+    m.queries += task_.piece(q_src ? last_.src[b * last_.S + t] : last_.tgt[b * last_.T + t]);
   for (int t = 0; t < m.Tk; ++t)
-    m.keys += Task::character(k_src ? last_.src[b * last_.S + t] : last_.tgt[b * last_.T + t]);
+    m.keys += task_.piece(k_src ? last_.src[b * last_.S + t] : last_.tgt[b * last_.T + t]);
   return m;
 }
 
 std::string Trainer::config_json() const {
   if (gru_) return model::gru_config_to_json(gru_config_);  // eos and start tokens included
-  // The engine's config plus the end mark as eos_token_id, so generation stops there.
+  // The engine's config plus the end mark as eos_token_id, so generation stops there;
+  // an encoder-decoder also names its decoder start (the separator, as the decoder input
+  // starts with it) and padding, so `tfp generate DIR --prompt ...` decodes as trained.
   nlohmann::json j = nlohmann::json::parse(model::config_to_json(tf_->config()));
   j["eos_token_id"] = Task::kEnd;
+  if (tf_->config().architecture == model::Architecture::encoder_decoder) {
+    j["decoder_start_token_id"] = task_.separator_id();
+    j["pad_token_id"] = Task::kPad;
+  }
   return j.dump(2);
 }
 
@@ -241,7 +250,7 @@ std::string Trainer::tokenizer_json() const {
   // Our Char tokenizer format (tokenizer/char_model.h): one token per character; the Fuse
   // decoder joins decoded tokens without spaces ("3141", not "3 1 4 1"), as numbers-gru's.
   nlohmann::json vocab = nlohmann::json::object();
-  for (int i = 0; i < Task::vocab_size(); ++i) vocab[std::string(1, Task::character(i))] = i;
+  for (int i = 0; i < task_.n_tokens(); ++i) vocab[task_.piece(i)] = i;
   nlohmann::json j = {{"version", "1.0"},
                       {"added_tokens", nlohmann::json::array()},
                       {"normalizer", nullptr},

@@ -79,7 +79,7 @@ struct EvalStats {
 struct AttentionMap {
   int Tq = 0, Tk = 0;
   std::vector<float> probs;
-  std::string queries, keys;  // one character per token
+  std::string queries, keys;  // one character (UTF-8) per token
 };
 
 class Trainer {
