@@ -299,3 +299,29 @@ TEST_CASE("families: a sharded checkpoint (index + shards) loads as one, and a b
   CHECK_THROWS_WITH_AS(load_model(std::move(twice)), doctest::Contains("without model.safetensors.index.json"), Error);
   fs::remove_all(dir);
 }
+
+TEST_CASE("families: config mappings — windows per layer, eos lists, refused options") {
+  std::string qwen = io::read_text_file(family_dir("qwen2") + "/config.json");
+  nlohmann::json j = nlohmann::json::parse(qwen);
+  j["use_sliding_window"] = true;
+  j["sliding_window"] = 5;
+  j["max_window_layers"] = 1;
+  CHECK(parse_config_json(j.dump()).config.layer_windows == std::vector<int64_t>{0, 5});  // from layer 1 on
+  j["layer_types"] = {"sliding_attention", "full_attention"};
+  CHECK(parse_config_json(j.dump()).config.layer_windows == std::vector<int64_t>{5, 0});  // spelled out
+  j["use_sliding_window"] = false;  // then there is no window at all (HF sets sliding_window to None)
+  CHECK(parse_config_json(j.dump()).config.layer_windows.empty());
+
+  nlohmann::json llama = nlohmann::json::parse(io::read_text_file(family_dir("llama3_scaled_tied") + "/config.json"));
+  const ParsedConfig p = parse_config_json(llama.dump());
+  CHECK(p.eos_token_id == 2);
+  CHECK(p.more_eos_token_ids == std::vector<int64_t>{3});
+  llama["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}};
+  CHECK_THROWS_WITH_AS(parse_config_json(llama.dump()),
+                       doctest::Contains("rope type \"yarn\" is not supported (supported: default, linear, llama3)"), Error);
+  nlohmann::json neo = nlohmann::json::parse(io::read_text_file(family_dir("gpt_neo_local") + "/config.json"));
+  neo.erase("attention_layers");
+  CHECK(parse_config_json(neo.dump()).config.layer_windows == std::vector<int64_t>{0, 4, 0, 4});
+  neo["attention_types"] = {{{"global", "sparse"}, 2}};
+  CHECK_THROWS_WITH_AS(parse_config_json(neo.dump()), doctest::Contains("attention kind \"sparse\" is not supported"), Error);
+}

@@ -80,9 +80,20 @@ ParsedConfig parse_llama_family(const Fields& f, const std::string& type) {
     window = f.integer("sliding_window", 0);
     first_windowed = static_cast<size_t>(f.integer("max_window_layers", 0));
   }
-  if (window > 0)
+  // Newer files spell the pattern out: "layer_types" ["full_attention", "sliding_attention", ...].
+  const json* types = f.find("layer_types");
+  if (types && (!types->is_array() || static_cast<int64_t>(types->size()) != c.n_decoder_layers))
+    f.fail("field \"layer_types\" must list one type per layer (", c.n_decoder_layers, ")");
+  if (types && window > 0) {
+    for (const json& t : *types) {
+      if (!t.is_string() || (t != "sliding_attention" && t != "full_attention"))
+        f.fail("field \"layer_types\": ", t.dump(), " is not sliding_attention or full_attention");
+      c.layer_windows.push_back(t == "sliding_attention" ? window : 0);
+    }
+  } else if (window > 0) {
     for (int64_t i = 0; i < c.n_decoder_layers; ++i)
       c.layer_windows.push_back(static_cast<size_t>(i) >= first_windowed ? window : 0);
+  }
   return p;
 }
 
