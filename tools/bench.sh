@@ -28,4 +28,7 @@ if [[ " $* " != *" --quick "* ]]; then
   echo
   echo "== real-size models: node bench/real_size_models_bench.mjs"
   node bench/real_size_models_bench.mjs
+  echo
+  echo "== real-size models in the page: node bench/real_size_page.mjs"
+  node bench/real_size_page.mjs
 fi

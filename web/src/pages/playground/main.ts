@@ -35,6 +35,8 @@ export interface PlayDebug {
   errors: string[];
   /** The memory estimate of the last folder opened (open_files.ts). */
   memoryEstimate?: MemoryEstimate;
+  /** The engine worker's heap size now (bench/real_size_page.mjs reads it). */
+  heapBytes?: () => Promise<number>;
 }
 
 declare global {
@@ -224,6 +226,7 @@ const ARCH_KEYS: Record<string, MessageKey> = {
 };
 
 let engine: Engine | null = null;
+debug.heapBytes = async () => (engine ? (await engine.memory()).heapBytes : 0);
 /** The strip's help where it has parameters (a model that reads ids), else null (data-i18n). */
 let stripHelpText: (() => string) | null = null;
 /** The loaded model's name in the page's language (a fixture's name is translated). */
