@@ -22,14 +22,14 @@
 //   peak_mb     native: the process's peak resident set (getrusage); WASM: the heap's size
 //               at the end (WASM memory only grows, so it is the peak)
 //   tokens      the greedy ids (the same natively and in WASM, up to float rounding ties)
-#include "api/tfp_api.h"
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "api/tfp_api.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/heap.h>
@@ -120,9 +120,12 @@ int main(int argc, char** argv) {
   std::string dir = argv[1];
   int n_prompt = 32, n_tokens = 32, context = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--prompt") == 0) n_prompt = std::atoi(argv[i + 1]);
-    else if (std::strcmp(argv[i], "--tokens") == 0) n_tokens = std::atoi(argv[i + 1]);
-    else if (std::strcmp(argv[i], "--context") == 0) context = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--prompt") == 0)
+      n_prompt = std::atoi(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--tokens") == 0)
+      n_tokens = std::atoi(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--context") == 0)
+      context = std::atoi(argv[i + 1]);
   }
 
   // ---- load: stage the files as the page does, then tfp_model_load ----
@@ -183,7 +186,8 @@ int main(int argc, char** argv) {
   int vocab = 1000;
   if (size_t v = info.find("\"vocab_size\":"); v != std::string::npos) vocab = std::atoi(info.c_str() + v + 13);
   std::vector<int32_t> prompt(static_cast<size_t>(n_prompt));
-  for (int i = 0; i < n_prompt; i++) prompt[static_cast<size_t>(i)] = static_cast<int32_t>((7919LL * i + 13) % (vocab - 2) + 2);
+  for (int i = 0; i < n_prompt; i++)
+    prompt[static_cast<size_t>(i)] = static_cast<int32_t>((7919LL * i + 13) % (vocab - 2) + 2);
 
   std::vector<int32_t> tokens;
   double prefill_ms = 0, decode_ms = 0;
@@ -212,13 +216,15 @@ int main(int argc, char** argv) {
     int len = 0;
     tfp_tensors* align = nullptr;
     const double t1 = now_ms();
-    check(tfp_model_translate(model, prompt.data(), n_prompt, 1, 1, -1, -1, out.data(), static_cast<int>(out.size()), &len,
-                              &align), "tfp_model_translate");
+    check(tfp_model_translate(model, prompt.data(), n_prompt, 1, 1, -1, -1, out.data(), static_cast<int>(out.size()),
+                              &len, &align),
+          "tfp_model_translate");
     prefill_ms = now_ms() - t1;
     tfp_tensors_free(align);
     const double t2 = now_ms();
     check(tfp_model_translate(model, prompt.data(), n_prompt, 1, 1 + n_tokens, -1, -1, out.data(),
-                              static_cast<int>(out.size()), &len, &align), "tfp_model_translate");
+                              static_cast<int>(out.size()), &len, &align),
+          "tfp_model_translate");
     const double whole = now_ms() - t2;
     tfp_tensors_free(align);
     tokens.assign(out.begin(), out.begin() + len);
@@ -227,10 +233,12 @@ int main(int argc, char** argv) {
   }
   tfp_model_free(model);
 
-  std::printf("{\"dir\":\"%s\",\"context\":%d,\"shards\":%d,\"file_mb\":%.1f,\"load_ms\":%.1f,\"mb_after_load\":%.1f,\"peak_mb\":%.1f,"
-              "\"prompt\":%d,\"prefill_ms\":%.1f,\"decoded\":%d,\"decode_ms\":%.1f,\"decode_tok_s\":%.2f,\"tokens\":[",
-              dir.c_str(), context, n_shards, static_cast<double>(file_bytes) / (1024.0 * 1024.0), load_ms, mb_after_load, peak_mb(),
-              n_prompt, prefill_ms, decoded, decode_ms, decoded > 0 ? decoded / (decode_ms / 1000.0) : 0.0);
+  std::printf(
+      "{\"dir\":\"%s\",\"context\":%d,\"shards\":%d,\"file_mb\":%.1f,\"load_ms\":%.1f,\"mb_after_load\":%.1f,\"peak_"
+      "mb\":%.1f,"
+      "\"prompt\":%d,\"prefill_ms\":%.1f,\"decoded\":%d,\"decode_ms\":%.1f,\"decode_tok_s\":%.2f,\"tokens\":[",
+      dir.c_str(), context, n_shards, static_cast<double>(file_bytes) / (1024.0 * 1024.0), load_ms, mb_after_load,
+      peak_mb(), n_prompt, prefill_ms, decoded, decode_ms, decoded > 0 ? decoded / (decode_ms / 1000.0) : 0.0);
   for (size_t i = 0; i < tokens.size(); i++) std::printf("%s%d", i ? "," : "", tokens[i]);
   std::printf("]}\n");
   return 0;
