@@ -325,3 +325,11 @@ TEST_CASE("families: config mappings — windows per layer, eos lists, refused o
   neo["attention_types"] = {{{"global", "sparse"}, 2}};
   CHECK_THROWS_WITH_AS(parse_config_json(neo.dump()), doctest::Contains("attention kind \"sparse\" is not supported"), Error);
 }
+
+TEST_CASE("families: generation sizes its KV cache to the prompt and the new tokens, not the whole context") {
+  // Gemma 3's real context (32,768) would cost 1.2 GB of cache before the first token.
+  const LoadedModel m = load_model_dir(family_dir("gemma3_text"));  // max_position_embeddings 1024
+  CHECK(generation_capacity(m.config(), 10, 6) == 16);
+  CHECK(generation_capacity(m.config(), 1000, 100) == 1024);  // capped by the context
+  CHECK(generation_capacity(m.config(), 10, 0) == 10);
+}

@@ -3,6 +3,8 @@
 // in nn/decoder_layer.cpp; this file only keeps positions and wiring straight.
 #include "model/kv_cache.h"
 
+#include <algorithm>
+
 namespace tfp::model {
 
 KVCache::KVCache(const ModelConfig& cfg, int64_t capacity) {
@@ -20,6 +22,11 @@ int64_t kv_cache_bytes(const ModelConfig& cfg, int64_t positions) {
   TFP_CHECK(positions >= 0, "kv_cache_bytes: positions must be >= 0, got ", positions);
   const int64_t kv_width = cfg.kv_heads() * cfg.head_dim();  // Hkv · D, the width of one K (or V) row
   return cfg.n_decoder_layers * 2 * positions * kv_width * static_cast<int64_t>(sizeof(float));
+}
+
+int64_t generation_capacity(const ModelConfig& cfg, int64_t prompt_tokens, int64_t max_new_tokens) {
+  TFP_CHECK(cfg.max_positions > 0, "kv_cache: the config has no max_positions");
+  return std::max<int64_t>(1, std::min(cfg.max_positions, prompt_tokens + std::max<int64_t>(max_new_tokens, 0)));
 }
 
 void KVCache::clear() {

@@ -35,6 +35,11 @@ struct KVCache {
   void clear();  // forget every position and the memory; keeps the allocation
 };
 
+// The cache a generation needs: the prompt plus the tokens it may produce, never more than
+// the model's context. Allocating the whole context instead would cost Gemma 3 (32,768
+// positions) 1.2 GB before the first token.
+int64_t generation_capacity(const ModelConfig& cfg, int64_t prompt_tokens, int64_t max_new_tokens);
+
 // Bytes of self-attention keys and values a KVCache holds for `positions` positions:
 // layers × 2 (K and V) × positions × (Hkv · D) × 4 (float32): grouped-query models keep
 // only their key/value heads. Queries are never cached:

@@ -174,7 +174,7 @@ GenerateResult generate(const ModelConfig& cfg, const ModelWeights& w, std::span
 
   GenerateResult result;
   Pcg32 rng(opt.seed);
-  KVCache cache(cfg);
+  KVCache cache(cfg, generation_capacity(cfg, static_cast<int64_t>(prompt.size()), opt.max_tokens));
   ForwardResult step = decoder_only_step(cfg, w, cache, prompt);  // logits (P, V)
   for (int n = 0; n < opt.max_tokens; ++n) {
     const int64_t V = step.logits.dim(-1);
