@@ -10,6 +10,7 @@
 // Every mapping refuses, by name, options the engine does not implement.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "model/config_fields.h"
 #include "model/config_json.h"
@@ -25,6 +26,9 @@ ParsedConfig parse_bloom(const Fields& f);
 ParsedConfig parse_t5(const Fields& f);
 
 const NameTable& names_llama();
+// The rows Llama-style checkpoints share (model.layers.N.self_attn.*, mlp.*, embed_tokens,
+// norm, lm_head); each table adds its own norms.
+std::vector<NameRule> llama_layer_rules();
 const NameTable& names_gemma();
 const NameTable& names_gpt_neox();
 const NameTable& names_gpt_neo();

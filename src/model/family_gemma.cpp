@@ -68,35 +68,16 @@ ParsedConfig parse_gemma_family(const Fields& f, const std::string& type) {
 }
 
 const NameTable& names_gemma() {
-  static const NameTable table{
-      "gemma",
-      {"model."},
-      {
-          {"embed.token", "embed_tokens.weight"},
-          {"dec.{i}.norm_attn.gamma", "layers.{i}.input_layernorm.weight"},
-          {"dec.{i}.attn.q.weight", "layers.{i}.self_attn.q_proj.weight"},
-          {"dec.{i}.attn.k.weight", "layers.{i}.self_attn.k_proj.weight"},
-          {"dec.{i}.attn.v.weight", "layers.{i}.self_attn.v_proj.weight"},
-          {"dec.{i}.attn.q.bias", "layers.{i}.self_attn.q_proj.bias"},
-          {"dec.{i}.attn.k.bias", "layers.{i}.self_attn.k_proj.bias"},
-          {"dec.{i}.attn.v.bias", "layers.{i}.self_attn.v_proj.bias"},
-          {"dec.{i}.attn.out.weight", "layers.{i}.self_attn.o_proj.weight"},
-          {"dec.{i}.attn.out.bias", "layers.{i}.self_attn.o_proj.bias"},
-          {"dec.{i}.attn.q_norm.gamma", "layers.{i}.self_attn.q_norm.weight"},
-          {"dec.{i}.attn.k_norm.gamma", "layers.{i}.self_attn.k_norm.weight"},
-          {"dec.{i}.post_attn_norm.gamma", "layers.{i}.post_attention_layernorm.weight"},
-          {"dec.{i}.norm_ffn.gamma", "layers.{i}.pre_feedforward_layernorm.weight"},
-          {"dec.{i}.post_ffn_norm.gamma", "layers.{i}.post_feedforward_layernorm.weight"},
-          {"dec.{i}.ffn.gate.weight", "layers.{i}.mlp.gate_proj.weight"},
-          {"dec.{i}.ffn.fc1.weight", "layers.{i}.mlp.up_proj.weight"},
-          {"dec.{i}.ffn.fc2.weight", "layers.{i}.mlp.down_proj.weight"},
-          {"dec.norm.gamma", "norm.weight"},
-          {"lm_head.weight", "lm_head.weight"},
-          {"lm_head.bias", "lm_head.bias"},
-      },
-      {"layers.{i}.self_attn.rotary_emb.inv_freq"},
-      {"lm_head.weight"},
-  };
+  // Llama's names, with Gemma's four norms: post_attention_layernorm is the attention's
+  // post norm here (in Llama it is the MLP's pre norm).
+  static const NameTable table = [] {
+    NameTable t{"gemma", {"model."}, llama_layer_rules(), {"layers.{i}.self_attn.rotary_emb.inv_freq"},
+                {"lm_head.weight"}};
+    t.rules.push_back({"dec.{i}.post_attn_norm.gamma", "layers.{i}.post_attention_layernorm.weight"});
+    t.rules.push_back({"dec.{i}.norm_ffn.gamma", "layers.{i}.pre_feedforward_layernorm.weight"});
+    t.rules.push_back({"dec.{i}.post_ffn_norm.gamma", "layers.{i}.post_feedforward_layernorm.weight"});
+    return t;
+  }();
   return table;
 }
 
