@@ -146,7 +146,9 @@ export class Models {
     return this.withInts(ids, (p) => {
       const s = this.m._tfp_model_decode(ptr, p, ids.length, skipSpecialTokens ? 1 : 0);
       if (s === 0) this.c.check(2);
-      return this.m.UTF8ToString(s);
+      // Not UTF8ToString: it would drop a leading U+FEFF (a BOM to it, text to a tokenizer).
+      const heap = this.m.HEAPU8;
+      return new TextDecoder('utf-8', { ignoreBOM: true }).decode(heap.subarray(s, heap.indexOf(0, s)));
     });
   }
 
