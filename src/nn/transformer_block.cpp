@@ -41,20 +41,18 @@ void residual(Tensor& h, const LayerNormWeights& norm, const LayerNormWeights& p
 Tensor attend_and_report(const TensorView& in, const TensorView& kv, const AttentionWeights& w,
                          const LayerOptions& opt, const AttentionMask& mask, const AttentionHooks& positions,
                          AttentionCache* cache, const Scope& scope, const char* block) {
-  const std::string probs_leaf = std::string(block) + ".probs";
-  const bool probs = scope.wants(probs_leaf);
+  // Names are built only for an observer: without one this costs nothing.
+  const bool active = scope.active();
+  const bool probs = active && scope.wants(std::string(block) + ".probs");
   const bool heads = wants_heads(scope, block);  // the drill-down's q, k, v, mask
   AttentionHooks hk = head_out_hooks(scope, block);  // ablation edits head_out
   hk.rotate = positions.rotate;
   hk.score_bias = positions.score_bias;
   hk.kv_pos0 = positions.kv_pos0;
   AttentionResult a = attention(in, kv, w, opt.attention(), mask, probs, hk, heads, cache);
-  if (scope.active()) {
-    if (!a.probs.empty()) scope.emit(probs_leaf, a.probs);  // (H, T, Tk)
-    if (heads) {
-      AttentionMask shown = mask;  // the cache-aware mask covers every cached key
-      emit_heads(scope, block, a, shown, opt.n_heads, hk);
-    }
+  if (active) {
+    if (!a.probs.empty()) scope.emit(std::string(block) + ".probs", a.probs);  // (H, T, Tk)
+    if (heads) emit_heads(scope, block, a, mask, opt.n_heads, hk);
     scope.emit(std::string(block) + ".out", a.out);
   }
   return std::move(a.out);
