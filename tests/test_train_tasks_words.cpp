@@ -41,7 +41,7 @@ TEST_CASE("train tasks: per-task vocabularies") {
   CHECK(d.end_mark() == '#');
   CHECK(d.piece(72) == "日");
   CHECK(parse_task("numbers") == TaskKind::Numbers);
-  CHECK(parse_task("dates") == TaskKind::Dates);
+  CHECK(parse_task("dates-iso") == TaskKind::Dates);
   CHECK(n.size() == 6);
   CHECK(d.size() == 10);
   CHECK_THROWS_AS(Task(TaskKind::Numbers, 1, 4), Error);
@@ -171,6 +171,6 @@ TEST_CASE("train tasks: a numbers / dates trainer exports files the engine reads
   }
   // `tfp train numbers` trains an encoder-decoder unless told otherwise.
   CHECK(parse_train_args({"numbers"}).trainer.architecture == Architecture::encoder_decoder);
-  CHECK(parse_train_args({"dates", "--arch", "decoder"}).trainer.architecture == Architecture::decoder_only);
+  CHECK(parse_train_args({"dates-iso", "--arch", "decoder"}).trainer.architecture == Architecture::decoder_only);
   CHECK(parse_train_args({"copy"}).trainer.architecture == Architecture::decoder_only);
 }

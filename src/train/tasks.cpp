@@ -15,7 +15,7 @@ const char* task_name(TaskKind k) {
     case TaskKind::Sort: return "sort";
     case TaskKind::Add: return "add";
     case TaskKind::Numbers: return "numbers";
-    case TaskKind::Dates: return "dates";
+    case TaskKind::Dates: return "dates-iso";  // "dates" is the CLI's recipe of the shipped model
   }
   return "?";
 }
@@ -24,7 +24,7 @@ TaskKind parse_task(const std::string& name) {
   for (TaskKind k : {TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::Add, TaskKind::Numbers,
                      TaskKind::Dates})
     if (name == task_name(k)) return k;
-  TFP_FAIL("task: unknown task \"", name, "\" (choose copy, reverse, sort, add, numbers or dates)");
+  TFP_FAIL("task: unknown task \"", name, "\" (choose copy, reverse, sort, add, numbers or dates-iso)");
 }
 
 namespace {

@@ -9,7 +9,7 @@
 //   sort     "3141"     → "1134"        add      "123+045" → "0168"  (fixed width: N-digit
 //            operands zero-padded, an N+1-digit sum, so digit i always sits at position i)
 //
-//   numbers  "forty-two"  → "42"         dates    "3 March 2021" → "2021-03-03"
+//   numbers  "forty-two"  → "42"         dates-iso "3 March 2021" → "2021-03-03"
 //
 // Vocabulary, one token per character (code point), per task; every task has '_' padding
 // at 0 and its end mark at 1:
@@ -48,7 +48,8 @@ namespace tfp::train {
 
 enum class TaskKind { Copy, Reverse, Sort, Add, Numbers, Dates };
 
-// "copy", "reverse", "sort", "add", "numbers", "dates"
+// "copy", "reverse", "sort", "add", "numbers", "dates-iso" (not "dates": that name is the
+// CLI's recipe of the shipped dates model, `tfp train dates`).
 const char* task_name(TaskKind k);
 TaskKind parse_task(const std::string& name);   // throws tfp::Error listing the choices
 

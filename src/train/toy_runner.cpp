@@ -17,8 +17,8 @@ const char* train_usage() {
          "                  [--post-ln] [--act relu|gelu|gelu_new] [--lr X] [--size N]\n"
          "                  [--eval-every K] [--label-smoothing E] [--warmup W] [--clip G]\n"
          "                  [--positions learned|sinusoidal|rope|alibi|none] [--dropout P]\n"
-         "  TASK: copy | reverse | sort | add | numbers (number words -> digits) | dates (written date -> ISO)\n"
-         "  numbers and dates train an encoder-decoder unless --arch says otherwise\n";
+         "  TASK: copy | reverse | sort | add | numbers (number words -> digits) | dates-iso (written date -> ISO)\n"
+         "  numbers and dates-iso train an encoder-decoder unless --arch says otherwise\n";
 }
 
 int default_steps(TaskKind k) {

@@ -18,6 +18,10 @@
 //     event's timestamp to the next frame after the handler; printed);
 //   - errors beside the control that caused them (heads not dividing d_model, memory);
 //   - dropout: the trainer takes p (info), the command line shows --dropout, losses differ;
+//   - numbers (number words → digits): its 67-character vocabulary, an encoder–decoder,
+//     the reader's input checked (characters, then the trainer's reader of number words);
+//     400 steps raise the held-out accuracy; "Download as one zip" gives the folder's three
+//     files, read back by Python's zipfile; dates-iso: its 73 characters ('年' one);
 //   - English and Chinese, 1280 and 390 px, light and dark: build/screenshots/train/.
 // No console errors. Build a subset quickly: TFP_PAGES=index,train node --test tests/browser/train_page.test.mjs
 import { test, before, after } from 'node:test';
@@ -402,6 +406,98 @@ test('add: operands padded to the task width; the answer checked against the tas
   await page.fill('#f-size', '5');
   await page.click('#reset');
   await waitState('idle');
+});
+
+test('numbers (number words → digits): its vocabulary, an encoder–decoder, input checked; held-out accuracy rises; one zip', async () => {
+  await page.selectOption('#f-task', 'numbers');
+  assert.equal(await page.inputValue('#f-arch'), 'encdec', 'the word tasks switch decoder-only to an encoder–decoder');
+  assert.equal(await page.isDisabled('#f-size'), true, 'one size');
+  assert.match(await page.textContent('#f-task-help'), /English number words up to 999,999 to digits/);
+  await page.fill('#f-steps', '400');
+  await page.click('#reset');
+  await waitState('idle');
+  const d0 = await debug();
+  assert.equal(d0.info.task, 'numbers');
+  assert.equal(d0.info.architecture, 'encoder_decoder');
+  assert.equal([...d0.info.vocab].length, 67);
+  assert.equal(d0.info.vocab, '_.> -abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+  assert.equal(await page.inputValue('#probe'), 'three hundred and forty-two');
+  assert.match(await page.textContent('#native-command'), /^tfp train numbers --seed 7 --steps 400 --batch 16 --arch encdec /);
+  assert.doesNotMatch(await page.textContent('#native-command'), /--size/);
+  const first = d0.evals[0];
+  const t0 = Date.now();
+  await page.click('#run');
+  await waitState('done', 180_000);
+  const seconds = (Date.now() - t0) / 1000;
+  const d = await debug();
+  const last = d.evals.at(-1);
+  assert.equal(last.step, 400);
+  console.log(`numbers in the page: held-out token accuracy ${first.tokenAccuracy.toFixed(3)} -> ${last.tokenAccuracy.toFixed(3)}, `
+    + `sequence accuracy ${first.sequenceAccuracy.toFixed(3)} -> ${last.sequenceAccuracy.toFixed(3)} after 400 steps (${seconds.toFixed(1)} s)`);
+  assert.ok(last.tokenAccuracy > first.tokenAccuracy + 0.25, `token accuracy ${first.tokenAccuracy} -> ${last.tokenAccuracy}`);
+  assert.ok(last.sequenceAccuracy > first.sequenceAccuracy, `sequence accuracy ${first.sequenceAccuracy} -> ${last.sequenceAccuracy}`);
+  assert.ok(d.losses[399] < 0.7 * d.losses[0], `loss ${d.losses[0]} -> ${d.losses[399]}`);
+  const s = await snapshotMaps(-1);
+  const cross = s.maps.find((m) => m.name === 'dec.1.cross.probs');
+  assert.equal(cross.cols.join(''), 'three hundred and forty-two');
+  assert.equal(cross.rows.join(''), '>342', 'decoder rows: the separator, then the answer');
+
+  // The reader's input: characters the task does not read, words its reader does not know, an answer.
+  await page.fill('#try-input', 'forty_two');
+  await page.waitForFunction(() => document.getElementById('try-err').textContent.includes('“_”'));
+  assert.match(await page.textContent('#try-err'), /^Number words only: letters, spaces and hyphens \(“_” is none of them\)/);
+  await page.fill('#try-input', 'fourty-two');
+  await page.waitForFunction(() => document.getElementById('try-err').textContent.includes('unknown word'));
+  assert.match(await page.textContent('#try-err'), /The engine refused: .*unknown word "fourty"/);
+  await page.fill('#try-input', 'forty-two');
+  await page.waitForFunction(() => document.getElementById('try-output').textContent.includes('forty-two →'));
+  assert.match(await page.getAttribute('#try-output', 'data-answer'), /^\d{0,7}$/);
+
+  // One zip: the folder's three files, which Python's zipfile (or the test's own check) reads back.
+  await page.click('#export-zip');
+  await page.waitForFunction(() => window.tfpTrain.zip !== undefined);
+  const zip = await page.evaluate(() => ({ name: window.tfpTrain.zip.name, bytes: Array.from(window.tfpTrain.zip.bytes) }));
+  assert.equal(zip.name, 'numbers-encdec-step400.zip');
+  const bytes = Buffer.from(zip.bytes);
+  assert.equal(bytes.readUInt32LE(0), 0x04034b50);
+  assert.equal(bytes.readUInt32LE(bytes.length - 22), 0x06054b50);
+  const { execFileSync } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  if (existsSync('/usr/bin/python3')) {
+    const py = `import zipfile, io, sys, json
+z = zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read()))
+assert z.testzip() is None
+tok = json.loads(z.read('numbers-encdec-step400/tokenizer.json'))
+cfg = json.loads(z.read('numbers-encdec-step400/config.json'))
+print(json.dumps([z.namelist(), len(tok['model']['vocab']), cfg['decoder_start_token_id'], cfg['vocab_size']]))`;
+    const got = JSON.parse(execFileSync('/usr/bin/python3', ['-c', py], { input: bytes, encoding: 'utf8' }));
+    assert.deepEqual(got, [['numbers-encdec-step400/config.json', 'numbers-encdec-step400/model.safetensors',
+      'numbers-encdec-step400/tokenizer.json'], 67, 2, 67]);
+  }
+  assert.match(await page.textContent('#export-status'), /Downloaded numbers-encdec-step400\.zip/);
+  await page.screenshot({ path: `${DIR}train_numbers_en_1280.png`, fullPage: true });
+
+  // Dates: its own vocabulary ('年' one character); back to the copy task as the tests left it.
+  await page.selectOption('#f-task', 'dates-iso');
+  await page.click('#reset');
+  await waitState('idle');
+  const dd = await debug();
+  assert.equal([...dd.info.vocab].length, 73);
+  assert.equal(dd.info.end_mark, '#');
+  assert.equal(await page.inputValue('#probe'), '3 March 2021');
+  await page.fill('#try-input', '2021年3月3日');
+  await page.waitForFunction(() => document.getElementById('try-output').textContent.includes('2021年3月3日 →'));
+  await page.fill('#try-input', '3 March 2021 ✓');
+  await page.waitForFunction(() => document.getElementById('try-err').textContent.includes('“✓”'));
+  assert.match(await page.textContent('#try-err'), /“✓” is none of them/);
+  await page.fill('#try-input', '27182');
+  await page.selectOption('#f-task', 'copy');
+  await page.selectOption('#f-arch', 'decoder');
+  await page.fill('#f-steps', '300');
+  await page.click('#reset');
+  await waitState('idle');
+  assert.equal(await page.inputValue('#probe'), '31415');
+  assert.equal(await page.isDisabled('#f-size'), false);
 });
 
 test('encoder–decoder: cross-attention maps; Chinese, 390 px, dark', async () => {

@@ -10,14 +10,15 @@ import { Heatmap } from '../../widgets/heatmap';
 import { ColorLegend } from '../../widgets/color_legend';
 import { onThemeChange } from '../../widgets/theme';
 import {
-  nativeCommand, STAT_COLUMNS, type EvalPoint, type FromWorker, type ProbeSnapshot, type ToWorker, type TrainerInfo,
+  isWordTask, nativeCommand, STAT_COLUMNS, type EvalPoint, type FromWorker, type ProbeSnapshot, type ToWorker, type TrainerInfo,
   type TrainSettings,
 } from './protocol';
 import {
-  defaultProbe, fieldOfEngineMessage, footprint, inputProblem, queryOf, settingsFromQuery, TRANSFORMER_ONLY, validate,
-  type Field, type Problem,
+  defaultProbe, fieldOfEngineMessage, footprint, inputProblem, queryOf, settingsFromQuery, suggestedArch, taskShape,
+  TRANSFORMER_ONLY, validate, type Field, type Problem,
 } from './settings';
 import { playgroundUrl, saveHandover } from './handover';
+import { zipStore } from './zip';
 
 type RunState = 'starting' | 'creating' | 'idle' | 'running' | 'paused' | 'done' | 'failed';
 
@@ -44,6 +45,8 @@ export interface TrainDebug {
   runUntil(step: number): void;
   /** The last files exported, for tests. */
   exported: { step: number; config: string; weights: ArrayBuffer; tokenizer: string } | null;
+  /** The last zip exported, for tests. */
+  zip?: { name: string; bytes: Uint8Array<ArrayBuffer> };
 }
 
 declare global {
@@ -159,15 +162,39 @@ function sameModel(a: TrainSettings, b: TrainSettings): boolean {
   return FIELDS.every((f) => f === 'lr' || (a.arch === 'gru' && b.arch === 'gru' && TRANSFORMER_ONLY.includes(f)) || a[f] === b[f]);
 }
 
-/** The GRU's sizes all follow d_model: the Transformer's own controls are switched off. */
+/** The GRU's sizes all follow d_model: the Transformer's own controls are switched off.
+ *  The word tasks have one size: its control too. */
 function showArchitecture(): void {
   const gru = settings.arch === 'gru';
   for (const f of TRANSFORMER_ONLY) control(f).disabled = gru;
   byId('gru-note').hidden = !gru;
+  control('size').disabled = isWordTask(settings.task);
+  showTaskHelp();
+}
+
+const TASK_DESCRIPTIONS: Record<TrainSettings['task'], MessageKey> = {
+  copy: 'train.descCopy', reverse: 'train.descReverse', sort: 'train.descSort', add: 'train.descAdd',
+  numbers: 'train.descNumbers', 'dates-iso': 'train.descDates',
+};
+/** The task's one-line description, and the size's help (fixed for the word tasks). */
+function showTaskHelp(): void {
+  byId('f-task-help').textContent = t(TASK_DESCRIPTIONS[settings.task]);
+  byId('f-size-help').textContent = isWordTask(settings.task)
+    ? t('train.sizeFixed', { size: taskShape(settings).answer }) : t('train.sizeHelp');
 }
 
 function onSettingsInput(): void {
+  const before = settings;
   settings = readSettings();
+  if (settings.task !== before.task) {
+    // A new task: the architecture that fits it (number words and dates: an encoder–decoder
+    // rather than decoder-only), and a probe and placeholder it accepts.
+    settings.arch = suggestedArch(settings.task, settings.arch);
+    control('arch').value = settings.arch;
+    // (always a new probe: number words can pass a date's character check, and so on).
+    probeInput.value = defaultProbe(settings);
+    tryInput.placeholder = defaultProbe(settings);
+  }
   debug.settings = settings;
   showArchitecture();
   problems = validate(settings);
@@ -614,6 +641,7 @@ function solve(task: TrainSettings['task'], prompt: string): string | null {
   if (task === 'copy') return prompt;
   if (task === 'reverse') return [...prompt].reverse().join('');
   if (task === 'sort') return [...prompt].sort().join('');
+  if (task !== 'add') return null;  // number words, dates: the trainer's reader knows; the page does not check
   const m = /^(\d+)\+(\d+)$/.exec(prompt);
   return m ? String(BigInt(m[1]!) + BigInt(m[2]!)).padStart(m[1]!.length + 1, '0') : null;
 }
@@ -692,6 +720,23 @@ byId('export-files').addEventListener('click', async () => {
   exportStatus.textContent = t('train.exported', { step: f.step });
 });
 
+/** The model folder as one zip (stored, not compressed: the weights hardly compress), named
+ *  as the handover names it: task-architecture-stepN.zip holding task-architecture-stepN/. */
+byId('export-zip').addEventListener('click', async () => {
+  if (!trained) return;
+  const f = await exportFiles();
+  const name = `${trained.task}-${trained.arch}-step${f.step}`;
+  const enc = new TextEncoder();
+  const zip = zipStore([
+    { name: `${name}/config.json`, data: enc.encode(f.config) },
+    { name: `${name}/model.safetensors`, data: new Uint8Array(f.weights) },
+    { name: `${name}/tokenizer.json`, data: enc.encode(f.tokenizer) },
+  ]);
+  debug.zip = { name: `${name}.zip`, bytes: zip };
+  download(`${name}.zip`, zip, 'application/zip');
+  exportStatus.textContent = t('train.exportedZip', { step: f.step, name: `${name}.zip` });
+});
+
 // Where the browser lets the page write into a folder the reader picks (Chromium's File
 // System Access API), the three files go there as one model folder.
 interface DirectoryHandle {
@@ -744,6 +789,7 @@ onLocaleChange(() => {
   if (noteText) noteLine.textContent = noteText();
   if (tryText) tryOutput.textContent = tryText();
   runButton.textContent = t((runButton.dataset.i18n ?? 'train.start') as MessageKey);
+  showTaskHelp();
   showProblems();
   showFootprint();
   drawStats();

@@ -10,9 +10,9 @@
 
 /** The settings the reader picks; `options` of tfp_trainer_create (the `tfp train` flags). */
 export interface TrainSettings {
-  task: 'copy' | 'reverse' | 'sort' | 'add';
+  task: 'copy' | 'reverse' | 'sort' | 'add' | 'numbers' | 'dates-iso';
   arch: 'decoder' | 'encdec' | 'gru';
-  size: number;          // digits per number
+  size: number;          // digits per number (numbers, dates: fixed, not sent)
   layers: number;
   dModel: number;
   heads: number;
@@ -51,7 +51,11 @@ export interface TrainerInfo {
   label_smoothing: number;
   dropout: number;
   positions: string;
+  /** The task's vocabulary, one character per token in id order (Array.from splits it). */
   vocab: string;
+  end_mark: string;
+  separator: string;
+  max_prompt: number;
 }
 
 /** A held-out evaluation (tfp_trainer_evaluate) after `step` steps. */
@@ -126,15 +130,22 @@ export type FromWorker =
   /** A request failed (id when it had one); the trainer is unchanged. */
   | { kind: 'error'; id?: number; request: ToWorker['kind']; message: string };
 
+/** The word tasks (number words → digits, written dates → ISO) have one fixed size. */
+export function isWordTask(task: TrainSettings['task']): boolean {
+  return task === 'numbers' || task === 'dates-iso';
+}
+const sizeOption = (s: TrainSettings): { size?: number } => (isWordTask(s.task) ? {} : { size: s.size });
+const sizeFlag = (s: TrainSettings): string[] => (isWordTask(s.task) ? [] : ['--size', String(s.size)]);
+
 /** The options JSON of tfp_trainer_create: the keys of `tfp train`'s flags. */
 export function trainerOptions(s: TrainSettings): Record<string, number | string | boolean> {
   // The GRU's sizes all follow d_model; the Transformer's other settings do not apply.
   if (s.arch === 'gru')
-    return { steps: s.steps, batch: s.batch, d_model: s.dModel, size: s.size, lr: s.lr, label_smoothing: s.labelSmoothing,
+    return { steps: s.steps, batch: s.batch, d_model: s.dModel, ...sizeOption(s), lr: s.lr, label_smoothing: s.labelSmoothing,
       clip: s.clip, arch: 'gru', ...(s.warmup !== null ? { warmup: s.warmup } : {}) };
   return {
     steps: s.steps, batch: s.batch, d_model: s.dModel, heads: s.heads, layers: s.layers, d_ff: s.dFf,
-    size: s.size, lr: s.lr, label_smoothing: s.labelSmoothing, clip: s.clip, arch: s.arch, act: s.act,
+    ...sizeOption(s), lr: s.lr, label_smoothing: s.labelSmoothing, clip: s.clip, arch: s.arch, act: s.act,
     post_ln: s.postLn, positions: s.positions, ...(s.warmup !== null ? { warmup: s.warmup } : {}),
     ...(s.dropout > 0 ? { dropout: s.dropout } : {}),
   };
@@ -144,14 +155,14 @@ export function trainerOptions(s: TrainSettings): Record<string, number | string
 export function nativeCommand(s: TrainSettings): string {
   if (s.arch === 'gru') {
     const parts = ['tfp train', s.task, '--seed', String(s.seed), '--steps', String(s.steps), '--batch', String(s.batch),
-      '--arch gru', '--d-model', String(s.dModel), '--size', String(s.size), '--lr', String(s.lr),
+      '--arch gru', '--d-model', String(s.dModel), ...sizeFlag(s), '--lr', String(s.lr),
       '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip)];
     if (s.warmup !== null) parts.push('--warmup', String(s.warmup));
     return parts.join(' ');
   }
   const parts = ['tfp train', s.task, '--seed', String(s.seed), '--steps', String(s.steps), '--batch', String(s.batch),
     '--arch', s.arch, '--layers', String(s.layers), '--d-model', String(s.dModel), '--heads', String(s.heads),
-    '--d-ff', String(s.dFf), '--size', String(s.size), '--act', s.act, '--lr', String(s.lr),
+    '--d-ff', String(s.dFf), ...sizeFlag(s), '--act', s.act, '--lr', String(s.lr),
     '--label-smoothing', String(s.labelSmoothing), '--clip', String(s.clip),
     ...(s.dropout > 0 ? ['--dropout', String(s.dropout)] : []), '--positions', s.positions];
   if (s.warmup !== null) parts.push('--warmup', String(s.warmup));

@@ -4,7 +4,7 @@
 // checks the same things again (tfp_trainer_create); its message, if it still refuses,
 // is shown beside the control its text names.
 import type { MessageKey, Params } from '../../i18n/i18n';
-import type { TrainSettings } from './protocol';
+import { isWordTask, type TrainSettings } from './protocol';
 
 /** The defaults: the copy task at the size of tests/fixtures/trainer/copy_losses.json
  *  (the native run the page is checked against); ~99 % held-out accuracy in 300 steps,
@@ -14,7 +14,31 @@ export const DEFAULTS: TrainSettings = {
   lr: 0.003, warmup: null, batch: 16, steps: 300, labelSmoothing: 0, clip: 1, dropout: 0, seed: 7,
 };
 
-export const TASKS = ['copy', 'reverse', 'sort', 'add'] as const;
+export const TASKS = ['copy', 'reverse', 'sort', 'add', 'numbers', 'dates-iso'] as const;
+
+/** Each task's vocabulary size and longest prompt and answer (train/tasks.h): the digit
+ *  tasks' follow the size; number words (seq_numbers.h) and written dates (seq_dates.h)
+ *  have their own characters and a fixed size. */
+export function taskShape(s: Pick<TrainSettings, 'task' | 'size'>): { vocab: number; prompt: number; answer: number } {
+  if (s.task === 'numbers') return { vocab: 67, prompt: 72, answer: 6 };
+  if (s.task === 'dates-iso') return { vocab: 73, prompt: 32, answer: 10 };
+  return { vocab: 15, prompt: s.task === 'add' ? 2 * s.size + 1 : s.size, answer: s.task === 'add' ? s.size + 1 : s.size };
+}
+
+/** The characters a task's prompts are written in (its vocabulary less padding, the end
+ *  mark and the separator), for the reader's own input. */
+export function promptAlphabet(task: TrainSettings['task']): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  if (task === 'numbers') return ` -${letters}${letters.toUpperCase()}`;
+  if (task === 'dates-iso') return ` -,/.0123456789${letters}${letters.toUpperCase()}年月日`;
+  return task === 'add' ? '0123456789+' : '0123456789';
+}
+
+/** The architecture a task trains best with when the reader picks it: the word tasks read
+ *  long prompts into short answers, an encoder–decoder's job (the shipped models' kind). */
+export function suggestedArch(task: TrainSettings['task'], arch: TrainSettings['arch']): TrainSettings['arch'] {
+  return isWordTask(task) && arch === 'decoder' ? 'encdec' : arch;
+}
 /** The Transformer's own settings: the GRU's sizes all follow d_model. */
 export const TRANSFORMER_ONLY: readonly Field[] = ['positions', 'layers', 'heads', 'dFf', 'act', 'postLn', 'dropout'];
 export type Field = keyof TrainSettings;
@@ -39,15 +63,14 @@ export const MEMORY_LIMIT = 1024 * 1024 * 1024;
 
 /** The longest decoder input and source of a task (train/tasks.cpp: Task::encode). */
 export function lengths(s: TrainSettings): { T: number; S: number } {
-  const prompt = s.task === 'add' ? 2 * s.size + 1 : s.size;
-  const answer = s.task === 'add' ? s.size + 1 : s.size;
+  const { prompt, answer } = taskShape(s);
   return s.arch !== 'decoder' ? { T: answer + 1, S: prompt } : { T: prompt + answer + 1, S: 0 };
 }
 
 /** Parameters and training bytes, roughly: weights, gradients and AdamW's two moments
  *  (4 floats per parameter), and the activations kept for the backward pass. */
 export function footprint(s: TrainSettings): { parameters: number; bytes: number } {
-  const C = s.dModel, F = s.dFf, L = s.layers, V = 15, H = s.heads;
+  const C = s.dModel, F = s.dFf, L = s.layers, V = taskShape(s).vocab, H = s.heads;
   const { T, S } = lengths(s);
   if (s.arch === 'gru') {
     // train/trainer.cpp toy_gru_config: E = A = H = d, Ce = 2d, D = 2d (the doctest's count).
@@ -153,6 +176,8 @@ export function queryOf(s: TrainSettings): string {
 
 /** A probe the task accepts (digits, '+' between two numbers for add), of the task's size. */
 export function defaultProbe(s: TrainSettings): string {
+  if (s.task === 'numbers') return 'three hundred and forty-two';
+  if (s.task === 'dates-iso') return '3 March 2021';
   const digits = '31415926535897932384';
   if (s.task === 'add') return `${digits.slice(0, s.size)}+${digits.slice(s.size, 2 * s.size)}`;
   return digits.slice(0, s.size);
@@ -160,9 +185,19 @@ export function defaultProbe(s: TrainSettings): string {
 
 /** Why a typed input is not one the task takes (null: it is). */
 export function inputProblem(s: TrainSettings, text: string): Problem | null {
-  const longest = s.task === 'add' ? 2 * s.size + 1 : s.size;
-  if (text.length === 0) return { field: 'task', key: 'train.err.inputEmpty' };
-  if (text.length > longest) return { field: 'task', key: 'train.err.inputLong', params: { max: longest } };
+  const longest = taskShape(s).prompt;
+  const chars = [...text];  // characters, as the task counts them ('年' is one)
+  if (chars.length === 0) return { field: 'task', key: 'train.err.inputEmpty' };
+  if (chars.length > longest) return { field: 'task', key: 'train.err.inputLong', params: { max: longest } };
+  if (isWordTask(s.task)) {
+    // The task's characters only; whether the words or the date make sense, the trainer
+    // says (its reader of number words / written dates), beside the same input.
+    const alphabet = promptAlphabet(s.task);
+    const bad = chars.find((c) => !alphabet.includes(c));
+    if (bad !== undefined)
+      return { field: 'task', key: s.task === 'numbers' ? 'train.err.inputNumbers' : 'train.err.inputDates', params: { char: bad } };
+    return null;
+  }
   if (s.task === 'add' ? !/^\d+\+\d+$/.test(text) : !/^\d+$/.test(text))
     return { field: 'task', key: s.task === 'add' ? 'train.err.inputAdd' : 'train.err.inputDigits' };
   if (s.task === 'add') {
