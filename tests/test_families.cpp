@@ -333,3 +333,37 @@ TEST_CASE("families: generation sizes its KV cache to the prompt and the new tok
   CHECK(generation_capacity(m.config(), 1000, 100) == 1024);  // capped by the context
   CHECK(generation_capacity(m.config(), 10, 0) == 10);
 }
+
+TEST_CASE("families: learned positions with an index offset and sinusoidal halves, from the description") {
+  // OPT's learned table starts at row 2: a model with offset k equals one whose table is
+  // the same table without its first k rows.
+  ModelConfig c;
+  c.architecture = Architecture::decoder_only;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.n_decoder_layers = 1;
+  c.d_ff = 16;
+  c.vocab_size = 11;
+  c.max_positions = 6;
+  c.norm_first = c.decoder_final_norm = true;
+  c.learned_offset = 2;
+  const ModelWeights w = random_weights(c, 5, 0.5f);
+  REQUIRE(w.embed.position.shape == Shape{8, 8});
+  ModelConfig plain = c;
+  plain.learned_offset = 0;
+  ModelWeights shifted = random_weights(plain, 5, 0.5f);
+  // Same weights except the position table: rows 2.. of the offset model's.
+  const std::vector<WeightSlot> from = weight_slots(c, const_cast<ModelWeights&>(w));
+  const std::vector<WeightSlot> to = weight_slots(plain, shifted);
+  REQUIRE(from.size() == to.size());
+  for (size_t i = 0; i < to.size(); ++i) *to[i].view = *from[i].view;
+  shifted.embed.position = TensorView(w.embed.position.data + 2 * 8, {6, 8});
+  const std::vector<int32_t> ids{1, 4, 1, 5, 9, 2};
+  CHECK(diff(forward_decoder_only(c, w, ids).logits, forward_decoder_only(plain, shifted, ids).logits) == 0.0);
+  CHECK_THROWS_WITH_AS(forward_decoder_only(c, w, std::vector<int32_t>(7, 1)),
+                       doctest::Contains("exceed the context length max_positions = 6"), Error);
+  // Our own format keeps both options.
+  c.sinusoidal_halves = true;
+  CHECK(parse_config_json(config_to_json(c)).config.learned_offset == 2);
+  CHECK(parse_config_json(config_to_json(c)).config.sinusoidal_halves);
+}

@@ -107,6 +107,8 @@ struct ModelConfig {
   bool has_embeddings = true;
   Positional positional = Positional::learned;
   bool sinusoidal_halves = false;  // sinusoidal: sines in channels 0..C/2-1, cosines after
+  int64_t learned_offset = 0;      // learned: position p reads table row p + offset (OPT: 2);
+                                   // the table has max_positions + offset rows
   RopeSpec rope;                   // Positional::rope
   RelativeSpec relative;           // Positional::relative
   float embedding_scale = 1.0f;  // token embeddings × this (Vaswani, Gemma: sqrt(d_model))
@@ -167,6 +169,8 @@ inline void check_config(const ModelConfig& c) {
   TFP_CHECK(c.n_kv_heads >= 0 && c.n_heads % c.kv_heads() == 0, "model config: ", c.kv_heads(),
             " key/value heads do not divide ", c.n_heads, " heads");
   TFP_CHECK(c.head_dim_override >= 0, "model config: negative head_dim");
+  TFP_CHECK(c.learned_offset >= 0 && c.learned_offset <= 1024, "model config: learned_offset must be in 0..1024, got ",
+            c.learned_offset);
   TFP_CHECK(!c.parallel_residual || (c.norm_first && c.architecture == Architecture::decoder_only),
             "model config: a parallel residual needs a pre-norm decoder-only model");
   TFP_CHECK(c.positional != Positional::rope || (c.rope.fraction > 0 && c.rope.fraction <= 1 &&

@@ -199,6 +199,7 @@ ParsedConfig parse_tfp(const Fields& f) {
     for (const json& v : *lw) c.layer_windows.push_back(f.integer_value("layer_windows", v));
   }
   c.sinusoidal_halves = f.boolean("sinusoidal_halves", d.sinusoidal_halves);
+  c.learned_offset = f.integer("learned_offset", d.learned_offset);
   if (const json* r = f.object("rope")) {
     const Fields rf{*r, f.source, f.family};
     c.rope.base = rf.real("base", d.rope.base);
@@ -346,6 +347,7 @@ std::string config_to_json(const ModelConfig& c) {
   put("ffn_bias", c.ffn_bias, d.ffn_bias);
   if (!c.layer_windows.empty()) j["layer_windows"] = c.layer_windows;
   put("sinusoidal_halves", c.sinusoidal_halves, d.sinusoidal_halves);
+  put("learned_offset", c.learned_offset, d.learned_offset);
   if (c.positional == Positional::rope)
     j["rope"] = {{"base", c.rope.base},
                  {"local_base", c.rope.local_base},

@@ -143,9 +143,9 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
   if (cfg.positional == Positional::learned) {
     const int64_t P = e.position.empty() ? 0 : e.position.dim(0);
     TFP_CHECK(!e.position.empty(), "embed: learned positions configured but no position table");
-    TFP_CHECK(pos0 + T <= P, "embed: positions ", pos0, "..", pos0 + T - 1,
-              " exceed the context length max_positions = ", P);
-    nn::add_learned_positions(x, e.position, pos0);
+    TFP_CHECK(pos0 + T + cfg.learned_offset <= P, "embed: positions ", pos0, "..", pos0 + T - 1,
+              " exceed the context length max_positions = ", P - cfg.learned_offset);
+    nn::add_learned_positions(x, e.position, pos0 + cfg.learned_offset);
   } else if (cfg.positional == Positional::sinusoidal) {
     if (cfg.sinusoidal_halves) {
       const Tensor pe = nn::sinusoidal_encoding(T, C, pos0, 10000.0, nn::SinusoidalLayout::Halves);

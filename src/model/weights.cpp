@@ -96,7 +96,7 @@ struct SlotList {
   void embeddings(const std::string& role, EmbeddingWeights& e, const ModelConfig& c) {
     add(role + ".token", &e.token, {c.vocab_size, c.d_model});
     if (c.positional == Positional::learned)
-      add(role + ".position", &e.position, {c.max_positions, c.d_model});
+      add(role + ".position", &e.position, {c.max_positions + c.learned_offset, c.d_model});
     if (c.type_vocab_size > 0)
       add(role + ".token_type", &e.token_type, {c.type_vocab_size, c.d_model});
     if (c.embedding_norm) norm(role + ".norm", e.norm, c.d_model);

@@ -75,7 +75,8 @@ TrainModel<T>::TrainModel(const model::ModelConfig& cfg) : cfg_(cfg) {
   TFP_CHECK(cfg.norm == model::NormKind::layer_norm && !cfg.sandwich_norms && !cfg.parallel_residual &&
                 !cfg.gated_ffn && cfg.n_kv_heads == 0 && cfg.head_dim_override == 0 && cfg.attn_scale == 0.0f &&
                 cfg.attn_softcap == 0.0f && !cfg.qk_norm && cfg.layer_windows.empty() &&
-                cfg.lm_head_scale == 1.0f && cfg.final_softcap == 0.0f,
+                cfg.lm_head_scale == 1.0f && cfg.final_softcap == 0.0f && cfg.learned_offset == 0 &&
+                !cfg.sinusoidal_halves,
             op, ": only LayerNorm layers with a plain MLP and full multi-head attention are trainable "
             "(not RMSNorm, gated MLPs, grouped-query heads, windows or soft-caps)");
   TFP_CHECK(cfg.fused_qkv, op, ": needs fused q|k|v projections");
