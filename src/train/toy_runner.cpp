@@ -28,6 +28,9 @@ int default_steps(TaskKind k) {
     case TaskKind::Reverse: return 600;
     case TaskKind::Sort: return 1000;
     case TaskKind::Add: return 1500;
+    // Measured with the default encoder-decoder (d_model 64, 2+2 layers, batch 32, seed 1):
+    // numbers 0.977 held-out exact at step 1750, 1.000 at 3000; dates-iso 0.990 at 1750,
+    // 1.000 at 3000 (tfp train numbers|dates-iso --eval-every 250).
     case TaskKind::Numbers: return 3000;
     case TaskKind::Dates: return 3000;
   }

@@ -453,6 +453,18 @@ test('numbers (number words → digits): its vocabulary, an encoder–decoder, i
   await page.waitForFunction(() => document.getElementById('try-output').textContent.includes('forty-two →'));
   assert.match(await page.getAttribute('#try-output', 'data-answer'), /^\d{0,7}$/);
 
+  // Open in the playground: it reads the words with the task's tokens and translates the
+  // probe as the training page answers it.
+  await page.fill('#try-input', 'three hundred and forty-two');
+  await page.waitForFunction(() => document.getElementById('try-output').textContent.includes('three hundred and forty-two →'));
+  const answer = await page.getAttribute('#try-output', 'data-answer');
+  const [play] = await Promise.all([page.context().waitForEvent('page'), page.click('#open-playground')]);
+  await play.waitForFunction(() => Number(document.body.dataset.loads ?? 0) >= 1, null, { timeout: 60_000 });
+  await play.locator('#translate').click();
+  await play.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
+  assert.equal(await play.locator('#translation').innerText(), answer, 'the playground translates the probe as the training page answers it');
+  await play.close();
+
   // One zip: the folder's three files, which Python's zipfile (or the test's own check) reads back.
   await page.click('#export-zip');
   await page.waitForFunction(() => window.tfpTrain.zip !== undefined);
