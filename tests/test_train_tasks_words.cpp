@@ -67,8 +67,7 @@ TEST_CASE("train tasks: numbers and dates answers (hand-checked)") {
 
   // What a reader may type: the message names the problem.
   CHECK(n.prompt_error("forty-two") == "");
-  CHECK(n.prompt_error("forty_two").find("the character '_' is not one the numbers task reads") !=
-        std::string::npos);
+  CHECK(n.prompt_error("forty_two").find("the character '_' is not one the numbers task reads") != std::string::npos);
   CHECK(n.prompt_error("fourty-two").find("unknown word") != std::string::npos);
   CHECK(n.prompt_error("").find("this task takes 1 to 72") != std::string::npos);
   CHECK(d.prompt_error("2021年3月3日") == "");
@@ -102,8 +101,7 @@ TEST_CASE("train tasks: numbers and dates held-out splits are disjoint from trai
   // The numbers split is the shipped generator's (by value; none below 100).
   const Task n(TaskKind::Numbers, 5);
   const NumbersTask gen(5);
-  for (int64_t v : {5, 42, 150, 999, 12345, 777777})
-    CHECK(n.is_held_out(number_to_words(v)) == gen.is_held_out(v));
+  for (int64_t v : {5, 42, 150, 999, 12345, 777777}) CHECK(n.is_held_out(number_to_words(v)) == gen.is_held_out(v));
 }
 
 TEST_CASE("train tasks: numbers and dates encodings, code point by code point") {

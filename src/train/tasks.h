@@ -1,9 +1,11 @@
 // Toy sequence tasks for training a tiny transformer in seconds: copy, reverse, sort and
 // addition over digit strings, and two tasks of the shipped encoder–decoder models,
 // number words → digits (train/seq_numbers.h) and written dates → ISO (train/seq_dates.h),
-// each with its own character vocabulary, seeded data and a held-out split. Each task has crisp attention patterns to watch form: copy attends to the same
-// offset, reverse to the mirror position, sort to the next-smallest digit, addition to the
-// aligned digits of both operands.
+// each with its own character vocabulary, seeded data and a held-out split. Each task has
+// crisp attention patterns to watch form: copy attends to the same offset, reverse to the
+// mirror position, sort to the next-smallest digit, addition to the aligned digits of both
+// operands, numbers to the word that says each digit, dates-iso to the year, month and day
+// wherever the written form puts them.
 //
 //   copy     "3141"     → "3141"        reverse  "3141" → "1413"
 //   sort     "3141"     → "1134"        add      "123+045" → "0168"  (fixed width: N-digit

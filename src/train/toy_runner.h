@@ -2,13 +2,15 @@
 // bench/train_toy.cpp: parse arguments, train with periodic held-out evaluation, report
 // tokens/second, and write the trained model folder.
 //
-//   train TASK (copy, reverse, sort, add, numbers, dates-iso) [--steps N (default per task)] [--seed S] [--out DIR] [--arch decoder|encdec|gru] [--batch B]
+//   train TASK [--steps N (default per task)] [--seed S] [--out DIR] [--arch decoder|encdec|gru] [--batch B]
 //              [--d-model C] [--heads H] [--layers L] [--d-ff F] [--post-ln]
 //              [--act relu|gelu|gelu_new] [--lr X] [--size N] [--eval-every K]
 //              [--label-smoothing E] [--warmup W (steps; default min(50, steps/10 + 1))]
 //              [--clip G (global gradient norm; 0 = off; default 1)]
 //              [--positions learned|sinusoidal|none (default learned)]
 //              [--dropout P (inverted dropout in [0, 1) in training steps; default 0 = off)]
+//   TASK: copy, reverse, sort, add, numbers, dates-iso (numbers and dates-iso: an
+//   encoder-decoder unless --arch says otherwise)
 #pragma once
 #include <ostream>
 #include <string>
