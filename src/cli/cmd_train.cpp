@@ -1,7 +1,8 @@
 // tfp train TASK|RECIPE [options] — trains a model natively and writes its folder.
-//   toy tasks (copy, reverse, sort, add): train/toy_runner.h, options as `train_toy`
+//   toy tasks (copy, reverse, sort, add, numbers, dates-iso): train/toy_runner.h, options as
+//                                         `train_toy`; the training page runs the same tasks
 //   brown-gpt, brown-pos:                 train/brown_run.h (the shipped Brown models)
-//   numbers-transformer, numbers-gru:     train/seq_recipes.h (the shipped encoder–decoders)
+//   numbers-transformer, numbers-gru, dates: train/seq_recipes.h (the shipped encoder–decoders)
 // Progress goes to stderr; the JSON document on stdout is the run's summary.
 #include <iostream>
 
@@ -15,8 +16,8 @@ namespace tfp::cli {
 
 void cmd_train(const std::vector<std::string>& argv, JsonWriter& w) {
   const std::vector<std::string> args(argv.begin() + 1, argv.end());
-  TFP_CHECK(!args.empty(), "train: name a toy task (copy, reverse, sort, add) or a recipe "
-            "(brown-gpt, brown-pos)\n", train::train_usage());
+  TFP_CHECK(!args.empty(), "train: name a toy task (copy, reverse, sort, add, numbers, dates-iso) or a recipe "
+            "(brown-gpt, brown-pos, numbers-transformer, numbers-gru, dates)\n", train::train_usage());
   if (train::is_seq_recipe(args[0])) {  // numbers-transformer, numbers-gru (train/seq_recipes.h)
     w.raw(train::run_seq_recipe(args, std::cerr).dump());
     return;
