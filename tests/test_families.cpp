@@ -367,3 +367,34 @@ TEST_CASE("families: learned positions with an index offset and sinusoidal halve
   CHECK(parse_config_json(config_to_json(c)).config.learned_offset == 2);
   CHECK(parse_config_json(config_to_json(c)).config.sinusoidal_halves);
 }
+
+TEST_CASE("families: the logit lens and head ablation work on the new families (GQA, soft-caps, T5)") {
+  for (const char* name : {"llama_gqa", "gemma2", "bloom_alibi", "t5_v1_0"}) {
+    CAPTURE(name);
+    tfp_model* m = tfp::testing::open_through_api(family_dir(name), name, /*with_tokenizer=*/false);
+    const LoadedModel lm = load_model_dir(family_dir(name));
+    const bool seq2seq = lm.config().architecture == Architecture::encoder_decoder;
+    const std::vector<int32_t> ids{3, 1, 4, 1, 5, 9}, tgt{0, 7, 2};
+    // The lens's last row is the model's own next-token distribution: its top-1 is the
+    // forward pass's argmax at every position.
+    tfp_tensors* lens = nullptr;
+    REQUIRE(tfp_model_logit_lens(m, ids.data(), 6, seq2seq ? tgt.data() : nullptr, seq2seq ? 3 : 0, 3, &lens) == TFP_OK);
+    const Tensor logits = seq2seq ? forward_encoder_decoder(lm.config(), lm.weights(), ids, tgt).logits
+                                  : forward_decoder_only(lm.config(), lm.weights(), ids).logits;
+    const std::vector<float> top = tensor_of(lens, "ids");
+    const int64_t T = logits.dim(0), V = logits.dim(1), L = lm.config().n_decoder_layers;
+    for (int64_t t = 0; t < T; ++t) {
+      const float* row = logits.ptr() + t * V;
+      CHECK(top[static_cast<size_t>((L * T + t) * 3)] == static_cast<float>(std::max_element(row, row + V) - row));
+    }
+    tfp_tensors_free(lens);
+    // Silencing every head of layer 0 changes what the model predicts or translates.
+    const std::vector<float> zeros(static_cast<size_t>(lm.config().n_heads), 0.0f);
+    REQUIRE(tfp_model_set_head_mask(m, "dec", 0, zeros.data(), static_cast<int>(zeros.size())) == TFP_OK);
+    tfp_tensors* effect = nullptr;
+    REQUIRE(tfp_model_head_mask_effect(m, ids.data(), 6, 3, 1, &effect) == TFP_OK);
+    CHECK(tensor_of(effect, "before") != tensor_of(effect, "after"));
+    tfp_tensors_free(effect);
+    tfp_model_free(m);
+  }
+}
