@@ -258,6 +258,7 @@ test('chapter 8, feed-forward and brown-pos: curves, hidden activations, tags pe
   // The hidden strips' table alternative: the picked token's values, layer by layer.
   const fig = page.locator('figure.fig', { has: page.locator('.enc-hidden') });
   await fig.locator('details.data-table summary').click();
+  await fig.locator('details.data-table tbody tr td').first().waitFor();  // built on the toggle event, a task later
   const cells = await fig.locator('details.data-table tbody tr').first().locator('td').allInnerTexts();
   const b2 = await part('brown');
   const F = b2.hidden[0].dims[1];
