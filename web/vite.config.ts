@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precachePlugin } from './plugins/precache_plugin.ts';
+import { cspPlugin } from './plugins/csp_plugin.ts';
 
 // Every page: each .html file in web/ (index.html = the playground, lab.html, ...) and
 // in its page folders (learn/index.html = the Learn contents, learn/<chapter>.html).
@@ -25,7 +26,8 @@ const isolation = {
 export default defineConfig({
   base: './',
   // Production builds: sw.js precaches the build so every page works offline.
-  plugins: [precachePlugin()],
+  // Every page, built or served: one Content-Security-Policy (plugins/csp_plugin.ts).
+  plugins: [precachePlugin(), cspPlugin()],
   server: { headers: isolation },
   preview: { headers: isolation },
   // The engine's worker is an ES module (it imports the Emscripten ES module). Switch
@@ -36,7 +38,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     rollupOptions: { input: pages },
-    // The module's .wasm must stay a separate file, never an inlined data: URL.
-    assetsInlineLimit: (file: string) => (file.endsWith('.wasm') ? false : undefined),
+    // Every asset stays a file of the site, never an inlined data: URL: the module's .wasm,
+    // the models' small config.json (fetched: the CSP's connect-src is 'self' only) and
+    // KaTeX's fonts (font-src 'self').
+    assetsInlineLimit: 0,
   },
 });

@@ -106,8 +106,9 @@ async function startServer(kind, name, port, subPath) {
 
 /**
  * Serves the site and opens one page in Chromium.
- * Returns { base, browser, context, page, requests, problems, shot, close }:
- * requests = every URL the context asked for; problems = console errors and page errors.
+ * Returns { base, browser, context, page, requests, problems, cspViolations, shot, close }:
+ * requests = every URL the context asked for; problems = console errors and page errors
+ * (CSP violations included); cspViolations = those alone (close() throws if any).
  */
 export async function openSite({ name, server = 'preview', viewport = { width: 1280, height: 720 },
                                   contextOptions = {}, subPath = '' } = {}) {
@@ -122,17 +123,34 @@ export async function openSite({ name, server = 'preview', viewport = { width: 1
   const context = await browser.newContext({ viewport, acceptDownloads: true, ...contextOptions });
   const requests = [];
   const problems = [];
+  // Content-Security-Policy violations (web/plugins/csp_plugin.ts): every page reports its
+  // securitypolicyviolation events, and Chromium's own "Refused to …" console errors (pages
+  // and their workers) count too. They go to `problems` and `cspViolations`; close() fails
+  // the test if there is any, whether or not the test looked at `problems`.
+  const cspViolations = [];
+  const csp = (text) => { cspViolations.push(text); problems.push(`csp: ${text}`); };
+  await context.exposeBinding('__tfpCspViolation', (_source, text) => csp(text));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      void window.__tfpCspViolation?.(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+    }, true);
+  });
+  const cspConsole = (m) => { if (/Content Security Policy/i.test(m.text())) csp(`console: ${m.text()}`); };
   context.on('request', (r) => requests.push(r.url()));
   const watch = (page) => {
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      cspConsole(m);
+    });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('worker', (w) => w.on('console', cspConsole));
     return page;
   };
   const page = watch(await context.newPage());
   await mkdir(SHOTS, { recursive: true });
   return {
     base: `http://127.0.0.1:${port}${subPath}`,
-    browser, context, page, requests, problems,
+    browser, context, page, requests, problems, cspViolations,
     /** Another page in the same context, watched like the first. */
     newPage: async () => watch(await context.newPage()),
     /** Saves build/screenshots/<file>.png of `target` (default: the first page). */
@@ -146,6 +164,7 @@ export async function openSite({ name, server = 'preview', viewport = { width: 1
     close: async () => {
       await browser.close();
       await stopServer();
+      if (cspViolations.length) throw new Error(`Content-Security-Policy violations:\n  ${cspViolations.join('\n  ')}`);
     },
   };
 }
