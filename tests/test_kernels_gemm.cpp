@@ -115,6 +115,7 @@ const Case kCases[] = {
     {6, 16, 8},  {7, 15, 33},  {8, 8, 8},    {12, 32, 16},  {13, 31, 257}, {1, 1030, 20},
     {5, 1030, 20}, {150, 20, 10}, {1, 768, 64}, {4, 33, 300}, {64, 64, 64}, {9, 24, 513},
     {17, 9, 1},  {1, 1, 600},  {25, 1, 7},   {3, 100, 1},
+    {1, 13, 35}, {1, 9, 45},   {1, 40, 97},  {2, 13, 35},  // M = 1 paths: K past the 8-row / 32-float unrolls
 };
 
 void run_case(const Case& c, BLayout layout, bool strided, float alpha, bool bias, bool acc,

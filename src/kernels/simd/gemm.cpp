@@ -246,22 +246,23 @@ inline void axpy_rows(float* __restrict y, int n, const float* a, const float* c
 
 template <class A>
 void gemv_kn(const MatmulArgs& a) {
-  constexpr int JB = 512;  // column block: 4 B rows x JB + M partial-sum rows stay in L1
+  constexpr int R = 8;     // rows of B per pass over the partial sums: 8 streams keep DRAM busy
+  constexpr int JB = 512;  // column block: R B-row pieces + M partial-sum rows stay in L1
   float* acc = scratch(2, static_cast<size_t>(a.M) * a.N);
   std::memset(acc, 0, sizeof(float) * static_cast<size_t>(a.M) * a.N);
-  for (int p = 0; p < a.K; p += 4) {
-    const int pk = std::min(4, a.K - p);
-    const float* brow[4];
+  for (int p = 0; p < a.K; p += R) {
+    const int pk = std::min(R, a.K - p);
+    const float* brow[R];
     for (int r = 0; r < pk; ++r) brow[r] = a.B + static_cast<int64_t>(p + r) * a.ldb;
     for (int jb = 0; jb < a.N; jb += JB) {
       const int jn = std::min(JB, a.N - jb);
-      const float* bj[4];
+      const float* bj[R];
       for (int r = 0; r < pk; ++r) bj[r] = brow[r] + jb;
       for (int i = 0; i < a.M; ++i) {
         const float* ai = a.A + static_cast<int64_t>(i) * a.lda + p;
         float* yi = acc + static_cast<int64_t>(i) * a.N + jb;
-        if (pk == 4) {
-          axpy_rows<A, 4>(yi, jn, ai, bj);
+        if (pk == R) {
+          axpy_rows<A, R>(yi, jn, ai, bj);
         } else {
           for (int r = 0; r < pk; ++r) axpy_rows<A, 1>(yi, jn, ai + r, bj + r);
         }
@@ -292,8 +293,32 @@ inline void dot_rows(const float* __restrict x, const float* const* y, int K, fl
   }
 }
 
+// One dot product x·y, K long, U vector partial sums (independent add chains).
+template <class A, int U>
+inline float dot_row(const float* __restrict x, const float* __restrict y, int K) {
+  using B = fbatch<A>;
+  constexpr int W = B::size;
+  B s[U];
+  for (int u = 0; u < U; ++u) s[u] = B(0.0f);
+  int k = 0;
+  for (; k + U * W <= K; k += U * W)
+    for (int u = 0; u < U; ++u) s[u] = xsimd::fma(B::load_unaligned(x + k + u * W), B::load_unaligned(y + k + u * W), s[u]);
+  for (; k + W <= K; k += W) s[0] = xsimd::fma(B::load_unaligned(x + k), B::load_unaligned(y + k), s[0]);
+  for (int u = 1; u < U; ++u) s[0] += s[u];
+  float t = xsimd::hadd(s[0]);
+  for (; k < K; ++k) t += x[k] * y[k];
+  return t;
+}
+
 template <class A>
 void gemv_nk(const MatmulArgs& a) {
+  if (a.M == 1) {  // a decode step: B row by row, one sequential stream (measured fastest from DRAM)
+    for (int j = 0; j < a.N; ++j) {
+      const float v = a.alpha * dot_row<A, 8>(a.A, a.B + static_cast<int64_t>(j) * a.ldb, a.K) + (a.bias ? a.bias[j] : 0.0f);
+      a.C[j] = a.accumulate ? a.C[j] + v : v;
+    }
+    return;
+  }
   for (int j = 0; j < a.N; j += 4) {
     const int jn = std::min(4, a.N - j);
     const float* brow[4];
