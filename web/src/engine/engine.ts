@@ -8,6 +8,12 @@
 //   (model.ts: tokenize, forward, generate, translate, dispose)
 //   const roll = await engine.rollout(out.attention.filter((t) => t.name.endsWith('.attn.probs')));
 //   const stats = await engine.headStats(out.attention);  // (H, 4) per map
+//   engine.onRestart((e) => { if (e.stage === 'restarted') reloadTheModel(); });
+//
+// If the module traps or aborts (out of memory, an out-of-bounds access), the worker says
+// so and closes (worker.ts); the Engine then rejects what was pending, starts a new worker
+// and tells its onRestart listeners. Models loaded before are gone: their requests are
+// refused (EngineError) and the page loads them again (web/src/shell/engine_restart.ts).
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
 import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
@@ -49,6 +55,22 @@ export class EngineError extends Error {
     super(message);
     this.name = 'EngineError';
   }
+}
+
+/** The engine's worker stopped ('stopped'), a new one answers ('restarted'), or it
+ * stopped too often to try again ('failed': every request is refused from then on). */
+export interface RestartEvent {
+  stage: 'stopped' | 'restarted' | 'failed';
+  /** What stopped it: the trap's or abort's message, or the worker's error. */
+  reason: string;
+}
+
+/** More than this many restarts within RESTART_WINDOW_MS: the engine gives up. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+
+function startWorker(): Worker {
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'tfp-engine' });
 }
 
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void; onProgress?: ((p: LoadProgress) => void) | undefined };
@@ -132,18 +154,35 @@ export class Engine implements Channel {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private failure: Error | null = null;
+  /** Which worker this is (0 = the first): a Model holds the epoch it was loaded in. */
+  private epoch = 0;
+  private started = false;
+  private restarts: number[] = [];
+  private readonly restartListeners = new Set<(e: RestartEvent) => void>();
 
-  private constructor(private readonly worker: Worker, readonly info: EngineInfo) {}
+  private constructor(private worker: Worker, readonly info: EngineInfo) {}
 
   /** Starts the worker and waits until the module answers. */
   static async create(): Promise<Engine> {
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'tfp-engine' });
-    const engine = new Engine(worker, { version: '', simdArch: '' });
-    worker.onmessage = (ev: MessageEvent<Reply>) => engine.onReply(ev.data);
-    worker.onerror = (ev: ErrorEvent) => engine.fail(new EngineError(`engine worker error: ${ev.message}`));
+    const engine = new Engine(startWorker(), { version: '', simdArch: '' });
+    engine.listen();
     const reply = await engine.send({ kind: 'info' });
     if (reply.ok && reply.kind === 'info') Object.assign(engine.info, reply.result);
+    engine.started = true;
     return engine;
+  }
+
+  /** Calls `listener` when the worker stops and when a new one answers; returns the
+   *  function that removes it. */
+  onRestart(listener: (e: RestartEvent) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /** @internal Tests only (worker_restart.test.mjs): the module traps, as an out-of-memory
+   *  abort would; resolves once the trap is reported (the restart follows). */
+  crash(): Promise<void> {
+    return this.request({ kind: 'crash' }).then(() => undefined, () => undefined);
   }
 
   /** Runs one multi-head self-attention block and returns every step. */
@@ -158,7 +197,7 @@ export class Engine implements Channel {
   async load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
     const { args, transfer } = loadArgs(source);
     const reply = await this.request({ kind: 'load', args }, transfer, options.onProgress);
-    if (reply.ok && reply.kind === 'load') return new Model(this, reply.result.model, reply.result.info);
+    if (reply.ok && reply.kind === 'load') return new Model(this.channel(), reply.result.model, reply.result.info);
     throw new EngineError('engine: unexpected reply to load');
   }
 
@@ -166,7 +205,7 @@ export class Engine implements Channel {
   async randomModel(config: string, options: { tokenizer?: string; seed?: number } = {}): Promise<Model> {
     const reply = await this.request({ kind: 'random-model', config, seed: options.seed ?? 0,
                                        ...(options.tokenizer !== undefined ? { tokenizer: options.tokenizer } : {}) });
-    if (reply.ok && reply.kind === 'load') return new Model(this, reply.result.model, reply.result.info);
+    if (reply.ok && reply.kind === 'load') return new Model(this.channel(), reply.result.model, reply.result.info);
     throw new EngineError('engine: unexpected reply to randomModel');
   }
 
@@ -226,9 +265,75 @@ export class Engine implements Channel {
     return this.request(body);
   }
 
+  /** The channel of a model loaded now: once the worker is replaced, the model's handles
+   *  mean nothing (the new worker numbers its own from 1), so its requests are refused;
+   *  disposing it or stopping its generation is then nothing to do. */
+  private channel(): Channel {
+    const epoch = this.epoch;
+    return {
+      request: (body, transfer, onProgress) => {
+        if (epoch === this.epoch) return this.request(body, transfer, onProgress);
+        if (body.kind === 'dispose' || body.kind === 'generate-stop') return Promise.resolve({ id: 0, ok: true, kind: body.kind });
+        return Promise.reject(new EngineError('this model was lost when the engine restarted: load it again'));
+      },
+    };
+  }
+
+  /** Routes the current worker's replies and errors (a replaced worker's are ignored). */
+  private listen(): void {
+    const w = this.worker;
+    w.onmessage = (ev: MessageEvent<Reply>) => { if (w === this.worker) this.onReply(ev.data); };
+    w.onerror = (ev: ErrorEvent) => {
+      if (w !== this.worker) return;
+      ev.preventDefault();
+      const message = `engine worker error: ${ev.message}`;
+      // A worker that never answered did not start: no restart (it would fail the same way).
+      if (this.started) this.restart(message);
+      else this.fail(new EngineError(message));
+    };
+  }
+
+  /** The worker stopped (a trap, an abort, an uncaught error): pending requests fail, a
+   *  new worker starts, listeners hear 'stopped' then 'restarted' (or 'failed'). */
+  private restart(reason: string): void {
+    this.worker.terminate();
+    const now = performance.now();
+    this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+    const stopped = new EngineError(`the engine stopped (${reason})`);
+    for (const p of this.pending.values()) p.reject(stopped);
+    this.pending.clear();
+    this.epoch += 1;
+    if (this.restarts.length >= MAX_RESTARTS) {
+      this.fail(new EngineError(`the engine stopped ${this.restarts.length + 1} times within a minute (${reason})`));
+      this.emit({ stage: 'failed', reason });
+      return;
+    }
+    this.restarts.push(now);
+    this.emit({ stage: 'stopped', reason });
+    this.worker = startWorker();
+    this.listen();
+    // Requests sent from now on queue in the new worker until its module runs.
+    this.send({ kind: 'info' }).then(() => this.emit({ stage: 'restarted', reason }), () => undefined);
+  }
+
+  private emit(e: RestartEvent): void {
+    for (const l of this.restartListeners) {
+      try {
+        l(e);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
   private onReply(reply: Reply): void {
     if (reply.id === -1 && !reply.ok) {
       this.fail(new EngineError(reply.error));
+      if (this.started) this.emit({ stage: 'failed', reason: reply.error });
+      return;
+    }
+    if (!reply.ok && 'fatal' in reply) {
+      this.restart(reply.error);
       return;
     }
     const p = this.pending.get(reply.id);

@@ -426,6 +426,9 @@ export type Request =
   | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number; beamSize: number }
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'memory' }
+  /** Tests only (tests/browser/worker_restart.test.mjs): the module traps, as an
+   *  out-of-bounds access or an abort() would, and the worker stops (Engine restarts it). */
+  | { id: number; kind: 'crash' }
   | { id: number; kind: 'learn'; name: string; args: unknown }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
   | { id: number; kind: 'head-stats'; maps: FloatTensor[]; options?: HeadStatsOptions };
@@ -459,6 +462,9 @@ export type Reply =
   /** Per map, (H, 4): entropy, mean distance, first-token share, previous-token share. */
   | { id: number; ok: true; kind: 'head-stats'; result: FloatTensor[] }
   | { id: number; ok: false; error: string }
+  /** The module trapped or aborted (out of memory, an out-of-bounds access): its state is
+   *  lost, and the worker closes after this reply. */
+  | { id: number; ok: false; error: string; fatal: true }
   /** Sent once, unsolicited, when the module failed to start. */
   | { id: -1; ok: false; error: string };
 

@@ -27,6 +27,13 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A trap (an out-of-bounds access, `unreachable`) or an abort() (Emscripten throws both
+ *  as WebAssembly.RuntimeError; an allocation the 2 GiB heap cannot hold aborts) leaves
+ *  the module's memory and stack in an unknown state: nothing more may run in it. */
+const isTrap = (e: unknown): boolean => e instanceof WebAssembly.RuntimeError;
+/** Set once the module trapped: the worker answers nothing more and closes. */
+let dead = false;
+
 const buffers = (ts: FloatTensor[]): Transferable[] => ts.map((t) => t.data.buffer);
 
 async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void> {
@@ -116,6 +123,10 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
     }
     case 'memory':
       return reply({ id: req.id, ok: true, kind: 'memory', result: { heapBytes: models.heapBytes(), ...models.counts() } });
+    case 'crash':
+      // A real trap: the C API reads a tensor list at an address past the end of memory.
+      engine.m._tfp_tensors_count(-16);
+      throw new WebAssembly.RuntimeError('crash: the out-of-bounds read did not trap');
     default: {
       const unknown: { id: number; kind: string } = req;
       return reply({ id: unknown.id, ok: false, error: `unknown request '${unknown.kind}'` });
@@ -125,9 +136,16 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
 
 // One request at a time, in arrival order, even when a handler awaits (streamed loads).
 let queue: Promise<void> = Promise.resolve();
+// A trap ends the worker: the request's reply says so (fatal), the requests queued behind
+// it get none, and the page's Engine (engine.ts) starts a new worker.
 scope.onmessage = (ev: MessageEvent<Request>) => {
   const req = ev.data;
-  queue = queue.then(() => ready.then(
-    (engine) => handle(req, engine).catch((e: unknown) => scope.postMessage({ id: req.id, ok: false, error: errorText(e) })),
-    (e: unknown) => scope.postMessage({ id: req.id, ok: false, error: `engine failed to start: ${errorText(e)}` })));
+  queue = queue.then(() => (dead ? undefined : ready.then(
+    (engine) => handle(req, engine).catch((e: unknown) => {
+      if (!isTrap(e)) return scope.postMessage({ id: req.id, ok: false, error: errorText(e) });
+      dead = true;
+      scope.postMessage({ id: req.id, ok: false, error: errorText(e), fatal: true });
+      (self as unknown as { close(): void }).close();
+    }),
+    (e: unknown) => scope.postMessage({ id: req.id, ok: false, error: `engine failed to start: ${errorText(e)}` }))));
 };

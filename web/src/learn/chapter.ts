@@ -21,6 +21,7 @@ import { el } from '../widgets/dom';
 import { CHAPTERS, chapterIndex, type ChapterSlug } from './chapters';
 import { focusableSymbols, linkSymbols, proseHtml, texHtml } from './maths';
 import { exercisesDone, loadProgress, markExercise, markRead } from './progress';
+import { watchRestarts } from '../shell/engine_restart';
 
 export type ChapterText<K extends string> = Record<Locale, Record<K, string>>;
 export type TextParams = Record<string, string | number>;
@@ -429,6 +430,8 @@ export class Chapter<K extends string> {
       this.setStatus(siteText('common.starting'));
       this.enginePromise = Engine.create().then((e) => {
         this.setStatus(null);
+        // A new worker after a trap (shell/engine_restart.ts) holds no model: load them again.
+        watchRestarts(e, { reload: () => { this.models.clear(); this.setStatus(null); } });
         return e;
       }, (e: unknown) => {
         this.showError(e);

@@ -7,6 +7,7 @@ import { onLocaleChange, t, withLang } from '../../i18n/i18n';
 import { HeadGrid } from '../../widgets/head_grid';
 import { TokenStrip } from '../../widgets/token_strip';
 import { DEFAULT_STATE, MAX_TOKENS, queryOf, stateFromQuery, tokensOf, type LabState } from './state';
+import { watchRestarts } from '../../shell/engine_restart';
 
 /** What tests and curious users can read back: the state and the engine's last result. */
 export interface LabDebug {
@@ -207,6 +208,7 @@ showControls(state);
 Engine.create().then(
   (e) => {
     engine = e;
+    watchRestarts(e, { reload: () => schedule() });  // a new worker after a trap: compute again
     debug.engineInfo = { ...e.info };
     showStatus(() => t('common.computing'));
     schedule();

@@ -19,6 +19,7 @@ import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
 import { machinery, showArchitecture } from './architecture';
 import { estimateText, folderEstimate, refusalText } from './open_files';
 import type { MemoryEstimate } from '../../engine/checkpoint_memory';
+import { watchRestarts } from '../../shell/engine_restart';
 
 /** What tests (and curious users) can read back. */
 export interface PlayDebug {
@@ -37,6 +38,8 @@ export interface PlayDebug {
   memoryEstimate?: MemoryEstimate;
   /** The engine worker's heap size now (bench/real_size_page.mjs reads it). */
   heapBytes?: () => Promise<number>;
+  /** Tests only: makes the engine's module trap (the worker restarts, the model reloads). */
+  crashEngine?: () => Promise<void>;
 }
 
 declare global {
@@ -232,7 +235,13 @@ let stripHelpText: (() => string) | null = null;
 /** The loaded model's name in the page's language (a fixture's name is translated). */
 let currentName: () => string = () => current.label;
 
-async function loadModel(source: Parameters<Engine['load']>[0], name: () => string, id: string): Promise<void> {
+/** How to open the current model again after the engine's worker was replaced (its
+ * weights may have been transferred to the old worker), and whether that is under way. */
+let reopen: (() => Promise<void>) | null = null;
+let restoring = false;
+
+async function loadModel(source: Parameters<Engine['load']>[0], name: () => string, id: string,
+                         again?: () => Promise<void>): Promise<void> {
   if (!engine) return;
   const label = name();
   loadError.hidden = true;
@@ -264,7 +273,9 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     current.model = model;
     current.label = label;
     currentName = name;
-    current.translation = null;
+    // The same model opened again after a restart keeps its translation (the decoder's input).
+    if (!restoring) current.translation = null;
+    reopen = again ?? (() => loadModel(source, name, id));
     if (old) void old.dispose();
     debug.modelInfo = model.info;
     debug.modelLabel = label;
@@ -310,7 +321,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     // The attention set and the ablated heads belong to a model: the URL's apply to the
     // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
     // only fills an empty set); a model picked later starts clean, on its own first set.
-    setState({ ...state, model: id, ...(debug.loads > 1 ? { set: '', ablate: '' } : {}) }, true);
+    setState({ ...state, model: id, ...(debug.loads > 1 && !restoring ? { set: '', ablate: '' } : {}) }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const still = current.model ? currentName : null;
@@ -357,7 +368,23 @@ function loadCatalog(id: string, files: Fetched | null = null): Promise<void> {
   const source = files && c.id === id ? { name: c.id, ...files }
     : { name: c.id, config: new URL(c.config, base), weights: new URL(c.weights, base),
         ...(c.tokenizer ? { tokenizer: new URL(c.tokenizer, base) } : {}) };
-  return loadModel(source, () => catalogLabel(c), c.id);
+  // Transferred weights are gone after a load: opening it again reads the URLs.
+  return loadModel(source, () => catalogLabel(c), c.id, files ? () => loadCatalog(c.id) : undefined);
+}
+
+/** The engine's worker was replaced (shell/engine_restart.ts): the model it held is gone.
+ * Opens it again as it was opened; the text, the view (state), the ablated heads and the
+ * translation stay, and the page computes them again. */
+async function reloadAfterRestart(): Promise<void> {
+  if (!reopen) return;
+  const translated = current.translation !== null;
+  restoring = true;
+  try {
+    await reopen();
+  } finally {
+    restoring = false;
+  }
+  if (translated) await outputs.translate();  // the same translation, shown again
 }
 
 modelSelect.addEventListener('change', () => { if (modelSelect.value !== 'local') void loadCatalog(modelSelect.value); });
@@ -782,10 +809,16 @@ starting.then(
   async (e) => {
     engine = e;
     inspector.maths = e;
+    watchRestarts(e, { reload: reloadAfterRestart });
+    debug.crashEngine = () => e.crash();
     showStatus(() => t('play.loadingTheModel'));
     const handed = await handedOver;
-    if (handed) return loadModel({ name: handed.name, config: handed.config, weights: handed.weights, tokenizer: handed.tokenizer },
-      () => t('train.handoverLabel', { name: handed.name }), 'local');
+    // The handed-over weights are transferred to the worker: opening it again reads them again.
+    const openHandover = (h: NonNullable<typeof handed>): Promise<void> => loadModel(
+      { name: h.name, config: h.config, weights: h.weights, tokenizer: h.tokenizer },
+      () => t('train.handoverLabel', { name: h.name }), 'local',
+      () => readHandover().then((again) => (again ? openHandover(again) : undefined)));
+    if (handed) return openHandover(handed);
     if (fromTrain) showLoadError(() => t('train.handoverMissing'));
     return loadCatalog(firstModel, await prefetched);
   },
