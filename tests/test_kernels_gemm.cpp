@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -118,6 +119,29 @@ const Case kCases[] = {
     {1, 13, 35}, {1, 9, 45},   {1, 40, 97},  {2, 13, 35},  // M = 1 paths: K past the 8-row / 32-float unrolls
 };
 
+// B stored as f16 / bf16 (MatmulArgs::B16) gives, bit for bit, what matmul gives on the
+// same values widened to f32: every path widens the piece it reads and runs unchanged.
+void check_16bit_b(const Problem& p) {
+  for (const bool bf16 : {false, true}) {
+    CAPTURE(bf16);
+    std::vector<uint16_t> b16(p.B.size());
+    std::vector<float> widened(p.B.size());
+    for (size_t i = 0; i < p.B.size(); ++i) b16[i] = bf16 ? f32_to_bf16_one(p.B[i]) : f32_to_f16_one(p.B[i]);
+    if (bf16) bf16_to_f32(b16.data(), widened.data(), b16.size());
+    else f16_to_f32(b16.data(), widened.data(), b16.size());
+    std::vector<float> want = p.C0, got = p.C0;
+    MatmulArgs a = args_of(p, want.data());
+    a.B = widened.data();
+    matmul(a);
+    a.C = got.data();
+    a.B = nullptr;
+    a.B16 = b16.data();
+    a.B16_bf16 = bf16;
+    matmul(a);
+    CHECK(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)) == 0);
+  }
+}
+
 void run_case(const Case& c, BLayout layout, bool strided, float alpha, bool bias, bool acc,
               uint32_t seed) {
   const Problem p = make_problem(c, layout, strided, alpha, bias, acc, seed);
@@ -138,6 +162,7 @@ void run_case(const Case& c, BLayout layout, bool strided, float alpha, bool bia
     for (int j = 0; j < c.N; ++j)
       d = std::max(d, static_cast<double>(std::fabs(fast[i * p.ldc + j] - slow[i * p.ldc + j])));
   CHECK(d <= 2 * tol * (c.K + 2));  // elements are at most K+2 in magnitude here
+  check_16bit_b(p);
 }
 
 }  // namespace
@@ -164,6 +189,9 @@ TEST_CASE("kernels/gemm: GPT-2 sized shapes (one of each path)") {
   run_case({1, 768, 768}, BLayout::NK, false, 1.0f, true, false, 8);
   run_case({40, 3072, 96}, BLayout::KN, false, 1.0f, true, false, 9);
   run_case({40, 96, 768}, BLayout::NK, false, 1.0f, true, true, 10);
+  // Several K and N blocks (KC 256, NC 1024): the 16-bit path widens each block at its offset.
+  run_case({9, 1100, 300}, BLayout::KN, true, 1.0f, true, false, 11);
+  run_case({9, 1100, 300}, BLayout::NK, true, 1.0f, true, true, 12);
 }
 
 TEST_CASE("kernels/gemm: K = 0 gives bias (+C); M or N = 0 touches nothing") {

@@ -29,6 +29,12 @@ struct MatmulArgs {
   const float* bias = nullptr;  // (N) added to every row, or null
   float alpha = 1.0f;           // C = alpha·A·op(B) (+ bias) (+ C if accumulate)
   bool accumulate = false;      // add into C instead of overwriting it
+  // B kept as the checkpoint stored it, in 16-bit floats: when B16 is set it replaces B
+  // (same layout, ldb in elements). matmul widens it block by block into L1/L2 scratch,
+  // so results equal matmul on the widened f32 B bit for bit, and no f32 copy of the
+  // weights exists (a decode step also reads half the bytes). Not for matmul_packed.
+  const uint16_t* B16 = nullptr;
+  bool B16_bf16 = false;        // bfloat16 instead of IEEE half
 };
 
 // C = alpha · A · op(B) + bias (+ C). f32 in, f32 accumulate.

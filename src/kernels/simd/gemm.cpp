@@ -9,6 +9,10 @@
 //         for ic (MC rows)                       pack A(ic:, pc:) into MR-row panels
 //           for jr (NR)  for ir (MR)             MR x NR microkernel, accumulators in registers
 //
+// 16-bit B (MatmulArgs::B16): each path widens the part of B it is about to read into
+// scratch (a row for gemv_nk, R row pieces for gemv_kn, the (kc, nc) block before packing)
+// and runs unchanged on it, so the arithmetic, and every result bit, is that of f32 B.
+//
 // Packed layouts (p runs over the K block, kc = its depth):
 //   B panel  (kc, NR)  panel[p*NR + j] = op(B)(pc+p, j0+j), columns past N are 0
 //   A panel  (kc, MR)  panel[p*MR + i] = A(i0+i, pc+p),     rows past M are 0
@@ -53,6 +57,12 @@ struct Cfg {
 constexpr int kSmallM = 4;
 
 inline int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// n 16-bit floats of B from src -> dst (f32).
+inline void widen(const MatmulArgs& a, const uint16_t* src, float* dst, int64_t n) {
+  if (a.B16_bf16) bf16_to_f32(src, dst, static_cast<size_t>(n));
+  else f16_to_f32(src, dst, static_cast<size_t>(n));
+}
 
 // What happens to a tile when its accumulators leave registers.
 struct Epilogue {
@@ -171,6 +181,15 @@ void gemm_packed(const MatmulArgs& a, const float* prepacked) {
       const float* bp;
       if (prepacked) {
         bp = prepacked + pc * npad + static_cast<int64_t>(jc) * kc;
+      } else if (a.B16) {  // widen the (kc, nc) block of op(B), then pack it as f32
+        float* wide = scratch(3, static_cast<size_t>(C::KC) * C::NC);
+        const bool kn = a.layout == BLayout::KN;
+        const int rows = kn ? kc : nc, cols = kn ? nc : kc;
+        for (int r = 0; r < rows; ++r)
+          widen(a, a.B16 + (kn ? static_cast<int64_t>(pc + r) * a.ldb + jc : static_cast<int64_t>(jc + r) * a.ldb + pc),
+                wide + static_cast<int64_t>(r) * cols, cols);
+        pack_b_block<A, C::NV>(wide, cols, a.layout, 0, kc, 0, nc, bbuf);
+        bp = bbuf;
       } else {
         pack_b_block<A, C::NV>(a.B, a.ldb, a.layout, pc, kc, jc, nc, bbuf);
         bp = bbuf;
@@ -253,11 +272,19 @@ void gemv_kn(const MatmulArgs& a) {
   for (int p = 0; p < a.K; p += R) {
     const int pk = std::min(R, a.K - p);
     const float* brow[R];
-    for (int r = 0; r < pk; ++r) brow[r] = a.B + static_cast<int64_t>(p + r) * a.ldb;
+    for (int r = 0; r < pk; ++r) brow[r] = a.B16 ? nullptr : a.B + static_cast<int64_t>(p + r) * a.ldb;
     for (int jb = 0; jb < a.N; jb += JB) {
       const int jn = std::min(JB, a.N - jb);
       const float* bj[R];
-      for (int r = 0; r < pk; ++r) bj[r] = brow[r] + jb;
+      if (a.B16) {  // the pk row pieces, widened (R x JB floats: L1)
+        float* wide = scratch(3, static_cast<size_t>(R) * JB);
+        for (int r = 0; r < pk; ++r) {
+          widen(a, a.B16 + static_cast<int64_t>(p + r) * a.ldb + jb, wide + r * JB, jn);
+          bj[r] = wide + r * JB;
+        }
+      } else {
+        for (int r = 0; r < pk; ++r) bj[r] = brow[r] + jb;
+      }
       for (int i = 0; i < a.M; ++i) {
         const float* ai = a.A + static_cast<int64_t>(i) * a.lda + p;
         float* yi = acc + static_cast<int64_t>(i) * a.N + jb;
@@ -293,6 +320,14 @@ inline void dot_rows(const float* __restrict x, const float* const* y, int K, fl
   }
 }
 
+// dot_rows<A, 1> on one row: the arithmetic gemv_nk uses for M > 1 (16-bit B matches it).
+template <class A>
+inline float dot_rows_one(const float* x, const float* y, int K) {
+  float d;
+  dot_rows<A, 1>(x, &y, K, &d);
+  return d;
+}
+
 // One dot product x·y, K long, U vector partial sums (independent add chains).
 template <class A, int U>
 inline float dot_row(const float* __restrict x, const float* __restrict y, int K) {
@@ -312,10 +347,18 @@ inline float dot_row(const float* __restrict x, const float* __restrict y, int K
 
 template <class A>
 void gemv_nk(const MatmulArgs& a) {
-  if (a.M == 1) {  // a decode step: B row by row, one sequential stream (measured fastest from DRAM)
+  if (a.M == 1 || a.B16) {  // B row by row, one sequential stream (measured fastest from DRAM)
+    float* wide = a.B16 ? scratch(3, static_cast<size_t>(a.K)) : nullptr;
     for (int j = 0; j < a.N; ++j) {
-      const float v = a.alpha * dot_row<A, 8>(a.A, a.B + static_cast<int64_t>(j) * a.ldb, a.K) + (a.bias ? a.bias[j] : 0.0f);
-      a.C[j] = a.accumulate ? a.C[j] + v : v;
+      const float* bj = a.B + static_cast<int64_t>(j) * a.ldb;
+      if (wide) widen(a, a.B16 + static_cast<int64_t>(j) * a.ldb, wide, a.K), bj = wide;
+      for (int i = 0; i < a.M; ++i) {
+        const float* ai = a.A + static_cast<int64_t>(i) * a.lda;
+        const float v = a.alpha * (a.M == 1 ? dot_row<A, 8>(ai, bj, a.K) : dot_rows_one<A>(ai, bj, a.K)) +
+                        (a.bias ? a.bias[j] : 0.0f);
+        float& c = a.C[static_cast<int64_t>(i) * a.ldc + j];
+        c = a.accumulate ? c + v : v;
+      }
     }
     return;
   }
@@ -358,7 +401,7 @@ void check_args(const MatmulArgs& a, const char* op) {
   if (a.K == 0) return;
   const int64_t brow = a.layout == BLayout::KN ? a.N : a.K;
   TFP_CHECK(a.A && a.lda >= a.K, op, ": A null or lda=", a.lda, " < K=", a.K);
-  TFP_CHECK(a.B && a.ldb >= brow, op, ": B null or ldb=", a.ldb, " < ", brow);
+  TFP_CHECK((a.B || a.B16) && a.ldb >= brow, op, ": B null or ldb=", a.ldb, " < ", brow);
 }
 
 }  // namespace
