@@ -118,13 +118,19 @@ test('vite preview sends the policy on pages, scripts, the worker, the .wasm and
   }
 });
 
-test('every page loads and starts its engine under the policy, asking nothing of another origin', { timeout: 120_000 }, async () => {
+test('every page loads (engines, fonts, models) under the policy, asking nothing of another origin', { timeout: 120_000 }, async () => {
   const names = pagesOf(dist).map((f) => relative(dist, f).split('\\').join('/')).sort();
   const started = Date.now();
-  for (const name of names) {
-    await page.goto(`${base}/${name}`);
-    await page.waitForLoadState('networkidle');
-  }
+  // Three tabs at a time (each page's engine starts in its own worker).
+  const tabs = [page, await site.newPage(), await site.newPage()];
+  const queue = [...names];
+  await Promise.all(tabs.map(async (tab) => {
+    for (let name = queue.shift(); name; name = queue.shift()) {
+      await tab.goto(`${base}/${name}`);
+      await tab.waitForLoadState('networkidle');
+    }
+  }));
+  await Promise.all(tabs.slice(1).map((t) => t.close()));
   assert.ok(site.requests.some((u) => u.endsWith('.wasm')), 'the workers\' requests are seen (the .wasm fetch)');
   assert.ok(site.requests.some((u) => u.includes('KaTeX_')), 'KaTeX\'s fonts are files of the site');
   assert.deepEqual(site.cspViolations, []);
