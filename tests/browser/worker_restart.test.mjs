@@ -76,7 +76,7 @@ test('brown-gpt: a trap in the worker; the page says so, restarts it, reloads th
   console.log(`restart: crash to re-rendered page ${ms} ms`);
 
   await page.locator('#lang-select').selectOption('zh-CN');
-  assert.match(await notice.textContent(), /^引擎停止运行了（.*），新的引擎已接替/);
+  assert.match(await notice.textContent(), /^引擎停止运行了（.*），新的引擎已接替.*关闭$/);
   await page.locator('#lang-select').selectOption('en');
 
   // The new worker computes new text.
@@ -87,6 +87,8 @@ test('brown-gpt: a trap in the worker; the page says so, restarts it, reloads th
     before.tokens.length);
   assert.notDeepEqual((await snapshot()).attention, before.attention);
   await site.shot('worker_restart_notice');
+  await page.locator('#engine-notice-dismiss').click();
+  assert.equal(await notice.isVisible(), false, 'the reader can dismiss the notice');
   assert.deepEqual(site.problems, []);
 });
 

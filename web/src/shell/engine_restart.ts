@@ -18,21 +18,33 @@ export interface RestartOptions {
 }
 
 let notice: HTMLElement | null = null;
+let message: HTMLElement | null = null;
 let noticeText: (() => string) | null = null;
 
 function show(text: () => string): void {
-  if (!notice) {
-    notice = document.createElement('p');
+  if (!notice || !message) {
+    notice = document.createElement('div');
     notice.id = 'engine-notice';
     notice.className = 'engine-notice';
     notice.setAttribute('role', 'alert');
+    message = document.createElement('p');
+    const dismiss = document.createElement('button');
+    dismiss.type = 'button';
+    dismiss.id = 'engine-notice-dismiss';
+    const label = () => { dismiss.textContent = t('common.dismiss'); };
+    label();
+    dismiss.addEventListener('click', () => { if (notice) notice.hidden = true; });
+    notice.append(message, dismiss);
     const nav = document.querySelector('nav.site-nav');
     if (nav) nav.after(notice);
     else document.body.prepend(notice);
-    onLocaleChange(() => { if (notice && noticeText) notice.textContent = noticeText(); });
+    onLocaleChange(() => {
+      label();
+      if (message && noticeText) message.textContent = noticeText();
+    });
   }
   noticeText = text;
-  notice.textContent = text();
+  message.textContent = text();
   notice.hidden = false;
 }
 

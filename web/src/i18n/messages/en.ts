@@ -32,6 +32,7 @@ export const en = {
   'common.engineStopped': 'The engine stopped ({reason}). Starting a new one…',
   'common.engineRestarted': 'The engine stopped ({reason}) and a new one took over: the page was computed again, with your text and view as they were.',
   'common.engineRestartFailed': 'The engine stopped again ({reason}) and will not be restarted: reload the page.',
+  'common.dismiss': 'Dismiss',
   'common.unexpected': 'Unexpected error: {message}',
   'common.computing': 'Computing…',
   'common.tokens': { one: '{count} token', other: '{count} tokens' },

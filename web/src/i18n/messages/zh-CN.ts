@@ -29,6 +29,7 @@ export const zhCN: Messages = {
   'common.engineStopped': '引擎停止运行了（{reason}）。正在启动新的引擎…',
   'common.engineRestarted': '引擎停止运行了（{reason}），新的引擎已接替：页面已重新计算，你的文本和视图保持原样。',
   'common.engineRestartFailed': '引擎再次停止运行（{reason}），不会再自动重启：请重新加载页面。',
+  'common.dismiss': '关闭',
   'common.unexpected': '意外错误：{message}',
   'common.computing': '正在计算…',
   'common.tokens': { other: '{count} 个 token' },
