@@ -13,6 +13,12 @@ std::string json_syntax_error(std::string_view text) {
     const std::string what = e.what();
     const size_t at = what.find("parse error ");
     return at == std::string::npos ? what : what.substr(at + 12);
+  } catch (const nlohmann::json::exception& e) {
+    // Not a syntax error: a number too large for a double ("[json.exception.out_of_range.406]
+    // number overflow parsing '1e999'"). Found by fuzz/fuzz_tokenizer_json.
+    const std::string what = e.what();
+    const size_t at = what.find("] ");
+    return at == std::string::npos ? what : what.substr(at + 2);
   }
 }
 

@@ -236,28 +236,35 @@ SafeTensors SafeTensors::parse(std::vector<uint8_t> bytes, std::string source) {
   if (pos != file_size)
     ctx.fail(file_size - pos, " trailing bytes after the last tensor belong to no tensor");
 
-  // 5. Index by name and make the f32 copies that are needed.
+  // 5. Index by name; f32 copies are made when first asked for (f32()).
   st.converted_.resize(st.entries_.size());
-  for (size_t i = 0; i < st.entries_.size(); ++i) {
-    const TensorEntry& e = st.entries_[i];
-    st.index_.emplace(e.name, i);
-    const uint8_t* src = st.buffer_.data() + e.offset;
-    const size_t count = e.nbytes / dtype_size(e.dtype);
-    std::vector<float>& dst = st.converted_[i];
-    if (e.dtype == DType::F32) {
-      if (reinterpret_cast<uintptr_t>(src) % alignof(float) != 0) {
-        dst.resize(count);
-        if (count) std::memcpy(dst.data(), src, e.nbytes);
-      }
-    } else if (e.dtype == DType::F16 || e.dtype == DType::BF16) {
-      dst.resize(count);
-      std::vector<uint16_t> halves(count);  // aligned copy: the source may sit at an odd offset
-      if (count) std::memcpy(halves.data(), src, e.nbytes);
-      if (e.dtype == DType::F16) kernels::f16_to_f32(halves.data(), dst.data(), count);
-      else kernels::bf16_to_f32(halves.data(), dst.data(), count);
-    }
-  }
+  for (size_t i = 0; i < st.entries_.size(); ++i) st.index_.emplace(st.entries_[i].name, i);
   return st;
+}
+
+namespace {
+
+// count floats of a tensor starting at element `first`, as f32, from its bytes.
+void to_f32(const uint8_t* src, DType dtype, size_t first, size_t count, float* dst) {
+  if (count == 0) return;
+  src += first * dtype_size(dtype);
+  if (dtype == DType::F32) {
+    std::memcpy(dst, src, count * sizeof(float));
+    return;
+  }
+  std::vector<uint16_t> halves(count);  // aligned copy: the source may sit at an odd offset
+  std::memcpy(halves.data(), src, count * sizeof(uint16_t));
+  if (dtype == DType::F16) kernels::f16_to_f32(halves.data(), dst, count);
+  else kernels::bf16_to_f32(halves.data(), dst, count);
+}
+
+}  // namespace
+
+void f32_row(const SafeTensors& st, const TensorEntry& e, int64_t r, float* out) {
+  TFP_CHECK(dtype_is_float_supported(e.dtype) && e.shape.size() == 2 && r >= 0 && r < e.shape[0],
+            "safetensors '", st.source(), "': tensor '", e.name, "' has no float row ", r);
+  const size_t C = static_cast<size_t>(e.shape[1]);
+  to_f32(st.bytes(e).data(), e.dtype, static_cast<size_t>(r) * C, C, out);
 }
 
 const TensorEntry* SafeTensors::find(std::string_view name) const {
@@ -278,14 +285,20 @@ TensorView SafeTensors::f32(const TensorEntry& e) const {
             "' has dtype ", dtype_name(e.dtype), ", which tfp cannot use as floats (supported: F32, F16, BF16)");
   const size_t i = static_cast<size_t>(&e - entries_.data());
   TFP_CHECK(i < entries_.size(), "safetensors '", source_, "': entry '", e.name, "' belongs to another file");
-  const std::vector<float>& copy = converted_[i];
-  if (!copy.empty() || e.nbytes == 0) return TensorView(copy.data(), e.shape);
-  return TensorView(reinterpret_cast<const float*>(data_of(e)), e.shape);
+  const uint8_t* src = data_of(e);
+  std::vector<float>& copy = converted_[i];
+  const bool in_place = e.dtype == DType::F32 && reinterpret_cast<uintptr_t>(src) % alignof(float) == 0;
+  if (in_place) return TensorView(reinterpret_cast<const float*>(src), e.shape);
+  if (copy.empty() && e.nbytes > 0) {  // converted (or aligned) once, on first use
+    copy.resize(e.nbytes / dtype_size(e.dtype));
+    to_f32(src, e.dtype, 0, copy.size(), copy.data());
+  }
+  return TensorView(copy.data(), e.shape);
 }
 
 bool SafeTensors::f32_in_place(std::string_view name) const {
   const TensorEntry& e = entry(name);
-  return e.dtype == DType::F32 && converted_[static_cast<size_t>(&e - entries_.data())].empty();
+  return e.dtype == DType::F32 && reinterpret_cast<uintptr_t>(data_of(e)) % alignof(float) == 0;
 }
 
 std::span<const uint8_t> SafeTensors::bytes(std::string_view name) const { return bytes(entry(name)); }
@@ -341,6 +354,9 @@ void SafeTensorsWriter::add_f32(const std::string& name, const Shape& shape, con
 void SafeTensorsWriter::add_raw(const std::string& name, DType dtype, const Shape& shape,
                                 const void* data, size_t nbytes) {
   TFP_CHECK(name != "__metadata__", "safetensors writer: '__metadata__' is reserved");
+  // The header is JSON, which holds UTF-8 only (the reader refuses other names too).
+  size_t bad = 0;
+  TFP_CHECK(valid_utf8(name, &bad), "safetensors writer: tensor name is not valid UTF-8 (byte ", bad, ")");
   for (const Item& it : items_)
     TFP_CHECK(it.name != name, "safetensors writer: tensor '", name, "' added twice");
   const size_t need = static_cast<size_t>(numel_of(shape)) * dtype_size(dtype);
@@ -353,6 +369,7 @@ void SafeTensorsWriter::add_raw(const std::string& name, DType dtype, const Shap
 }
 
 void SafeTensorsWriter::set_metadata(const std::string& key, const std::string& value) {
+  TFP_CHECK(valid_utf8(key) && valid_utf8(value), "safetensors writer: metadata '", key, "' is not valid UTF-8");
   metadata_[key] = value;
 }
 

@@ -1,0 +1,24 @@
+# tfp_san_tests: the doctest cases of the loaders, tokenizers and model load under ASan +
+# UBSan (included by fuzz/CMakeLists.txt when TFP_SAN_TESTS is ON; run by tools/test.sh).
+# Only what those cases need is compiled: the engine core shared with the fuzz targets,
+# plus inspect/ and the C API's model side (the checkpoint tests open models through
+# tfp_model_load_buffers); not the trainer, the Learn chapters' API or the CLI.
+set(TFP_SAN_TEST_FILES
+  main.cpp test_tensor.cpp test_safetensors.cpp
+  test_checkpoint.cpp test_checkpoint_errors.cpp test_checkpoint_mlm.cpp test_checkpoint_sampling.cpp
+  test_checkpoint_torch.cpp test_model.cpp test_model_errors.cpp test_model_tokens.cpp test_kv_cache.cpp
+  test_families.cpp test_numerics.cpp
+  test_tokenizer_gpt2.cpp test_tokenizer_pipeline.cpp test_tokenizer_precompiled.cpp test_tokenizer_regex.cpp
+  test_tokenizer_roundtrip.cpp test_tokenizer_unicode.cpp test_tokenizer_wordpiece.cpp
+  test_tokenizer_bpe_trainer.cpp)
+list(TRANSFORM TFP_SAN_TEST_FILES PREPEND ${TFP_ROOT}/tests/)
+
+file(GLOB TFP_SAN_API_SOURCES CONFIGURE_DEPENDS ${TFP_ROOT}/src/api/api_*.cpp ${TFP_ROOT}/src/inspect/*.cpp)
+list(FILTER TFP_SAN_API_SOURCES EXCLUDE REGEX "/api_trainer\\.cpp$")
+add_library(tfp_san_api STATIC ${TFP_SAN_API_SOURCES})
+target_link_libraries(tfp_san_api PUBLIC tfp_san_core)
+
+add_executable(tfp_san_tests ${TFP_SAN_TEST_FILES})
+target_link_libraries(tfp_san_tests PRIVATE tfp_san_api doctest::doctest)
+target_compile_definitions(tfp_san_tests PRIVATE DOCTEST_CONFIG_COLORS_NONE
+  TFP_FIXTURES_DIR="${TFP_ROOT}/tests/fixtures")

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Fuzzes the engine's loaders with libFuzzer under ASan + UBSan (fuzz/, built with clang
+# into build/fuzz), each target in turn for a set time, and prints per target: the run
+# time, executions, coverage (cov: edges, ft: features), corpus size and findings.
+#   tools/fuzz.sh                       every target, FUZZ_SECONDS (60) each
+#   tools/fuzz.sh 300 fuzz_tokenize     one target for 300 s
+#   FUZZ_JOBS=2 tools/fuzz.sh           two fuzzing processes per target
+# Seeds: fuzz/corpus/<target>/ (committed, from tests/fixtures; fuzz/make_corpus.py) and
+# fuzz/regressions/<target>/. What the fuzzer learns goes to build/fuzz/corpus/<target>/
+# (kept between runs, never committed); a crash, leak, timeout or out-of-memory input is
+# saved as build/fuzz/findings/<target>/<kind>-<sha1>: reproduce it with
+#   build/fuzz/<target> build/fuzz/findings/<target>/<file>
+# and, once fixed, keep it as fuzz/regressions/<target>/<name>: npm test replays those.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-60}
+if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_safetensors fuzz_config fuzz_tokenizer_json fuzz_tokenize fuzz_model_forward)
+
+echo "== building the fuzz targets (clang, ASan + UBSan + libFuzzer) in build/fuzz"
+flock /tmp/tfp-build.lock bash -c '
+  [ -f build/fuzz/build.ninja ] || cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+  cmake --build build/fuzz -j"$(nproc)" --target "$@" >/dev/null' _ "${targets[@]}"
+
+summary=()
+status=0
+for t in "${targets[@]}"; do
+  work=build/fuzz/corpus/$t findings=build/fuzz/findings/$t log=build/fuzz/$t.log
+  mkdir -p "$work" "$findings"
+  before=$(ls "$findings" | wc -l)
+  seeds=(fuzz/corpus/$t)
+  [ -d fuzz/regressions/$t ] && seeds+=(fuzz/regressions/$t)
+  echo "== $t: ${seconds} s"
+  start=$(date +%s)
+  # New inputs go to $work (first folder); the committed seeds are read, never written.
+  # A single allocation over 1 GiB is a finding: a size taken on trust from a file.
+  rc=0 jobs=()
+  [ "${FUZZ_JOBS:-1}" -gt 1 ] && jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+  "build/fuzz/$t" "$work" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
+    -malloc_limit_mb=1024 -print_final_stats=1 "${jobs[@]}" \
+    -artifact_prefix="$findings/" >"$log" 2>&1 || rc=$?
+  took=$(( $(date +%s) - start ))
+  [ "${FUZZ_JOBS:-1}" -gt 1 ] && cat fuzz-*.log >>"$log" 2>/dev/null && rm -f fuzz-*.log
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
+  last=$(grep -E '^#[0-9]+' "$log" | grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[0-9a-zA-Z]*' | tail -1)
+  found=$(( $(ls "$findings" | wc -l) - before ))
+  line="$t: ${took} s, ${execs} executions, ${last:-no coverage line}, findings: ${found}"
+  if [ "$rc" -ne 0 ] || [ "$found" -gt 0 ]; then
+    status=1
+    line+=" (see $log; $(ls -t "$findings" | head -1))"
+    grep -E 'ERROR: |runtime error|fuzz invariant|SUMMARY' "$log" | head -5 | sed 's/^/    /'
+  fi
+  echo "$line"
+  summary+=("$line")
+done
+echo "== fuzz summary (${seconds} s per target)"
+printf '  %s\n' "${summary[@]}"
+exit $status
