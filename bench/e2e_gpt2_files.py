@@ -18,7 +18,7 @@ Only standard ONNX ops (opset 17: LayerNormalization, Gemm, MatMul, Softmax, Tan
 onnxruntime's own graph optimiser decides what to fuse, as it would for a user's export.
 
   /usr/bin/python3 bench/e2e_gpt2_files.py [--out build/e2e] [--layers 12] [--d-model 768]
-      [--heads 12] [--vocab 50257] [--positions 1024] [--seed 0] [--name gpt2]
+      [--heads 12] [--vocab 50257] [--positions 1024] [--seed 0] [--name gpt2] [--dtype F32|F16]
 
 Needs Debian's python3-numpy and python3-onnx (tools/deps.sh installs them for `npm run bench`).
 """
@@ -61,10 +61,11 @@ def weights(layers, d, vocab, positions, seed):
     return w
 
 
-def write_safetensors(path, tensors):
+def write_safetensors(path, tensors, dtype='F32'):
+    tensors = {k: a.astype(np.float16) if dtype == 'F16' else a for k, a in tensors.items()}
     header, offset = {}, 0
     for name, a in tensors.items():
-        header[name] = {'dtype': 'F32', 'shape': list(a.shape), 'data_offsets': [offset, offset + a.nbytes]}
+        header[name] = {'dtype': dtype, 'shape': list(a.shape), 'data_offsets': [offset, offset + a.nbytes]}
         offset += a.nbytes
     text = json.dumps(header, separators=(',', ':')).encode()
     text += b' ' * (-len(text) % 8)
@@ -161,17 +162,22 @@ def main():
     a.add_argument('--vocab', type=int, default=50257)
     a.add_argument('--positions', type=int, default=1024)
     a.add_argument('--seed', type=int, default=0)
+    a.add_argument('--dtype', choices=['F32', 'F16'], default='F32',
+                   help='how the safetensors stores the weights; the ONNX graph gets the same values in f32')
     o = a.parse_args()
     w = weights(o.layers, o.d_model, o.vocab, o.positions, o.seed)
+    if o.dtype == 'F16':  # both engines then compute with the same (f16-representable) values
+        w = {k: a.astype(np.float16).astype(np.float32) for k, a in w.items()}
     folder = os.path.join(o.out, o.name)
     os.makedirs(folder, exist_ok=True)
     config = {'architectures': ['GPT2LMHeadModel'], 'model_type': 'gpt2', 'activation_function': 'gelu_new',
               'n_embd': o.d_model, 'n_layer': o.layers, 'n_head': o.heads, 'n_positions': o.positions,
               'n_ctx': o.positions, 'vocab_size': o.vocab, 'layer_norm_epsilon': 1e-5,
-              'bos_token_id': o.vocab - 1, 'eos_token_id': o.vocab - 1, 'torch_dtype': 'float32'}
+              'bos_token_id': o.vocab - 1, 'eos_token_id': o.vocab - 1,
+              'torch_dtype': 'float16' if o.dtype == 'F16' else 'float32'}
     with open(os.path.join(folder, 'config.json'), 'w') as f:
         json.dump(config, f, indent=2)
-    write_safetensors(os.path.join(folder, 'model.safetensors'), w)
+    write_safetensors(os.path.join(folder, 'model.safetensors'), w, o.dtype)
     model = onnx_graph(w, o.layers, o.d_model, o.heads, o.vocab)
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(o.out, o.name + '.onnx'))
