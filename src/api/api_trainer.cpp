@@ -1,7 +1,9 @@
 // tfp_trainer_*: the toy-task trainer (train/trainer.h) behind the C API, for the training
-// page's worker. This file only translates: options JSON to the `tfp train` arguments
-// (so the same options mean the same run natively and in the browser), trainer results
-// to status codes, attention maps to a tensor list. The training itself is train/'s.
+// page's worker. This file only translates: the options JSON to train::TrainerOptions (the
+// keys are `tfp train`'s flags with underscores; both front ends share the defaults and the
+// range checks of train/trainer_options.h, so the same options mean the same run natively
+// and in the browser), trainer results to status codes, attention maps to a tensor list.
+// The training itself is train/'s.
 #include <cmath>
 #include <memory>
 #include <string>
@@ -11,8 +13,8 @@
 
 #include "api/api_edge.h"
 #include "api/api_tensors.h"
-#include "train/toy_runner.h"
 #include "train/trainer.h"
+#include "train/trainer_options.h"
 
 struct tfp_trainer {
   std::unique_ptr<tfp::train::Trainer> trainer;
@@ -28,24 +30,37 @@ namespace {
 using tfp::api::argument_error;
 using json = nlohmann::json;
 
-// The JSON keys and the `tfp train` flags they stand for. Numbers and strings take a
-// value; post_ln is a boolean that adds the bare flag.
+// The JSON keys, what each takes and the field it sets. Integers must be whole numbers.
+using Opts = tfp::train::TrainerOptions;
+using Given = tfp::train::OptionsGiven;
 struct OptionKey {
   const char* key;
-  const char* flag;
-  enum { Number, String, Flag } kind;
+  enum Kind { Integer, Number, Word, Boolean } kind;
+  void (*set_number)(Opts&, double);          // Integer, Number; Boolean (0 or 1)
+  bool (*set_word)(Opts&, std::string_view);  // Word: false when it is not one of its words
+  const char* words = nullptr;                // Word: the words it takes, for the message
+  bool Given::*given = nullptr;               // a default that a given key replaces
 };
 constexpr OptionKey kOptionKeys[] = {
-    {"steps", "--steps", OptionKey::Number},   {"batch", "--batch", OptionKey::Number},
-    {"d_model", "--d-model", OptionKey::Number}, {"heads", "--heads", OptionKey::Number},
-    {"layers", "--layers", OptionKey::Number}, {"d_ff", "--d-ff", OptionKey::Number},
-    {"size", "--size", OptionKey::Number},     {"lr", "--lr", OptionKey::Number},
-    {"label_smoothing", "--label-smoothing", OptionKey::Number},
-    {"arch", "--arch", OptionKey::String},     {"act", "--act", OptionKey::String},
-    {"post_ln", "--post-ln", OptionKey::Flag},
-    {"warmup", "--warmup", OptionKey::Number}, {"clip", "--clip", OptionKey::Number},
-    {"positions", "--positions", OptionKey::String},
-    {"dropout", "--dropout", OptionKey::Number},
+    {"steps", OptionKey::Integer, [](Opts& o, double x) { o.steps = static_cast<int>(x); }, nullptr, nullptr,
+     &Given::steps},
+    {"batch", OptionKey::Integer, [](Opts& o, double x) { o.batch = static_cast<int>(x); }, nullptr},
+    {"d_model", OptionKey::Integer, [](Opts& o, double x) { o.d_model = static_cast<int>(x); }, nullptr},
+    {"heads", OptionKey::Integer, [](Opts& o, double x) { o.n_heads = static_cast<int>(x); }, nullptr},
+    {"layers", OptionKey::Integer, [](Opts& o, double x) { o.n_layers = static_cast<int>(x); }, nullptr},
+    {"d_ff", OptionKey::Integer, [](Opts& o, double x) { o.d_ff = static_cast<int>(x); }, nullptr},
+    {"size", OptionKey::Integer, [](Opts& o, double x) { o.task_size = static_cast<int>(x); }, nullptr},
+    {"lr", OptionKey::Number, [](Opts& o, double x) { tfp::train::set_peak_lr(o, x); }, nullptr},
+    {"label_smoothing", OptionKey::Number, [](Opts& o, double x) { o.label_smoothing = x; }, nullptr},
+    {"arch", OptionKey::Word, nullptr, tfp::train::set_architecture, tfp::train::kArchitectureWords,
+     &Given::architecture},
+    {"act", OptionKey::Word, nullptr, tfp::train::set_activation, tfp::train::kActivationWords},
+    {"post_ln", OptionKey::Boolean, [](Opts& o, double x) { o.norm_first = x == 0; }, nullptr},
+    {"warmup", OptionKey::Integer, [](Opts& o, double x) { o.warmup = static_cast<int>(x); }, nullptr, nullptr,
+     &Given::warmup},
+    {"clip", OptionKey::Number, [](Opts& o, double x) { o.clip = x; }, nullptr},
+    {"positions", OptionKey::Word, nullptr, tfp::train::set_positions, tfp::train::kPositionsWords},
+    {"dropout", OptionKey::Number, [](Opts& o, double x) { o.dropout = x; }, nullptr},
 };
 
 std::string known_keys() {
@@ -54,38 +69,57 @@ std::string known_keys() {
   return s;
 }
 
-// The `tfp train` argument list for (task, options JSON, seed).
-std::vector<std::string> train_args(const std::string& task, const char* text, size_t bytes, uint32_t seed) {
-  std::vector<std::string> args{task, "--seed", std::to_string(seed)};
-  if (text == nullptr || bytes == 0) return args;
-  const json j = json::parse(text, text + bytes, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) argument_error("tfp_trainer_create: options are not valid JSON");
-  if (!j.is_object()) argument_error("tfp_trainer_create: options must be a JSON object, got ", j.type_name());
-  for (const auto& [key, value] : j.items()) {
-    const OptionKey* k = nullptr;
-    for (const OptionKey& o : kOptionKeys) k = key == o.key ? &o : k;
-    if (!k) argument_error("tfp_trainer_create: unknown option \"", key, "\" (known: ", known_keys(), ")");
-    switch (k->kind) {
-      case OptionKey::Number:
-        if (!value.is_number())
-          argument_error("tfp_trainer_create: option \"", key, "\" must be a number, got ", value.dump());
-        args.push_back(k->flag);
-        args.push_back(value.dump());
-        break;
-      case OptionKey::String:
-        if (!value.is_string())
-          argument_error("tfp_trainer_create: option \"", key, "\" must be a string, got ", value.dump());
-        args.push_back(k->flag);
-        args.push_back(value.get<std::string>());
-        break;
-      case OptionKey::Flag:
-        if (!value.is_boolean())
-          argument_error("tfp_trainer_create: option \"", key, "\" must be true or false, got ", value.dump());
-        if (value.get<bool>()) args.push_back(k->flag);
-        break;
+// The trainer's options for (task, options JSON, seed): each key read into its field, then
+// the defaults of what was left out and the range checks (train/trainer_options.h). Every
+// message names the key.
+tfp::train::TrainerOptions trainer_options(const char* task, const char* text, size_t bytes, uint32_t seed) {
+  tfp::train::TrainerOptions o;
+  tfp::train::OptionsGiven given;
+  try {
+    o.task = tfp::train::parse_task(task);
+  } catch (const tfp::Error& e) {
+    argument_error("tfp_trainer_create: ", e.what());
+  }
+  o.seed = seed;
+  if (text != nullptr && bytes != 0) {
+    const json j = json::parse(text, text + bytes, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) argument_error("tfp_trainer_create: options are not valid JSON");
+    if (!j.is_object()) argument_error("tfp_trainer_create: options must be a JSON object, got ", j.type_name());
+    for (const auto& [key, value] : j.items()) {
+      const OptionKey* k = nullptr;
+      for (const OptionKey& row : kOptionKeys) k = key == row.key ? &row : k;
+      if (!k) argument_error("tfp_trainer_create: unknown option \"", key, "\" (known: ", known_keys(), ")");
+      switch (k->kind) {
+        case OptionKey::Integer:
+        case OptionKey::Number: {
+          if (!value.is_number())
+            argument_error("tfp_trainer_create: option \"", key, "\" must be a number, got ", value.dump());
+          const double x = value.get<double>();
+          if (k->kind == OptionKey::Integer && !(std::trunc(x) == x && std::abs(x) < 2147483648.0))
+            argument_error("tfp_trainer_create: option \"", key, "\" must be a whole number, got ", value.dump());
+          k->set_number(o, x);
+          break;
+        }
+        case OptionKey::Word:
+          if (!value.is_string())
+            argument_error("tfp_trainer_create: option \"", key, "\" must be a string, got ", value.dump());
+          if (!k->set_word(o, value.get<std::string>()))
+            argument_error("tfp_trainer_create: option \"", key, "\" is ", k->words, ", got ", value.dump());
+          break;
+        case OptionKey::Boolean:
+          if (!value.is_boolean())
+            argument_error("tfp_trainer_create: option \"", key, "\" must be true or false, got ", value.dump());
+          k->set_number(o, value.get<bool>() ? 1 : 0);
+          break;
+      }
+      if (k->given) given.*(k->given) = true;
     }
   }
-  return args;
+  tfp::train::apply_defaults(o, given);
+  const std::string why =
+      tfp::train::options_error(o, [](std::string_view key) { return "option \"" + std::string(key) + "\""; });
+  if (!why.empty()) argument_error("tfp_trainer_create: ", why);
+  return o;
 }
 
 tfp::train::Trainer& trainer_of(tfp_trainer* t, const char* where) {
@@ -139,16 +173,9 @@ int tfp_trainer_create(const char* task, const char* options_json, size_t option
   return tfp::api::guard("tfp_trainer_create", [&] {
     TFP_API_REQUIRE(out != nullptr, "tfp_trainer_create: out is NULL");
     TFP_API_REQUIRE(task != nullptr, "tfp_trainer_create: task is NULL");
-    tfp::train::ToyRunOptions opt;
-    try {
-      opt = tfp::train::parse_train_args(train_args(task, options_json, options_bytes, seed));
-    } catch (const tfp::Error& e) {
-      // The runner's messages name the flag; keep the first line (the rest is CLI usage).
-      const std::string m = e.what();
-      argument_error("tfp_trainer_create: ", m.substr(0, m.find('\n')));
-    }
+    const tfp::train::TrainerOptions opt = trainer_options(task, options_json, options_bytes, seed);
     auto t = std::make_unique<tfp_trainer>();
-    t->trainer = std::make_unique<tfp::train::Trainer>(opt.trainer);
+    t->trainer = std::make_unique<tfp::train::Trainer>(opt);
     *out = t.release();
   });
 }
@@ -230,11 +257,7 @@ const char* tfp_trainer_info_json(tfp_trainer* trainer) {
                     {"clip", o.clip},
                     {"label_smoothing", o.label_smoothing},
                     {"dropout", o.dropout},
-                    {"positions", o.positional == tfp::model::Positional::learned      ? "learned"
-                                  : o.positional == tfp::model::Positional::sinusoidal ? "sinusoidal"
-                                  : o.positional == tfp::model::Positional::rope       ? "rope"
-                                  : o.positional == tfp::model::Positional::alibi      ? "alibi"
-                                                                                       : "none"},
+                    {"positions", tfp::train::positions_name(o.positional)},
                     // The task's vocabulary, one character (UTF-8) per token in id order,
                     // its end mark and separator (the decoder's start).
                     {"vocab", tr.task().vocab_text()},

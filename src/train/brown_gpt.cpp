@@ -15,7 +15,6 @@
 // inference engine on the saved (F16-rounded) weights.
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <iomanip>
 
 #include "core/error.h"
@@ -28,11 +27,9 @@
 #include "tokenizer/tokenizer_json.h"
 #include "train/brown.h"
 #include "train/brown_run.h"
-#include "train/lr_schedule.h"
-#include "train/optimizer.h"
 #include "train/rng.h"
+#include "train/train_loop.h"
 #include "train/train_model.h"
-#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -131,9 +128,9 @@ nlohmann::json samples(const model::LoadedModel& lm) {
 
 }  // namespace
 
-nlohmann::json train_brown_gpt(const BrownRunOptions& opt, std::ostream& log) {
+nlohmann::json train_brown_gpt(const BrownRunOptions& opt, const std::vector<brown::Document>& docs,
+                               std::ostream& log) {
   using clock = std::chrono::steady_clock;
-  const auto docs = brown::load_corpus(opt.corpus_dir.empty() ? brown::find_corpus_dir() : opt.corpus_dir);
   std::vector<std::string> train_texts;
   for (const brown::Document& d : docs)
     if (!brown::is_held_out(d.index)) train_texts.push_back(brown::document_text(d));
@@ -158,42 +155,43 @@ nlohmann::json train_brown_gpt(const BrownRunOptions& opt, std::ostream& log) {
   m.init(opt.seed, 0.02);
   const int steps = opt.steps > 0 ? opt.steps : kDefaultSteps;
   const int eval_every = opt.eval_every > 0 ? opt.eval_every : 100;
-  AdamW adamw(AdamWConfig{0.9, 0.95, 1e-8, 0.1});
-  LrSchedule sched;
-  sched.peak = 3e-3;
-  sched.floor = 3e-4;
-  sched.warmup = std::min(100, steps / 10 + 1);
-  sched.total = steps;
+  LoopOptions lo;
+  lo.steps = steps;
+  lo.schedule.peak = 3e-3;
+  lo.schedule.floor = 3e-4;
+  lo.schedule.warmup = std::min(100, steps / 10 + 1);
+  lo.clip = 1.0;
+  lo.adamw = AdamWConfig{0.9, 0.95, 1e-8, 0.1};
+  lo.eval_every = eval_every;
+  lo.loss_weight = 0.02;
+  TrainLoop loop(m.params, lo);
   Rng rng = Rng::stream(opt.seed, /*label "train windows"*/ 2);
   log << "model: " << m.params.num_elements() << " parameters; " << steps << " steps of "
       << kBatch << " x " << kContext << " tokens\n";
 
-  double wall = 0, cpu = 0, loss_avg = 0;
-  for (int s = 0; s < steps; ++s) {
-    const auto t0 = clock::now();
-    const std::clock_t c0 = std::clock();
-    Batch b;
+  Batch b;
+  LoopHooks h;
+  h.forward = [&] {  // kBatch windows of kContext + 1 tokens at random offsets
+    b = Batch{};
     b.B = kBatch;
     b.T = kContext;
     for (int i = 0; i < kBatch; ++i) {
       const int start = rng.below(static_cast<int>(train_ids.size()) - kContext - 1);
       b.tgt.insert(b.tgt.end(), train_ids.begin() + start, train_ids.begin() + start + kContext);
-      b.targets.insert(b.targets.end(), train_ids.begin() + start + 1,
-                       train_ids.begin() + start + kContext + 1);
+      b.targets.insert(b.targets.end(), train_ids.begin() + start + 1, train_ids.begin() + start + kContext + 1);
     }
-    const CrossEntropyResult r =
-        optimisation_step(m.params, adamw, sched.at(s), 1.0, [&] { return m.forward(b); }, [&] { m.backward(); }).loss;
-    cpu += double(std::clock() - c0) / CLOCKS_PER_SEC;
-    wall += std::chrono::duration<double>(clock::now() - t0).count();
-    loss_avg = s == 0 ? r.loss : 0.98 * loss_avg + 0.02 * r.loss;
-    if ((s + 1) % eval_every == 0 || s + 1 == steps) {
-      const LmEval e = engine_eval(cfg, m.weights(), held_ids, 32);
-      log << "step " << std::setw(5) << s + 1 << "  train loss " << std::setprecision(3) << loss_avg
-          << "  held-out ppl (32 windows) " << std::setprecision(1) << e.perplexity() << "  ("
-          << wall << " s, cpu " << cpu << " s)\n"
-          << std::flush;
-    }
-  }
+    return m.forward(b);
+  };
+  h.backward = [&] { m.backward(); };
+  h.evaluate = [&](const LoopState& st) {
+    const LmEval e = engine_eval(cfg, m.weights(), held_ids, 32);
+    log << "step " << std::setw(5) << st.step << "  train loss " << std::setprecision(3) << st.smoothed_loss
+        << "  held-out ppl (32 windows) " << std::setprecision(1) << e.perplexity() << "  (" << st.wall_seconds
+        << " s, cpu " << st.cpu_seconds << " s)\n"
+        << std::flush;
+  };
+  const LoopState& done = loop.run(h);
+  const double wall = done.wall_seconds, cpu = done.cpu_seconds;
 
   nlohmann::json j;
   j["recipe"] = "brown-gpt";
@@ -235,13 +233,13 @@ nlohmann::json train_brown_gpt(const BrownRunOptions& opt, std::ostream& log) {
   return j;
 }
 
-nlohmann::json eval_brown_gpt(const BrownRunOptions& opt, std::ostream& log) {
+nlohmann::json eval_brown_gpt(const BrownRunOptions& opt, const std::vector<brown::Document>& docs,
+                              std::ostream& log) {
   const std::string dir = opt.model_dir.empty() ? "models/brown-gpt" : opt.model_dir;
   const model::LoadedModel lm = model::load_model_dir(dir);
   TFP_CHECK(lm.tokenizer != nullptr, "eval brown-gpt: ", dir, " has no tokenizer.json");
   TFP_CHECK(lm.config().architecture == model::Architecture::decoder_only,
             "eval brown-gpt: ", dir, " is not a decoder-only model");
-  const auto docs = brown::load_corpus(opt.corpus_dir.empty() ? brown::find_corpus_dir() : opt.corpus_dir);
   const auto eos = lm.tokenizer->token_to_id("<|endoftext|>");
   TFP_CHECK(eos.has_value(), "eval brown-gpt: the tokenizer has no <|endoftext|>");
   long words = 0;

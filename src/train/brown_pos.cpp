@@ -21,9 +21,7 @@
 // files. Baseline: each word's most frequent training tag (exact spelling), unseen
 // words NOUN (the most frequent tag).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
 #include <iomanip>
 #include <map>
 #include <unordered_map>
@@ -37,11 +35,9 @@
 #include "tokenizer/wordpiece.h"
 #include "train/brown.h"
 #include "train/brown_run.h"
-#include "train/lr_schedule.h"
-#include "train/optimizer.h"
 #include "train/rng.h"
+#include "train/train_loop.h"
 #include "train/train_model.h"
-#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -241,9 +237,8 @@ std::string pos_config_json(const model::ModelConfig& cfg) {
 
 }  // namespace
 
-nlohmann::json train_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
-  using clock = std::chrono::steady_clock;
-  const auto docs = brown::load_corpus(opt.corpus_dir.empty() ? brown::find_corpus_dir() : opt.corpus_dir);
+nlohmann::json train_brown_pos(const BrownRunOptions& opt, const std::vector<brown::Document>& docs,
+                               std::ostream& log) {
   const Tokenizer tok = build_tokenizer(docs);
   const std::vector<TaggedSeq> train = encode_split(tok, docs, false);
   const std::vector<TaggedSeq> held = encode_split(tok, docs, true);
@@ -257,28 +252,31 @@ nlohmann::json train_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
   m.init(opt.seed, 0.05);
   const int steps = opt.steps > 0 ? opt.steps : kDefaultSteps;
   const int eval_every = opt.eval_every > 0 ? opt.eval_every : 500;
-  AdamW adamw(AdamWConfig{0.9, 0.98, 1e-8, 0.01});
-  LrSchedule sched;
-  sched.peak = 2e-3;
-  sched.floor = 2e-4;
-  sched.warmup = std::min(100, steps / 10 + 1);
-  sched.total = steps;
+  LoopOptions lo;
+  lo.steps = steps;
+  lo.schedule.peak = 2e-3;
+  lo.schedule.floor = 2e-4;
+  lo.schedule.warmup = std::min(100, steps / 10 + 1);
+  lo.clip = 1.0;
+  lo.adamw = AdamWConfig{0.9, 0.98, 1e-8, 0.01};
+  lo.eval_every = eval_every;
+  lo.loss_weight = 0.02;
+  TrainLoop loop(m.params, lo);
   Rng rng = Rng::stream(opt.seed, /*label "train sentences"*/ 2);
   log << "model: " << m.params.num_elements() << " parameters; " << steps << " steps of "
       << kBatch << " sentences\n";
 
-  double wall = 0, cpu = 0, loss_avg = 0;
   long tokens = 0;
-  for (int s = 0; s < steps; ++s) {
-    const auto t0 = clock::now();
-    const std::clock_t c0 = std::clock();
+  Batch b;
+  LoopHooks h;
+  h.forward = [&] {  // kBatch random sentences, padded to the longest
     std::vector<const TaggedSeq*> pick;
     int S = 0;
     for (int i = 0; i < kBatch; ++i) {
       pick.push_back(&train[rng.below(static_cast<int>(train.size()))]);
       S = std::max(S, static_cast<int>(pick.back()->ids.size()));
     }
-    Batch b;
+    b = Batch{};
     b.B = kBatch;
     b.S = S;
     for (const TaggedSeq* q : pick) {
@@ -291,19 +289,18 @@ nlohmann::json train_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
       b.src_pad.insert(b.src_pad.end(), S - n, 1);
     }
     tokens += static_cast<long>(kBatch) * S;
-    const CrossEntropyResult r =
-        optimisation_step(m.params, adamw, sched.at(s), 1.0, [&] { return m.forward(b); }, [&] { m.backward(); }).loss;
-    cpu += double(std::clock() - c0) / CLOCKS_PER_SEC;
-    wall += std::chrono::duration<double>(clock::now() - t0).count();
-    loss_avg = s == 0 ? r.loss : 0.98 * loss_avg + 0.02 * r.loss;
-    if ((s + 1) % eval_every == 0 || s + 1 == steps) {
-      const PosEval e = engine_eval(cfg, m.weights(), held, 500);
-      log << "step " << std::setw(5) << s + 1 << "  train loss " << std::setprecision(4) << loss_avg
-          << "  held-out accuracy (500 sequences) " << e.accuracy() << "  (" << std::setprecision(1)
-          << wall << " s, cpu " << cpu << " s)\n"
-          << std::flush;
-    }
-  }
+    return m.forward(b);
+  };
+  h.backward = [&] { m.backward(); };
+  h.evaluate = [&](const LoopState& st) {
+    const PosEval e = engine_eval(cfg, m.weights(), held, 500);
+    log << "step " << std::setw(5) << st.step << "  train loss " << std::setprecision(4) << st.smoothed_loss
+        << "  held-out accuracy (500 sequences) " << e.accuracy() << "  (" << std::setprecision(1)
+        << st.wall_seconds << " s, cpu " << st.cpu_seconds << " s)\n"
+        << std::flush;
+  };
+  const LoopState& done = loop.run(h);
+  const double wall = done.wall_seconds, cpu = done.cpu_seconds;
 
   nlohmann::json j;
   j["recipe"] = "brown-pos";
@@ -338,14 +335,14 @@ nlohmann::json train_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
   return j;
 }
 
-nlohmann::json eval_brown_pos(const BrownRunOptions& opt, std::ostream& log) {
+nlohmann::json eval_brown_pos(const BrownRunOptions& opt, const std::vector<brown::Document>& docs,
+                              std::ostream& log) {
   const std::string dir = opt.model_dir.empty() ? "models/brown-pos" : opt.model_dir;
   const model::LoadedModel lm = model::load_model_dir(dir);
   TFP_CHECK(lm.tokenizer != nullptr, "eval brown-pos: ", dir, " has no tokenizer.json");
   TFP_CHECK(lm.config().encoder_head == model::EncoderHead::token_classifier &&
                 lm.config().n_labels == brown::num_coarse_tags(),
             "eval brown-pos: ", dir, " is not a ", brown::num_coarse_tags(), "-tag token classifier");
-  const auto docs = brown::load_corpus(opt.corpus_dir.empty() ? brown::find_corpus_dir() : opt.corpus_dir);
   const PosEval e = engine_eval(lm.config(), lm.weights(), encode_split(*lm.tokenizer, docs, true), opt.limit);
   const double baseline = baseline_accuracy(docs);
   log << "brown-pos held-out accuracy " << std::fixed << std::setprecision(4) << e.accuracy() << " on "

@@ -2,24 +2,29 @@
 #include "train/seq_dates_transformer.h"
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <iomanip>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "model/beam.h"
 #include "model/config_json.h"
 #include "model/model.h"
-#include "train/lr_schedule.h"
-#include "train/optimizer.h"
 #include "train/seq_dates.h"
+#include "train/train_loop.h"
 #include "train/train_model.h"
 
 namespace tfp::train {
 
-std::vector<std::string> dates_default_args() {
-  return {"--steps", "4000", "--d-model", "64", "--heads", "4", "--layers", "2", "--d-ff", "256", "--batch", "64",
-          "--eval", "1000", "--eval-every", "250", "--f16"};
+NumbersRunOptions dates_defaults() {
+  NumbersRunOptions o;
+  o.steps = 4000;
+  o.d_model = 64, o.n_heads = 4, o.n_layers = 2, o.d_ff = 256;
+  o.batch = 64;
+  o.eval_examples = 1000;
+  o.eval_every = 250;
+  o.f16 = true;
+  return o;
 }
 
 namespace {
@@ -82,15 +87,14 @@ DatesEval evaluate_dates_model(const std::string& dir, int n, uint64_t seed, std
 }
 
 NumbersRunResult run_dates_training(const NumbersRunOptions& o, std::ostream& log) {
-  using clock = std::chrono::steady_clock;
+  check_numbers_options(o, "dates");
   const DatesTask task(o.seed);
   model::ModelConfig cfg = numbers_transformer_config(o);
   cfg.vocab_size = DatesTask::vocab_size();
   cfg.max_positions = DatesTask::kMaxSource;
   TrainModel<float> m(cfg);
   m.init(o.seed);
-  AdamW adamw(AdamWConfig{0.9, 0.98, 1e-9, 0.01});
-  const LrSchedule sched = numbers_schedule(o);
+  TrainLoop loop(m.params, numbers_loop_options(o));
   Rng data_rng = Rng::stream(o.seed, /*label "train dates"*/ 12);
   const std::vector<DateExample> held_out = task.held_out_set(o.eval_examples);
 
@@ -99,39 +103,38 @@ NumbersRunResult run_dates_training(const NumbersRunOptions& o, std::ostream& lo
   log << "dates: encoder-decoder, d_model " << o.d_model << ", " << o.n_layers << "+" << o.n_layers << " layers, "
       << o.n_heads << " heads, d_ff " << o.d_ff << ", " << res.parameters << " parameters, batch " << o.batch << ", "
       << o.steps << " steps, seed " << o.seed << "\n";
-  double loss_avg = 0;
-  for (int s = 0; s < o.steps; ++s) {
-    const auto t0 = clock::now();
-    const std::clock_t c0 = std::clock();
+  Batch b;
+  LoopHooks h;
+  h.forward = [&] {
     std::vector<DateExample> ex;
     for (int i = 0; i < o.batch; ++i) ex.push_back(task.sample(data_rng, false));
-    const Batch b = DatesTask::encode(ex);
-    m.params.zero_grad();
-    const CrossEntropyResult r = m.forward(b, {});
-    m.backward();
-    clip_grad_norm(m.params, 1.0);
-    adamw.step(m.params, sched.at(s));
-    res.cpu_seconds += double(std::clock() - c0) / CLOCKS_PER_SEC;
-    res.seconds += std::chrono::duration<double>(clock::now() - t0).count();
-    loss_avg = s == 0 ? r.loss : 0.95 * loss_avg + 0.05 * r.loss;
-    const bool last = s + 1 == o.steps;
-    if (last || (o.eval_every > 0 && (s + 1) % o.eval_every == 0)) {
-      res.held_out_exact = teacher_forced_exact(m, held_out);
-      log << "step " << std::setw(5) << s + 1 << "  loss " << std::fixed << std::setprecision(4) << loss_avg
-          << "  held-out exact " << res.held_out_exact << "  (" << std::setprecision(1) << res.seconds << " s, cpu "
-          << res.cpu_seconds << " s)" << std::endl;
-    }
-  }
+    b = DatesTask::encode(ex);
+    return m.forward(b, {});
+  };
+  h.backward = [&] { m.backward(); };
+  h.evaluate = [&](const LoopState& st) {
+    res.held_out_exact = teacher_forced_exact(m, held_out);
+    log << "step " << std::setw(5) << st.step << "  loss " << std::fixed << std::setprecision(4) << st.smoothed_loss
+        << "  held-out exact " << res.held_out_exact << "  (" << std::setprecision(1) << st.wall_seconds << " s, cpu "
+        << st.cpu_seconds << " s)" << std::endl;
+  };
+  if (!o.out_dir.empty())
+    h.checkpoint = [&](const LoopState& st) {
+      if (!st.last) return;
+      nlohmann::json cj = nlohmann::json::parse(model::config_to_json(m.config()));
+      cj["eos_token_id"] = DatesTask::kEnd;
+      cj["decoder_start_token_id"] = DatesTask::kStart;
+      cj["pad_token_id"] = DatesTask::kPad;
+      const io::DType dtype = o.f16 ? io::DType::F16 : io::DType::F32;
+      model::save_model_dir(o.out_dir, cj.dump(2), model::save_weights_by_role(m.config(), m.weights(), dtype),
+                            DatesTask::tokenizer_json());
+      log << "wrote " << o.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
+    };
+  const LoopState& done = loop.run(h);
+  res.seconds = done.wall_seconds;
+  res.cpu_seconds = done.cpu_seconds;
   if (o.out_dir.empty()) return res;
 
-  nlohmann::json cj = nlohmann::json::parse(model::config_to_json(m.config()));
-  cj["eos_token_id"] = DatesTask::kEnd;
-  cj["decoder_start_token_id"] = DatesTask::kStart;
-  cj["pad_token_id"] = DatesTask::kPad;
-  model::save_model_dir(o.out_dir, cj.dump(2),
-                        model::save_weights_by_role(m.config(), m.weights(), o.f16 ? io::DType::F16 : io::DType::F32),
-                        DatesTask::tokenizer_json());
-  log << "wrote " << o.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
   const DatesEval ev = evaluate_dates_model(o.out_dir, o.eval_examples, o.seed, log);
   res.engine_greedy_exact = double(ev.exact) / ev.examples;
   log << "engine greedy decode of the exported files: exact match " << std::setprecision(4) << res.engine_greedy_exact
@@ -140,29 +143,6 @@ NumbersRunResult run_dates_training(const NumbersRunOptions& o, std::ostream& lo
     log << "  " << std::setw(22) << date_form_name(static_cast<DateForm>(f)) << "  " << ev.exact_by_form[f] << " / "
         << ev.count_by_form[f] << "\n";
   return res;
-}
-
-nlohmann::json run_dates_eval_cli(const std::vector<std::string>& args, std::ostream& log) {
-  std::string dir = "models/dates";
-  int n = 1000;
-  uint64_t seed = 1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    TFP_CHECK(i + 1 < args.size(), "eval dates: ", args[i], " needs a value (--model DIR, --eval N, --seed S)");
-    if (args[i] == "--model") dir = args[++i];
-    else if (args[i] == "--eval" || args[i] == "--limit") n = std::stoi(args[++i]);
-    else if (args[i] == "--seed") seed = static_cast<uint64_t>(std::stoull(args[++i]));
-    else TFP_FAIL("eval dates: unknown option \"", args[i], "\" (--model DIR, --eval N, --seed S)");
-  }
-  TFP_CHECK(n > 0, "eval dates: --eval must be positive");
-  const DatesEval ev = evaluate_dates_model(dir, n, seed, log);
-  nlohmann::json by_form = nlohmann::json::object();
-  for (int f = 0; f < kDateForms; ++f)
-    by_form[date_form_name(static_cast<DateForm>(f))] = {ev.exact_by_form[f], ev.count_by_form[f]};
-  return {{"model", dir},
-          {"heldout_examples", ev.examples},
-          {"heldout_exact", ev.exact},
-          {"heldout_exact_match", double(ev.exact) / ev.examples},
-          {"by_form", by_form}};
 }
 
 }  // namespace tfp::train

@@ -1,11 +1,9 @@
 // Training recipe of the shipped model `numbers-gru`: the recurrent encoder–decoder with
 // additive attention (train/seq_gru_model.h) on the number-words task
 // (train/seq_numbers.h), exported as config.json ("model_type": "tfp_gru_seq2seq"),
-// model.safetensors (layout in model/gru_seq2seq.h) and tokenizer.json.
-//
-//   numbers-gru [--steps N] [--seed S] [--out DIR] [--batch B] [--embed E] [--hidden H]
-//               [--dec-hidden D] [--attn A] [--unidirectional] [--lr X] [--eval N]
-//               [--eval-every K] [--f16]
+// model.safetensors (layout in model/gru_seq2seq.h) and tokenizer.json. `tfp train
+// numbers-gru` fills the options from its flags (src/cli/train_flags.h); the steps run in
+// the one training loop (train/train_loop.h).
 //
 // Held-out accuracy: teacher-forced argmax exact match (= greedy decoding, see
 // train/trainer.h); after export the runner decodes the held-out set with the inference
@@ -16,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "train/train_loop.h"
+
 namespace tfp::train {
 
 struct NumbersGruOptions {
@@ -24,8 +24,8 @@ struct NumbersGruOptions {
   int batch = 64;
   int steps = 2000;
   uint64_t seed = 1;
-  double lr = 3e-3, min_lr = 1.5e-4;
-  int warmup = 100;
+  double lr = 3e-3, min_lr = 1.5e-4;  // `--lr X` sets both: the floor is X/20
+  int warmup = 100;                    // cut to o.steps/10 + 1 for a short run
   int eval_examples = 1000;
   int eval_every = 250;
   bool f16 = false;
@@ -38,8 +38,9 @@ struct NumbersGruResult {
   int64_t parameters = 0;
 };
 
-NumbersGruOptions parse_numbers_gru_args(const std::vector<std::string>& args);
+// The recipe's loop: warm-up to o.lr over o.warmup steps (at most a tenth of the run plus
+// one), cosine decay to o.min_lr, clipping at 1, AdamW (0.9, 0.999, 1e-8, no weight decay).
+LoopOptions numbers_gru_loop_options(const NumbersGruOptions& o);
 NumbersGruResult run_numbers_gru_training(const NumbersGruOptions& o, std::ostream& log);
-int run_numbers_gru_cli(const std::vector<std::string>& args, std::ostream& log);
 
 }  // namespace tfp::train

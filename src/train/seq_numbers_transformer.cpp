@@ -2,71 +2,20 @@
 #include "train/seq_numbers_transformer.h"
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <iomanip>
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "model/beam.h"
 #include "model/config_json.h"
 #include "model/model.h"
-#include "train/lr_schedule.h"
-#include "train/optimizer.h"
 #include "train/seq_align.h"
 #include "train/seq_numbers.h"
+#include "train/train_loop.h"
 #include "train/train_model.h"
-#include "train/train_step.h"
 
 namespace tfp::train {
-
-const char* numbers_usage() {
-  return "usage: train numbers-transformer [--steps N] [--seed S] [--out DIR] [--batch B]\n"
-         "                 [--d-model C] [--heads H] [--layers L] [--d-ff F] [--lr X]\n"
-         "                 [--eval N] [--eval-every K] [--f16]\n";
-}
-
-NumbersRunOptions parse_numbers_args(const std::vector<std::string>& args) {
-  NumbersRunOptions o;
-  auto number = [&](size_t& i) -> double {
-    TFP_CHECK(i + 1 < args.size(), "numbers-transformer: ", args[i], " needs a value\n", numbers_usage());
-    const std::string& v = args[++i];
-    size_t used = 0;
-    double x = 0;
-    try {
-      x = std::stod(v, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    TFP_CHECK(used == v.size() && !v.empty(), "numbers-transformer: ", args[i - 1],
-              " expects a number, got \"", v, "\"");
-    return x;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--steps") o.steps = static_cast<int>(number(i));
-    else if (a == "--seed") o.seed = static_cast<uint64_t>(number(i));
-    else if (a == "--batch") o.batch = static_cast<int>(number(i));
-    else if (a == "--d-model") o.d_model = static_cast<int>(number(i));
-    else if (a == "--heads") o.n_heads = static_cast<int>(number(i));
-    else if (a == "--layers") o.n_layers = static_cast<int>(number(i));
-    else if (a == "--d-ff") o.d_ff = static_cast<int>(number(i));
-    else if (a == "--lr") o.lr = number(i), o.min_lr = o.lr / 20;
-    else if (a == "--eval") o.eval_examples = static_cast<int>(number(i));
-    else if (a == "--eval-every") o.eval_every = static_cast<int>(number(i));
-    else if (a == "--f16") o.f16 = true;
-    else if (a == "--out") {
-      TFP_CHECK(i + 1 < args.size(), "numbers-transformer: --out needs a value\n", numbers_usage());
-      o.out_dir = args[++i];
-    } else {
-      TFP_FAIL("numbers-transformer: unknown option \"", a, "\"\n", numbers_usage());
-    }
-  }
-  TFP_CHECK(o.steps > 0 && o.batch > 0 && o.eval_examples > 0,
-            "numbers-transformer: --steps, --batch and --eval must be positive");
-  o.warmup = std::min(o.warmup, o.steps / 10 + 1);
-  return o;
-}
 
 model::ModelConfig numbers_transformer_config(const NumbersRunOptions& o) {
   model::ModelConfig c;
@@ -134,23 +83,30 @@ std::string ids_to_text(const std::vector<int32_t>& ids) {
 
 }  // namespace
 
-LrSchedule numbers_schedule(const NumbersRunOptions& o) {
-  LrSchedule sched;
-  sched.peak = o.lr;
-  sched.floor = o.min_lr;
-  sched.warmup = o.warmup;
-  sched.total = o.steps;
-  sched.decay = Decay::Cosine;
-  return sched;
+LoopOptions numbers_loop_options(const NumbersRunOptions& o) {
+  LoopOptions l;
+  l.steps = o.steps;
+  l.schedule.peak = o.lr;
+  l.schedule.floor = o.min_lr;
+  l.schedule.warmup = std::min(o.warmup, o.steps / 10 + 1);  // a tenth of a short run at most
+  l.schedule.decay = Decay::Cosine;
+  l.clip = 1.0;
+  l.adamw = AdamWConfig{0.9, 0.98, 1e-9, 0.01};
+  l.eval_every = o.eval_every;
+  return l;
+}
+
+void check_numbers_options(const NumbersRunOptions& o, const char* recipe) {
+  TFP_CHECK(o.steps > 0 && o.batch > 0 && o.eval_examples > 0, recipe,
+            ": steps, batch and eval_examples must be positive");
 }
 
 NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& log) {
-  using clock = std::chrono::steady_clock;
+  check_numbers_options(o, "numbers-transformer");
   const NumbersTask task(o.seed);
   TrainModel<float> m(numbers_transformer_config(o));
   m.init(o.seed);
-  AdamW adamw(AdamWConfig{0.9, 0.98, 1e-9, 0.01});
-  const LrSchedule sched = numbers_schedule(o);
+  TrainLoop loop(m.params, numbers_loop_options(o));
   Rng data_rng = Rng::stream(o.seed, /*label "train numbers"*/ 2);
   const std::vector<NumberExample> held_out = task.held_out_set(o.eval_examples);
 
@@ -159,41 +115,42 @@ NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& 
   log << "numbers-transformer: encoder-decoder, d_model " << o.d_model << ", " << o.n_layers << "+"
       << o.n_layers << " layers, " << o.n_heads << " heads, d_ff " << o.d_ff << ", " << res.parameters
       << " parameters, batch " << o.batch << ", " << o.steps << " steps, seed " << o.seed << "\n";
-  double loss_avg = 0;
-  for (int s = 0; s < o.steps; ++s) {
-    const auto t0 = clock::now();
-    const std::clock_t c0 = std::clock();
+  Batch b;
+  LoopHooks h;
+  h.forward = [&] {
     std::vector<NumberExample> ex;
     for (int i = 0; i < o.batch; ++i) ex.push_back(task.sample(data_rng, false));
-    const Batch b = NumbersTask::encode(ex);
-    const CrossEntropyResult r =
-        optimisation_step(m.params, adamw, sched.at(s), 1.0, [&] { return m.forward(b, {}); }, [&] { m.backward(); }).loss;
-    res.cpu_seconds += double(std::clock() - c0) / CLOCKS_PER_SEC;
-    res.seconds += std::chrono::duration<double>(clock::now() - t0).count();
-    loss_avg = s == 0 ? r.loss : 0.95 * loss_avg + 0.05 * r.loss;
-    const bool last = s + 1 == o.steps;
-    if (last || (o.eval_every > 0 && (s + 1) % o.eval_every == 0)) {
-      const HeldOutStats e = evaluate(m, held_out);
-      log << "step " << std::setw(5) << s + 1 << "  loss " << std::fixed << std::setprecision(4) << loss_avg
-          << "  held-out loss " << e.loss << "  token acc " << std::setprecision(4) << e.token_accuracy
-          << "  exact " << e.exact << "  (" << std::setprecision(1) << res.seconds << " s, cpu "
-          << res.cpu_seconds << " s)" << std::endl;
-      res.held_out_exact = e.exact;
-    }
-  }
+    b = NumbersTask::encode(ex);
+    return m.forward(b, {});
+  };
+  h.backward = [&] { m.backward(); };
+  h.evaluate = [&](const LoopState& st) {
+    const HeldOutStats e = evaluate(m, held_out);
+    log << "step " << std::setw(5) << st.step << "  loss " << std::fixed << std::setprecision(4) << st.smoothed_loss
+        << "  held-out loss " << e.loss << "  token acc " << std::setprecision(4) << e.token_accuracy
+        << "  exact " << e.exact << "  (" << std::setprecision(1) << st.wall_seconds << " s, cpu "
+        << st.cpu_seconds << " s)" << std::endl;
+    res.held_out_exact = e.exact;
+  };
+  if (!o.out_dir.empty())
+    h.checkpoint = [&](const LoopState& st) {
+      if (!st.last) return;
+      nlohmann::json cfg = nlohmann::json::parse(model::config_to_json(m.config()));
+      cfg["eos_token_id"] = NumbersTask::kEnd;
+      cfg["decoder_start_token_id"] = NumbersTask::kStart;
+      cfg["pad_token_id"] = NumbersTask::kPad;
+      model::save_model_dir(
+          o.out_dir, cfg.dump(2),
+          model::save_weights_by_role(m.config(), m.weights(), o.f16 ? io::DType::F16 : io::DType::F32),
+          NumbersTask::tokenizer_json());
+      log << "wrote " << o.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
+    };
+  const LoopState& done = loop.run(h);
+  res.seconds = done.wall_seconds;
+  res.cpu_seconds = done.cpu_seconds;
   if (o.out_dir.empty()) return res;
 
-  // Export, then check the files with the engine itself.
-  nlohmann::json cfg = nlohmann::json::parse(model::config_to_json(m.config()));
-  cfg["eos_token_id"] = NumbersTask::kEnd;
-  cfg["decoder_start_token_id"] = NumbersTask::kStart;
-  cfg["pad_token_id"] = NumbersTask::kPad;
-  model::save_model_dir(
-      o.out_dir, cfg.dump(2),
-      model::save_weights_by_role(m.config(), m.weights(), o.f16 ? io::DType::F16 : io::DType::F32),
-      NumbersTask::tokenizer_json());
-  log << "wrote " << o.out_dir << "/{config.json,model.safetensors,tokenizer.json}\n";
-
+  // Check the exported files with the engine itself.
   const model::LoadedModel lm = model::load_model_dir(o.out_dir);
   model::DecodeOptions dopt;
   dopt.start_id = NumbersTask::kStart;
@@ -223,13 +180,6 @@ NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& 
       << align.correct << " of " << align.graded << " digits ("
       << (align.graded ? 100.0 * align.correct / align.graded : 0.0) << "%)\n";
   return res;
-}
-
-int run_numbers_transformer_cli(const std::vector<std::string>& args, std::ostream& log) {
-  const NumbersRunResult r = run_numbers_training(parse_numbers_args(args), log);
-  log << "trained in " << std::setprecision(1) << r.seconds << " s wall, " << r.cpu_seconds
-      << " s cpu; held-out exact match " << std::setprecision(4) << r.held_out_exact << "\n";
-  return 0;
 }
 
 }  // namespace tfp::train

@@ -2,11 +2,8 @@
 // Transformer (train/train_model.h) on the number-words task (train/seq_numbers.h),
 // exported as config.json ("model_type": "tfp") + model.safetensors + tokenizer.json so
 // the engine (model::load_model_dir, model::decode_seq2seq), `tfp forward` and the JS API
-// load it unchanged.
-//
-//   numbers-transformer [--steps N] [--seed S] [--out DIR] [--batch B] [--d-model C]
-//                       [--heads H] [--layers L] [--d-ff F] [--lr X] [--eval N]
-//                       [--eval-every K] [--f16]
+// load it unchanged. `tfp train numbers-transformer` fills the options from its flags
+// (src/cli/train_flags.h); the steps run in the one training loop (train/train_loop.h).
 //
 // Held-out accuracy is exact match of the teacher-forced argmax over every digit and the
 // end mark, which for a one-answer task is exactly greedy decoding (see train/trainer.h);
@@ -20,7 +17,7 @@
 #include <vector>
 
 #include "model/config.h"
-#include "train/lr_schedule.h"
+#include "train/train_loop.h"
 
 namespace tfp::train {
 
@@ -29,8 +26,8 @@ struct NumbersRunOptions {
   int batch = 64;
   int steps = 2000;
   uint64_t seed = 1;
-  double lr = 2e-3, min_lr = 1e-4;
-  int warmup = 100;
+  double lr = 2e-3, min_lr = 1e-4;  // `--lr X` sets both: the floor is X/20
+  int warmup = 100;                  // cut to o.steps/10 + 1 for a short run
   int eval_examples = 1000;
   int eval_every = 250;  // 0 = only at the end
   bool f16 = false;      // store weights as F16 in model.safetensors
@@ -44,13 +41,12 @@ struct NumbersRunResult {
   int64_t parameters = 0;
 };
 
-NumbersRunOptions parse_numbers_args(const std::vector<std::string>& args);
-const char* numbers_usage();
 model::ModelConfig numbers_transformer_config(const NumbersRunOptions& o);
-// The recipe's schedule: warm-up to o.lr, cosine decay to o.min_lr over o.steps.
-LrSchedule numbers_schedule(const NumbersRunOptions& o);
+// The recipe's loop: warm-up to o.lr over o.warmup steps (at most a tenth of the run plus
+// one), cosine decay to o.min_lr over o.steps, clipping at 1, AdamW (0.9, 0.98, 1e-9, 0.01).
+LoopOptions numbers_loop_options(const NumbersRunOptions& o);
+// Throws tfp::Error, naming `recipe`, unless steps, batch and eval_examples are positive.
+void check_numbers_options(const NumbersRunOptions& o, const char* recipe);
 NumbersRunResult run_numbers_training(const NumbersRunOptions& o, std::ostream& log);
-// Command-line entry for `tfp train numbers-transformer ...` and the bench runner.
-int run_numbers_transformer_cli(const std::vector<std::string>& args, std::ostream& log);
 
 }  // namespace tfp::train

@@ -1,13 +1,11 @@
-// One optimisation step, written once for every trainer in src/train/: the toy Trainer
-// (train/trainer.h: `tfp train`, the C API, the training page) and the shipped models'
-// recipes (brown_gpt.cpp, brown_pos.cpp, seq_numbers_transformer.cpp, seq_numbers_gru.cpp).
+// One optimisation step, written once: the training loop (train/train_loop.h) that every
+// trainer in src/train/ runs calls it for each step.
 //
 //   zero the gradients → forward (mean cross-entropy over the graded tokens, activations
 //   kept) → backward (∂loss/∂θ into .grad) → clip the global gradient norm → AdamW at lr.
 //
 // The model is any of the trainable models (TrainModel, GruSeq2Seq): the caller passes its
 // forward and backward as callables, so each keeps its own batch type and loss options.
-// What differs between trainers (data, schedule, evaluation, logging, export) stays theirs.
 #pragma once
 #include <utility>
 

@@ -7,7 +7,6 @@
 #include "io/safetensors.h"
 #include "model/config_json.h"
 #include "model/model.h"
-#include "train/train_step.h"
 
 namespace tfp::train {
 
@@ -56,17 +55,13 @@ model::GruSeq2SeqConfig toy_gru_config(const TrainerOptions& opt, const Task& ta
 Trainer::Trainer(const TrainerOptions& opt)
     : opt_(opt),
       task_(opt.task, opt.seed, opt.task_size),
-      adamw_(AdamWConfig{0.9, 0.98, 1e-9, opt.weight_decay}),
       data_rng_(Rng::stream(opt.seed, /*label "train data"*/ 2)),
       dropout_rng_(Rng::stream(opt.seed, /*label "dropout"*/ 4)) {
-  TFP_CHECK(opt.batch > 0 && opt.steps > 0, "trainer: batch and steps must be positive");
-  TFP_CHECK(opt.dropout >= 0 && opt.dropout < 1, "trainer: dropout must be in [0, 1), got ", opt.dropout);
-  TFP_CHECK(!opt.recurrent || opt.dropout == 0,
-            "trainer: dropout applies to the Transformer; the GRU model has none (dropout 0)");
+  const std::string why = options_error(opt, [](std::string_view key) { return std::string(key); });
+  TFP_CHECK(why.empty(), "trainer: ", why);
   if (opt.recurrent) {
     TFP_CHECK(opt.architecture == model::Architecture::encoder_decoder,
               "trainer: the GRU with additive attention is an encoder-decoder");
-    TFP_CHECK(opt.d_model > 0, "trainer: d_model must be positive");
     gru_config_ = toy_gru_config(opt, task_);
     gru_ = std::make_unique<GruSeq2Seq<float>>(gru_config_);
     gru_->init(opt.seed);
@@ -83,11 +78,28 @@ Trainer::Trainer(const TrainerOptions& opt)
     tf_ = std::make_unique<TrainModel<float>>(config_);
     tf_->init(opt.seed);
   }
-  schedule_.peak = opt.lr;
-  schedule_.floor = opt.min_lr;
-  schedule_.warmup = opt.warmup;
-  schedule_.total = opt.steps;
-  schedule_.decay = opt.decay;
+  LoopOptions lo;
+  lo.steps = opt.steps;
+  lo.schedule.peak = opt.lr;
+  lo.schedule.floor = opt.min_lr;
+  lo.schedule.warmup = opt.warmup;
+  lo.schedule.decay = opt.decay;
+  lo.clip = opt.clip;
+  lo.adamw = AdamWConfig{0.9, 0.98, 1e-9, opt.weight_decay};
+  lo.eval_every = opt.eval_every;
+  loop_ = std::make_unique<TrainLoop>(params(), lo);
+  hooks_.forward = [this] {
+    std::vector<Example> ex;
+    for (int i = 0; i < opt_.batch; ++i) ex.push_back(task_.sample(data_rng_, false));
+    last_ = task_.encode(ex, opt_.architecture);
+    LossOptions lo;
+    lo.label_smoothing = opt_.label_smoothing;
+    // Dropout in training steps only; evaluate(), generate() and inspect() pass none.
+    Dropout dropout;
+    if (opt_.dropout > 0) dropout = {opt_.dropout, dropout_rng_.next_u64()};
+    return forward(last_, lo, dropout);
+  };
+  hooks_.backward = [this] { gru_ ? gru_->backward() : tf_->backward(); };
   Rng eval_rng = Rng::stream(opt.seed, /*label "held-out data"*/ 3);
   for (int i = 0; i < opt.eval_examples; ++i) held_out_.push_back(task_.sample(eval_rng, true));
 }
@@ -102,32 +114,27 @@ CrossEntropyResult Trainer::forward(const Batch& b, const LossOptions& lo, const
 }
 
 StepStats Trainer::step() {
-  std::vector<Example> ex;
-  for (int i = 0; i < opt_.batch; ++i) ex.push_back(task_.sample(data_rng_, false));
-  last_ = task_.encode(ex, opt_.architecture);
-  LossOptions lo;
-  lo.label_smoothing = opt_.label_smoothing;
-  // Dropout in training steps only; evaluate(), generate() and inspect() pass none.
-  Dropout dropout;
-  if (opt_.dropout > 0) dropout = {opt_.dropout, dropout_rng_.next_u64()};
+  const LoopState& l = loop_->step(hooks_);
   StepStats s;
-  s.lr = schedule_.at(steps_done_);
-  const OptimisationStep o = optimisation_step(
-      params(), adamw_, s.lr, opt_.clip, [&] { return forward(last_, lo, dropout); },
-      [&] { gru_ ? gru_->backward() : tf_->backward(); });
-  const CrossEntropyResult& r = o.loss;
-  s.grad_norm = o.grad_norm;
-  s.step = ++steps_done_;
-  s.loss = r.loss;
-  s.tokens = r.valid;
-  s.token_accuracy = r.valid ? double(r.correct) / r.valid : 0.0;
+  s.step = l.step;
+  s.lr = l.lr;
+  s.grad_norm = l.grad_norm;
+  s.loss = l.loss.loss;
+  s.tokens = l.loss.valid;
+  s.token_accuracy = l.loss.valid ? double(l.loss.correct) / l.loss.valid : 0.0;
   return s;
+}
+
+const LoopState& Trainer::train(int until, const std::function<void(const LoopState&)>& on_eval) {
+  LoopHooks h = hooks_;
+  h.evaluate = on_eval;
+  return loop_->run(h, until);
 }
 
 void Trainer::set_lr(double lr) {
   TFP_CHECK(std::isfinite(lr) && lr > 0, "trainer: the learning rate must be positive, got ", lr);
-  opt_.lr = schedule_.peak = lr;
-  opt_.min_lr = schedule_.floor = lr / 10;
+  set_peak_lr(opt_, lr);
+  loop_->set_lr(opt_.lr, opt_.min_lr);
 }
 
 EvalStats Trainer::evaluate() {

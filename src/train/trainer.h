@@ -1,6 +1,8 @@
-// The training loop as an object that is stepped: the training page's worker calls
-// step() repeatedly (reading the loss and, now and then, attention maps) and can stop
-// at any step; the native runner (bench/train_toy.cpp) calls it in a loop.
+// The toy trainer as an object that is stepped: the training page's worker calls step()
+// repeatedly (reading the loss and, now and then, attention maps) and can stop at any
+// step; the native runner (train/toy_runner.h: `tfp train TASK`, bench/train_toy.cpp)
+// calls train(), which runs the same steps with periodic held-out evaluation. Both go
+// through the one training loop (train/train_loop.h).
 //
 // One step: draw a batch from the task's training split → forward → cross-entropy →
 // backward → clip the global gradient norm → AdamW with the scheduled learning rate.
@@ -15,49 +17,20 @@
 // does the token-by-token decoding; the test checks the two agree.)
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "model/config.h"
 #include "model/gru_seq2seq.h"
-#include "train/lr_schedule.h"
-#include "train/optimizer.h"
 #include "train/seq_gru_model.h"
 #include "train/tasks.h"
+#include "train/train_loop.h"
 #include "train/train_model.h"
+#include "train/trainer_options.h"
 
 namespace tfp::train {
-
-struct TrainerOptions {
-  TaskKind task = TaskKind::Reverse;
-  int task_size = 0;  // 0 = the task's default
-  model::Architecture architecture = model::Architecture::decoder_only;
-  int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;
-  model::Positional positional = model::Positional::learned;  // learned, sinusoidal or none
-  // A GRU encoder–decoder with additive attention (train/seq_gru_model.h) instead of a
-  // Transformer (architecture must be encoder_decoder): embedding and attention width
-  // d_model, a bidirectional encoder of d_model per direction, a decoder of 2·d_model.
-  // n_heads, n_layers, d_ff, positional, norm_first and activation do not apply.
-  bool recurrent = false;
-  bool norm_first = true;
-  nn::Activation activation = nn::Activation::gelu_tanh;
-  int batch = 32;
-  int steps = 1000;        // the schedule's length
-  uint64_t seed = 1;
-  double lr = 3e-3, min_lr = 3e-4;
-  int warmup = 50;
-  Decay decay = Decay::Cosine;
-  double weight_decay = 0.01;
-  double clip = 1.0;
-  double label_smoothing = 0.0;
-  // Inverted dropout in [0, 1) on the embeddings and every residual branch of the
-  // Transformer, training steps only (train_model.h, Dropout); 0 = off. The masks come
-  // from the seed (a stream of their own), so a run is still fixed by its options and seed.
-  // The GRU has none: dropout > 0 with recurrent is refused.
-  double dropout = 0.0;
-  int eval_examples = 512;
-};
 
 struct StepStats {
   int step = 0;            // steps done, including this one
@@ -85,10 +58,16 @@ struct AttentionMap {
 class Trainer {
  public:
   explicit Trainer(const TrainerOptions& opt);
+  Trainer(const Trainer&) = delete;  // the loop's hooks hold `this`
+  Trainer& operator=(const Trainer&) = delete;
 
   StepStats step();
+  // Steps until `until` steps are done (-1: opt.steps), calling on_eval every
+  // opt.eval_every steps and after the last (the caller evaluates and logs there).
+  const LoopState& train(int until, const std::function<void(const LoopState&)>& on_eval);
   EvalStats evaluate();  // on the fixed held-out set (opt.eval_examples)
-  int steps_done() const { return steps_done_; }
+  int steps_done() const { return loop_->steps_done(); }
+  const LoopState& loop_state() const { return loop_->state(); }
   // A new peak learning rate from the next step on (floor = lr/10, as `--lr` sets it);
   // the schedule keeps its position (warm-up, then the decay towards the floor).
   void set_lr(double lr);
@@ -129,12 +108,11 @@ class Trainer {
   std::unique_ptr<GruSeq2Seq<float>> gru_;
   model::ModelConfig config_;
   model::GruSeq2SeqConfig gru_config_;
-  AdamW adamw_;
-  LrSchedule schedule_;
+  std::unique_ptr<TrainLoop> loop_;  // over params(), made once the model is
+  LoopHooks hooks_;                  // the step's forward (a batch of the task) and backward
   Rng data_rng_;
   Rng dropout_rng_;  // one mask seed per training step when opt.dropout > 0
   std::vector<Example> held_out_;
-  int steps_done_ = 0;
   Batch last_;  // the batch of the last forward (for attention())
 
   CrossEntropyResult forward(const Batch& b, const LossOptions& lo, const Dropout& dropout = {});

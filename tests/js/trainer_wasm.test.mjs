@@ -55,7 +55,7 @@ test('trainer errors come back as a status and a message', () => {
   assert.equal(api.createStatus('mul', '{}'), 1);
   assert.match(api.lastError(), /unknown task "mul"/);
   assert.equal(api.createStatus('copy', '{"batch": -1}'), 1);
-  assert.match(api.lastError(), /--steps and --batch must be positive/);
+  assert.match(api.lastError(), /option "batch" must be positive, got -1/);
   assert.equal(api.createStatus('copy', '{"speed": 9}'), 1);
   assert.match(api.lastError(), /unknown option "speed"/);
 });
