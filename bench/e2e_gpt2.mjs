@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { loadTfp } from '../tests/js/tfp_module.mjs';
+import { withParams } from '../web/src/engine/params.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -70,7 +71,8 @@ async function ours() {
     forward(x) {
       const p = idsAt(x);
       try {
-        check(m._tfp_model_forward(model, p, x.length, 0, 0, 0, 0, 0, slot), 'tfp_model_forward');
+        check(withParams(m, 'tfp_forward_params', { ids: p, n: x.length }, (params) => m._tfp_model_forward(model, params, slot)),
+          'tfp_model_forward');
         const list = u32(slot);
         const i = m._tfp_tensors_find(list, put(new TextEncoder().encode('logits\0')));
         const out = new Float32Array(m.HEAPU8.buffer, m._tfp_tensors_data(list, i), x.length * V).slice();
@@ -81,7 +83,8 @@ async function ours() {
     /** Prefill `context` tokens, then the time of each of `steps` greedy tokens (ms). */
     decode(context, steps) {
       const p = idsAt(ids(context));
-      check(m._tfp_generator_create(model, p, context, steps + 1, 0, 0, 1, 0, 0, 0, 0, slot), 'tfp_generator_create');
+      check(withParams(m, 'tfp_generator_params', { prompt: p, n: context, max_tokens: steps + 1, temperature: 0, n_stop: 0 },
+        (params) => m._tfp_generator_create(model, params, slot)), 'tfp_generator_create');
       m._tfp_free(p);
       const gen = u32(slot);
       check(m._tfp_generator_next(gen, slot, 0, slot + 4), 'prefill');

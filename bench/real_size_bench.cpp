@@ -195,8 +195,13 @@ int main(int argc, char** argv) {
   if (!enc_dec) {
     const double t1 = now_ms();
     tfp_generator* gen = nullptr;
-    check(tfp_generator_create(model, prompt.data(), n_prompt, 1 + n_tokens, 0.0f, 0, 1.0f, 0, nullptr, -1, 0, &gen),
-          "tfp_generator_create");
+    tfp_generator_params gp;
+    tfp_generator_params_init(&gp);  // stop at the model's eos
+    gp.prompt = prompt.data();
+    gp.n = n_prompt;
+    gp.max_tokens = 1 + n_tokens;
+    gp.temperature = 0.0f;  // greedy
+    check(tfp_generator_create(model, &gp, &gen), "tfp_generator_create");
     int32_t id = 0;
     int done = 0;
     check(tfp_generator_next(gen, &id, nullptr, &done), "tfp_generator_next");
@@ -215,15 +220,19 @@ int main(int argc, char** argv) {
     std::vector<int32_t> out(static_cast<size_t>(n_tokens + 4));
     int len = 0;
     tfp_tensors* align = nullptr;
+    tfp_translate_params tp;
+    tfp_translate_params_init(&tp);  // greedy, the model's start and eos
+    tp.src_ids = prompt.data();
+    tp.n = n_prompt;
+    tp.max_tokens = 1;
     const double t1 = now_ms();
-    check(tfp_model_translate(model, prompt.data(), n_prompt, 1, 1, -1, -1, out.data(), static_cast<int>(out.size()),
-                              &len, &align),
+    check(tfp_model_translate(model, &tp, out.data(), static_cast<int>(out.size()), &len, &align),
           "tfp_model_translate");
     prefill_ms = now_ms() - t1;
     tfp_tensors_free(align);
+    tp.max_tokens = 1 + n_tokens;
     const double t2 = now_ms();
-    check(tfp_model_translate(model, prompt.data(), n_prompt, 1, 1 + n_tokens, -1, -1, out.data(),
-                              static_cast<int>(out.size()), &len, &align),
+    check(tfp_model_translate(model, &tp, out.data(), static_cast<int>(out.size()), &len, &align),
           "tfp_model_translate");
     const double whole = now_ms() - t2;
     tfp_tensors_free(align);

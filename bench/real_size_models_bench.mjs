@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MODELS, tensorTable, writeModel } from './real_size_models.mjs';
 import { loadTfp } from '../tests/js/tfp_module.mjs';
+import { withParams } from '../web/src/engine/params.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'build/real-models');
@@ -118,7 +119,8 @@ function generateOn(m, model, slot, put, check, u32, i32) {
   let prefillMs, decodeMs, decoded = 0;
   if (info.architecture !== 'encoder_decoder') {
     const t1 = performance.now();
-    check(m._tfp_generator_create(model, pp, PROMPT, 1 + TOKENS, 0, 0, 1, 0, 0, -1, 0, slot), 'tfp_generator_create');
+    check(withParams(m, 'tfp_generator_params', { prompt: pp, n: PROMPT, max_tokens: 1 + TOKENS, temperature: 0 },
+      (params) => m._tfp_generator_create(model, params, slot)), 'tfp_generator_create');
     const gen = u32(slot);
     check(m._tfp_generator_next(gen, slot, 0, slot + 4), 'tfp_generator_next');
     prefillMs = performance.now() - t1;
@@ -134,12 +136,14 @@ function generateOn(m, model, slot, put, check, u32, i32) {
     m._tfp_generator_free(gen);
   } else {
     const cap = TOKENS + 4, out = m._tfp_alloc(4 * cap);
+    const translate = (maxTokens) => withParams(m, 'tfp_translate_params', { src_ids: pp, n: PROMPT, max_tokens: maxTokens },
+      (params) => m._tfp_model_translate(model, params, out, cap, slot, slot + 4));
     const t1 = performance.now();
-    check(m._tfp_model_translate(model, pp, PROMPT, 1, 1, -1, -1, out, cap, slot, slot + 4), 'tfp_model_translate');
+    check(translate(1), 'tfp_model_translate');
     prefillMs = performance.now() - t1;
     m._tfp_tensors_free(u32(slot + 4));
     const t2 = performance.now();
-    check(m._tfp_model_translate(model, pp, PROMPT, 1, 1 + TOKENS, -1, -1, out, cap, slot, slot + 4), 'tfp_model_translate');
+    check(translate(1 + TOKENS), 'tfp_model_translate');
     const whole = performance.now() - t2;
     m._tfp_tensors_free(u32(slot + 4));
     const len = i32(slot);

@@ -15,6 +15,7 @@
 #include "io/file.h"
 #include "model/fill_mask.h"
 #include "model/model.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -37,7 +38,13 @@ Filled fill(tfp_model* m, const std::vector<int32_t>& ids, int top_k, int mask_i
   f.positions.assign(n, -7);
   f.ids.assign(n * static_cast<size_t>(std::max(top_k, 1)), -7);
   f.probs.assign(f.ids.size(), -7.0f);
-  f.status = tfp_model_fill_mask(m, ids.data(), static_cast<int>(n), nullptr, nullptr, mask_id, top_k,
+  f.status = tfp_model_fill_mask(m,
+                                 tfp::testing::params(tfp_fill_mask_params{.ids = ids.data(),
+                                                                           .n = static_cast<int>(n),
+                                                                           .token_type_ids = nullptr,
+                                                                           .attention_mask = nullptr,
+                                                                           .mask_id = mask_id,
+                                                                           .top_k = top_k}),
                                  f.positions.data(), f.ids.data(), f.probs.data(), &f.n_masked);
   return f;
 }
@@ -126,8 +133,12 @@ TEST_CASE("api fill_mask: errors are statuses with messages") {
   CHECK(fill(m, {2, 4, 99}, 5).status == TFP_ERR_ENGINE);  // id outside the vocabulary
   CHECK(std::string(tfp_last_error()).find("token id 99 at position 2") != std::string::npos);
   int n = 0;
-  CHECK(tfp_model_fill_mask(m, nullptr, 0, nullptr, nullptr, -1, 5, nullptr, nullptr, nullptr, &n) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(
+      tfp_model_fill_mask(
+          m,
+          tfp::testing::params(tfp_fill_mask_params{
+              .ids = nullptr, .n = 0, .token_type_ids = nullptr, .attention_mask = nullptr, .mask_id = -1, .top_k = 5}),
+          nullptr, nullptr, nullptr, &n) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(fill(m, {2, 4, 3}, 5).status == TFP_OK);  // still usable
   tfp_model_free(m);
 }

@@ -35,6 +35,7 @@
 #include "model/model.h"
 #include "model/torch_inputs.h"
 #include "model/transformer.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -86,9 +87,17 @@ double max_diff(const TensorView& a, const TensorView& b) {
 
 // The API's forward on the fixture's inputs: src is src (or memory for a bare decoder).
 int forward(const Fixture& f, const Tensor& src, int flags, Tensors& out, const std::vector<uint8_t>& src_pad) {
-  return tfp_model_forward_embeddings(f.api, 16, src.data.data(), rows_of(src),
-                                      f.in.tgt.empty() ? nullptr : f.in.tgt.data.data(), rows_of(f.in.tgt),
-                                      opt(src_pad), opt(f.in.masks.tgt_key_padding), flags, &out.list);
+  return tfp_model_forward_embeddings(
+      f.api,
+      tfp::testing::params(tfp_embeddings_params{.C = 16,
+                                                 .src = src.data.data(),
+                                                 .S = rows_of(src),
+                                                 .tgt = f.in.tgt.empty() ? nullptr : f.in.tgt.data.data(),
+                                                 .T = rows_of(f.in.tgt),
+                                                 .src_padding = opt(src_pad),
+                                                 .tgt_padding = opt(f.in.masks.tgt_key_padding),
+                                                 .flags = flags}),
+      &out.list);
 }
 
 // Every record of `obs` equals the API's tensor of that name (1e-6), and the API's every
@@ -120,9 +129,16 @@ void check_steps(const Fixture& f, const Tensor& src, int flags, const Tensors& 
         CAPTURE(q);
         Tensors st;
         const int status = tfp_model_attention_steps_embeddings(
-            f.api, 16, src.data.data(), rows_of(src), f.in.tgt.empty() ? nullptr : f.in.tgt.data.data(),
-            rows_of(f.in.tgt), opt(src_pad), opt(f.in.masks.tgt_key_padding), flags, set.c_str(), layer, h, q,
-            &st.list);
+            f.api,
+            tfp::testing::params(tfp_embeddings_params{.C = 16,
+                                                       .src = src.data.data(),
+                                                       .S = rows_of(src),
+                                                       .tgt = f.in.tgt.empty() ? nullptr : f.in.tgt.data.data(),
+                                                       .T = rows_of(f.in.tgt),
+                                                       .src_padding = opt(src_pad),
+                                                       .tgt_padding = opt(f.in.masks.tgt_key_padding),
+                                                       .flags = flags}),
+            set.c_str(), layer, h, q, &st.list);
         INFO(tfp_last_error());
         REQUIRE(status == TFP_OK);
         const TensorView row = st.get("probs");
@@ -240,8 +256,11 @@ TEST_CASE("api embeddings: bare nn.TransformerDecoder (src is its memory) equals
 
   // It has no encoder: "enc" is not a set, and TFP_EMBED_CAUSAL_SRC names why.
   Tensors st;
-  CHECK(error_of(tfp_model_attention_steps_embeddings(f.api, 16, f.in.memory.data.data(), 7, f.in.tgt.data.data(), 5,
-                                                      nullptr, nullptr, 0, "enc", 0, 0, 0, &st.list)) ==
+  CHECK(error_of(tfp_model_attention_steps_embeddings(
+            f.api,
+            tfp::testing::params(tfp_embeddings_params{
+                .C = 16, .src = f.in.memory.data.data(), .S = 7, .tgt = f.in.tgt.data.data(), .T = 5}),
+            "enc", 0, 0, 0, &st.list)) ==
         "tfp_model_attention_steps_embeddings: set \"enc\" does not exist in this encoder_decoder model (valid: "
         "\"dec\", \"cross\")");
   CHECK(error_of(forward(f, f.in.memory, TFP_EMBED_CAUSAL_SRC, st, {})) ==
@@ -267,8 +286,14 @@ TEST_CASE("api embeddings: nn.TransformerEncoder (pre-LN) equals the C++ forward
       in.masks.src_mask = bool_mask(future, 7, 7);
     }
     Tensors r;
-    REQUIRE(tfp_model_forward_embeddings(f.api, 16, f.in.src.data.data(), 7, nullptr, 0,
-                                         f.in.masks.src_key_padding.data(), nullptr, flags, &r.list) == TFP_OK);
+    REQUIRE(tfp_model_forward_embeddings(
+                f.api,
+                tfp::testing::params(tfp_embeddings_params{.C = 16,
+                                                           .src = f.in.src.data.data(),
+                                                           .S = 7,
+                                                           .src_padding = f.in.masks.src_key_padding.data(),
+                                                           .flags = flags}),
+                &r.list) == TFP_OK);
     nn::RecordingObserver obs({"*.probs"});
     const TorchResult direct = run_torch(f.direct.config(), f.direct.weights(), f.direct.family, in, &obs);
     CHECK(r.get("hidden").shape == Shape{7, 16});
@@ -296,7 +321,11 @@ TEST_CASE("api embeddings: shape, input and flag errors name what is wrong; the 
   auto call = [&](int C, const float* s, int S, const float* t, int T, const uint8_t* sp, const uint8_t* tp, int fl) {
     tfp_tensors_free(r.list);
     r.list = nullptr;
-    return tfp_model_forward_embeddings(f.api, C, s, S, t, T, sp, tp, fl, &r.list);
+    return tfp_model_forward_embeddings(
+        f.api,
+        tfp::testing::params(tfp_embeddings_params{
+            .C = C, .src = s, .S = S, .tgt = t, .T = T, .src_padding = sp, .tgt_padding = tp, .flags = fl}),
+        &r.list);
   };
   CHECK(error_of(call(8, src, 7, tgt, 5, nullptr, nullptr, 0)) ==
         std::string(F) + ": the inputs' rows have C = 8 values but 'torch_transformer' has d_model = 16 (src is (S, "
@@ -316,16 +345,20 @@ TEST_CASE("api embeddings: shape, input and flag errors name what is wrong; the 
   nan_src[3 * 16 + 2] = std::numeric_limits<float>::quiet_NaN();
   CHECK(call(16, nan_src.data(), 7, tgt, 5, nullptr, nullptr, 0) == TFP_ERR_ENGINE);
   CHECK(std::string(tfp_last_error()).starts_with(std::string(F) + ": src[3, 2] is not finite"));
-  CHECK(error_of(tfp_model_forward_embeddings(f.api, 16, src, 7, tgt, 5, nullptr, nullptr, 0, nullptr)) ==
-        std::string(F) + ": out is NULL");
+  CHECK(error_of(tfp_model_forward_embeddings(
+            f.api, tfp::testing::params(tfp_embeddings_params{.C = 16, .src = src, .S = 7, .tgt = tgt, .T = 5}),
+            nullptr)) == std::string(F) + ": out is NULL");
 
   // The drill-down checks its request first and names the valid range.
   const char* G = "tfp_model_attention_steps_embeddings";
   auto steps = [&](const char* set, int layer, int head, int query) {
     tfp_tensors_free(r.list);
     r.list = nullptr;
-    return tfp_model_attention_steps_embeddings(f.api, 16, src, 7, tgt, 5, nullptr, nullptr, TFP_EMBED_CAUSAL_TGT,
-                                                set, layer, head, query, &r.list);
+    return tfp_model_attention_steps_embeddings(
+        f.api,
+        tfp::testing::params(
+            tfp_embeddings_params{.C = 16, .src = src, .S = 7, .tgt = tgt, .T = 5, .flags = TFP_EMBED_CAUSAL_TGT}),
+        set, layer, head, query, &r.list);
   };
   CHECK(error_of(steps("dec", 0, 0, 5)) ==
         std::string(G) + ": query 5 is out of range: the decoder input (tgt) has 5 tokens (0..4)");
@@ -343,15 +376,19 @@ TEST_CASE("api embeddings: shape, input and flag errors name what is wrong; the 
   // Encoder-only: no tgt, no decoder flag.
   Fixture e;
   open_fixture("torch_encoder_prenorm", e);
-  CHECK(error_of(tfp_model_forward_embeddings(e.api, 16, src, 7, tgt, 5, nullptr, nullptr, 0, &r.list)) ==
-        std::string(F) + ": an encoder-only model reads src only; tgt must be NULL and T 0 (T = 5)");
-  CHECK(error_of(tfp_model_forward_embeddings(e.api, 16, src, 7, nullptr, 0, nullptr, nullptr, TFP_EMBED_CAUSAL_TGT,
-                                              &r.list)) ==
+  CHECK(error_of(tfp_model_forward_embeddings(
+            e.api, tfp::testing::params(tfp_embeddings_params{.C = 16, .src = src, .S = 7, .tgt = tgt, .T = 5}),
+            &r.list)) == std::string(F) + ": an encoder-only model reads src only; tgt must be NULL and T 0 (T = 5)");
+  CHECK(error_of(tfp_model_forward_embeddings(
+            e.api,
+            tfp::testing::params(tfp_embeddings_params{.C = 16, .src = src, .S = 7, .flags = TFP_EMBED_CAUSAL_TGT}),
+            &r.list)) ==
         std::string(F) + ": TFP_EMBED_CAUSAL_TGT: an encoder-only model has no decoder (use TFP_EMBED_CAUSAL_SRC)");
 
   // A token model is sent to tfp_model_forward.
   tfp_model* gpt = testing::open_through_api(testing::checkpoint_dir("gpt2_tiny"), "gpt2", false);
-  CHECK(error_of(tfp_model_forward_embeddings(gpt, 16, src, 7, nullptr, 0, nullptr, nullptr, 0, &r.list)) ==
+  CHECK(error_of(tfp_model_forward_embeddings(
+            gpt, tfp::testing::params(tfp_embeddings_params{.C = 16, .src = src, .S = 7}), &r.list)) ==
         std::string(F) + ": 'gpt2' has token embeddings: it takes token ids (tfp_model_forward), not vectors");
   // ... and it has no words fallback: without tokenizer.json it cannot tokenise.
   tfp_encoding* enc = nullptr;
@@ -442,8 +479,15 @@ TEST_CASE("api embeddings: the head mask applies (a zeroed head = its out_proj c
     REQUIRE(tfp_model_set_head_mask(f.api, c.set, c.layer, scales, 4) == TFP_OK);
     Tensors masked, want;
     REQUIRE(forward(f, f.in.src, TFP_EMBED_CAUSAL_TGT, masked, pad) == TFP_OK);
-    REQUIRE(tfp_model_forward_embeddings(cut, 16, f.in.src.data.data(), 7, f.in.tgt.data.data(), 5, pad.data(),
-                                         nullptr, TFP_EMBED_CAUSAL_TGT, &want.list) == TFP_OK);
+    REQUIRE(tfp_model_forward_embeddings(cut,
+                                         tfp::testing::params(tfp_embeddings_params{.C = 16,
+                                                                                    .src = f.in.src.data.data(),
+                                                                                    .S = 7,
+                                                                                    .tgt = f.in.tgt.data.data(),
+                                                                                    .T = 5,
+                                                                                    .src_padding = pad.data(),
+                                                                                    .flags = TFP_EMBED_CAUSAL_TGT}),
+                                         &want.list) == TFP_OK);
     // Every tensor of the cut model's pass: hidden, hidden_norm, memory, all maps.
     REQUIRE(tfp_tensors_count(masked.list) == tfp_tensors_count(want.list));
     for (int i = 0; i < tfp_tensors_count(want.list); ++i) {
@@ -460,12 +504,26 @@ TEST_CASE("api embeddings: the head mask applies (a zeroed head = its out_proj c
       for (int head = 0; head < 4; ++head) {
         CAPTURE(head);
         Tensors st, st_want;
-        REQUIRE(tfp_model_attention_steps_embeddings(f.api, 16, f.in.src.data.data(), 7, f.in.tgt.data.data(), 5,
-                                                     pad.data(), nullptr, TFP_EMBED_CAUSAL_TGT, "cross", 1, head, 3,
-                                                     &st.list) == TFP_OK);
-        REQUIRE(tfp_model_attention_steps_embeddings(cut, 16, f.in.src.data.data(), 7, f.in.tgt.data.data(), 5,
-                                                     pad.data(), nullptr, TFP_EMBED_CAUSAL_TGT, "cross", 1, head, 3,
-                                                     &st_want.list) == TFP_OK);
+        REQUIRE(tfp_model_attention_steps_embeddings(
+                    f.api,
+                    tfp::testing::params(tfp_embeddings_params{.C = 16,
+                                                               .src = f.in.src.data.data(),
+                                                               .S = 7,
+                                                               .tgt = f.in.tgt.data.data(),
+                                                               .T = 5,
+                                                               .src_padding = pad.data(),
+                                                               .flags = TFP_EMBED_CAUSAL_TGT}),
+                    "cross", 1, head, 3, &st.list) == TFP_OK);
+        REQUIRE(tfp_model_attention_steps_embeddings(
+                    cut,
+                    tfp::testing::params(tfp_embeddings_params{.C = 16,
+                                                               .src = f.in.src.data.data(),
+                                                               .S = 7,
+                                                               .tgt = f.in.tgt.data.data(),
+                                                               .T = 5,
+                                                               .src_padding = pad.data(),
+                                                               .flags = TFP_EMBED_CAUSAL_TGT}),
+                    "cross", 1, head, 3, &st_want.list) == TFP_OK);
         for (const char* n : {"q", "k", "scores", "probs", "out"}) {
           CAPTURE(n);
           CHECK(max_diff(st.get(n), st_want.get(n)) <= 1e-5);

@@ -24,6 +24,7 @@
 #include "io/file.h"
 #include "model/gru_seq2seq.h"
 #include "train/seq_numbers.h"
+#include "test_api_params.h"
 
 using namespace tfp;
 
@@ -78,8 +79,14 @@ ApiTranslation api_translate(tfp_model* m, const std::vector<int32_t>& src, int 
   int32_t out[64];
   int n = -1;
   tfp_tensors* al = nullptr;
-  REQUIRE_MESSAGE(tfp_model_translate(m, src.data(), static_cast<int>(src.size()), beam, 0, -1, -1, out, 64, &n, &al) ==
-                      TFP_OK,
+  REQUIRE_MESSAGE(tfp_model_translate(m,
+                                      tfp::testing::params(tfp_translate_params{.src_ids = src.data(),
+                                                                                .n = static_cast<int>(src.size()),
+                                                                                .beam_size = beam,
+                                                                                .max_tokens = 0,
+                                                                                .start_id = -1,
+                                                                                .eos_id = -1}),
+                                      out, 64, &n, &al) == TFP_OK,
                   tfp_last_error());
   ApiTranslation r{{out, out + n}, take(al, "alignment"), take(al, "dec.0.cross.probs")};
   CHECK(tfp_tensors_count(al) == 2);
@@ -92,8 +99,12 @@ double api_score(tfp_model* m, const std::vector<int32_t>& src, const std::vecto
   std::vector<int32_t> tgt{train::NumbersTask::kStart};
   tgt.insert(tgt.end(), ids.begin(), ids.end() - 1);
   tfp_tensors* list = nullptr;
-  REQUIRE(tfp_model_forward(m, src.data(), static_cast<int>(src.size()), nullptr, nullptr, tgt.data(),
-                            static_cast<int>(tgt.size()), 0, &list) == TFP_OK);
+  REQUIRE(tfp_model_forward(m,
+                            tfp::testing::params(tfp_forward_params{.ids = src.data(),
+                                                                    .n = static_cast<int>(src.size()),
+                                                                    .tgt_ids = tgt.data(),
+                                                                    .n_tgt = static_cast<int>(tgt.size())}),
+                            &list) == TFP_OK);
   const Tensor logits = take(list, "logits");  // (T, V)
   tfp_tensors_free(list);
   double sum = 0;
@@ -206,8 +217,13 @@ TEST_CASE("api gru: forward is teacher forcing with the alignment as dec.0.cross
   std::vector<int32_t> tgt{train::NumbersTask::kStart};
   tgt.insert(tgt.end(), g.ids.begin(), g.ids.end() - 1);
   tfp_tensors* list = nullptr;
-  REQUIRE(tfp_model_forward(m, src.data(), static_cast<int>(src.size()), nullptr, nullptr, tgt.data(),
-                            static_cast<int>(tgt.size()), 1, &list) == TFP_OK);
+  REQUIRE(tfp_model_forward(m,
+                            tfp::testing::params(tfp_forward_params{.ids = src.data(),
+                                                                    .n = static_cast<int>(src.size()),
+                                                                    .tgt_ids = tgt.data(),
+                                                                    .n_tgt = static_cast<int>(tgt.size()),
+                                                                    .want_attention = 1}),
+                            &list) == TFP_OK);
   // logits, hidden, their summaries, dec.0.cross.probs: no self-attention maps
   CHECK(tfp_tensors_count(list) == 5);
   const Tensor logits = take(list, "logits"), hidden = take(list, "hidden"), cross = take(list, "dec.0.cross.probs");
@@ -227,8 +243,12 @@ TEST_CASE("api gru: forward is teacher forcing with the alignment as dec.0.cross
   const model::GruForwardResult want = model::gru_forward(native, src, tgt);
   CHECK(hidden.data == want.states.data);
   // Without want_attention: no map.
-  REQUIRE(tfp_model_forward(m, src.data(), static_cast<int>(src.size()), nullptr, nullptr, tgt.data(),
-                            static_cast<int>(tgt.size()), 0, &list) == TFP_OK);
+  REQUIRE(tfp_model_forward(m,
+                            tfp::testing::params(tfp_forward_params{.ids = src.data(),
+                                                                    .n = static_cast<int>(src.size()),
+                                                                    .tgt_ids = tgt.data(),
+                                                                    .n_tgt = static_cast<int>(tgt.size())}),
+                            &list) == TFP_OK);
   CHECK(tfp_tensors_find(list, "dec.0.cross.probs") < 0);
   tfp_tensors_free(list);
   tfp_model_free(m);
@@ -243,23 +263,48 @@ TEST_CASE("api gru: operations that do not apply, and bad inputs, give statuses 
 
   // Decoder-only generation: refused by name, the model stays usable.
   tfp_generator* gen = nullptr;
-  CHECK(tfp_generator_create(m, src.data(), S, 5, 0, 0, 1, 0, nullptr, -1, 0, &gen) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_generator_create(m,
+                             tfp::testing::params(tfp_generator_params{.prompt = src.data(),
+                                                                       .n = S,
+                                                                       .max_tokens = 5,
+                                                                       .temperature = 0,
+                                                                       .top_k = 0,
+                                                                       .top_p = 1,
+                                                                       .seed = 0,
+                                                                       .stop_ids = nullptr,
+                                                                       .n_stop = -1,
+                                                                       .top_n = 0}),
+                             &gen) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(gen == nullptr);
   CHECK(last_error().find("tfp_generator_create") != std::string::npos);
   CHECK(last_error().find("GRU") != std::string::npos);
 
   tfp_tensors* list = nullptr;
   // Forward needs decoder input; token types / masks are for encoders.
-  CHECK(tfp_model_forward(m, src.data(), S, nullptr, nullptr, nullptr, 0, 1, &list) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = src.data(), .n = S, .want_attention = 1}),
+                          &list) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last_error().find("tgt_ids") != std::string::npos);
   const std::vector<int32_t> ones(src.size(), 1);
-  CHECK(tfp_model_forward(m, src.data(), S, nullptr, ones.data(), start, 1, 1, &list) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_model_forward(m,
+                          tfp::testing::params(tfp_forward_params{.ids = src.data(),
+                                                                  .n = S,
+                                                                  .attention_mask = ones.data(),
+                                                                  .tgt_ids = start,
+                                                                  .n_tgt = 1,
+                                                                  .want_attention = 1}),
+                          &list) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last_error().find("encoder-only") != std::string::npos);
   // Ids outside the vocabulary, in the source and in the decoder input.
   const int32_t bad[2] = {5, 67};
-  CHECK(tfp_model_forward(m, bad, 2, nullptr, nullptr, start, 1, 1, &list) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_forward(m,
+                          tfp::testing::params(tfp_forward_params{
+                              .ids = bad, .n = 2, .tgt_ids = start, .n_tgt = 1, .want_attention = 1}),
+                          &list) == TFP_ERR_ENGINE);
   CHECK(last_error().find("position 1") != std::string::npos);
-  CHECK(tfp_model_forward(m, src.data(), S, nullptr, nullptr, bad, 2, 1, &list) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_forward(m,
+                          tfp::testing::params(tfp_forward_params{
+                              .ids = src.data(), .n = S, .tgt_ids = bad, .n_tgt = 2, .want_attention = 1}),
+                          &list) == TFP_ERR_ENGINE);
   CHECK(last_error().find("67") != std::string::npos);
   CHECK(list == nullptr);
   // A source longer than the model's 72 characters.
@@ -267,25 +312,53 @@ TEST_CASE("api gru: operations that do not apply, and bad inputs, give statuses 
   int32_t out[16];
   int n = -1;
   tfp_tensors* al = nullptr;
-  CHECK(tfp_model_translate(m, longer.data(), 73, 1, 0, -1, -1, out, 16, &n, &al) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_translate(
+            m,
+            tfp::testing::params(tfp_translate_params{
+                .src_ids = longer.data(), .n = 73, .beam_size = 1, .max_tokens = 0, .start_id = -1, .eos_id = -1}),
+            out, 16, &n, &al) == TFP_ERR_ENGINE);
   CHECK(last_error().find("73") != std::string::npos);
   // Bad options and buffers.
-  CHECK(tfp_model_translate(m, src.data(), S, 0, 0, -1, -1, out, 16, &n, &al) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_translate(
+            m,
+            tfp::testing::params(tfp_translate_params{
+                .src_ids = src.data(), .n = S, .beam_size = 0, .max_tokens = 0, .start_id = -1, .eos_id = -1}),
+            out, 16, &n, &al) == TFP_ERR_ENGINE);
   CHECK(last_error().find("beam_size") != std::string::npos);
-  CHECK(tfp_model_translate(m, src.data(), S, 1, 0, 500, -1, out, 16, &n, &al) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_translate(
+            m,
+            tfp::testing::params(tfp_translate_params{
+                .src_ids = src.data(), .n = S, .beam_size = 1, .max_tokens = 0, .start_id = 500, .eos_id = -1}),
+            out, 16, &n, &al) == TFP_ERR_ENGINE);
   CHECK(last_error().find("start token") != std::string::npos);
-  CHECK(tfp_model_translate(m, src.data(), S, 1, -2, -1, -1, out, 16, &n, &al) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_translate(
+            m,
+            tfp::testing::params(tfp_translate_params{
+                .src_ids = src.data(), .n = S, .beam_size = 1, .max_tokens = -2, .start_id = -1, .eos_id = -1}),
+            out, 16, &n, &al) == TFP_ERR_ENGINE);
   CHECK(last_error().find("max_tokens") != std::string::npos);
-  CHECK(tfp_model_translate(m, src.data(), S, 1, 0, -1, -1, out, 0, &n, &al) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_model_translate(
+            m,
+            tfp::testing::params(tfp_translate_params{
+                .src_ids = src.data(), .n = S, .beam_size = 1, .max_tokens = 0, .start_id = -1, .eos_id = -1}),
+            out, 0, &n, &al) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last_error().find("capacity") != std::string::npos);
-  CHECK(tfp_model_translate(m, src.data(), 0, 1, 0, -1, -1, out, 16, &n, &al) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_model_translate(
+            m,
+            tfp::testing::params(tfp_translate_params{
+                .src_ids = src.data(), .n = 0, .beam_size = 1, .max_tokens = 0, .start_id = -1, .eos_id = -1}),
+            out, 16, &n, &al) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(al == nullptr);
   // Invalid UTF-8 names the byte.
   tfp_encoding* e = nullptr;
   CHECK(tfp_model_tokenize(m, "seven \xff", 7, 1, &e) == TFP_ERR_ENGINE);
   CHECK(last_error().find("6") != std::string::npos);
   // Still usable: a max_tokens limit stops it early.
-  REQUIRE(tfp_model_translate(m, src.data(), S, 2, 1, -1, -1, out, 16, &n, &al) == TFP_OK);
+  REQUIRE(tfp_model_translate(
+              m,
+              tfp::testing::params(tfp_translate_params{
+                  .src_ids = src.data(), .n = S, .beam_size = 2, .max_tokens = 1, .start_id = -1, .eos_id = -1}),
+              out, 16, &n, &al) == TFP_OK);
   CHECK(n == 1);
   CHECK(out[0] == 57 + 7);  // "7"
   tfp_tensors_free(al);

@@ -14,6 +14,7 @@
 #include "api/tfp_api.h"
 #include "io/file.h"
 #include "model/model.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -81,8 +82,10 @@ TEST_CASE("api model: GPT-2 fixture loads from buffers; info, tokenize, forward 
   const nlohmann::json want = testing::read_json(testing::checkpoint_dir("gpt2_tiny") + "/expected.json");
   const std::vector<int32_t> ids = testing::json_list<int32_t>(want["input_ids"]);
   Tensors r;
-  REQUIRE(tfp_model_forward(m, ids.data(), static_cast<int>(ids.size()), nullptr, nullptr, nullptr, 0, 1, &r.list) ==
-          TFP_OK);
+  REQUIRE(tfp_model_forward(m,
+                            tfp::testing::params(tfp_forward_params{
+                                .ids = ids.data(), .n = static_cast<int>(ids.size()), .want_attention = 1}),
+                            &r.list) == TFP_OK);
   CHECK(testing::max_abs_diff(r.get("logits"), want["logits"]) < 1e-4);
   CHECK(testing::max_abs_diff(r.get("hidden"), want["hidden"]) < 1e-4);
   {  // The per-token summaries the page shows: each hidden row's length, each row's top logit.
@@ -140,7 +143,13 @@ TEST_CASE("api model: BERT fixture with token types and a padding mask equals th
   for (size_t i = ids.size() / 2; i < ids.size(); ++i) types[i] = 1;
   mask.back() = 0;
   Tensors r;
-  REQUIRE(tfp_model_forward(m, ids.data(), n, types.data(), mask.data(), nullptr, 0, 1, &r.list) == TFP_OK);
+  REQUIRE(tfp_model_forward(m,
+                            tfp::testing::params(tfp_forward_params{.ids = ids.data(),
+                                                                    .n = n,
+                                                                    .token_type_ids = types.data(),
+                                                                    .attention_mask = mask.data(),
+                                                                    .want_attention = 1}),
+                            &r.list) == TFP_OK);
   const model::LoadedModel direct = model::load_model_dir(testing::checkpoint_dir("bert_tiny"));
   std::vector<uint8_t> padding(ids.size(), 0);
   padding.back() = 1;
@@ -159,19 +168,22 @@ TEST_CASE("api model: bad inputs give a status and a message, and the model stay
   tfp_model* m = load_staged(f);
   Tensors r;
   const std::vector<int32_t> too_long(33, 5);  // context is 32
-  CHECK(tfp_model_forward(m, too_long.data(), 33, nullptr, nullptr, nullptr, 0, 0, &r.list) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = too_long.data(), .n = 33}), &r.list) ==
+        TFP_ERR_ENGINE);
   CHECK(std::string(tfp_last_error()).find("32") != std::string::npos);
   const int32_t bad_id[2] = {5, 264};
-  CHECK(tfp_model_forward(m, bad_id, 2, nullptr, nullptr, nullptr, 0, 0, &r.list) == TFP_ERR_ENGINE);
+  CHECK(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = bad_id, .n = 2}), &r.list) ==
+        TFP_ERR_ENGINE);
   CHECK(std::string(tfp_last_error()).find("264") != std::string::npos);
   CHECK(r.list == nullptr);
   tfp_encoding* e = nullptr;
   const char invalid[] = "ok \xC3\x28";
   CHECK(tfp_model_tokenize(m, invalid, 5, 1, &e) == TFP_ERR_ENGINE);
   CHECK(std::string(tfp_last_error()).find("UTF-8") != std::string::npos);
-  CHECK(tfp_model_forward(nullptr, bad_id, 1, nullptr, nullptr, nullptr, 0, 0, &r.list) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_model_forward(nullptr, tfp::testing::params(tfp_forward_params{.ids = bad_id, .n = 1}), &r.list) ==
+        TFP_ERR_INVALID_ARGUMENT);
   const int32_t ok[2] = {5, 6};
-  CHECK(tfp_model_forward(m, ok, 2, nullptr, nullptr, nullptr, 0, 0, &r.list) == TFP_OK);
+  CHECK(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = ok, .n = 2}), &r.list) == TFP_OK);
   tfp_model_free(m);
 
   // Truncated weights, malformed tokenizer.json: errors that name the file.

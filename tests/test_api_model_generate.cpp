@@ -19,6 +19,7 @@
 #include "model/generate.h"
 #include "model/model.h"
 #include "model/weights.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -65,8 +66,18 @@ TEST_CASE("api generate: tfp_generator_* steps, stops, and its text pieces add u
 
   // Greedy, no stop ids: the golden continuation.
   tfp_generator* g = nullptr;
-  REQUIRE(tfp_generator_create(m, prompt.data(), static_cast<int>(prompt.size()), static_cast<int>(cont.size()), 0.0f,
-                               0, 1.0f, 0, nullptr, 0, 3, &g) == TFP_OK);
+  REQUIRE(tfp_generator_create(m,
+                               tfp::testing::params(tfp_generator_params{.prompt = prompt.data(),
+                                                                         .n = static_cast<int>(prompt.size()),
+                                                                         .max_tokens = static_cast<int>(cont.size()),
+                                                                         .temperature = 0.0f,
+                                                                         .top_k = 0,
+                                                                         .top_p = 1.0f,
+                                                                         .seed = 0,
+                                                                         .stop_ids = nullptr,
+                                                                         .n_stop = 0,
+                                                                         .top_n = 3}),
+                               &g) == TFP_OK);
   tfp_model_free(m);  // the generator keeps the weights alive
   m = nullptr;
   std::vector<int32_t> ids;
@@ -95,10 +106,32 @@ TEST_CASE("api generate: tfp_generator_* steps, stops, and its text pieces add u
   CHECK(text == std::string(tfp_model_decode(m, ids.data(), static_cast<int>(ids.size()), 1)));
 
   // Bad options are errors with messages; a prompt past the context too.
-  CHECK(tfp_generator_create(m, prompt.data(), 1, 5, -1.0f, 0, 1.0f, 0, nullptr, -1, 0, &g) == TFP_ERR_ENGINE);
+  CHECK(tfp_generator_create(m,
+                             tfp::testing::params(tfp_generator_params{.prompt = prompt.data(),
+                                                                       .n = 1,
+                                                                       .max_tokens = 5,
+                                                                       .temperature = -1.0f,
+                                                                       .top_k = 0,
+                                                                       .top_p = 1.0f,
+                                                                       .seed = 0,
+                                                                       .stop_ids = nullptr,
+                                                                       .n_stop = -1,
+                                                                       .top_n = 0}),
+                             &g) == TFP_ERR_ENGINE);
   CHECK(std::string(tfp_last_error()).find("temperature") != std::string::npos);
   const std::vector<int32_t> long_prompt(40, 7);
-  CHECK(tfp_generator_create(m, long_prompt.data(), 40, 5, 1.0f, 0, 1.0f, 0, nullptr, -1, 0, &g) == TFP_ERR_ENGINE);
+  CHECK(tfp_generator_create(m,
+                             tfp::testing::params(tfp_generator_params{.prompt = long_prompt.data(),
+                                                                       .n = 40,
+                                                                       .max_tokens = 5,
+                                                                       .temperature = 1.0f,
+                                                                       .top_k = 0,
+                                                                       .top_p = 1.0f,
+                                                                       .seed = 0,
+                                                                       .stop_ids = nullptr,
+                                                                       .n_stop = -1,
+                                                                       .top_n = 0}),
+                             &g) == TFP_ERR_ENGINE);
   CHECK(std::string(tfp_last_error()).find("context") != std::string::npos);
   CHECK(g == nullptr);
   tfp_model_free(m);
@@ -217,7 +250,11 @@ TEST_CASE("api generate: tfp_model_translate on a random encoder-decoder model")
   int32_t out[32];
   int n = -1;
   tfp_tensors* al = nullptr;
-  REQUIRE(tfp_model_translate(m, src, 3, 3, 5, 263, 263, out, 32, &n, &al) == TFP_OK);
+  REQUIRE(
+      tfp_model_translate(m,
+                          tfp::testing::params(tfp_translate_params{
+                              .src_ids = src, .n = 3, .beam_size = 3, .max_tokens = 5, .start_id = 263, .eos_id = 263}),
+                          out, 32, &n, &al) == TFP_OK);
   CHECK(n >= 1);
   CHECK(n <= 5);
   const int i = tfp_tensors_find(al, "alignment");
@@ -227,10 +264,18 @@ TEST_CASE("api generate: tfp_model_translate on a random encoder-decoder model")
   CHECK(tfp_tensors_find(al, "dec.1.cross.probs") >= 0);
   tfp_tensors_free(al);
   al = nullptr;
-  CHECK(tfp_model_translate(m, src, 3, 3, 5, 263, 263, out, 0, &n, &al) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(
+      tfp_model_translate(m,
+                          tfp::testing::params(tfp_translate_params{
+                              .src_ids = src, .n = 3, .beam_size = 3, .max_tokens = 5, .start_id = 263, .eos_id = 263}),
+                          out, 0, &n, &al) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()).find("capacity") != std::string::npos);
   // Defaults: start from the tokenizer's bos; this config names no eos, so no stop: 5 tokens.
-  REQUIRE(tfp_model_translate(m, src, 3, 1, 5, -1, -1, out, 32, &n, &al) == TFP_OK);
+  REQUIRE(
+      tfp_model_translate(m,
+                          tfp::testing::params(tfp_translate_params{
+                              .src_ids = src, .n = 3, .beam_size = 1, .max_tokens = 5, .start_id = -1, .eos_id = -1}),
+                          out, 32, &n, &al) == TFP_OK);
   CHECK(n == 5);
   tfp_tensors_free(al);
   tfp_model_free(m);

@@ -20,6 +20,7 @@
 #include "api/tfp_inspect_api.h"
 #include "io/file.h"
 #include "io/safetensors.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -210,9 +211,12 @@ TEST_CASE("families: the query-key drill-down replays each family's machinery (s
     const std::vector<int32_t> ids{3, 1, 4, 1, 5, 9, 2, 6, 5, 3}, tgt{0, 7, 2, 9};
     const bool seq2seq = std::string(k.name).starts_with("t5");
     tfp_tensors* st = nullptr;
-    REQUIRE(tfp_model_attention_steps(m, ids.data(), static_cast<int>(ids.size()), nullptr, nullptr,
-                                      seq2seq ? tgt.data() : nullptr, seq2seq ? 4 : 0, k.set, k.layer, k.head,
-                                      k.query, &st) == TFP_OK);
+    REQUIRE(tfp_model_attention_steps(m,
+                                      tfp::testing::params(tfp_forward_params{.ids = ids.data(),
+                                                                              .n = static_cast<int>(ids.size()),
+                                                                              .tgt_ids = seq2seq ? tgt.data() : nullptr,
+                                                                              .n_tgt = seq2seq ? 4 : 0}),
+                                      k.set, k.layer, k.head, k.query, &st) == TFP_OK);
     CHECK(tensor_of(st, "scale")[0] == doctest::Approx(k.scale));
     CHECK(tensor_of(st, "softcap")[0] == k.softcap);
     CHECK(tensor_of(st, "rotary_dims")[0] == k.rotary_dims);

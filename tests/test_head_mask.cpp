@@ -30,6 +30,7 @@
 #include "model/generate.h"
 #include "model/sampling.h"
 #include "model/weights.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -70,7 +71,13 @@ tfp_tensors* forward(tfp_model* m, const std::vector<int32_t>& ids, const int32_
                      const int32_t* am = nullptr) {
   tfp_tensors* out = nullptr;
   INFO(tfp_last_error());
-  REQUIRE(tfp_model_forward(m, ids.data(), static_cast<int>(ids.size()), types, am, nullptr, 0, 1, &out) == TFP_OK);
+  REQUIRE(tfp_model_forward(m,
+                            tfp::testing::params(tfp_forward_params{.ids = ids.data(),
+                                                                    .n = static_cast<int>(ids.size()),
+                                                                    .token_type_ids = types,
+                                                                    .attention_mask = am,
+                                                                    .want_attention = 1}),
+                            &out) == TFP_OK);
   return out;
 }
 
@@ -188,7 +195,18 @@ TEST_CASE("head_mask: generation and translation run on the masked model") {
   REQUIRE(tfp_model_set_head_mask(m, "dec", 0, s.data(), 4) == TFP_OK);
   std::vector<int32_t> ids = {256, 72, 101, 108};
   tfp_generator* gen = nullptr;
-  REQUIRE(tfp_generator_create(m, ids.data(), 4, 5, 0.0f, 0, 1.0f, 1, nullptr, 0, 5, &gen) == TFP_OK);
+  REQUIRE(tfp_generator_create(m,
+                               tfp::testing::params(tfp_generator_params{.prompt = ids.data(),
+                                                                         .n = 4,
+                                                                         .max_tokens = 5,
+                                                                         .temperature = 0.0f,
+                                                                         .top_k = 0,
+                                                                         .top_p = 1.0f,
+                                                                         .seed = 1,
+                                                                         .stop_ids = nullptr,
+                                                                         .n_stop = 0,
+                                                                         .top_n = 5}),
+                               &gen) == TFP_OK);
   tfp_model_clear_head_mask(m);  // the generator keeps the mask it was made with
   int unmasked_differs = 0;
   for (int step = 0; step < 5; ++step) {
@@ -440,8 +458,14 @@ std::vector<int32_t> translate(tfp_model* m, const std::vector<int32_t>& src, in
   int len = 0;
   tfp_tensors* align = nullptr;
   INFO(tfp_last_error());
-  REQUIRE(tfp_model_translate(m, src.data(), static_cast<int>(src.size()), beam, 0, -1, -1, out.data(),
-                              static_cast<int>(out.size()), &len, &align) == TFP_OK);
+  REQUIRE(tfp_model_translate(m,
+                              tfp::testing::params(tfp_translate_params{.src_ids = src.data(),
+                                                                        .n = static_cast<int>(src.size()),
+                                                                        .beam_size = beam,
+                                                                        .max_tokens = 0,
+                                                                        .start_id = -1,
+                                                                        .eos_id = -1}),
+                              out.data(), static_cast<int>(out.size()), &len, &align) == TFP_OK);
   tfp_tensors_free(align);
   out.resize(static_cast<size_t>(len));
   return out;
@@ -504,8 +528,14 @@ TEST_CASE("head_mask: a masked LM's effect = tfp_model_fill_mask without/with th
     Fills f{std::vector<int32_t>(ids.size()), std::vector<int32_t>(ids.size() * K), std::vector<float>(ids.size() * K), };
     int count = 0;
     INFO(tfp_last_error());
-    REQUIRE(tfp_model_fill_mask(m, ids.data(), n, nullptr, nullptr, -1, K, f.pos.data(), f.ids.data(), f.probs.data(),
-                                &count) == TFP_OK);
+    REQUIRE(tfp_model_fill_mask(m,
+                                tfp::testing::params(tfp_fill_mask_params{.ids = ids.data(),
+                                                                          .n = n,
+                                                                          .token_type_ids = nullptr,
+                                                                          .attention_mask = nullptr,
+                                                                          .mask_id = -1,
+                                                                          .top_k = K}),
+                                f.pos.data(), f.ids.data(), f.probs.data(), &count) == TFP_OK);
     f.pos.resize(static_cast<size_t>(count));
     f.ids.resize(static_cast<size_t>(count * K));
     f.probs.resize(static_cast<size_t>(count * K));

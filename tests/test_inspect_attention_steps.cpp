@@ -31,6 +31,7 @@
 #include "model/model.h"
 #include "model/torch_inputs.h"
 #include "nn/positional_alibi.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -59,11 +60,15 @@ struct Inputs {
 };
 
 int steps_call(tfp_model* m, const Inputs& in, const char* set, int layer, int head, int query, List& out) {
-  return tfp_model_attention_steps(m, in.ids.data(), static_cast<int>(in.ids.size()),
-                                   in.types.empty() ? nullptr : in.types.data(),
-                                   in.mask.empty() ? nullptr : in.mask.data(),
-                                   in.tgt.empty() ? nullptr : in.tgt.data(), static_cast<int>(in.tgt.size()),
-                                   set, layer, head, query, &out.list);
+  return tfp_model_attention_steps(
+      m,
+      tfp::testing::params(tfp_forward_params{.ids = in.ids.data(),
+                                              .n = static_cast<int>(in.ids.size()),
+                                              .token_type_ids = in.types.empty() ? nullptr : in.types.data(),
+                                              .attention_mask = in.mask.empty() ? nullptr : in.mask.data(),
+                                              .tgt_ids = in.tgt.empty() ? nullptr : in.tgt.data(),
+                                              .n_tgt = static_cast<int>(in.tgt.size())}),
+      set, layer, head, query, &out.list);
 }
 
 double max_diff(const float* a, const float* b, int64_t n) {
@@ -363,11 +368,11 @@ TEST_CASE("attention steps: bad set, layer, head, query are clear errors; the mo
   CHECK(err(nullptr, 0, 0, 0).find("set is NULL") != std::string::npos);
   {
     List s;
-    CHECK(tfp_model_attention_steps(gpt2, in.ids.data(), 4, nullptr, nullptr, nullptr, 0, "dec", 0, 0, 0,
-                                    nullptr) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(tfp_model_attention_steps(gpt2, tfp::testing::params(tfp_forward_params{.ids = in.ids.data(), .n = 4}), "dec",
+                                    0, 0, 0, nullptr) == TFP_ERR_INVALID_ARGUMENT);
     const int32_t bad[] = {256, 9999};
-    CHECK(tfp_model_attention_steps(gpt2, bad, 2, nullptr, nullptr, nullptr, 0, "dec", 0, 0, 0, &s.list) ==
-          TFP_ERR_ENGINE);
+    CHECK(tfp_model_attention_steps(gpt2, tfp::testing::params(tfp_forward_params{.ids = bad, .n = 2}), "dec", 0, 0, 0,
+                                    &s.list) == TFP_ERR_ENGINE);
     CHECK(std::string(tfp_last_error()).find("9999") != std::string::npos);
   }
   List ok;  // still usable after every refusal

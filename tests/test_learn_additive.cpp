@@ -19,6 +19,7 @@
 #include "api/tfp_learn_additive_api.h"
 #include "model/gru_seq2seq.h"
 #include "test_attention_ref.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -167,7 +168,11 @@ TEST_CASE("learn additive: numbers-gru's scores and weights of every decoder ste
     int32_t tids[64];
     int tn = -1;
     tfp_tensors* al = nullptr;
-    REQUIRE(tfp_model_translate(m, src.data(), S, 1, 0, -1, -1, tids, 64, &tn, &al) == TFP_OK);
+    REQUIRE(tfp_model_translate(
+                m,
+                tfp::testing::params(tfp_translate_params{
+                    .src_ids = src.data(), .n = S, .beam_size = 1, .max_tokens = 0, .start_id = -1, .eos_id = -1}),
+                tids, 64, &tn, &al) == TFP_OK);
     const Tensor alignment = take_tensor(al, "alignment");
     tfp_tensors_free(al);
     CHECK(std::vector<int32_t>(tids, tids + tn) == g.ids);

@@ -39,6 +39,7 @@
 #include "nn/transformer_block.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -245,7 +246,7 @@ TEST_CASE("learn encoder: brown-pos read layer by layer; ffn.hidden from the sam
 
   // Last row = the model's own output: softmax of tfp_model_forward's logits.
   tfp_tensors* fwd = nullptr;
-  REQUIRE(tfp_model_forward(m, ids.data(), T, nullptr, nullptr, nullptr, 0, 0, &fwd) == TFP_OK);
+  REQUIRE(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = ids.data(), .n = T}), &fwd) == TFP_OK);
   const Tensor logits = take_tensor(fwd, "logits");
   tfp_tensors_free(fwd);
   for (int t = 0; t < T; ++t) {

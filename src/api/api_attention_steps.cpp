@@ -94,11 +94,13 @@ tfp_tensors* steps_result(const nn::RecordingObserver& obs, const std::string& b
 
 }  // namespace tfp::api
 
-extern "C" int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, int n,
-                                         const int32_t* token_type_ids, const int32_t* attention_mask,
-                                         const int32_t* tgt_ids, int n_tgt, const char* set, int layer,
+extern "C" int tfp_model_attention_steps(tfp_model* model, const tfp_forward_params* p, const char* set, int layer,
                                          int head, int query, tfp_tensors** out) {
   if (out) *out = nullptr;
+  if (!p) return tfp::api::null_params("tfp_model_attention_steps");
+  const int32_t *ids = p->ids, *token_type_ids = p->token_type_ids, *attention_mask = p->attention_mask;
+  const int32_t* tgt_ids = p->tgt_ids;
+  const int32_t n = p->n, n_tgt = p->n_tgt;
   return tfp::api::guard("tfp_model_attention_steps", [&] {
     const char* f = "tfp_model_attention_steps";
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");

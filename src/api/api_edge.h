@@ -51,6 +51,12 @@ int guard(const char* where, Body&& body) noexcept {
   }
 }
 
+// A NULL params struct (tfp_api.h "parameter structs"): TFP_ERR_INVALID_ARGUMENT naming
+// the call `f`. Returns the status, for `if (!p) return null_params(f);`.
+inline int null_params(const char* f) {
+  return guard(f, [&] { argument_error(f, ": params is NULL"); });
+}
+
 }  // namespace tfp::api
 
 // Contract checks at the top of a C function: TFP_API_REQUIRE(x != nullptr, "tfp_f: x is NULL").

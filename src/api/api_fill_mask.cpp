@@ -11,10 +11,12 @@ using tfp::api::loaded_of;
 
 extern "C" {
 
-int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
-                        const int32_t* attention_mask, int mask_id, int top_k, int32_t* positions,
-                        int32_t* out_ids, float* out_probs, int* n_masked) {
+int tfp_model_fill_mask(tfp_model* model, const tfp_fill_mask_params* p, int32_t* positions, int32_t* out_ids,
+                        float* out_probs, int* n_masked) {
   if (n_masked) *n_masked = 0;
+  if (!p) return tfp::api::null_params("tfp_model_fill_mask");
+  const int32_t *ids = p->ids, *token_type_ids = p->token_type_ids, *attention_mask = p->attention_mask;
+  const int32_t n = p->n, mask_id = p->mask_id, top_k = p->top_k;
   return tfp::api::guard("tfp_model_fill_mask", [&] {
     namespace m = tfp::model;
     TFP_API_REQUIRE(positions && out_ids && out_probs && n_masked,

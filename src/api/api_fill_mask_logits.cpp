@@ -7,9 +7,12 @@
 
 extern "C" {
 
-int tfp_fill_mask_logits(const float* logits, int n, int V, const int32_t* ids, int mask_id, int top_k,
-                         int32_t* positions, int32_t* out_ids, float* out_probs, int* n_masked) {
+int tfp_fill_mask_logits(const float* logits, int V, const tfp_fill_mask_params* p, int32_t* positions,
+                         int32_t* out_ids, float* out_probs, int* n_masked) {
   if (n_masked) *n_masked = 0;
+  if (!p) return tfp::api::null_params("tfp_fill_mask_logits");
+  const int32_t* ids = p->ids;
+  const int32_t n = p->n, mask_id = p->mask_id, top_k = p->top_k;
   return tfp::api::guard("tfp_fill_mask_logits", [&] {
     TFP_API_REQUIRE(positions && out_ids && out_probs && n_masked, "tfp_fill_mask_logits: an output pointer is NULL");
     TFP_API_REQUIRE(logits != nullptr && ids != nullptr && n > 0 && V > 0,

@@ -12,9 +12,14 @@ using tfp::api::loaded_of;
 
 extern "C" {
 
-int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
-                      const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
-                      int want_attention, tfp_tensors** out) {
+int tfp_model_forward(tfp_model* model, const tfp_forward_params* p, tfp_tensors** out) {
+  if (!p) {
+    if (out) *out = nullptr;
+    return tfp::api::null_params("tfp_model_forward");
+  }
+  const int32_t *ids = p->ids, *token_type_ids = p->token_type_ids, *attention_mask = p->attention_mask;
+  const int32_t* tgt_ids = p->tgt_ids;
+  const int32_t n = p->n, n_tgt = p->n_tgt, want_attention = p->want_attention;
   if (model && model->gru)  // the recurrent encoder-decoder (api_gru.h)
     return tfp::api::gru_model_forward(model, ids, n, token_type_ids, attention_mask, tgt_ids, n_tgt,
                                        want_attention, out);

@@ -127,11 +127,13 @@ m::TorchResult run_embeddings(const m::LoadedModel& lm, const char* f, int C, co
 
 extern "C" {
 
-int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int S, const float* tgt, int T,
-                                 const uint8_t* src_padding, const uint8_t* tgt_padding, int flags,
-                                 tfp_tensors** out) {
+int tfp_model_forward_embeddings(tfp_model* model, const tfp_embeddings_params* p, tfp_tensors** out) {
   if (out) *out = nullptr;
   const char* f = "tfp_model_forward_embeddings";
+  if (!p) return tfp::api::null_params(f);
+  const int32_t C = p->C, S = p->S, T = p->T, flags = p->flags;
+  const float *src = p->src, *tgt = p->tgt;
+  const uint8_t *src_padding = p->src_padding, *tgt_padding = p->tgt_padding;
   return tfp::api::guard(f, [&] {
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     const m::LoadedModel& lm = loaded_of(model, f);
@@ -148,12 +150,14 @@ int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int 
   });
 }
 
-int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* src, int S, const float* tgt,
-                                         int T, const uint8_t* src_padding, const uint8_t* tgt_padding,
-                                         int flags, const char* set, int layer, int head, int query,
-                                         tfp_tensors** out) {
+int tfp_model_attention_steps_embeddings(tfp_model* model, const tfp_embeddings_params* p, const char* set, int layer,
+                                         int head, int query, tfp_tensors** out) {
   if (out) *out = nullptr;
   const char* f = "tfp_model_attention_steps_embeddings";
+  if (!p) return tfp::api::null_params(f);
+  const int32_t C = p->C, S = p->S, T = p->T, flags = p->flags;
+  const float *src = p->src, *tgt = p->tgt;
+  const uint8_t *src_padding = p->src_padding, *tgt_padding = p->tgt_padding;
   return tfp::api::guard(f, [&] {
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     const m::LoadedModel& lm = loaded_of(model, f);

@@ -30,10 +30,13 @@ std::string text_delta(const tfp::Tokenizer& tok, const std::vector<int32_t>& id
 
 extern "C" {
 
-int tfp_generator_create(tfp_model* model, const int32_t* prompt, int n, int max_tokens, float temperature,
-                         int top_k, float top_p, uint32_t seed, const int32_t* stop_ids, int n_stop, int top_n,
-                         tfp_generator** out) {
+int tfp_generator_create(tfp_model* model, const tfp_generator_params* p, tfp_generator** out) {
   if (out) *out = nullptr;
+  if (!p) return tfp::api::null_params("tfp_generator_create");
+  const int32_t *prompt = p->prompt, *stop_ids = p->stop_ids;
+  const int32_t n = p->n, max_tokens = p->max_tokens, top_k = p->top_k, n_stop = p->n_stop, top_n = p->top_n;
+  const float temperature = p->temperature, top_p = p->top_p;
+  const uint32_t seed = p->seed;
   return tfp::api::guard("tfp_generator_create", [&] {
     TFP_API_REQUIRE(out != nullptr, "tfp_generator_create: out is NULL");
     const tfp::model::LoadedModel& lm = loaded_of(model, "tfp_generator_create");
@@ -99,9 +102,16 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
   return n;
 }
 
-int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int beam_size, int max_tokens,
-                        int start_id, int eos_id, int32_t* out_ids, int capacity, int* out_len,
+int tfp_model_translate(tfp_model* model, const tfp_translate_params* p, int32_t* out_ids, int capacity, int* out_len,
                         tfp_tensors** alignment) {
+  if (!p) {
+    if (alignment) *alignment = nullptr;
+    if (out_len) *out_len = 0;
+    return tfp::api::null_params("tfp_model_translate");
+  }
+  const int32_t* src_ids = p->src_ids;
+  const int32_t n = p->n, beam_size = p->beam_size, max_tokens = p->max_tokens, start_id = p->start_id,
+                eos_id = p->eos_id;
   if (model && model->gru)  // the recurrent encoder-decoder (api_gru.h)
     return tfp::api::gru_model_translate(model, src_ids, n, beam_size, max_tokens, start_id, eos_id, out_ids,
                                          capacity, out_len, alignment);

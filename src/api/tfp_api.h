@@ -19,6 +19,8 @@
  *     means it stays valid until that handle is freed or changed as stated.
  *   - Tensors are float32, row-major, dims as int32. Shapes in comments use the
  *     legend: T tokens, C model width (d_model), H heads, D = C/H head size.
+ *   - A call with many inputs takes them as one params struct (tfp_<name>_params, as
+ *     llama.cpp's llama_context_params): see "parameter structs" below.
  */
 #ifndef TFP_API_H
 #define TFP_API_H
@@ -50,6 +52,25 @@ const char* tfp_last_error(void);
 const char* tfp_version(void);
 /* The SIMD instruction set the fast kernels use, e.g. "avx2", "sse4.1/wasm128". Static. */
 const char* tfp_simd_arch(void);
+
+/* ---- parameter structs ------------------------------------------------------------ */
+
+/* A call with many inputs (a forward pass, a generator, a translation, ...) takes them as
+ * one plain C struct, tfp_<name>_params, declared beside the call:
+ *   - fields are int32_t, uint32_t, float or pointers only, laid out as C lays them out
+ *     (on wasm32 every field is 4 bytes, so field i is at byte 4*i, no padding);
+ *   - tfp_<name>_params_init(&p) writes every field's default (stated beside each field;
+ *     mostly 0 / NULL); set the fields you need after it;
+ *   - the struct is borrowed: the call only reads it (and the arrays it points to, which
+ *     are borrowed too) during the call; outputs stay separate arguments;
+ *   - a NULL params pointer is TFP_ERR_INVALID_ARGUMENT "<call>: params is NULL".
+ * For callers that write the struct into memory by hand (the WASM module's JavaScript):
+ * tfp_params_layout_json() describes every params struct as a JSON object,
+ *   { "<struct name>": { "size": bytes, "fields": { "<field>": [offset, "i32" | "u32" |
+ *                                                     "f32" | "ptr"], ... } }, ... }
+ * with the fields in declaration order and offsets from offsetof, so such a caller writes
+ * fields by name and never restates the order. Static storage. */
+const char* tfp_params_layout_json(void);
 
 /* ---- buffers ------------------------------------------------------------------ */
 
@@ -273,7 +294,20 @@ const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
 
 /* ---- forward pass -------------------------------------------------------------------- */
 
-/* One forward pass of a token model over ids (n of them, borrowed). Result in *out
+/* The inputs of a token model's forward pass (tfp_model_forward, tfp_model_attention_steps).
+ * Defaults (tfp_forward_params_init): every field 0 / NULL. */
+typedef struct tfp_forward_params {
+  const int32_t* ids;            /* (n) token ids; required (n >= 1) */
+  int32_t n;
+  const int32_t* token_type_ids; /* (n) or NULL: encoder-only models (BERT's segments) */
+  const int32_t* attention_mask; /* (n) or NULL: encoder-only models; 1 = real, 0 = padding */
+  const int32_t* tgt_ids;        /* (n_tgt) encoder-decoders only: the decoder's input */
+  int32_t n_tgt;
+  int32_t want_attention;        /* != 0: also every layer's attention maps (forward only) */
+} tfp_forward_params;
+void tfp_forward_params_init(tfp_forward_params* p);
+
+/* One forward pass of a token model over p->ids (p: tfp_forward_params). Result in *out
  * (caller-owned tensor list):
  *   "logits"  (T, V)  decoder LMs, encoder-decoders, encoders with a head
  *   "hidden"  (T, C)  always (the last hidden states, after any final norm)
@@ -290,9 +324,7 @@ const char* tfp_model_id_to_token(tfp_model* model, int32_t id);
  * model that reads vectors (a PyTorch nn.Transformer) takes tfp_model_forward_embeddings.
  * The recurrent encoder-decoder gives "logits", "hidden" = its decoder states (T, D), and
  * "dec.0.cross.probs" (1, T, S) = its additive attention; it has no self-attention maps. */
-int tfp_model_forward(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
-                      const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
-                      int want_attention, tfp_tensors** out);
+int tfp_model_forward(tfp_model* model, const tfp_forward_params* p, tfp_tensors** out);
 
 /* ---- forward pass on embeddings (PyTorch nn.Transformer checkpoints) ---------------- */
 
@@ -304,6 +336,21 @@ enum tfp_embed_flags {
                                tgt_mask = generate_square_subsequent_mask(T) */
 };
 
+/* The inputs of a model that reads vectors (tfp_model_forward_embeddings,
+ * tfp_model_attention_steps_embeddings); their meaning below. Defaults
+ * (tfp_embeddings_params_init): every field 0 / NULL. */
+typedef struct tfp_embeddings_params {
+  int32_t C;                    /* the width of the caller's rows (must equal d_model) */
+  const float* src;             /* (S, C) */
+  int32_t S;
+  const float* tgt;             /* (T, C) or NULL with T = 0 */
+  int32_t T;
+  const uint8_t* src_padding;   /* (S) or NULL; 1 = padding */
+  const uint8_t* tgt_padding;   /* (T) or NULL; 1 = padding */
+  int32_t flags;                /* tfp_embed_flags, or-ed */
+} tfp_embeddings_params;
+void tfp_embeddings_params_init(tfp_embeddings_params* p);
+
 /* One forward pass of a model that reads vectors instead of token ids (info
  * "has_embeddings": false): a PyTorch nn.Transformer / nn.TransformerEncoder /
  * nn.TransformerDecoder checkpoint (config.json "model_type": "torch_transformer"), run as
@@ -314,7 +361,7 @@ enum tfp_embed_flags {
  *   "kind": "decoder"     (encoder_decoder, 0 encoder layers: a bare decoder stack)
  *                         src (S, C) is its `memory` (what cross-attention reads),
  *                         tgt (T, C) the decoder's input
- * src, tgt: float32 row-major, borrowed. C: the width of the caller's rows; it must equal
+ * (fields of p, tfp_embeddings_params:) src, tgt: float32 row-major, borrowed. C: the width of the caller's rows; it must equal
  * the model's d_model (stated so that a mismatch is an error, not a misread buffer).
  * src_padding (S), tgt_padding (T): borrowed, may be NULL; 1 = padding (PyTorch's
  * key_padding_mask true), 0 = real. src_padding masks source keys wherever they are keys
@@ -330,9 +377,7 @@ enum tfp_embed_flags {
  * C != d_model, a missing or unexpected src/tgt, a length < 1, a padding value other than
  * 0/1, an unknown flag or one for a stack the model lacks are TFP_ERR_INVALID_ARGUMENT; a
  * non-finite input value is TFP_ERR_ENGINE naming its row and column. */
-int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int S, const float* tgt, int T,
-                                 const uint8_t* src_padding, const uint8_t* tgt_padding, int flags,
-                                 tfp_tensors** out);
+int tfp_model_forward_embeddings(tfp_model* model, const tfp_embeddings_params* p, tfp_tensors** out);
 
 /* Vaswani et al.'s sinusoidal positional encoding (model/transformer.h):
  * PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(same), for the rows
@@ -341,25 +386,36 @@ int tfp_model_forward_embeddings(tfp_model* model, int C, const float* src, int 
  * their own such as nn.Transformer). */
 int tfp_sinusoidal_positions(int pos0, int T, int C, int add, float* out);
 
+/* What to fill (tfp_model_fill_mask, tfp_fill_mask_logits). Defaults
+ * (tfp_fill_mask_params_init): NULL / 0, mask_id -1, top_k 5. */
+typedef struct tfp_fill_mask_params {
+  const int32_t* ids;            /* (n) token ids holding the masks */
+  int32_t n;
+  const int32_t* token_type_ids; /* (n) or NULL, as tfp_forward_params (model calls only) */
+  const int32_t* attention_mask; /* (n) or NULL, as tfp_forward_params (model calls only) */
+  int32_t mask_id;               /* the [MASK] id; -1 = the tokenizer's (model calls only) */
+  int32_t top_k;                 /* fillers kept per mask (>= 1) */
+} tfp_fill_mask_params;
+void tfp_fill_mask_params_init(tfp_fill_mask_params* p);
+
 /* Masked-LM models ("head": "masked_lm", e.g. BertForMaskedLM): the most probable fillers
- * of every mask in ids (n, borrowed), the softmax over the vocabulary computed in the
- * engine (model/fill_mask.h). mask_id -1 = the tokenizer's [MASK]. token_type_ids and
- * attention_mask as tfp_model_forward (may be NULL). Caller-owned outputs:
+ * of every mask in p->ids (n = p->n), the softmax over the vocabulary computed in the
+ * engine (model/fill_mask.h). Caller-owned outputs:
  *   positions  (n)           the index in ids of each mask, in order
  *   out_ids    (n * top_k)   row m: the top_k ids for positions[m], most probable first
  *   out_probs  (n * top_k)   their probabilities
  * A row has min(top_k, V) entries; the rest of the row holds id -1, probability 0.
  * *n_masked receives the number of masks (0 when ids holds none; not an error).
  * A model without the head, top_k < 1, or no mask id is TFP_ERR_INVALID_ARGUMENT. */
-int tfp_model_fill_mask(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
-                        const int32_t* attention_mask, int mask_id, int top_k, int32_t* positions,
-                        int32_t* out_ids, float* out_probs, int* n_masked);
+int tfp_model_fill_mask(tfp_model* model, const tfp_fill_mask_params* p, int32_t* positions, int32_t* out_ids,
+                        float* out_probs, int* n_masked);
 
 /* The same top-k from logits the caller already has (a masked-LM forward pass's "logits"
- * (n, V), borrowed), so a page that ran tfp_model_forward does not run the model again.
- * mask_id must be given (>= 0); outputs and errors as tfp_model_fill_mask. */
-int tfp_fill_mask_logits(const float* logits, int n, int V, const int32_t* ids, int mask_id, int top_k,
-                         int32_t* positions, int32_t* out_ids, float* out_probs, int* n_masked);
+ * (n, V) with n = p->n, borrowed), so a page that ran tfp_model_forward does not run the
+ * model again. p->mask_id must be given (>= 0); token_type_ids and attention_mask are not
+ * read; outputs and errors as tfp_model_fill_mask. */
+int tfp_fill_mask_logits(const float* logits, int V, const tfp_fill_mask_params* p, int32_t* positions,
+                         int32_t* out_ids, float* out_probs, int* n_masked);
 
 /* ---- generation: one token per call ------------------------------------------------- */
 
@@ -369,13 +425,26 @@ int tfp_fill_mask_logits(const float* logits, int n, int V, const int32_t* ids, 
  * free with tfp_generator_free. It keeps the model's weights alive. */
 typedef struct tfp_generator tfp_generator;
 
-/* prompt (n, borrowed). temperature 0 = greedy; top_k 0 = all; top_p 1 = all; seed as
- * `tfp generate --seed`. stop_ids (n_stop, borrowed): stop after any of them; n_stop < 0
- * means the model's eos_token_id (as `tfp generate`). top_n: how many most probable
- * tokens each step reports (0..64). */
-int tfp_generator_create(tfp_model* model, const int32_t* prompt, int n, int max_tokens, float temperature,
-                         int top_k, float top_p, uint32_t seed, const int32_t* stop_ids, int n_stop, int top_n,
-                         tfp_generator** out);
+/* How to generate. Defaults (tfp_generator_params_init) are `tfp generate`'s: prompt
+ * NULL, n 0, max_tokens 20, temperature 1, top_k 0, top_p 1, seed 0, stop_ids NULL,
+ * n_stop -1, top_n 0. */
+typedef struct tfp_generator_params {
+  const int32_t* prompt;  /* (n) the prompt's ids; required (n >= 1) */
+  int32_t n;
+  int32_t max_tokens;     /* tokens to generate at most */
+  float temperature;      /* 0 = greedy */
+  int32_t top_k;          /* 0 = all */
+  float top_p;            /* 1 = all */
+  uint32_t seed;          /* as `tfp generate --seed` */
+  const int32_t* stop_ids; /* (n_stop): stop after any of them */
+  int32_t n_stop;         /* < 0: the model's eos_token_id (as `tfp generate`) */
+  int32_t top_n;          /* how many most probable tokens each step reports (0..64) */
+} tfp_generator_params;
+void tfp_generator_params_init(tfp_generator_params* p);
+
+/* Runs p's prompt through the model; *out receives the generator (caller-owned), NULL on
+ * failure. */
+int tfp_generator_create(tfp_model* model, const tfp_generator_params* p, tfp_generator** out);
 void tfp_generator_free(tfp_generator* gen);
 
 /* Produces the next token into *id (and its probability at temperature 1 into *prob,
@@ -396,7 +465,19 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
 
 /* ---- encoder-decoder decoding ------------------------------------------------------- */
 
-/* Greedy (beam_size 1) or beam-search decoding (model/beam.h) of src_ids (n, borrowed).
+/* What to decode. Defaults (tfp_translate_params_init): src_ids NULL, n 0, beam_size 1,
+ * max_tokens 0, start_id -1, eos_id -1. */
+typedef struct tfp_translate_params {
+  const int32_t* src_ids; /* (n) the source's ids; required (n >= 1) */
+  int32_t n;
+  int32_t beam_size;      /* 1 = greedy */
+  int32_t max_tokens;     /* 0 = as many as the context allows */
+  int32_t start_id;       /* -1: config.json's decoder_start_token_id, else bos, else eos */
+  int32_t eos_id;         /* -1: the model's eos */
+} tfp_translate_params;
+void tfp_translate_params_init(tfp_translate_params* p);
+
+/* Greedy (beam_size 1) or beam-search decoding (model/beam.h) of p->src_ids.
  * start_id -1: config.json's decoder_start_token_id, else the tokenizer's bos, else the
  *   model's eos; eos_id -1: the model's eos.
  * max_tokens 0: as many as the context allows (the recurrent encoder-decoder: its
@@ -405,9 +486,8 @@ int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int 
  * *alignment (caller-owned) receives "alignment" (T, S) — the last decoder layer's
  * cross-attention averaged over heads — and "dec.i.cross.probs" (H, T, S) per layer;
  * row t is where the decoder looked while choosing output token t. */
-int tfp_model_translate(tfp_model* model, const int32_t* src_ids, int n, int beam_size, int max_tokens,
-                        int start_id, int eos_id, int32_t* out_ids, int capacity, int* out_len,
-                        tfp_tensors** alignment);
+int tfp_model_translate(tfp_model* model, const tfp_translate_params* p, int32_t* out_ids, int capacity,
+                        int* out_len, tfp_tensors** alignment);
 
 /* ---- training: a toy-task trainer, stepped by the caller --------------------------- */
 

@@ -39,8 +39,8 @@ int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* o
 
 /* The query-key drill-down (inspect/attention_steps.h): every step of one attention row
  * of a token model, from the q, k, v and mask its own forward pass used. The model runs
- * on the same inputs as tfp_model_forward (ids, n, token_type_ids, attention_mask,
- * tgt_ids, n_tgt: borrowed, same meaning and checks), then for
+ * on the same inputs as tfp_model_forward (p, with the same meaning and checks;
+ * p->want_attention is not read), then for
  *   set    "enc"   encoder self-attention (encoder-only models, encoder-decoder encoders)
  *          "dec"   decoder self-attention (decoder-only models, encoder-decoder decoders)
  *          "cross" decoder cross-attention (encoder-decoder: queries from the decoder,
@@ -70,18 +70,15 @@ int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* o
  *   "window" (1)   the layer's local-attention window in keys (0 = global)
  * A set the model does not have, a layer, head or query out of range is
  * TFP_ERR_INVALID_ARGUMENT naming the valid range; the model stays usable. */
-int tfp_model_attention_steps(tfp_model* model, const int32_t* ids, int n, const int32_t* token_type_ids,
-                              const int32_t* attention_mask, const int32_t* tgt_ids, int n_tgt,
-                              const char* set, int layer, int head, int query, tfp_tensors** out);
+int tfp_model_attention_steps(tfp_model* model, const tfp_forward_params* p, const char* set, int layer,
+                              int head, int query, tfp_tensors** out);
 
-/* The same drill-down for a model that reads vectors (tfp_model_forward_embeddings: C,
- * src, S, tgt, T, src_padding, tgt_padding, flags with the same meaning and checks). The
+/* The same drill-down for a model that reads vectors (p as tfp_model_forward_embeddings',
+ * with the same meaning and checks). The
  * queries of "enc" are the S source rows; of "dec" and "cross" the T decoder rows. A bare
  * nn.TransformerDecoder (its memory an input) has "dec" and "cross" only. */
-int tfp_model_attention_steps_embeddings(tfp_model* model, int C, const float* src, int S, const float* tgt,
-                                         int T, const uint8_t* src_padding, const uint8_t* tgt_padding,
-                                         int flags, const char* set, int layer, int head, int query,
-                                         tfp_tensors** out);
+int tfp_model_attention_steps_embeddings(tfp_model* model, const tfp_embeddings_params* p, const char* set,
+                                         int layer, int head, int query, tfp_tensors** out);
 
 /* Head ablation and scaling (inspect/head_mask.h). Multiplies each head's output of one
  * attention block by a factor before the block's output projection:

@@ -22,6 +22,7 @@ import { attentionOn, counter, counterAbove, openModelFiles, openSite, playgroun
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 const FAM = `${ROOT}tests/fixtures/families/`;
 
@@ -96,7 +97,8 @@ function englishRuns() {
 function translateIds(model, src, beam) {
   const m = api.m, cap = 1024, p = api.put(Int32Array.from(src)), buf = m._tfp_alloc(8 + 4 * cap);
   try {
-    api.check(m._tfp_model_translate(model, p, src.length, beam, 0, -1, -1, buf + 8, cap, buf, buf + 4));
+    api.check(withParams(m, 'tfp_translate_params', { src_ids: p, n: src.length, beam_size: beam },
+      (params) => m._tfp_model_translate(model, params, buf + 8, cap, buf, buf + 4)));
     m._tfp_tensors_free(api.u32(buf + 4));
     return Array.from(new Int32Array(m.HEAPU8.buffer, buf + 8, api.u32(buf)));
   } finally {

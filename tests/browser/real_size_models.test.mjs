@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { counter, counterAbove, openSite, playgroundProbes, ROOT } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { writeModel } from '../../bench/real_size_models.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 const OUT = `${ROOT}build/real-models/test-sharded/`;
 const NAME = 'tinystories-33m';
@@ -84,7 +85,8 @@ async function nodeGreedy(shards) {
   const model = u32(slot);
   m._tfp_model_files_free(files);
   const prompt = put(new Uint8Array(Int32Array.from(IDS).buffer));
-  check(m._tfp_generator_create(model, prompt, IDS.length, MAX, 0, 0, 1, 0, 0, -1, 0, slot));
+  check(withParams(m, 'tfp_generator_params', { prompt, n: IDS.length, max_tokens: MAX, temperature: 0 },
+    (params) => m._tfp_generator_create(model, params, slot)));
   const gen = u32(slot), ids = [];
   while (!m._tfp_generator_finished(gen)) {
     check(m._tfp_generator_next(gen, slot, 0, slot + 4));

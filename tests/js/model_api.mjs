@@ -5,6 +5,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Api } from './tfp_module.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 export const CHECKPOINTS = fileURLToPath(new URL('../fixtures/checkpoints/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -115,9 +116,11 @@ export class ModelApi extends Api {
   }
 
   forward(model, ids, { attention = false, tokenTypeIds = null, attentionMask = null, tgtIds = null } = {}) {
-    return this.withHeap((put) => this.tensors(this.out((s) => this.m._tfp_model_forward(model, put(this.ints(ids)),
-      ids.length, put(this.ints(tokenTypeIds)), put(this.ints(attentionMask)), put(this.ints(tgtIds)),
-      tgtIds ? tgtIds.length : 0, attention ? 1 : 0, s))));
+    return this.withHeap((put) => this.tensors(this.out((s) => withParams(this.m, 'tfp_forward_params', {
+      ids: put(this.ints(ids)), n: ids.length, token_type_ids: put(this.ints(tokenTypeIds)),
+      attention_mask: put(this.ints(attentionMask)), tgt_ids: put(this.ints(tgtIds)), n_tgt: tgtIds ? tgtIds.length : 0,
+      want_attention: attention ? 1 : 0,
+    }, (params) => this.m._tfp_model_forward(model, params, s)))));
   }
 
   /** tfp_model_fill_mask: per mask { position, ids, probs } (topK each, fewer when V < topK). */
@@ -126,7 +129,8 @@ export class ModelApi extends Api {
     const buf = this.m._tfp_alloc(4 + 4 * n + 8 * n * topK);
     try {
       const pos = buf + 4, outIds = pos + 4 * n, outProbs = outIds + 4 * n * topK;
-      this.check(this.m._tfp_model_fill_mask(model, p, n, 0, 0, maskId, topK, pos, outIds, outProbs, buf));
+      this.check(withParams(this.m, 'tfp_fill_mask_params', { ids: p, n, mask_id: maskId, top_k: topK },
+        (params) => this.m._tfp_model_fill_mask(model, params, pos, outIds, outProbs, buf)));
       const count = this.u32(buf), heap = this.m.HEAPU8.buffer;
       const all = new Int32Array(heap, outIds, count * topK), probs = new Float32Array(heap, outProbs, count * topK);
       return Array.from(new Int32Array(heap, pos, count), (position, r) => {
@@ -143,9 +147,10 @@ export class ModelApi extends Api {
   /** tfp_model_attention_steps: every step of one attention row, { name: { dims, data } }
    * (q, k, v, scores, scaled, bias, mask, logits, probs, weighted_v, out, scale). */
   attentionSteps(model, ids, { set, layer, head, query, tgtIds = null, tokenTypeIds = null, attentionMask = null }) {
-    return this.withHeap((put) => this.tensors(this.out((slot) => this.m._tfp_model_attention_steps(model,
-      put(this.ints(ids)), ids.length, put(this.ints(tokenTypeIds)), put(this.ints(attentionMask)),
-      put(this.ints(tgtIds)), tgtIds ? tgtIds.length : 0, put(this.cstrBytes(set)), layer, head, query, slot))));
+    return this.withHeap((put) => this.tensors(this.out((slot) => withParams(this.m, 'tfp_forward_params', {
+      ids: put(this.ints(ids)), n: ids.length, token_type_ids: put(this.ints(tokenTypeIds)),
+      attention_mask: put(this.ints(attentionMask)), tgt_ids: put(this.ints(tgtIds)), n_tgt: tgtIds ? tgtIds.length : 0,
+    }, (params) => this.m._tfp_model_attention_steps(model, params, put(this.cstrBytes(set)), layer, head, query, slot)))));
   }
 
   /** The rows a model that reads vectors gets for `tokens`, as the page's worker makes them
@@ -167,17 +172,20 @@ export class ModelApi extends Api {
    * { hidden, hidden_norm, memory?, '*.probs' } as { dims, data }. */
   forwardEmbeddings(model, C, src, tgt = null, { srcPadding = null, tgtPadding = null, causalSrc = false, causalTgt = false } = {}) {
     const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
-    return this.withHeap((put) => this.tensors(this.out((s) => this.m._tfp_model_forward_embeddings(model, C, put(src),
-      src.length / C, put(tgt), tgt ? tgt.length / C : 0, put(srcPadding && Uint8Array.from(srcPadding)),
-      put(tgtPadding && Uint8Array.from(tgtPadding)), flags, s))));
+    return this.withHeap((put) => this.tensors(this.out((s) => withParams(this.m, 'tfp_embeddings_params', {
+      C, src: put(src), S: src.length / C, tgt: put(tgt), T: tgt ? tgt.length / C : 0,
+      src_padding: put(srcPadding && Uint8Array.from(srcPadding)), tgt_padding: put(tgtPadding && Uint8Array.from(tgtPadding)),
+      flags,
+    }, (params) => this.m._tfp_model_forward_embeddings(model, params, s)))));
   }
 
   /** tfp_model_attention_steps_embeddings: the drill-down of one row on those inputs. */
   attentionStepsEmbeddings(model, C, src, tgt, { set, layer, head, query, causalSrc = false, causalTgt = false }) {
     const flags = (causalSrc ? 1 : 0) | (causalTgt ? 2 : 0);
-    return this.withHeap((put) => this.tensors(this.out((slot) => this.m._tfp_model_attention_steps_embeddings(model, C,
-      put(src), src.length / C, put(tgt), tgt ? tgt.length / C : 0, 0, 0, flags, put(this.cstrBytes(set)),
-      layer, head, query, slot))));
+    return this.withHeap((put) => this.tensors(this.out((slot) => withParams(this.m, 'tfp_embeddings_params', {
+      C, src: put(src), S: src.length / C, tgt: put(tgt), T: tgt ? tgt.length / C : 0, flags,
+    }, (params) => this.m._tfp_model_attention_steps_embeddings(model, params, put(this.cstrBytes(set)), layer, head,
+      query, slot)))));
   }
 
   /** Runs a generator to the end (or `limit` tokens); returns ids, probs, text, reason. */
@@ -186,8 +194,10 @@ export class ModelApi extends Api {
     const st = stop ? this.put(this.ints(stop.length ? stop : [0])) : 0;
     let gen = 0;
     try {
-      gen = this.out((s) => this.m._tfp_generator_create(model, p, prompt.length, maxTokens, temperature, topK, topP,
-        seed >>> 0, st, stop ? stop.length : -1, 5, s));
+      gen = this.out((s) => withParams(this.m, 'tfp_generator_params', {
+        prompt: p, n: prompt.length, max_tokens: maxTokens, temperature, top_k: topK, top_p: topP, seed: seed >>> 0,
+        stop_ids: st, n_stop: stop ? stop.length : -1, top_n: 5,
+      }, (params) => this.m._tfp_generator_create(model, params, s)));
       const buf = this.m._tfp_alloc(12);
       const r = { ids: [], probs: [], text: '', reason: '' };
       try {
@@ -251,7 +261,9 @@ export class ModelApi extends Api {
   translate(model, src, { beamSize = 1, maxTokens = 0, startId = -1, eosId = -1 } = {}) {
     const p = this.put(this.ints(src)), cap = 256, buf = this.m._tfp_alloc(8 + 4 * cap);
     try {
-      this.check(this.m._tfp_model_translate(model, p, src.length, beamSize, maxTokens, startId, eosId, buf + 8, cap, buf, buf + 4));
+      this.check(withParams(this.m, 'tfp_translate_params', {
+        src_ids: p, n: src.length, beam_size: beamSize, max_tokens: maxTokens, start_id: startId, eos_id: eosId,
+      }, (params) => this.m._tfp_model_translate(model, params, buf + 8, cap, buf, buf + 4)));
       const n = this.u32(buf);
       return { ids: Array.from(new Int32Array(this.m.HEAPU8.buffer, buf + 8, n)), tensors: this.tensors(this.u32(buf + 4)) };
     } finally {

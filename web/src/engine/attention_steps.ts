@@ -5,6 +5,7 @@
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
+import { withParams } from './params.mjs';
 
 const SETS = ['enc', 'dec', 'cross'] as const;
 
@@ -27,8 +28,9 @@ export function attentionSteps(c: Calls, m: TfpModule, modelPtr: number, a: Atte
     const set = c.put(new TextEncoder().encode(a.set + '\0'));
     ptrs.push(set);
     const list = c.withBuffer(4, (slot) => {
-      c.check(m._tfp_model_attention_steps(modelPtr, ids, a.ids.length, types, mask, tgt, a.tgtIds?.length ?? 0,
-        set, a.layer, a.head, a.query, slot));
+      c.check(withParams(m, 'tfp_forward_params', {
+        ids, n: a.ids.length, token_type_ids: types, attention_mask: mask, tgt_ids: tgt, n_tgt: a.tgtIds?.length ?? 0,
+      }, (p) => m._tfp_model_attention_steps(modelPtr, p, set, a.layer, a.head, a.query, slot)));
       return c.readU32(slot);
     });
     return readSteps(c, m, list, started);

@@ -7,6 +7,7 @@
 import type { TfpModule } from './wasm/tfp.mjs';
 import { readSteps } from './attention_steps';
 import { TfpError, type Calls } from './calls';
+import { withParams, type ParamsFields } from './params.mjs';
 import type {
   AttentionStepsEmbeddingsArgs, AttentionStepsResult, EmbeddingInput, FloatTensor, ForwardEmbeddingsArgs,
   ForwardEmbeddingsResult, NamedTensor,
@@ -40,8 +41,8 @@ export function embeddingRows(c: Calls, m: TfpModule, input: EmbeddingInput, C: 
 interface Prepared {
   src: FloatTensor;
   tgt: FloatTensor | undefined;
-  /** Pointers and sizes in the order of the C functions' arguments. */
-  args: [C: number, src: number, S: number, tgt: number, T: number, srcPad: number, tgtPad: number, flags: number];
+  /** The fields of the C functions' tfp_embeddings_params (pointers into the heap). */
+  params: ParamsFields['tfp_embeddings_params'];
   free(): void;
 }
 
@@ -65,7 +66,10 @@ function prepare(c: Calls, m: TfpModule, dModel: number, a: ForwardEmbeddingsArg
     const flags = (a.causalSrc ? CAUSAL_SRC : 0) | (a.causalTgt ? CAUSAL_TGT : 0);
     return {
       src, tgt,
-      args: [C, put(src.data), S, put(tgt?.data), T, put(a.srcPadding), put(a.tgtPadding), flags],
+      params: {
+        C, src: put(src.data), S, tgt: put(tgt?.data), T, src_padding: put(a.srcPadding), tgt_padding: put(a.tgtPadding),
+        flags,
+      },
       free: () => ptrs.forEach((p) => c.free(p)),
     };
   } catch (e) {
@@ -81,7 +85,7 @@ export function forwardEmbeddings(c: Calls, m: TfpModule, modelPtr: number, dMod
   const p = prepare(c, m, dModel, a, 'forwardEmbeddings');
   try {
     const list = c.withBuffer(4, (slot) => {
-      c.check(m._tfp_model_forward_embeddings(modelPtr, ...p.args, slot));
+      c.check(withParams(m, 'tfp_embeddings_params', p.params, (params) => m._tfp_model_forward_embeddings(modelPtr, params, slot)));
       return c.readU32(slot);
     });
     try {
@@ -112,7 +116,8 @@ export function attentionStepsEmbeddings(c: Calls, m: TfpModule, modelPtr: numbe
   const set = c.put(new TextEncoder().encode(a.set + '\0'));
   try {
     const list = c.withBuffer(4, (slot) => {
-      c.check(m._tfp_model_attention_steps_embeddings(modelPtr, ...p.args, set, a.layer, a.head, a.query, slot));
+      c.check(withParams(m, 'tfp_embeddings_params', p.params, (params) =>
+        m._tfp_model_attention_steps_embeddings(modelPtr, params, set, a.layer, a.head, a.query, slot)));
       return c.readU32(slot);
     });
     return readSteps(c, m, list, started);

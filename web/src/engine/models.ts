@@ -9,6 +9,7 @@ import { headMaskEffect, logitLens, setHeadMask } from './interventions';
 import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
+import { withParams } from './params.mjs';
 import type {
   FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
   NamedTensor, TextSource, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
@@ -172,8 +173,10 @@ export class Models {
     try {
       const ids = ints(a.ids, 'ids'), types = ints(a.tokenTypeIds, 'tokenTypeIds');
       const mask = ints(a.attentionMask, 'attentionMask'), tgt = ints(a.tgtIds, 'tgtIds');
-      const list = this.out((slot) => this.m._tfp_model_forward(ptr, ids, a.ids.length, types, mask, tgt,
-        a.tgtIds?.length ?? 0, a.attention ? 1 : 0, slot));
+      const list = this.out((slot) => withParams(this.m, 'tfp_forward_params', {
+        ids, n: a.ids.length, token_type_ids: types, attention_mask: mask, tgt_ids: tgt,
+        n_tgt: a.tgtIds?.length ?? 0, want_attention: a.attention ? 1 : 0,
+      }, (p) => this.m._tfp_model_forward(ptr, p, slot)));
       try {
         const all = this.listAll(list);
         const get = (n: string) => all.find((t) => t.name === n);
@@ -194,7 +197,8 @@ export class Models {
           const at = this.m._tfp_tensors_data(list, li);
           const k = Math.max(1, Math.floor(fm.topK));
           result.fillMask = this.readFills(model, n, k, performance.now(), (pos, outIds, outProbs, count) =>
-            this.m._tfp_fill_mask_logits(at, n, V, ids, fm.maskId, k, pos, outIds, outProbs, count));
+            withParams(this.m, 'tfp_fill_mask_params', { ids, n, mask_id: fm.maskId, top_k: k },
+              (p) => this.m._tfp_fill_mask_logits(at, V, p, pos, outIds, outProbs, count)));
         }
         return result;
       } finally {
@@ -209,8 +213,10 @@ export class Models {
     const ptr = this.model(model);
     const stop = a.stop ? Int32Array.from(a.stop) : new Int32Array(0);
     const gen = this.withInts(a.prompt, (prompt) => this.withInts(stop, (stopPtr) =>
-      this.out((slot) => this.m._tfp_generator_create(ptr, prompt, a.prompt.length, a.maxTokens, a.temperature,
-        a.topK, a.topP, a.seed >>> 0, stopPtr, a.stop ? stop.length : -1, a.topN, slot))));
+      this.out((slot) => withParams(this.m, 'tfp_generator_params', {
+        prompt, n: a.prompt.length, max_tokens: a.maxTokens, temperature: a.temperature, top_k: a.topK,
+        top_p: a.topP, seed: a.seed >>> 0, stop_ids: stopPtr, n_stop: a.stop ? stop.length : -1, top_n: a.topN,
+      }, (p) => this.m._tfp_generator_create(ptr, p, slot)))));
     const handle = this.nextHandle++;
     this.generators.set(handle, { ptr: gen, model });
     return handle;
@@ -261,8 +267,10 @@ export class Models {
     const cap = Math.max(1, a.maxTokens > 0 ? a.maxTokens : (info.max_target_tokens ?? info.max_positions) || 1024) + 1;
     const eos = a.eosId >= 0 ? a.eosId : this.models.get(model)!.info.eos_token_id;
     return this.withInts(a.ids, (src) => this.c.withBuffer(4 * cap + 8, (buf) => {
-      this.c.check(this.m._tfp_model_translate(ptr, src, a.ids.length, a.beamSize, a.maxTokens, a.startId, a.eosId,
-        buf + 8, cap, buf, buf + 4));
+      this.c.check(withParams(this.m, 'tfp_translate_params', {
+        src_ids: src, n: a.ids.length, beam_size: a.beamSize, max_tokens: a.maxTokens, start_id: a.startId,
+        eos_id: a.eosId,
+      }, (p) => this.m._tfp_model_translate(ptr, p, buf + 8, cap, buf, buf + 4)));
       const n = this.c.readU32(buf), list = this.c.readU32(buf + 4);
       try {
         const ids = new Int32Array(this.m.HEAPU8.buffer, buf + 8, n).slice();
@@ -294,7 +302,9 @@ export class Models {
       x ? this.withInts(x, body) : body(0);
     return this.withInts(a.ids, (ids) => opt(a.tokenTypeIds, (types) => opt(a.attentionMask, (mask) =>
       this.readFills(model, n, a.topK, started, (pos, outIds, outProbs, count) =>
-        this.m._tfp_model_fill_mask(ptr, ids, n, types, mask, a.maskId ?? -1, a.topK, pos, outIds, outProbs, count)))));
+        withParams(this.m, 'tfp_fill_mask_params', {
+          ids, n, token_type_ids: types, attention_mask: mask, mask_id: a.maskId ?? -1, top_k: a.topK,
+        }, (p) => this.m._tfp_model_fill_mask(ptr, p, pos, outIds, outProbs, count))))));
   }
 
   /** Runs `call` (tfp_model_fill_mask or tfp_fill_mask_logits) on a scratch buffer and

@@ -13,6 +13,14 @@ export interface TfpModule {
   _tfp_alloc(bytes: number): number;
   _tfp_free(ptr: number): void;
 
+  // Params structs (tfp_api.h "parameter structs"), written by params.mjs from this layout.
+  _tfp_params_layout_json(): number;
+  _tfp_forward_params_init(p: number): void;
+  _tfp_embeddings_params_init(p: number): void;
+  _tfp_fill_mask_params_init(p: number): void;
+  _tfp_generator_params_init(p: number): void;
+  _tfp_translate_params_init(p: number): void;
+
   _tfp_tensors_free(list: number): void;
   _tfp_tensors_count(list: number): number;
   _tfp_tensors_find(list: number, name: number): number;
@@ -63,12 +71,9 @@ export interface TfpModule {
   _tfp_model_id_to_token(model: number, id: number): number;
   _tfp_model_decode(model: number, ids: number, n: number, skipSpecial: number): number;
 
-  _tfp_model_forward(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
-                     tgtIds: number, nTgt: number, wantAttention: number, out: number): number;
+  _tfp_model_forward(model: number, params: number, out: number): number;
 
-  _tfp_generator_create(model: number, prompt: number, n: number, maxTokens: number, temperature: number,
-                        topK: number, topP: number, seed: number, stopIds: number, nStop: number, topN: number,
-                        out: number): number;
+  _tfp_generator_create(model: number, params: number, out: number): number;
   _tfp_generator_free(gen: number): void;
   _tfp_generator_next(gen: number, id: number, prob: number, done: number): number;
   _tfp_generator_finished(gen: number): number;
@@ -76,27 +81,23 @@ export interface TfpModule {
   _tfp_generator_text(gen: number): number;
   _tfp_generator_top(gen: number, ids: number, probs: number, cap: number): number;
 
-  _tfp_model_fill_mask(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
-                       maskId: number, topK: number, positions: number, outIds: number, outProbs: number,
+  _tfp_model_fill_mask(model: number, params: number, positions: number, outIds: number, outProbs: number,
                        nMasked: number): number;
-  _tfp_fill_mask_logits(logits: number, n: number, V: number, ids: number, maskId: number, topK: number,
-                        positions: number, outIds: number, outProbs: number, nMasked: number): number;
+  _tfp_fill_mask_logits(logits: number, V: number, params: number, positions: number, outIds: number,
+                        outProbs: number, nMasked: number): number;
 
   _tfp_model_set_head_mask(model: number, set: number, layer: number, scales: number, nHeads: number): number;
   _tfp_model_clear_head_mask(model: number): number;
   _tfp_model_head_mask_effect(model: number, ids: number, n: number, topK: number, beamSize: number, out: number): number;
   _tfp_model_logit_lens(model: number, ids: number, n: number, tgtIds: number, nTgt: number, topK: number,
                         out: number): number;
-  _tfp_model_attention_steps(model: number, ids: number, n: number, tokenTypes: number, attentionMask: number,
-                             tgtIds: number, nTgt: number, set: number, layer: number, head: number, query: number,
+  _tfp_model_attention_steps(model: number, params: number, set: number, layer: number, head: number, query: number,
                              out: number): number;
 
   // Models that read vectors (PyTorch nn.Transformer checkpoints): tfp_api.h / tfp_inspect_api.h.
-  _tfp_model_forward_embeddings(model: number, C: number, src: number, S: number, tgt: number, T: number,
-                                srcPadding: number, tgtPadding: number, flags: number, out: number): number;
-  _tfp_model_attention_steps_embeddings(model: number, C: number, src: number, S: number, tgt: number, T: number,
-                                        srcPadding: number, tgtPadding: number, flags: number, set: number,
-                                        layer: number, head: number, query: number, out: number): number;
+  _tfp_model_forward_embeddings(model: number, params: number, out: number): number;
+  _tfp_model_attention_steps_embeddings(model: number, params: number, set: number, layer: number, head: number,
+                                        query: number, out: number): number;
   _tfp_sinusoidal_positions(pos0: number, T: number, C: number, add: number, out: number): number;
 
   // tfp_inspect_api.h: maths on attention maps the caller has (attention_maths.ts).
@@ -107,8 +108,7 @@ export interface TfpModule {
   _tfp_attention_head_stats_masked(probs: number, H: number, Tq: number, Tk: number, causal: number, masked: number,
                                    out: number): number;
 
-  _tfp_model_translate(model: number, src: number, n: number, beamSize: number, maxTokens: number,
-                       startId: number, eosId: number, outIds: number, capacity: number, outLen: number,
+  _tfp_model_translate(model: number, params: number, outIds: number, capacity: number, outLen: number,
                        alignment: number): number;
   // tfp_learn_additive_api.h: the Learn chapter on additive attention (learn_calls/additive.ts).
   _tfp_learn_additive_attention(s: number, Tq: number, Cs: number, h: number, Tk: number, Ch: number, W: number,

@@ -7,6 +7,7 @@
 // exported files); free-running decoding is tfp_trainer_generate.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
+import { withParams } from '../params.mjs';
 
 /** The trainers this worker holds, by handle (their module pointer). */
 const trainers = new Set<number>();
@@ -152,7 +153,7 @@ export function trainingTeacherForcing(c: Calls, m: TfpModule, a: { handle: numb
     const idsPtr = c.put(new Uint8Array(ids.buffer));
     try {
       const teacher = c.withBuffer(4, (slot) => {
-        c.check(m._tfp_model_forward(model, idsPtr, ids.length, 0, 0, 0, 0, 0, slot));
+        c.check(withParams(m, 'tfp_forward_params', { ids: idsPtr, n: ids.length }, (p) => m._tfp_model_forward(model, p, slot)));
         const list = c.readU32(slot);
         try {
           return Array.from(c.tensor(list, 'argmax').data, (id) => info.vocab[id] ?? '?').join('');

@@ -1,0 +1,38 @@
+// Types of params.mjs: the fields each C params struct has (src/api/tfp_api.h), so that
+// TypeScript checks the names the worker writes; params.mjs checks them again, at run
+// time, against the module's own layout (tfp_params_layout_json).
+import type { TfpModule } from './tfp_module.mjs';
+
+/** Pointers are heap byte offsets; every field is optional (left at its C default). */
+export interface ParamsFields {
+  tfp_forward_params: {
+    ids?: number; n?: number; token_type_ids?: number; attention_mask?: number; tgt_ids?: number; n_tgt?: number;
+    want_attention?: number;
+  };
+  tfp_embeddings_params: {
+    C?: number; src?: number; S?: number; tgt?: number; T?: number; src_padding?: number; tgt_padding?: number;
+    flags?: number;
+  };
+  tfp_fill_mask_params: {
+    ids?: number; n?: number; token_type_ids?: number; attention_mask?: number; mask_id?: number; top_k?: number;
+  };
+  tfp_generator_params: {
+    prompt?: number; n?: number; max_tokens?: number; temperature?: number; top_k?: number; top_p?: number;
+    seed?: number; stop_ids?: number; n_stop?: number; top_n?: number;
+  };
+  tfp_translate_params: {
+    src_ids?: number; n?: number; beam_size?: number; max_tokens?: number; start_id?: number; eos_id?: number;
+  };
+}
+export type ParamsStruct = keyof ParamsFields;
+
+export interface ParamsLayout {
+  size: number;
+  /** field → [byte offset, 'i32' | 'u32' | 'f32' | 'ptr'], in declaration order */
+  fields: Record<string, [number, 'i32' | 'u32' | 'f32' | 'ptr']>;
+}
+
+export function paramsLayout(m: TfpModule, struct: ParamsStruct): ParamsLayout;
+export function writeParams<S extends ParamsStruct>(m: TfpModule, struct: S, ptr: number, values: ParamsFields[S]): void;
+export function withParams<S extends ParamsStruct, R>(m: TfpModule, struct: S, values: ParamsFields[S],
+                                                      body: (ptr: number) => R): R;
