@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/tfp_api.h"
-#include "train/toy_runner.h"
+#include "cli/train_flags.h"
 #include "train/trainer.h"
 #include "test_api_params.h"
 
@@ -38,7 +38,7 @@ TEST_CASE("api trainer: losses equal the C++ Trainer built from the same CLI opt
   REQUIRE(tfp_trainer_step(t, 5, got.data()) == TFP_OK);
   REQUIRE(tfp_trainer_step(t, 7, got.data() + 5) == TFP_OK);
 
-  const auto opt = tfp::train::parse_train_args({"copy", "--steps", "40", "--batch", "8", "--d-model", "32",
+  const auto opt = tfp::cli::parse_train_args({"copy", "--steps", "40", "--batch", "8", "--d-model", "32",
                                                  "--heads", "2", "--layers", "1", "--d-ff", "64", "--size",
                                                  "5", "--seed", "11"});
   tfp::train::Trainer ref(opt.trainer);
@@ -151,9 +151,11 @@ TEST_CASE("api trainer: errors are a status and a message") {
   CHECK(create("copy", R"({"steps": "many"})") == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last() == "tfp_trainer_create: option \"steps\" must be a number, got \"many\"");
   CHECK(create("copy", R"({"arch": "rnn"})") == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(last() == "tfp_trainer_create: train: --arch is decoder, encdec or gru, got \"rnn\"");
+  CHECK(last() == "tfp_trainer_create: option \"arch\" is decoder, encdec or gru, got \"rnn\"");
   CHECK(create("copy", R"({"batch": 0})") == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(last() == "tfp_trainer_create: train: --steps and --batch must be positive");
+  CHECK(last() == "tfp_trainer_create: option \"batch\" must be positive, got 0");
+  CHECK(create("copy", R"({"steps": 2.5})") == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(last() == "tfp_trainer_create: option \"steps\" must be a whole number, got 2.5");
   CHECK(create("copy", R"({"post_ln": 1})") == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last() == "tfp_trainer_create: option \"post_ln\" must be true or false, got 1");
   CHECK(tfp_trainer_create(nullptr, nullptr, 0, 1, &t) == TFP_ERR_INVALID_ARGUMENT);

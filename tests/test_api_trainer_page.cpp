@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/tfp_api.h"
-#include "train/toy_runner.h"
+#include "cli/train_flags.h"
 #include "train/trainer.h"
 #include "test_api_params.h"
 
@@ -44,7 +44,7 @@ const std::string kSmall = R"({"steps": 40, "batch": 8, "d_model": 32, "heads": 
 TEST_CASE("api trainer page: step statistics equal the C++ Trainer's") {
   tfp_trainer* t = make("copy", kSmall + "}", 11);
   const std::vector<double> s = stats_of(t, 6);
-  const auto opt = tfp::train::parse_train_args({"copy", "--steps", "40", "--batch", "8", "--d-model", "32",
+  const auto opt = tfp::cli::parse_train_args({"copy", "--steps", "40", "--batch", "8", "--d-model", "32",
                                                  "--heads", "2", "--layers", "1", "--d-ff", "64", "--size",
                                                  "5", "--seed", "11"});
   tfp::train::Trainer ref(opt.trainer);
@@ -141,12 +141,12 @@ TEST_CASE("api trainer page: greedy answers, warm-up and clipping options") {
     CHECK(tfp_trainer_create("copy", options.data(), options.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
     return std::string(tfp_last_error());
   };
-  CHECK(refused(R"({"lr": -1})") == "tfp_trainer_create: train: --lr must be positive, got -1");
-  CHECK(refused(R"({"clip": -2})") == "tfp_trainer_create: train: --clip must be 0 (off) or more, got -2");
-  CHECK(refused(R"({"warmup": -1})") == "tfp_trainer_create: train: --warmup must be 0 or more, got -1");
+  CHECK(refused(R"({"lr": -1})") == "tfp_trainer_create: option \"lr\" must be positive, got -1");
+  CHECK(refused(R"({"clip": -2})") == "tfp_trainer_create: option \"clip\" must be 0 (off) or more, got -2");
+  CHECK(refused(R"({"warmup": -1})") == "tfp_trainer_create: option \"warmup\" must be 0 or more, got -1");
   CHECK(refused(R"({"label_smoothing": 1})") ==
-        "tfp_trainer_create: train: --label-smoothing must be in [0, 1), got 1");
-  CHECK(refused(R"({"heads": 0})") == "tfp_trainer_create: train: --heads must be positive, got 0");
+        "tfp_trainer_create: option \"label_smoothing\" must be in [0, 1), got 1");
+  CHECK(refused(R"({"heads": 0})") == "tfp_trainer_create: option \"heads\" must be positive, got 0");
 }
 
 TEST_CASE("api trainer page: sinusoidal, RoPE, ALiBi and no positions train, export and run as trained") {
@@ -204,7 +204,7 @@ TEST_CASE("api trainer page: sinusoidal, RoPE, ALiBi and no positions train, exp
   const std::string relative = R"({"positions": "relative"})";
   CHECK(tfp_trainer_create("copy", relative.data(), relative.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()) ==
-        "tfp_trainer_create: train: --positions is learned, sinusoidal, rope, alibi or none, got \"relative\"");
+        "tfp_trainer_create: option \"positions\" is learned, sinusoidal, rope, alibi or none, got \"relative\"");
 }
 
 TEST_CASE("api trainer page: the GRU with additive attention trains, exports and runs as trained") {
@@ -268,5 +268,5 @@ TEST_CASE("api trainer page: the GRU with additive attention trains, exports and
   tfp_trainer* x = nullptr;
   const std::string bad = R"({"arch": "rnn"})";
   CHECK(tfp_trainer_create("copy", bad.data(), bad.size(), 1, &x) == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(std::string(tfp_last_error()) == "tfp_trainer_create: train: --arch is decoder, encdec or gru, got \"rnn\"");
+  CHECK(std::string(tfp_last_error()) == "tfp_trainer_create: option \"arch\" is decoder, encdec or gru, got \"rnn\"");
 }
