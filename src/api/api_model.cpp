@@ -33,7 +33,7 @@ std::string info_json(const tfp::model::LoadedModel& m) {
   int64_t parameters = 0;
   for (const tfp::model::WeightSlot& s :
        tfp::model::weight_slots(c, const_cast<tfp::model::ModelWeights&>(m.weights())))
-    if (!s.view->empty()) parameters += s.view->numel();
+    if (!s.empty()) parameters += s.view->numel();
   json j;
   j["source"] = m.source;
   j["family"] = tfp::model::family_name(m.family);

@@ -24,7 +24,7 @@ void cmd_info(const std::vector<std::string>& argv, JsonWriter& w) {
 
   int64_t parameters = 0;
   for (const model::WeightSlot& s : model::weight_slots(c, const_cast<model::ModelWeights&>(m.weights())))
-    if (!s.view->empty()) parameters += s.view->numel();
+    if (!s.empty()) parameters += s.view->numel();
   std::map<std::string, int64_t> dtypes;
   for (const io::TensorEntry& e : m.tensors->entries()) ++dtypes[io::dtype_name(e.dtype)];
 

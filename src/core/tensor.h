@@ -15,6 +15,14 @@ using Shape = std::vector<int64_t>;
 
 int64_t numel_of(const Shape& shape);
 
+// 16-bit floats (IEEE half or bfloat16) where a checkpoint stored them: weights the
+// engine reads without an f32 copy (the kernels widen what they are about to use).
+struct HalfView {
+  const uint16_t* data = nullptr;
+  bool bf16 = false;  // bfloat16 instead of IEEE half
+  bool empty() const { return data == nullptr; }
+};
+
 // A read-only window on float32 data owned by someone else (a loaded file, a Tensor).
 struct TensorView {
   const float* data = nullptr;

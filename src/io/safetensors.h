@@ -9,8 +9,9 @@
 // and validates every header field before anything points into it: the errors name the
 // source and the tensor. F32 tensors are viewed where they lie (no copy) when 4-byte
 // aligned, which writers ensure by padding the header; unaligned ones are copied once.
-// F16/BF16 tensors are converted to f32 once, at parse time, and the converted copies are
-// owned by the same object. Other dtypes are validated (sizes, offsets) and their raw
+// F16/BF16 tensors are converted to f32 on the first f32() call for them (never for the
+// 16-bit matrices a model keeps as stored), and the converted copies are owned by the same
+// object. Other dtypes are validated (sizes, offsets) and their raw
 // bytes are available, but asking for them as f32 names the dtype as unsupported.
 //
 // Views returned by f32()/bytes() live as long as the SafeTensors object; moving the
@@ -97,9 +98,13 @@ class SafeTensors {
   }
   std::vector<TensorEntry> entries_;
   std::unordered_map<std::string, size_t> index_;  // name → entries_ position
-  std::vector<std::vector<float>> converted_;      // per entry; empty unless copied
+  mutable std::vector<std::vector<float>> converted_;  // per entry; empty unless copied (lazily)
   std::map<std::string, std::string> metadata_;
 };
+
+// Row r of a 2-D float tensor (F32, F16, BF16) as f32 into out (shape[1] floats), read
+// from the file's bytes: no converted copy is made or kept.
+void f32_row(const SafeTensors& st, const TensorEntry& e, int64_t r, float* out);
 
 // Builds a safetensors file. Tensors are laid out largest element size first (then by
 // name), the header is padded with spaces to a multiple of 8 bytes, so every tensor

@@ -1,6 +1,7 @@
 // Loading a model folder or in-memory files into a LoadedModel (see model.h).
 #include "model/model.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/file.h"
+#include "kernels/kernels.h"
 #include "tokenizer/tokenizer_json.h"
 
 namespace tfp::model {
@@ -88,9 +90,18 @@ LoadedModel load_model(ModelFiles files) {
   // same matrix (an untied head would otherwise be silently replaced by wte).
   if (m.family == CheckpointFamily::gpt2) {
     if (const io::TensorEntry* head = st->find("lm_head.weight"); head && io::dtype_is_float_supported(head->dtype)) {
-      const TensorView h = st->f32(*head), wte = m.model.weights.embed.token;
-      bool same = h.shape == wte.shape;
-      for (int64_t i = 0; same && i < h.numel(); ++i) same = h.data[i] == wte.data[i];
+      // Row by row, widening 16-bit rows into small buffers (no f32 copy of either table).
+      const EmbeddingWeights& e = m.model.weights.embed;
+      bool same = head->shape == e.token.shape && head->shape.size() == 2;
+      const int64_t C = same ? head->shape[1] : 0;
+      std::vector<float> a(static_cast<size_t>(C)), b(static_cast<size_t>(C));
+      for (int64_t r = 0; same && r < head->shape[0]; ++r) {
+        io::f32_row(*st, *head, r, a.data());
+        if (e.token16.empty()) std::copy_n(e.token.data + r * C, C, b.data());
+        else if (e.token16.bf16) kernels::bf16_to_f32(e.token16.data + r * C, b.data(), b.size());
+        else kernels::f16_to_f32(e.token16.data + r * C, b.data(), b.size());
+        same = a == b;
+      }
       TFP_CHECK(same, st->source(), ": lm_head.weight differs from wte.weight, but GPT-2 ties them "
                 "(untied heads are not supported)");
     }
@@ -169,16 +180,18 @@ std::vector<uint8_t> save_weights_by_role(const ModelConfig& cfg, const ModelWei
   io::SafeTensorsWriter writer;
   writer.set_metadata("format", "tfp");
   for (const WeightSlot& s : weight_slots(cfg, const_cast<ModelWeights&>(w))) {
-    if (s.view->empty()) continue;
+    if (s.empty()) continue;
+    Tensor wide;  // a 16-bit tensor, widened
+    const TensorView v = s.f32(wide);
     if (s.linear && s.view == &s.linear->weight && s.linear->layout == nn::WeightLayout::InOut) {
       // Our files store every Linear as (out, in): transpose Conv1D-layout weights.
-      const int64_t in = s.view->shape[0], out = s.view->shape[1];
+      const int64_t in = v.shape[0], out = v.shape[1];
       Tensor t({out, in});
       for (int64_t i = 0; i < in; ++i)
-        for (int64_t o = 0; o < out; ++o) t.data[static_cast<size_t>(o * in + i)] = s.view->data[i * out + o];
+        for (int64_t o = 0; o < out; ++o) t.data[static_cast<size_t>(o * in + i)] = v.data[i * out + o];
       writer.add_f32(s.role, t, stored);
     } else {
-      writer.add_f32(s.role, s.view->shape, s.view->data, stored);
+      writer.add_f32(s.role, v.shape, v.data, stored);
     }
   }
   return writer.finish();

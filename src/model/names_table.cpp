@@ -5,6 +5,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <span>
+#include <utility>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -70,6 +72,15 @@ int64_t first_non_finite(const TensorView& v) {
   for (int64_t i = 0; i < n; ++i)
     if (!std::isfinite(v.data[i])) return i;
   return -1;
+}
+
+// The first NaN or infinity among 16-bit floats (exponent all ones) and whether it is NaN.
+std::pair<int64_t, bool> first_non_finite16(const HalfView& h, const Shape& shape) {
+  const uint16_t exp = h.bf16 ? 0x7f80 : 0x7c00;
+  const int64_t n = numel_of(shape);
+  for (int64_t i = 0; i < n; ++i)
+    if ((h.data[i] & exp) == exp) return {i, (h.data[i] & (0x7fff & ~exp)) != 0};
+  return {-1, false};
 }
 
 // Flat index → "[r, c]" in the tensor's shape.
@@ -201,13 +212,31 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                          shape_str(e->shape) + ", expected " + shape_str(want));
       continue;
     }
-    const TensorView v = st.f32(*e);
     // A NaN or infinity in a weight would poison every output downstream: refuse the
     // file here, naming the tensor and the first bad element, instead of printing NaNs.
-    if (const int64_t bad = first_non_finite(v); bad >= 0) {
+    auto non_finite = [&](int64_t bad, bool nan) {
       problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") holds " +
-                         (std::isnan(v.data[bad]) ? "NaN" : "an infinity") + " at index " +
-                         index_str(v.shape, bad) + " (flat " + std::to_string(bad) + ")");
+                         (nan ? "NaN" : "an infinity") + " at index " + index_str(e->shape, bad) +
+                         " (flat " + std::to_string(bad) + ")");
+    };
+    // A 16-bit matrix (a Linear weight, a token table) stays as stored: the kernels widen
+    // what they read, so the model holds no f32 copy of it.
+    const std::span<const uint8_t> raw = st.bytes(*e);
+    if (slot.half && e->dtype != io::DType::F32 && transform == NameRule::Transform::none &&
+        reinterpret_cast<uintptr_t>(raw.data()) % alignof(uint16_t) == 0) {
+      const HalfView h{reinterpret_cast<const uint16_t*>(raw.data()), e->dtype == io::DType::BF16};
+      if (const auto [bad, nan] = first_non_finite16(h, e->shape); bad >= 0) {
+        non_finite(bad, nan);
+        continue;
+      }
+      *slot.view = TensorView(nullptr, e->shape);
+      *slot.half = h;
+      ++report.bound;
+      continue;
+    }
+    const TensorView v = st.f32(*e);
+    if (const int64_t bad = first_non_finite(v); bad >= 0) {
+      non_finite(bad, std::isnan(v.data[bad]));
       continue;
     }
     *slot.view = transform == NameRule::Transform::per_head_qkv

@@ -3,10 +3,12 @@
 // that inputs fit the config before any layer sees them.
 #include "model/transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "kernels/kernels.h"
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
@@ -137,8 +139,15 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
     const int32_t id = ids[t];
     TFP_CHECK(id >= 0 && id < V, "embed: token id ", id, " at position ", t,
               " is out of range [0, ", V, ")");
-    const float* src = e.token.data + static_cast<int64_t>(id) * C;
-    for (int64_t c = 0; c < C; ++c) x.row(t)[c] = src[c] * cfg.embedding_scale;
+    float* row = x.row(t);
+    if (e.token16.empty()) {
+      std::copy_n(e.token.data + static_cast<int64_t>(id) * C, C, row);
+    } else {  // a 16-bit table: widen the one row
+      const uint16_t* src = e.token16.data + static_cast<int64_t>(id) * C;
+      if (e.token16.bf16) kernels::bf16_to_f32(src, row, static_cast<size_t>(C));
+      else kernels::f16_to_f32(src, row, static_cast<size_t>(C));
+    }
+    for (int64_t c = 0; c < C; ++c) row[c] *= cfg.embedding_scale;
   }
   if (cfg.positional == Positional::learned) {
     const int64_t P = e.position.empty() ? 0 : e.position.dim(0);
@@ -230,6 +239,7 @@ Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView
     // Tied: the output projection is the input embedding table, (V, C) as nn.Linear.
     head = nn::Linear{};
     head.weight = target_embeddings(cfg, w).token;
+    head.weight16 = target_embeddings(cfg, w).token16;
   }
   TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
   Tensor logits;
@@ -262,6 +272,7 @@ Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorV
       nn::layer_norm_inplace(t, w.mlm_norm, "mlm.norm");
       nn::Linear dec;
       dec.weight = w.mlm_decoder.empty() ? w.embed.token : w.mlm_decoder;
+      if (w.mlm_decoder.empty()) dec.weight16 = w.embed.token16;
       dec.bias = w.mlm_bias;
       out = nn::linear(t.view(), dec, "mlm.decoder");  // (T, V)
       break;

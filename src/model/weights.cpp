@@ -6,6 +6,8 @@
 #include <cmath>
 #include <random>
 
+#include "kernels/kernels.h"
+
 namespace tfp::model {
 
 ModelWeights ModelWeights::for_config(const ModelConfig& cfg) {
@@ -32,6 +34,14 @@ TensorView ModelWeights::own(Tensor t) {
   return storage.back().view();
 }
 
+TensorView WeightSlot::f32(Tensor& tmp) const {
+  if (!view->empty() || !half || half->empty()) return *view;
+  tmp = Tensor(view->shape);
+  if (half->bf16) kernels::bf16_to_f32(half->data, tmp.ptr(), tmp.data.size());
+  else kernels::f16_to_f32(half->data, tmp.ptr(), tmp.data.size());
+  return tmp.view();
+}
+
 Shape WeightSlot::expected_now() const {
   if (linear && view == &linear->weight && linear->layout == nn::WeightLayout::InOut &&
       expected.size() == 2)
@@ -50,7 +60,7 @@ struct SlotList {
   }
   // A Linear in → out: weight (out, in) required, bias (out) optional unless `bias` is false.
   void linear(const std::string& role, nn::Linear& l, int64_t out, int64_t in, bool bias = true) {
-    slots.push_back({role + ".weight", &l.weight, {out, in}, &l, true});
+    slots.push_back({role + ".weight", &l.weight, {out, in}, &l, true, &l.weight16});
     if (bias) slots.push_back({role + ".bias", &l.bias, {out}, &l, false});
   }
   void norm(const std::string& role, nn::LayerNormWeights& n, int64_t C) {
@@ -95,6 +105,7 @@ struct SlotList {
   }
   void embeddings(const std::string& role, EmbeddingWeights& e, const ModelConfig& c) {
     add(role + ".token", &e.token, {c.vocab_size, c.d_model});
+    slots.back().half = &e.token16;
     if (c.positional == Positional::learned)
       add(role + ".position", &e.position, {c.max_positions + c.learned_offset, c.d_model});
     if (c.type_vocab_size > 0)
@@ -166,7 +177,7 @@ std::vector<std::string> weight_problems(const ModelConfig& cfg, const ModelWeig
   }
   // Sizes match, so weight_slots will not resize: reading through the slots is safe.
   for (const WeightSlot& s : weight_slots(cfg, const_cast<ModelWeights&>(w))) {
-    if (s.view->empty()) {
+    if (s.empty()) {
       if (s.required) problems.push_back(s.role + ": missing");
       continue;
     }

@@ -43,7 +43,8 @@
 namespace tfp::model {
 
 struct EmbeddingWeights {
-  TensorView token;           // (V, C)
+  TensorView token;           // (V, C); data null when token16 holds it
+  HalfView token16;           // the table as a 16-bit checkpoint stored it (shape in token.shape)
   TensorView position;        // (max_positions, C)  learned positions only
   TensorView token_type;      // (type_vocab_size, C) BERT only
   nn::LayerNormWeights norm;  // BERT embeddings.LayerNorm
@@ -90,8 +91,12 @@ struct WeightSlot {
   Shape expected;           // (out, in) for Linear weights — transposed if layout is InOut
   nn::Linear* linear;       // the Linear this weight/bias belongs to, else null
   bool required;            // false for biases and other optional tensors
+  HalfView* half = nullptr;  // where a 16-bit tensor may be bound instead (Linear weights, token tables)
 
   Shape expected_now() const;  // expected, transposed for an InOut Linear weight
+  bool empty() const { return view->empty() && (!half || half->empty()); }
+  // The tensor as f32: the view itself, or a 16-bit one widened into `tmp`.
+  TensorView f32(Tensor& tmp) const;
 };
 
 // Every tensor slot cfg needs, in a stable order. Pointers point into `w`. If w has no

@@ -15,7 +15,7 @@
 namespace tfp::nn {
 
 static void check_layer(const Linear& layer, const char* op) {
-  TFP_CHECK(!layer.weight.empty(), op, ": linear layer has no weight");
+  TFP_CHECK(!layer.empty(), op, ": linear layer has no weight");
   TFP_CHECK(layer.weight.rank() == 2, op, ": weight must be 2-D, got ",
             shape_str(layer.weight.shape));
   if (!layer.bias.empty()) {
@@ -65,14 +65,16 @@ Tensor linear_slice(const TensorView& x,  // (..., I)
   a.K = static_cast<int>(I);
   a.A = x.data;
   a.lda = I;
-  if (layer.layout == WeightLayout::OutIn) {  // W (O, I): rows o_begin.. are the slice
-    a.B = layer.weight.data + o_begin * I;
-    a.ldb = I;
-    a.layout = kernels::BLayout::NK;
-  } else {  // W (I, O): columns o_begin.. are the slice, row stride stays O
-    a.B = layer.weight.data + o_begin;
-    a.ldb = O;
-    a.layout = kernels::BLayout::KN;
+  // W (O, I): rows o_begin.. are the slice; W (I, O): columns o_begin.., row stride stays O
+  const bool out_in = layer.layout == WeightLayout::OutIn;
+  const int64_t first = out_in ? o_begin * I : o_begin;
+  a.ldb = out_in ? I : O;
+  a.layout = out_in ? kernels::BLayout::NK : kernels::BLayout::KN;
+  if (layer.weight16.empty()) {
+    a.B = layer.weight.data + first;
+  } else {
+    a.B16 = layer.weight16.data + first;
+    a.B16_bf16 = layer.weight16.bf16;
   }
   a.C = y.ptr();
   a.ldc = N;

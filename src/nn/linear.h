@@ -11,13 +11,14 @@ namespace tfp::nn {
 enum class WeightLayout { OutIn /* nn.Linear */, InOut /* GPT-2 Conv1D */ };
 
 struct Linear {
-  TensorView weight;  // (O, I) for OutIn, (I, O) for InOut
+  TensorView weight;  // (O, I) for OutIn, (I, O) for InOut; data null when weight16 holds it
   TensorView bias;    // (O) or empty
   WeightLayout layout = WeightLayout::OutIn;
+  HalfView weight16;  // the weight as a 16-bit checkpoint stored it (shape in weight.shape)
 
   int64_t in_features() const;
   int64_t out_features() const;
-  bool empty() const { return weight.empty(); }
+  bool empty() const { return weight.empty() && weight16.empty(); }
 };
 
 // x (T, I) → (T, O). Throws tfp::Error naming `op` when shapes disagree.
