@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev
-          chromium fonts-noto-cjk ca-certificates)
+          chromium fonts-noto-cjk ca-certificates
+          clang libclang-rt-14-dev)  # the sanitizer stage and the fuzz targets (tools/sanitize.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash tools/build.sh all
 node tests/fixtures/make_gpt2_tokenizer.mjs  # GPT-2 tokenizer.json + golden ids (generated, gitignored)
 echo "== native engine tests"; ctest --test-dir build/native --output-on-failure
+echo "== sanitizer tests (clang ASan + UBSan: fuzz inputs, loader/tokenizer/model cases)"; bash tools/sanitize.sh
 echo "== wasm engine tests";   ctest --test-dir build/wasm --output-on-failure
 if [ -f web/tsconfig.json ]; then
   echo "== web typecheck"; npx --no-install tsc -p web
