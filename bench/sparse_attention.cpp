@@ -26,7 +26,17 @@ int main(int argc, char** argv) {
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Case& c : cases) {
     double row[TFP_EFF_COLUMNS];
-    if (tfp_learn_efficiency_timing(d, heads, &T, 1, c.kind, c.window, c.dilation, c.n_global, 7, 1, row) != TFP_OK) {
+    tfp_learn_efficiency_params p;
+    tfp_learn_efficiency_params_init(&p);  // best of 7 rounds, seed 1
+    p.d = d;
+    p.heads = heads;
+    p.lengths = &T;
+    p.n_lengths = 1;
+    p.kind = c.kind;
+    p.window = c.window;
+    p.dilation = c.dilation;
+    p.n_global = c.n_global;
+    if (tfp_learn_efficiency_timing(&p, row) != TFP_OK) {
       std::fprintf(stderr, "%s\n", tfp_last_error());
       return 1;
     }

@@ -17,6 +17,8 @@
 
 #include "api/tfp_api.h"
 #include "api/tfp_inspect_api.h"
+#include "api/tfp_learn_efficiency_api.h"
+#include "api/tfp_learn_generation_api.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -79,6 +81,20 @@ TEST_CASE("api params: _init writes the defaults tfp_api.h states") {
   CHECK(t.start_id == -1);
   CHECK(t.eos_id == -1);
 
+  tfp_learn_efficiency_params l;
+  std::memset(&l, 0x5a, sizeof l);
+  tfp_learn_efficiency_params_init(&l);
+  CHECK(l.d == 128);
+  CHECK(l.heads == 4);
+  CHECK(l.lengths == nullptr);
+  CHECK(l.n_lengths == 0);
+  CHECK(l.kind == 0);
+  CHECK(l.window == 16);
+  CHECK(l.dilation == 1);
+  CHECK(l.n_global == 0);
+  CHECK(l.repeats == 7);
+  CHECK(l.seed == 1u);
+
   tfp_forward_params_init(nullptr);  // NULL is a no-op for every _init
   tfp_translate_params_init(nullptr);
 }
@@ -98,7 +114,7 @@ void check_field(const nlohmann::json& s, const char* name, size_t offset, const
 TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeof, in declaration order") {
   const nlohmann::json j = nlohmann::json::parse(tfp_params_layout_json());
   REQUIRE(j.is_object());
-  CHECK(j.size() == 5);
+  CHECK(j.size() == 6);
   // Fields listed in declaration order (nlohmann keeps keys sorted: compare offsets).
   for (const auto& [name, s] : j.items()) {
     INFO(name);
@@ -164,6 +180,12 @@ TEST_CASE("api params: a NULL params struct is an argument error naming the call
   CHECK(tfp_model_translate(m, nullptr, ids, 4, &len, &out) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(error() == "tfp_model_translate: params is NULL");
   CHECK(len == 0);
+  const int32_t lengths[1] = {2};
+  double timing[4];
+  CHECK(tfp_learn_generation_timing(m, nullptr, lengths, 1, timing, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_generation_timing: params is NULL");
+  CHECK(tfp_learn_efficiency_timing(nullptr, timing) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_efficiency_timing: params is NULL");
 
   // Still usable, and the defaults run: a greedy generator from _init.
   const int32_t prompt[3] = {5, 6, 7};

@@ -191,7 +191,19 @@ TEST_CASE("learn efficiency C API: pattern, timing columns, int8 brown-gpt") {
 
   const int32_t lengths[] = {16, 64};
   double out[2 * TFP_EFF_COLUMNS];
-  REQUIRE(tfp_learn_efficiency_timing(32, 4, lengths, 2, 0, 4, 1, 0, 1, 7, out) == TFP_OK);
+  tfp_learn_efficiency_params p;
+  tfp_learn_efficiency_params_init(&p);
+  p.d = 32;
+  p.heads = 4;
+  p.lengths = lengths;
+  p.n_lengths = 2;
+  p.kind = 0;
+  p.window = 4;
+  p.dilation = 1;
+  p.n_global = 0;
+  p.repeats = 1;
+  p.seed = 7;
+  REQUIRE(tfp_learn_efficiency_timing(&p, out) == TFP_OK);
   for (int r = 0; r < 2; ++r) {
     const double* row = out + r * TFP_EFF_COLUMNS;
     const double T = lengths[r];
@@ -205,7 +217,8 @@ TEST_CASE("learn efficiency C API: pattern, timing columns, int8 brown-gpt") {
     CHECK(row[TFP_EFF_LINEAR_REL_ERR] > 0.01);  // a different function, not a rounding
     CHECK(row[TFP_EFF_LINEAR_REL_ERR] < 2);
   }
-  CHECK(tfp_learn_efficiency_timing(30, 4, lengths, 2, 0, 4, 1, 0, 1, 7, out) != TFP_OK);
+  p.d = 30;
+  CHECK(tfp_learn_efficiency_timing(&p, out) != TFP_OK);
   CHECK(std::string(tfp_last_error()).find("do not divide") != std::string::npos);
 
   tfp_model* model = tfp::testing::open_through_api(repo_path("models/brown-gpt"), "brown-gpt");

@@ -207,7 +207,15 @@ TEST_CASE("learn generation: the C API") {
   const int32_t lengths[2] = {3, 6};
   double out[8] = {};
   std::vector<int32_t> a(6, -1), b(6, -2);
-  REQUIRE(tfp_learn_generation_timing(m, prompt, 3, lengths, 2, 0.8f, 40, 0.95f, 1, out, a.data(), b.data()) == TFP_OK);
+  tfp_generator_params gp;
+  tfp_generator_params_init(&gp);
+  gp.prompt = prompt;
+  gp.n = 3;
+  gp.temperature = 0.8f;
+  gp.top_k = 40;
+  gp.top_p = 0.95f;
+  gp.seed = 1;
+  REQUIRE(tfp_learn_generation_timing(m, &gp, lengths, 2, out, a.data(), b.data()) == TFP_OK);
   for (int i = 0; i < 2; ++i) {
     CHECK(out[4 * i] > 0);
     CHECK(out[4 * i + 1] > 0);
@@ -217,8 +225,10 @@ TEST_CASE("learn generation: the C API") {
   CHECK(a == b);
   CHECK(a[5] >= 0);
   const int32_t too_long[1] = {127};
-  CHECK(tfp_learn_generation_timing(m, prompt, 3, too_long, 1, 0.0f, 0, 1.0f, 1, out, nullptr, nullptr) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  gp.temperature = 0.0f;
+  gp.top_k = 0;
+  gp.top_p = 1.0f;
+  CHECK(tfp_learn_generation_timing(m, &gp, too_long, 1, out, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()) ==
         "tfp_learn_generation_timing: lengths[0] = 127 new tokens do not fit after a 3-token prompt in the model's "
         "context of 128 (at most 126)");

@@ -13,6 +13,7 @@
 
 #include "api/tfp_api.h"
 #include "api/tfp_inspect_api.h"
+#include "api/tfp_learn_efficiency_api.h"
 
 namespace {
 
@@ -99,6 +100,18 @@ std::string layout_json() {
   TFP_FIELD(tfp_translate_params, start_id);
   TFP_FIELD(tfp_translate_params, eos_id);
   L.end();
+  L.begin("tfp_learn_efficiency_params", sizeof(tfp_learn_efficiency_params));
+  TFP_FIELD(tfp_learn_efficiency_params, d);
+  TFP_FIELD(tfp_learn_efficiency_params, heads);
+  TFP_FIELD(tfp_learn_efficiency_params, lengths);
+  TFP_FIELD(tfp_learn_efficiency_params, n_lengths);
+  TFP_FIELD(tfp_learn_efficiency_params, kind);
+  TFP_FIELD(tfp_learn_efficiency_params, window);
+  TFP_FIELD(tfp_learn_efficiency_params, dilation);
+  TFP_FIELD(tfp_learn_efficiency_params, n_global);
+  TFP_FIELD(tfp_learn_efficiency_params, repeats);
+  TFP_FIELD(tfp_learn_efficiency_params, seed);
+  L.end();
   L.os << "}";
   return L.os.str();
 }
@@ -147,6 +160,18 @@ void tfp_translate_params_init(tfp_translate_params* p) {
   p->beam_size = 1;
   p->start_id = -1;
   p->eos_id = -1;
+}
+
+void tfp_learn_efficiency_params_init(tfp_learn_efficiency_params* p) {
+  if (!p) return;
+  zero(p);
+  p->d = 128;
+  p->heads = 4;
+  p->kind = 0;
+  p->window = 16;
+  p->dilation = 1;
+  p->repeats = 7;
+  p->seed = 1;
 }
 
 }  // extern "C"

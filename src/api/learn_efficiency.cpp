@@ -128,9 +128,13 @@ extern "C" int tfp_learn_sparse_reach(int kind, int T, int window, int dilation,
   });
 }
 
-extern "C" int tfp_learn_efficiency_timing(int d, int heads, const int32_t* lengths, int n_lengths, int kind,
-                                           int window, int dilation, int n_global, int repeats, uint32_t seed,
-                                           double* out) {
+extern "C" int tfp_learn_efficiency_timing(const tfp_learn_efficiency_params* params, double* out) {
+  if (!params) return tfp::api::null_params("tfp_learn_efficiency_timing");
+  const int32_t d = params->d, heads = params->heads, n_lengths = params->n_lengths, kind = params->kind;
+  const int32_t window = params->window, dilation = params->dilation, n_global = params->n_global;
+  const int32_t repeats = params->repeats;
+  const int32_t* lengths = params->lengths;
+  const uint32_t seed = params->seed;
   return tfp::api::guard("tfp_learn_efficiency_timing", [&] {
     const char* op = "tfp_learn_efficiency_timing";
     TFP_API_REQUIRE(d >= 1 && d <= 1024, op, ": width d must be 1..1024, got ", d);

@@ -104,10 +104,14 @@ extern "C" int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* 
   });
 }
 
-extern "C" int tfp_learn_generation_timing(tfp_model* model, const int32_t* prompt, int n, const int32_t* lengths,
-                                           int n_lengths, float temperature, int top_k, float top_p, uint32_t seed,
-                                           double* out, int32_t* ids_with, int32_t* ids_without) {
+extern "C" int tfp_learn_generation_timing(tfp_model* model, const tfp_generator_params* params, const int32_t* lengths,
+                                           int n_lengths, double* out, int32_t* ids_with, int32_t* ids_without) {
   constexpr const char* f = "tfp_learn_generation_timing";
+  if (!params) return tfp::api::null_params(f);
+  const int32_t* prompt = params->prompt;
+  const int32_t n = params->n, top_k = params->top_k;
+  const float temperature = params->temperature, top_p = params->top_p;
+  const uint32_t seed = params->seed;
   return tfp::api::guard(f, [&] {
     const model::LoadedModel& lm = loaded_of(model, f);
     const model::ModelConfig& cfg = lm.config();

@@ -47,7 +47,24 @@ enum tfp_learn_efficiency_column {
   TFP_EFF_COLUMNS = 10
 };
 
-/* For each T in lengths (borrowed, 1..16 values, each 1..2048): seeded per-head q, k, v
+/* What tfp_learn_efficiency_timing measures (tfp_api.h "parameter structs"). Defaults
+ * (tfp_learn_efficiency_params_init): d 128, heads 4, lengths NULL, n_lengths 0, kind 0,
+ * window 16, dilation 1, n_global 0, repeats 7, seed 1. */
+typedef struct tfp_learn_efficiency_params {
+  int32_t d;               /* model width, 1..1024 */
+  int32_t heads;           /* >= 1, dividing d */
+  const int32_t* lengths;  /* (n_lengths) the T to measure, each 1..2048 */
+  int32_t n_lengths;       /* 1..16 */
+  int32_t kind;            /* the sparse pattern (above): 0 window, 1 dilated, 2 global */
+  int32_t window;          /* w */
+  int32_t dilation;        /* d of the dilated pattern */
+  int32_t n_global;        /* g of the global pattern */
+  int32_t repeats;         /* rounds, 1..20: a time is the fastest */
+  uint32_t seed;           /* of q, k, v */
+} tfp_learn_efficiency_params;
+void tfp_learn_efficiency_params_init(tfp_learn_efficiency_params* p);
+
+/* For each T in p->lengths (borrowed, 1..16 values, each 1..2048): seeded per-head q, k, v
  * (H, T, D) with D = d / heads, entries uniform with variance 1 (as after a projection of
  * a normalised input), and the four attention cores above on them (scale 1/√D; linear
  * attention has none). Only the cores are timed: the projections are the same for all.
@@ -55,9 +72,7 @@ enum tfp_learn_efficiency_column {
  * fill 2 ms; one untimed call of each first (and 60 ms of warm-up on the first call in a
  * process). d in 1..1024, heads >= 1 dividing d.
  *   out  (n_lengths, TFP_EFF_COLUMNS) caller-owned doubles, row i for lengths[i] */
-int tfp_learn_efficiency_timing(int d, int heads, const int32_t* lengths, int n_lengths, int kind,
-                                int window, int dilation, int n_global, int repeats, uint32_t seed,
-                                double* out);
+int tfp_learn_efficiency_timing(const tfp_learn_efficiency_params* p, double* out);
 
 /* brown-gpt (any decoder model) with its weight matrices quantised to int8 per output
  * channel (nn/quantize_int8.h) and dequantised: every rank-2 weight (the linear layers'

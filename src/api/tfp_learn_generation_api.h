@@ -40,7 +40,9 @@ int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out);
  * sequence through every layer at every step), with the same prompt, options and seed,
  * for each token count in lengths, and times both. No stop token: each run makes exactly
  * lengths[i] tokens.
- *   prompt     (n) borrowed token ids, n >= 1
+ *   p          the prompt (p->prompt, p->n >= 1) and the sampling (temperature, top_k,
+ *              top_p, seed) as for tfp_generator_create; max_tokens, stop_ids, n_stop and
+ *              top_n are not read
  *   lengths    (n_lengths) borrowed, 1 <= n_lengths <= 16; each >= 1 and such that the
  *              prompt and lengths[i] - 1 generated tokens fit the context (n + lengths[i] - 1
  *              <= max_positions; the last token is chosen, never fed back)
@@ -51,9 +53,8 @@ int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out);
  *              least one); one untimed warm-up run of each at lengths[0] comes first.
  *   ids_with, ids_without   (max lengths[i]) caller-owned or NULL: the ids the longest run
  *              chose with and without the cache */
-int tfp_learn_generation_timing(tfp_model* model, const int32_t* prompt, int n, const int32_t* lengths,
-                                int n_lengths, float temperature, int top_k, float top_p, uint32_t seed,
-                                double* out, int32_t* ids_with, int32_t* ids_without);
+int tfp_learn_generation_timing(tfp_model* model, const tfp_generator_params* p, const int32_t* lengths,
+                                int n_lengths, double* out, int32_t* ids_with, int32_t* ids_without);
 
 #ifdef __cplusplus
 }

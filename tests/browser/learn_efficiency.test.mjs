@@ -25,6 +25,7 @@ import { openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 let site, page, base, api, brown, renders, rendersAbove, part;
 before(async () => {
@@ -85,7 +86,10 @@ function timingNode(t, lengths) {
   const C = 10, n = lengths.length;
   const lp = api.put(Int32Array.from(lengths)), out = api.m._tfp_alloc(n * C * 8);
   try {
-    api.check(api.m._tfp_learn_efficiency_timing(t.d, t.heads, lp, n, t.kind, t.window, t.dilation, t.nGlobal, 1, 1, out));
+    api.check(withParams(api.m, 'tfp_learn_efficiency_params', {
+      d: t.d, heads: t.heads, lengths: lp, n_lengths: n, kind: t.kind, window: t.window, dilation: t.dilation,
+      n_global: t.nGlobal, repeats: 1, seed: 1,
+    }, (p) => api.m._tfp_learn_efficiency_timing(p, out)));
     const v = new Float64Array(api.m.HEAPU8.buffer, out, n * C).slice();
     return lengths.map((_, i) => Array.from(v.subarray(i * C, (i + 1) * C)));
   } finally {

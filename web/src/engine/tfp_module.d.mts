@@ -131,13 +131,13 @@ export interface TfpModule {
   // tfp_learn_generation_api.h: the Learn chapter on generation (learn_calls/generation.ts).
   _tfp_learn_sampling_probs(logits: number, V: number, temperature: number, topK: number, topP: number, raw: number, warped: number, kept: number): number;
   _tfp_learn_kv_cache_size(model: number, positions: number, out: number): number;
-  _tfp_learn_generation_timing(model: number, prompt: number, n: number, lengths: number, nLengths: number, temperature: number,
-                               topK: number, topP: number, seed: number, out: number, idsWith: number, idsWithout: number): number;
+  _tfp_learn_generation_timing(model: number, params: number, lengths: number, nLengths: number, out: number,
+                               idsWith: number, idsWithout: number): number;
   // tfp_learn_efficiency_api.h: the Learn chapter on efficiency (learn_calls/efficiency.ts).
   _tfp_learn_sparse_pattern(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, out: number, pairs: number): number;
   _tfp_learn_sparse_reach(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, layers: number, out: number, farthest: number): number;
-  _tfp_learn_efficiency_timing(d: number, heads: number, lengths: number, nLengths: number, kind: number, window: number, dilation: number,
-                               nGlobal: number, repeats: number, seed: number, out: number): number;
+  _tfp_learn_efficiency_params_init(p: number): void;
+  _tfp_learn_efficiency_timing(params: number, out: number): number;
   _tfp_learn_int8_model(model: number, ids: number, n: number, out: number): number;
   // tfp_learn_positions_api.h: the Learn chapter on positional encoding (learn_calls/positions.ts).
   _tfp_learn_sinusoidal_table(T: number, C: number, layout: number, out: number, dots: number): number;

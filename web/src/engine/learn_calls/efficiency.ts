@@ -4,6 +4,7 @@
 // Legend: T tokens, d model width, H heads, D = d/H.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import type { Calls } from '../calls';
+import { withParams } from '../params.mjs';
 import type { LearnContext } from './index';
 
 /** 0 window, 1 dilated, 2 global (nn/sparse_attention.h SparseKind). */
@@ -86,8 +87,10 @@ export function efficiencyTiming(c: Calls, m: TfpModule, a: EfficiencyTimingArgs
   const lp = c.put(new Uint8Array(lengths.buffer));
   try {
     return c.withBuffer(n * COLUMNS * 8, (out) => {
-      c.check(m._tfp_learn_efficiency_timing(a.d, a.heads, lp, n, a.kind, a.window, a.dilation, a.nGlobal, a.repeats,
-                                              a.seed >>> 0, out));
+      c.check(withParams(m, 'tfp_learn_efficiency_params', {
+        d: a.d, heads: a.heads, lengths: lp, n_lengths: n, kind: a.kind, window: a.window, dilation: a.dilation,
+        n_global: a.nGlobal, repeats: a.repeats, seed: a.seed >>> 0,
+      }, (p) => m._tfp_learn_efficiency_timing(p, out)));
       const v = new Float64Array(m.HEAPU8.buffer, out, n * COLUMNS).slice();
       return {
         rows: a.lengths.map((T, i): EfficiencyRow => {

@@ -4,6 +4,7 @@
 // cache. Legend: V vocabulary size, P prompt tokens.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
+import { withParams } from '../params.mjs';
 import type { LearnContext } from './index';
 
 export interface SamplingProbsArgs {
@@ -107,8 +108,9 @@ export function generationTiming(c: Calls, m: TfpModule, a: GenerationTimingArgs
   try {
     return c.withBuffer(n * 32 + 8 * longest, (out) => {
       const idsWith = out + n * 32, idsWithout = idsWith + 4 * longest;
-      c.check(m._tfp_learn_generation_timing(model, prompt, a.prompt.length, lengths, n, a.temperature, a.topK, a.topP,
-                                             a.seed >>> 0, out, idsWith, idsWithout));
+      c.check(withParams(m, 'tfp_generator_params', {
+        prompt, n: a.prompt.length, temperature: a.temperature, top_k: a.topK, top_p: a.topP, seed: a.seed >>> 0,
+      }, (p) => m._tfp_learn_generation_timing(model, p, lengths, n, out, idsWith, idsWithout)));
       const v = new Float64Array(m.HEAPU8.buffer, out, n * 4);
       const rows = a.lengths.map((length, i) => ({
         length, msWith: v[4 * i]!, msWithout: v[4 * i + 1]!, tokens: v[4 * i + 2]!, same: v[4 * i + 3]! === 1,
