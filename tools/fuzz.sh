@@ -4,9 +4,9 @@
 # time, executions, coverage (cov: edges, ft: features), corpus size and findings.
 #   tools/fuzz.sh                       every target, FUZZ_SECONDS (60) each
 #   tools/fuzz.sh 300 fuzz_tokenize     one target for 300 s
-#   FUZZ_JOBS=2 tools/fuzz.sh           two fuzzing processes per target
 # Seeds: fuzz/corpus/<target>/ (committed, from tests/fixtures; fuzz/make_corpus.py) and
-# fuzz/regressions/<target>/. What the fuzzer learns goes to build/fuzz/corpus/<target>/
+# fuzz/regressions/<target>/; dictionaries of the JSON keys: fuzz/*.dict. What the fuzzer
+# learns goes to build/fuzz/corpus/<target>/
 # (kept between runs, never committed); a crash, leak, timeout or out-of-memory input is
 # saved as build/fuzz/findings/<target>/<kind>-<sha1>: reproduce it with
 #   build/fuzz/<target> build/fuzz/findings/<target>/<file>
@@ -35,13 +35,15 @@ for t in "${targets[@]}"; do
   start=$(date +%s)
   # New inputs go to $work (first folder); the committed seeds are read, never written.
   # A single allocation over 1 GiB is a finding: a size taken on trust from a file.
-  rc=0 jobs=()
-  [ "${FUZZ_JOBS:-1}" -gt 1 ] && jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+  rc=0 dict=()
+  # JSON keys the readers look for (fuzz/<name>.dict; the model target reads config.json too).
+  d=fuzz/${t#fuzz_}.dict
+  [ "$t" = fuzz_model_forward ] && d=fuzz/config.dict
+  [ -f "$d" ] && dict=(-dict="$d")
   "build/fuzz/$t" "$work" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
-    -malloc_limit_mb=1024 -print_final_stats=1 "${jobs[@]}" \
+    -malloc_limit_mb=1024 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$findings/" >"$log" 2>&1 || rc=$?
   took=$(( $(date +%s) - start ))
-  [ "${FUZZ_JOBS:-1}" -gt 1 ] && cat fuzz-*.log >>"$log" 2>/dev/null && rm -f fuzz-*.log
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
   last=$(grep -E '^#[0-9]+' "$log" | grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[0-9a-zA-Z]*' | tail -1)
   found=$(( $(ls "$findings" | wc -l) - before ))

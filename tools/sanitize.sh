@@ -5,7 +5,7 @@
 # into build/fuzz, then
 #   - replays every committed input of each fuzz target once (fuzz/corpus/<target>/ and
 #     fuzz/regressions/<target>/): no fuzzing, only the inputs, each must pass;
-#   - runs tfp_san_tests (the doctest cases fuzz/san_tests.cmake lists).
+#   - runs tfp_san_tests (the doctest cases fuzz/san_tests.cmake lists, but one).
 # Prints one summary line; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +35,9 @@ for bin in build/fuzz/fuzz_*; do
   inputs=$((inputs + ${#files[@]})) targets=$((targets + 1))
 done
 t2=$(date +%s)
-build/fuzz/tfp_san_tests >build/fuzz/san_tests.log 2>&1 || { tail -40 build/fuzz/san_tests.log >&2; exit 1; }
+# The GPT-2 golden comparison (57k strings through one BPE, ~30 s under ASan) is left to
+# the plain native and WASM runs: fuzz_tokenize covers that code with arbitrary bytes.
+build/fuzz/tfp_san_tests -tce="tokenizer gpt2: golden ids*" >build/fuzz/san_tests.log 2>&1 || { tail -40 build/fuzz/san_tests.log >&2; exit 1; }
 cases=$(grep -o 'test cases: *[0-9]*' build/fuzz/san_tests.log | grep -o '[0-9]*$')
 t3=$(date +%s)
 echo "sanitizers (ASan+UBSan): ${targets} fuzz targets replayed ${inputs} inputs, ${cases} doctest cases passed;" \

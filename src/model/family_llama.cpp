@@ -47,7 +47,8 @@ ParsedConfig parse_llama_family(const Fields& f, const std::string& type) {
   // Qwen3's own default head size is 128; the others derive it from the width.
   const int64_t derived = c.n_heads > 0 ? c.d_model / c.n_heads : 0;
   c.head_dim_override = f.integer("head_dim", type == "qwen3" ? 128 : derived);
-  if (c.head_dim_override == derived && c.d_model % c.n_heads == 0) c.head_dim_override = 0;
+  // (n_heads 0 is refused by check_config; it must not divide by zero before that.)
+  if (c.n_heads > 0 && c.head_dim_override == derived && c.d_model % c.n_heads == 0) c.head_dim_override = 0;
   c.layer_norm_eps = f.number("rms_norm_eps", 1e-6f);
   c.activation = f.activation("hidden_act", "silu");
   if (c.activation != nn::Activation::silu) f.fail("field \"hidden_act\" must be silu for ", type);
