@@ -17,6 +17,7 @@
 
 #include "api/tfp_api.h"
 #include "api/tfp_inspect_api.h"
+#include "api/tfp_learn_additive_api.h"
 #include "api/tfp_learn_efficiency_api.h"
 #include "api/tfp_learn_generation_api.h"
 #include "test_checkpoint_util.h"
@@ -95,6 +96,14 @@ TEST_CASE("api params: _init writes the defaults tfp_api.h states") {
   CHECK(l.repeats == 7);
   CHECK(l.seed == 1u);
 
+  tfp_learn_additive_params a;
+  std::memset(&a, 0x5a, sizeof a);
+  tfp_learn_additive_params_init(&a);
+  CHECK(a.s == nullptr);
+  CHECK(a.Tq == 0);
+  CHECK(a.b == nullptr);
+  CHECK(a.A == 0);
+
   tfp_forward_params_init(nullptr);  // NULL is a no-op for every _init
   tfp_translate_params_init(nullptr);
 }
@@ -114,7 +123,7 @@ void check_field(const nlohmann::json& s, const char* name, size_t offset, const
 TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeof, in declaration order") {
   const nlohmann::json j = nlohmann::json::parse(tfp_params_layout_json());
   REQUIRE(j.is_object());
-  CHECK(j.size() == 6);
+  CHECK(j.size() == 7);
   // Fields listed in declaration order (nlohmann keeps keys sorted: compare offsets).
   for (const auto& [name, s] : j.items()) {
     INFO(name);
@@ -186,6 +195,8 @@ TEST_CASE("api params: a NULL params struct is an argument error naming the call
   CHECK(error() == "tfp_learn_generation_timing: params is NULL");
   CHECK(tfp_learn_efficiency_timing(nullptr, timing) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(error() == "tfp_learn_efficiency_timing: params is NULL");
+  CHECK(tfp_learn_additive_attention(nullptr, &out) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_additive_attention: params is NULL");
 
   // Still usable, and the defaults run: a greedy generator from _init.
   const int32_t prompt[3] = {5, 6, 7};

@@ -48,7 +48,10 @@ TEST_CASE("learn additive: a hand-derived example, every intermediate") {
   //   c = α_1 h_1 + α_2 h_2 = (α_1, α_2)
   const float s[] = {1, 0}, h[] = {1, 0, 0, 1}, I[] = {1, 0, 0, 1}, v[] = {1, 1};
   tfp_tensors* out = nullptr;
-  REQUIRE_MESSAGE(tfp_learn_additive_attention(s, 1, 2, h, 2, 2, I, nullptr, I, v, 2, &out) == TFP_OK,
+  REQUIRE_MESSAGE(tfp_learn_additive_attention(
+                      tfp::testing::params(tfp_learn_additive_params{
+                          .s = s, .Tq = 1, .Cs = 2, .h = h, .Tk = 2, .Ch = 2, .W = I, .U = I, .v = v, .A = 2}),
+                      &out) == TFP_OK,
                   tfp_last_error());
   const Tensor ws = take_tensor(out, "ws"), uh = take_tensor(out, "uh"), sum = take_tensor(out, "sum"),
                th = take_tensor(out, "tanh"), e = take_tensor(out, "scores"), a = take_tensor(out, "weights"),
@@ -84,9 +87,9 @@ TEST_CASE("learn additive: random odd sizes against the formula in double") {
   const Tensor s = rng.tensor({Tq, Cs}), h = rng.tensor({Tk, Ch}), W = rng.tensor({A, Cs}), b = rng.tensor({A}),
                U = rng.tensor({A, Ch}), v = rng.tensor({A});
   tfp_tensors* out = nullptr;
-  REQUIRE_MESSAGE(tfp_learn_additive_attention(s.ptr(), Tq, Cs, h.ptr(), Tk, Ch, W.ptr(), b.ptr(), U.ptr(),
-                                               v.ptr(), A, &out) == TFP_OK,
-                  tfp_last_error());
+  const tfp_learn_additive_params in{.s = s.ptr(), .Tq = Tq, .Cs = Cs, .h = h.ptr(), .Tk = Tk, .Ch = Ch,
+                                     .W = W.ptr(), .b = b.ptr(), .U = U.ptr(), .v = v.ptr(), .A = A};
+  REQUIRE_MESSAGE(tfp_learn_additive_attention(&in, &out) == TFP_OK, tfp_last_error());
   const Tensor sum = take_tensor(out, "sum"), th = take_tensor(out, "tanh"), e = take_tensor(out, "scores"),
                a = take_tensor(out, "weights"), c = take_tensor(out, "context");
   tfp_tensors_free(out);
@@ -125,20 +128,28 @@ TEST_CASE("learn additive: random odd sizes against the formula in double") {
 TEST_CASE("learn additive: bad arguments give clear errors") {
   const float one[] = {1, 1, 1, 1}, nan_at_2[] = {0, std::numeric_limits<float>::quiet_NaN()};
   tfp_tensors* out = reinterpret_cast<tfp_tensors*>(1);
-  CHECK(tfp_learn_additive_attention(one, 1, 2, one, 2, 0, one, nullptr, one, one, 1, &out) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_additive_attention(
+            tfp::testing::params(tfp_learn_additive_params{
+                .s = one, .Tq = 1, .Cs = 2, .h = one, .Tk = 2, .W = one, .U = one, .v = one, .A = 1}),
+            &out) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(out == nullptr);
   CHECK(std::string(tfp_last_error()) ==
         "tfp_learn_additive_attention: sizes must be at least 1, got Tq = 1, Cs = 2, Tk = 2, Ch = 0, A = 1");
-  CHECK(tfp_learn_additive_attention(one, 1, 2, one, 2, 2, one, nullptr, nullptr, one, 1, &out) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_additive_attention(
+            tfp::testing::params(tfp_learn_additive_params{
+                .s = one, .Tq = 1, .Cs = 2, .h = one, .Tk = 2, .Ch = 2, .W = one, .v = one, .A = 1}),
+            &out) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()) == "tfp_learn_additive_attention: U is NULL");
-  CHECK(tfp_learn_additive_attention(nan_at_2, 1, 2, one, 2, 2, one, nullptr, one, one, 1, &out) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_additive_attention(
+            tfp::testing::params(tfp_learn_additive_params{
+                .s = nan_at_2, .Tq = 1, .Cs = 2, .h = one, .Tk = 2, .Ch = 2, .W = one, .U = one, .v = one, .A = 1}),
+            &out) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()) ==
         "tfp_learn_additive_attention: s has nan at row 1, column 2 (inputs must be finite numbers)");
-  CHECK(tfp_learn_additive_attention(one, 1, 2, one, 2, 2, one, nullptr, one, one, 1, nullptr) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_additive_attention(
+            tfp::testing::params(tfp_learn_additive_params{
+                .s = one, .Tq = 1, .Cs = 2, .h = one, .Tk = 2, .Ch = 2, .W = one, .U = one, .v = one, .A = 1}),
+            nullptr) == TFP_ERR_INVALID_ARGUMENT);
 }
 
 TEST_CASE("learn additive: numbers-gru's scores and weights of every decoder step") {

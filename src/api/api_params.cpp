@@ -13,6 +13,7 @@
 
 #include "api/tfp_api.h"
 #include "api/tfp_inspect_api.h"
+#include "api/tfp_learn_additive_api.h"
 #include "api/tfp_learn_efficiency_api.h"
 
 namespace {
@@ -112,6 +113,19 @@ std::string layout_json() {
   TFP_FIELD(tfp_learn_efficiency_params, repeats);
   TFP_FIELD(tfp_learn_efficiency_params, seed);
   L.end();
+  L.begin("tfp_learn_additive_params", sizeof(tfp_learn_additive_params));
+  TFP_FIELD(tfp_learn_additive_params, s);
+  TFP_FIELD(tfp_learn_additive_params, Tq);
+  TFP_FIELD(tfp_learn_additive_params, Cs);
+  TFP_FIELD(tfp_learn_additive_params, h);
+  TFP_FIELD(tfp_learn_additive_params, Tk);
+  TFP_FIELD(tfp_learn_additive_params, Ch);
+  TFP_FIELD(tfp_learn_additive_params, W);
+  TFP_FIELD(tfp_learn_additive_params, b);
+  TFP_FIELD(tfp_learn_additive_params, U);
+  TFP_FIELD(tfp_learn_additive_params, v);
+  TFP_FIELD(tfp_learn_additive_params, A);
+  L.end();
   L.os << "}";
   return L.os.str();
 }
@@ -161,6 +175,8 @@ void tfp_translate_params_init(tfp_translate_params* p) {
   p->start_id = -1;
   p->eos_id = -1;
 }
+
+void tfp_learn_additive_params_init(tfp_learn_additive_params* p) { zero(p); }
 
 void tfp_learn_efficiency_params_init(tfp_learn_efficiency_params* p) {
   if (!p) return;

@@ -31,11 +31,12 @@ TensorView checked(const char* where, const char* what, const float* p, int rows
 
 }  // namespace
 
-extern "C" int tfp_learn_additive_attention(const float* s, int Tq, int Cs, const float* h, int Tk, int Ch,
-                                            const float* W, const float* b, const float* U, const float* v,
-                                            int A, tfp_tensors** out) {
+extern "C" int tfp_learn_additive_attention(const tfp_learn_additive_params* p, tfp_tensors** out) {
   if (out) *out = nullptr;
   const char* where = "tfp_learn_additive_attention";
+  if (!p) return tfp::api::null_params(where);
+  const float *s = p->s, *h = p->h, *W = p->W, *b = p->b, *U = p->U, *v = p->v;
+  const int32_t Tq = p->Tq, Cs = p->Cs, Tk = p->Tk, Ch = p->Ch, A = p->A;
   return tfp::api::guard(where, [&] {
     TFP_API_REQUIRE(out != nullptr, where, ": out is NULL");
     TFP_API_REQUIRE(Tq > 0 && Cs > 0 && Tk > 0 && Ch > 0 && A > 0, where,

@@ -16,10 +16,24 @@
 extern "C" {
 #endif
 
-/* Additive attention on hand-set numbers, all borrowed:
- *   s (Tq, Cs) decoder states (row i: the query of output step i)
- *   h (Tk, Ch) encoder states (row j: source token j; the keys and the values)
- *   W (A, Cs), b (A) or NULL, U (A, Ch), v (A)  (W and U as PyTorch nn.Linear: (out, in))
+/* The inputs of tfp_learn_additive_attention (tfp_api.h "parameter structs"), all borrowed.
+ * Defaults (tfp_learn_additive_params_init): every field 0 / NULL. */
+typedef struct tfp_learn_additive_params {
+  const float* s;  /* (Tq, Cs) decoder states (row i: the query of output step i) */
+  int32_t Tq;
+  int32_t Cs;
+  const float* h;  /* (Tk, Ch) encoder states (row j: source token j; the keys and the values) */
+  int32_t Tk;
+  int32_t Ch;
+  const float* W;  /* (A, Cs), as PyTorch nn.Linear: (out, in) */
+  const float* b;  /* (A) or NULL */
+  const float* U;  /* (A, Ch) */
+  const float* v;  /* (A) */
+  int32_t A;
+} tfp_learn_additive_params;
+void tfp_learn_additive_params_init(tfp_learn_additive_params* p);
+
+/* Additive attention on hand-set numbers p (above):
  * *out (caller-owned tensor list, tfp_tensors_free; NULL on failure) receives
  *   "ws"      (Tq, A)      W s_i + b
  *   "uh"      (Tk, A)      U h_j
@@ -30,9 +44,7 @@ extern "C" {
  *   "context" (Tq, Ch)     c_i = Σ_j α_ij h_j
  * Errors: a size < 1 or a NULL input (TFP_ERR_INVALID_ARGUMENT), a non-finite input
  * (TFP_ERR_INVALID_ARGUMENT, naming the matrix, row and column). */
-int tfp_learn_additive_attention(const float* s, int Tq, int Cs, const float* h, int Tk, int Ch,
-                                 const float* W, const float* b, const float* U, const float* v, int A,
-                                 tfp_tensors** out);
+int tfp_learn_additive_attention(const tfp_learn_additive_params* p, tfp_tensors** out);
 
 /* Greedy decoding of a recurrent encoder–decoder with additive attention (a model
  * loaded from models/numbers-gru; model_type tfp_gru_seq2seq) on src_ids (n, borrowed),

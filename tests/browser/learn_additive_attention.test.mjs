@@ -22,6 +22,7 @@ import { openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 let site, page, base, api, gru;
 before(async () => {
@@ -44,8 +45,10 @@ function engineHand({ h, s, W, U, v }) {
   return api.withHeap((put) => {
     const slot = m._tfp_alloc(4);
     try {
-      api.check(m._tfp_learn_additive_attention(put(Float32Array.from(s)), TQ, D, put(Float32Array.from(h)), TK, D,
-        put(Float32Array.from(W)), 0, put(Float32Array.from(U)), put(Float32Array.from(v)), A, slot));
+      api.check(withParams(m, 'tfp_learn_additive_params', {
+        s: put(Float32Array.from(s)), Tq: TQ, Cs: D, h: put(Float32Array.from(h)), Tk: TK, Ch: D,
+        W: put(Float32Array.from(W)), U: put(Float32Array.from(U)), v: put(Float32Array.from(v)), A,
+      }, (p) => m._tfp_learn_additive_attention(p, slot)));
       const list = api.tensors(api.u32(slot));
       return Object.fromEntries(Object.entries(list).map(([k, t]) => [k, Array.from(t.data)]));
     } finally {

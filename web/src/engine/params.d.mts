@@ -23,6 +23,10 @@ export interface ParamsFields {
   tfp_translate_params: {
     src_ids?: number; n?: number; beam_size?: number; max_tokens?: number; start_id?: number; eos_id?: number;
   };
+  tfp_learn_additive_params: {
+    s?: number; Tq?: number; Cs?: number; h?: number; Tk?: number; Ch?: number; W?: number; b?: number; U?: number;
+    v?: number; A?: number;
+  };
   tfp_learn_efficiency_params: {
     d?: number; heads?: number; lengths?: number; n_lengths?: number; kind?: number; window?: number; dilation?: number;
     n_global?: number; repeats?: number; seed?: number;

@@ -111,8 +111,8 @@ export interface TfpModule {
   _tfp_model_translate(model: number, params: number, outIds: number, capacity: number, outLen: number,
                        alignment: number): number;
   // tfp_learn_additive_api.h: the Learn chapter on additive attention (learn_calls/additive.ts).
-  _tfp_learn_additive_attention(s: number, Tq: number, Cs: number, h: number, Tk: number, Ch: number, W: number,
-                                b: number, U: number, v: number, A: number, out: number): number;
+  _tfp_learn_additive_params_init(p: number): void;
+  _tfp_learn_additive_attention(params: number, out: number): number;
   _tfp_learn_additive_gru_steps(model: number, src: number, n: number, maxTokens: number, outIds: number,
                                 capacity: number, outLen: number, out: number): number;
   // tfp_learn_softmax_api.h: the Learn chapter on softmax (learn_calls/softmax.ts).

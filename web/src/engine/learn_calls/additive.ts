@@ -6,6 +6,7 @@
 // widths, A attention width.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
+import { withParams } from '../params.mjs';
 import type { FloatTensor } from '../messages';
 import type { LearnContext } from './index';
 
@@ -54,7 +55,8 @@ export function additiveAttention(c: Calls, m: TfpModule, a: AdditiveArgs): Addi
     const W = put(a.W.data, A * Cs, 'W (A, Cs)'), U = put(a.U.data, A * Ch, 'U (A, Ch)');
     const v = put(a.v, A, 'v (A)'), b = a.b ? put(a.b, A, 'b (A)') : 0;
     return c.withBuffer(4, (slot) => {
-      c.check(m._tfp_learn_additive_attention(s, Tq, Cs, h, Tk, Ch, W, b, U, v, A, slot));
+      c.check(withParams(m, 'tfp_learn_additive_params', { s, Tq, Cs, h, Tk, Ch, W, b, U, v, A },
+        (p) => m._tfp_learn_additive_attention(p, slot)));
       const list = c.readU32(slot);
       try {
         const t = (name: string): FloatTensor => c.tensor(list, name);
