@@ -178,7 +178,7 @@ std::string flags_usage(const std::vector<TrainFlag>& flags, size_t indent) {
 std::string train_usage() {
   train::ToyRunOptions o;
   train::OptionsGiven given;
-  return "usage: tfp train TASK " + flags_usage(toy_flags(o, given), 21) + "\n  TASK: " + kToyTasks +
+  return "usage: tfp train TASK " + flags_usage(toy_flags(o, given), 22) + "\n  TASK: " + kToyTasks +
          "\n  numbers and dates-iso train an encoder-decoder unless --arch says otherwise\n"
          "  --warmup: steps (default min(50, steps/10 + 1)); --clip: global gradient norm (0 = off; default 1);\n"
          "  --dropout: inverted dropout in [0, 1) in training steps (default 0 = off); --eval-every 0: only at the "
@@ -215,7 +215,7 @@ train::NumbersRunOptions parse_numbers_args(const std::vector<std::string>& args
 train::NumbersGruOptions parse_numbers_gru_args(const std::vector<std::string>& args) {
   train::NumbersGruOptions o;
   const std::vector<TrainFlag> flags = numbers_gru_flags(o);
-  read_train_flags(args, 0, flags, "numbers-gru", "usage: tfp train numbers-gru " + flags_usage(flags, 28) + "\n");
+  read_train_flags(args, 0, flags, "numbers-gru", "usage: tfp train numbers-gru " + flags_usage(flags, 29) + "\n");
   TFP_CHECK(o.steps > 0 && o.batch > 0 && o.eval_examples > 0,
             "numbers-gru: --steps, --batch and --eval must be positive");
   return o;
@@ -239,7 +239,7 @@ DatesEvalCommand parse_dates_eval_args(const std::vector<std::string>& args) {
   DatesEvalCommand c;
   const std::vector<TrainFlag> flags = {text_flag("--model", "DIR", c.model_dir), int_flag("--eval", "N", c.examples),
                                         int_flag("--limit", "N", c.examples), u64_flag("--seed", "S", c.seed)};
-  read_train_flags(args, 0, flags, "eval dates", "usage: tfp eval dates " + flags_usage(flags, 20) + "\n");
+  read_train_flags(args, 0, flags, "eval dates", "usage: tfp eval dates " + flags_usage(flags, 22) + "\n");
   TFP_CHECK(c.examples > 0, "eval dates: --eval must be positive");
   return c;
 }
