@@ -139,7 +139,7 @@ const NameTable* name_table_for(CheckpointFamily family) {
 }
 
 BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
-                           const io::SafeTensors& st, ModelWeights& w) {
+                           const io::SafeTensors& st, ModelWeights& w, size_t keep16_min_bytes) {
   const NameTable* table = name_table_for(family);
   const std::string family_str = family_name(family);
   std::vector<std::string> problems;
@@ -165,6 +165,16 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   std::unordered_map<std::string, const NameRule*> rules;
   if (table)
     for (const NameRule& r : table->rules) rules.emplace(r.role, &r);
+
+  // 16-bit matrices stay as stored when the checkpoint is large (they halve its memory);
+  // a small one is widened once here, because without half-precision instructions
+  // (WASM has none) a decode step that widens every weight in software costs more time
+  // than reading f32 does (bench/RESULTS.md, "16-bit weights"); f32 then costs at most
+  // 2 x keep16_min_bytes more memory.
+  size_t bytes16 = 0;
+  for (const io::TensorEntry& e : st.entries())
+    if (e.dtype == io::DType::F16 || e.dtype == io::DType::BF16) bytes16 += e.nbytes;
+  const bool keep16 = bytes16 >= keep16_min_bytes;
 
   std::unordered_set<const io::TensorEntry*> used;
   for (WeightSlot& slot : weight_slots(cfg, w)) {
@@ -219,10 +229,10 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                          (nan ? "NaN" : "an infinity") + " at index " + index_str(e->shape, bad) +
                          " (flat " + std::to_string(bad) + ")");
     };
-    // A 16-bit matrix (a Linear weight, a token table) stays as stored: the kernels widen
-    // what they read, so the model holds no f32 copy of it.
+    // A 16-bit matrix (a Linear weight, a token table) of a large checkpoint stays as
+    // stored: the kernels widen what they read, so the model holds no f32 copy of it.
     const std::span<const uint8_t> raw = st.bytes(*e);
-    if (slot.half && e->dtype != io::DType::F32 && transform == NameRule::Transform::none &&
+    if (keep16 && slot.half && e->dtype != io::DType::F32 && transform == NameRule::Transform::none &&
         reinterpret_cast<uintptr_t>(raw.data()) % alignof(uint16_t) == 0) {
       const HalfView h{reinterpret_cast<const uint16_t*>(raw.data()), e->dtype == io::DType::BF16};
       if (const auto [bad, nan] = first_non_finite16(h, e->shape); bad >= 0) {

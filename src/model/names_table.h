@@ -75,8 +75,13 @@ struct BindReport {
 //      missing tensor 'h.1.ln_1.weight' (role dec.1.norm_attn.gamma)
 //      tensor 'wpe.weight' (role embed.position) has shape [16, 8], expected [32, 8]"
 // The views live as long as `st`.
+// F16/BF16 Linear weights and token tables stay 16-bit (nn::Linear::weight16,
+// EmbeddingWeights::token16) when the file's 16-bit tensors total at least
+// keep16_min_bytes, and are widened to f32 otherwise (see names_table.cpp for why).
+constexpr size_t kKeep16BitMinBytes = size_t{64} << 20;
 BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
-                           const io::SafeTensors& st, ModelWeights& w);
+                           const io::SafeTensors& st, ModelWeights& w,
+                           size_t keep16_min_bytes = kKeep16BitMinBytes);
 
 // '*' matches any run of characters; "{i}" matches a run of digits.
 bool name_pattern_match(std::string_view pattern, std::string_view name);
