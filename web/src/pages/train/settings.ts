@@ -126,10 +126,13 @@ function nearDivisors(n: number): number[] {
 /** Which control an engine message is about (it names the `tfp train` flag or the
  *  config field), so it can be shown beside it. */
 export function fieldOfEngineMessage(message: string): Field {
+  // The engine names a setting by its JSON key (option "heads") or its tfp train flag (--heads).
+  const key = (json: string, flag = json) => new RegExp(`option "${json}"|--${flag}\\b`);
   const table: [RegExp, Field][] = [
-    [/n_heads|--heads/, 'heads'], [/d_model|--d-model/, 'dModel'], [/--layers/, 'layers'], [/--d-ff/, 'dFf'],
-    [/--batch/, 'batch'], [/--steps/, 'steps'], [/dropout/, 'dropout'], [/--lr/, 'lr'], [/--warmup/, 'warmup'], [/--clip/, 'clip'],
-    [/label-smoothing/, 'labelSmoothing'], [/--positions/, 'positions'], [/out of memory/, 'batch'], [/size|--size/, 'size'], [/task/, 'task'], [/--arch/, 'arch'],
+    [/n_heads/, 'heads'], [key('heads'), 'heads'], [/d_model|--d-model/, 'dModel'], [key('layers'), 'layers'], [key('d_ff', 'd-ff'), 'dFf'],
+    [key('batch'), 'batch'], [key('steps'), 'steps'], [/dropout/, 'dropout'], [key('lr'), 'lr'], [key('warmup'), 'warmup'], [key('clip'), 'clip'],
+    [/label.smoothing/, 'labelSmoothing'], [key('positions'), 'positions'], [/out of memory/, 'batch'], [/size|--size/, 'size'], [/task/, 'task'],
+    [key('arch'), 'arch'], [key('act'), 'act'], [key('post_ln', 'post-ln'), 'postLn'], [key('seed'), 'seed'],
   ];
   return table.find(([re]) => re.test(message))?.[1] ?? 'task';
 }
