@@ -3,7 +3,10 @@
 // (bench/e2e_gpt2_files.py writes a Hugging Face GPT-2 folder and the same network as ONNX
 // into build/e2e/ when they are missing).
 //
-//   node bench/e2e_gpt2.mjs [--ort-threads 1] [--rounds 5] [--quick] [--model gpt2]
+//   node bench/e2e_gpt2.mjs [--ort-threads 1] [--rounds 5] [--quick] [--dtype F32|F16]
+//
+// --dtype F16: our engine reads an F16 checkpoint (kept 16-bit in memory, widened inside
+// the kernels); ORT runs the same values in f32 (its graph stores them widened).
 //
 // First both must agree: the logits of one 32-token forward are compared (max |Δ|). Then,
 // in interleaved rounds (one warm-up round first, not counted), each engine in turn:
@@ -30,7 +33,8 @@ const opt = (k, d) => { const i = args.indexOf(k); return i < 0 ? d : args[i + 1
 const QUICK = args.includes('--quick');
 const THREADS = Number(opt('--ort-threads', 1));
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
-const NAME = opt('--model', 'gpt2');
+const DTYPE = opt('--dtype', 'F32');  // how our engine's copy is stored: F32, or F16 (kept 16-bit in memory)
+const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : 'gpt2');
 const MEMORY = opt('--memory-only', '');  // child process: 'ours' | 'ort'
 const DIR = join(ROOT, 'build/e2e');
 const LENGTHS = QUICK ? [1, 32] : [1, 32, 128, 512];
@@ -38,7 +42,7 @@ const CONTEXTS = QUICK ? [128] : [128, 512];
 
 if (!existsSync(join(DIR, `${NAME}.onnx`)) || !existsSync(join(DIR, NAME, 'model.safetensors'))) {
   console.log(`writing ${DIR}/${NAME} and ${NAME}.onnx (bench/e2e_gpt2_files.py)`);
-  execFileSync('/usr/bin/python3', [join(ROOT, 'bench/e2e_gpt2_files.py'), '--out', DIR, '--name', NAME], { stdio: 'inherit' });
+  execFileSync('/usr/bin/python3', [join(ROOT, 'bench/e2e_gpt2_files.py'), '--out', DIR, '--name', NAME, '--dtype', DTYPE], { stdio: 'inherit' });
 }
 const config = JSON.parse(readFileSync(join(DIR, NAME, 'config.json'), 'utf8'));
 const V = config.vocab_size, H = config.n_head, D = config.n_embd / config.n_head, L = config.n_layer;
@@ -155,7 +159,7 @@ if (MEMORY) {
 const cpu = (() => { try { return execFileSync('lscpu', { encoding: 'utf8' }).match(/^Model name:\s*(.*)$/m)?.[1] ?? '?'; } catch { return '?'; } })();
 console.log(`== ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC  ${cpu}, ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cpus, `
   + `node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-console.log(`== ${NAME}: ${L} layers, d_model ${config.n_embd}, ${H} heads, vocab ${V}; onnxruntime-web ${ort.env.versions?.web ?? ''} wasm, `
+console.log(`== ${NAME} (ours ${DTYPE}): ${L} layers, d_model ${config.n_embd}, ${H} heads, vocab ${V}; onnxruntime-web ${ort.env.versions?.web ?? ''} wasm, `
   + `${THREADS} thread(s), graph optimisation 'all'; ours: 1 thread; ${ROUNDS} rounds after a warm-up`);
 
 const a = await ours(), b = await onnx();
@@ -182,7 +186,7 @@ const row = (label, x, y, unit = 'ms') => console.log(`${label.padEnd(28)} ours 
 row('load (bytes in memory)', a.loadMs, b.loadMs);
 cases.forEach((c, i) => row(c.label, median(times[i].ours), median(times[i].ort)));
 
-const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--ort-threads', String(THREADS)], { encoding: 'utf8' }).trim().split('\n').pop());
+const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--dtype', DTYPE, '--ort-threads', String(THREADS)], { encoding: 'utf8' }).trim().split('\n').pop());
 const mo = mem('ours'), mr = mem('ort');
 const weightsMb = readFileSync(join(DIR, NAME, 'model.safetensors')).length / 2 ** 20;
 console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB `

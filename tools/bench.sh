@@ -24,6 +24,19 @@ node bench/gemm_ort.mjs "$wasm_dir/bench_gemm.js" "$@"
 # natively and in the page's module under Node (bench/real_size_models_bench.mjs writes the
 # five folders into build/real-models/ first if they are missing; ~1.2 GB, ~30 s). Skipped
 # by --quick.
+# End to end against onnxruntime-web (issue 14): GPT-2-small-shaped random weights written as
+# an HF folder and as ONNX (Debian's python3-onnx) into build/e2e/, logits compared first;
+# ORT at 1 and 2 threads; our F32 and F16 copies.
+if ! /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
+  apt-get install -y -qq python3-onnx >/dev/null
+fi
+e2e_quick=""
+[[ " $* " == *" --quick "* ]] && e2e_quick="--quick"
+for e2e in "--ort-threads 1" "--ort-threads 2" "--dtype F16"; do
+  echo
+  echo "== end to end: node bench/e2e_gpt2.mjs $e2e $e2e_quick"
+  node bench/e2e_gpt2.mjs $e2e $e2e_quick 2>&1 | grep -v 'W:onnxruntime'
+done
 if [[ " $* " != *" --quick "* ]]; then
   echo
   echo "== real-size models: node bench/real_size_models_bench.mjs"
