@@ -19,6 +19,9 @@
 #include "api/tfp_inspect_api.h"
 #include "api/tfp_learn_additive_api.h"
 #include "api/tfp_learn_efficiency_api.h"
+#include "api/tfp_learn_encoder_api.h"
+#include "api/tfp_learn_positions_api.h"
+#include "api/tfp_learn_softmax_api.h"
 #include "api/tfp_learn_generation_api.h"
 #include "test_checkpoint_util.h"
 
@@ -104,6 +107,34 @@ TEST_CASE("api params: _init writes the defaults tfp_api.h states") {
   CHECK(a.b == nullptr);
   CHECK(a.A == 0);
 
+  tfp_learn_sparse_params sp;
+  std::memset(&sp, 0x5a, sizeof sp);
+  tfp_learn_sparse_params_init(&sp);
+  CHECK(sp.kind == 0);
+  CHECK(sp.T == 0);
+  CHECK(sp.window == 0);
+  CHECK(sp.dilation == 1);
+  CHECK(sp.n_global == 0);
+  CHECK(sp.causal == 0);
+  tfp_learn_softmax_params sm;
+  std::memset(&sm, 0x5a, sizeof sm);
+  tfp_learn_softmax_params_init(&sm);
+  CHECK(sm.scores == nullptr);
+  CHECK(sm.n == 0);
+  CHECK(sm.temperature == 1.0f);
+  CHECK(sm.masked == nullptr);
+  CHECK(sm.variant == 0);
+  tfp_learn_encoder_depth_params ed;
+  std::memset(&ed, 0x5a, sizeof ed);
+  tfp_learn_encoder_depth_params_init(&ed);
+  CHECK(ed.C == 0);
+  CHECK(ed.seed == 0u);
+  tfp_learn_relative_bias_params rb;
+  std::memset(&rb, 0x5a, sizeof rb);
+  tfp_learn_relative_bias_params_init(&rb);
+  CHECK(rb.bucketing == 0);
+  CHECK(rb.seed == 0u);
+
   tfp_forward_params_init(nullptr);  // NULL is a no-op for every _init
   tfp_translate_params_init(nullptr);
 }
@@ -123,7 +154,7 @@ void check_field(const nlohmann::json& s, const char* name, size_t offset, const
 TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeof, in declaration order") {
   const nlohmann::json j = nlohmann::json::parse(tfp_params_layout_json());
   REQUIRE(j.is_object());
-  CHECK(j.size() == 7);
+  CHECK(j.size() == 11);
   // Fields listed in declaration order (nlohmann keeps keys sorted: compare offsets).
   for (const auto& [name, s] : j.items()) {
     INFO(name);
@@ -197,6 +228,16 @@ TEST_CASE("api params: a NULL params struct is an argument error naming the call
   CHECK(error() == "tfp_learn_efficiency_timing: params is NULL");
   CHECK(tfp_learn_additive_attention(nullptr, &out) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(error() == "tfp_learn_additive_attention: params is NULL");
+  CHECK(tfp_learn_sparse_pattern(nullptr, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_sparse_pattern: params is NULL");
+  CHECK(tfp_learn_sparse_reach(nullptr, 1, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_sparse_reach: params is NULL");
+  CHECK(tfp_learn_encoder_depth(nullptr, timing) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_encoder_depth: params is NULL");
+  CHECK(tfp_learn_relative_bias(nullptr, nullptr, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_relative_bias: params is NULL");
+  CHECK(tfp_learn_softmax_row(nullptr, nullptr, nullptr, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_learn_softmax_row: params is NULL");
 
   // Still usable, and the defaults run: a greedy generator from _init.
   const int32_t prompt[3] = {5, 6, 7};

@@ -22,6 +22,7 @@
 #include "nn/attention.h"
 #include "nn/quantize_int8.h"
 #include "nn/sparse_attention.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -119,9 +120,13 @@ TEST_CASE("sparse_reach: stacked windows reach l·w; every reached pair has a pa
   }
   double far = 0;
   std::vector<int32_t> out(64 * 64);
-  REQUIRE(tfp_learn_sparse_reach(0, 64, 4, 1, 0, 1, 5, out.data(), &far) == TFP_OK);
+  REQUIRE(tfp_learn_sparse_reach(tfp::testing::params(tfp_learn_sparse_params{
+                                     .kind = 0, .T = 64, .window = 4, .dilation = 1, .n_global = 0, .causal = 1}),
+                                 5, out.data(), &far) == TFP_OK);
   CHECK(far == 20);  // causal window 4, 5 layers: 5 · 4
-  CHECK(tfp_learn_sparse_reach(0, 64, 4, 1, 0, 1, 0, out.data(), &far) != TFP_OK);
+  CHECK(tfp_learn_sparse_reach(tfp::testing::params(tfp_learn_sparse_params{
+                                   .kind = 0, .T = 64, .window = 4, .dilation = 1, .n_global = 0, .causal = 1}),
+                               0, out.data(), &far) != TFP_OK);
 }
 
 TEST_CASE("sparse_attention equals dense attention with the pattern as a -inf mask (1e-5)") {
@@ -183,10 +188,14 @@ TEST_CASE("int8 per-channel quantisation: round trip within scale/2, zero rows, 
 TEST_CASE("learn efficiency C API: pattern, timing columns, int8 brown-gpt") {
   std::vector<uint8_t> m(16);
   double pairs = 0;
-  REQUIRE(tfp_learn_sparse_pattern(0, 4, 1, 1, 0, 0, m.data(), &pairs) == TFP_OK);
+  REQUIRE(tfp_learn_sparse_pattern(tfp::testing::params(tfp_learn_sparse_params{
+                                       .kind = 0, .T = 4, .window = 1, .dilation = 1, .n_global = 0, .causal = 0}),
+                                   m.data(), &pairs) == TFP_OK);
   CHECK(pairs == 10);  // as derived above
   CHECK(m == std::vector<uint8_t>{1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1});
-  CHECK(tfp_learn_sparse_pattern(3, 4, 1, 1, 0, 0, m.data(), &pairs) != TFP_OK);
+  CHECK(tfp_learn_sparse_pattern(tfp::testing::params(tfp_learn_sparse_params{
+                                     .kind = 3, .T = 4, .window = 1, .dilation = 1, .n_global = 0, .causal = 0}),
+                                 m.data(), &pairs) != TFP_OK);
   CHECK(std::string(tfp_last_error()).find("kind must be 0") != std::string::npos);
 
   const int32_t lengths[] = {16, 64};

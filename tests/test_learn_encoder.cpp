@@ -132,8 +132,13 @@ TEST_CASE("learn encoder: layer norm of two rows, by hand; statistics per row an
 TEST_CASE("learn encoder: a random deep stack, post-LN keeps rms 1, pre-LN = nn::encoder_layer by hand") {
   const int C = 32, H = 4, F = 128, T = 32, L = 24;
   std::vector<double> post((L + 1) * 3), pre((L + 1) * 3);
-  REQUIRE(tfp_learn_encoder_depth(C, H, F, T, L, 1, 0, 7, post.data()) == TFP_OK);
-  REQUIRE(tfp_learn_encoder_depth(C, H, F, T, L, 1, 1, 7, pre.data()) == TFP_OK);
+  REQUIRE(tfp_learn_encoder_depth(tfp::testing::params(tfp_learn_encoder_depth_params{
+                                      .C = C, .H = H, .F = F, .T = T, .L = L, .activation = 1, .seed = 7}),
+                                  post.data()) == TFP_OK);
+  REQUIRE(
+      tfp_learn_encoder_depth(tfp::testing::params(tfp_learn_encoder_depth_params{
+                                  .C = C, .H = H, .F = F, .T = T, .L = L, .activation = 1, .norm_first = 1, .seed = 7}),
+                              pre.data()) == TFP_OK);
   // The same seeded input for both placements, variance 1.
   CHECK(post[0] == pre[0]);
   CHECK(std::fabs(post[0] - 1.0) < 0.1);
@@ -180,11 +185,22 @@ TEST_CASE("learn encoder: a random deep stack, post-LN keeps rms 1, pre-LN = nn:
   }
 
   double out2[6];
-  CHECK(tfp_learn_encoder_depth(30, 4, F, T, 1, 1, 1, 7, out2) == TFP_ERR_INVALID_ARGUMENT);  // 4 ∤ 30
+  CHECK(tfp_learn_encoder_depth(
+            tfp::testing::params(tfp_learn_encoder_depth_params{
+                .C = 30, .H = 4, .F = F, .T = T, .L = 1, .activation = 1, .norm_first = 1, .seed = 7}),
+            out2) == TFP_ERR_INVALID_ARGUMENT);  // 4 ∤ 30
   CHECK(std::string(tfp_last_error()).find("H must divide C") != std::string::npos);
-  CHECK(tfp_learn_encoder_depth(C, H, F, T, 0, 1, 1, 7, out2) == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(tfp_learn_encoder_depth(C, H, F, T, 1, 3, 1, 7, out2) == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(tfp_learn_encoder_depth(C, H, F, T, 1, 1, 2, 7, out2) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_encoder_depth(tfp::testing::params(tfp_learn_encoder_depth_params{
+                                    .C = C, .H = H, .F = F, .T = T, .activation = 1, .norm_first = 1, .seed = 7}),
+                                out2) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(
+      tfp_learn_encoder_depth(tfp::testing::params(tfp_learn_encoder_depth_params{
+                                  .C = C, .H = H, .F = F, .T = T, .L = 1, .activation = 3, .norm_first = 1, .seed = 7}),
+                              out2) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(
+      tfp_learn_encoder_depth(tfp::testing::params(tfp_learn_encoder_depth_params{
+                                  .C = C, .H = H, .F = F, .T = T, .L = 1, .activation = 1, .norm_first = 2, .seed = 7}),
+                              out2) == TFP_ERR_INVALID_ARGUMENT);
 }
 
 TEST_CASE("learn encoder: activations relu, gelu, gelu_new at known points") {

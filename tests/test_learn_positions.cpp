@@ -20,6 +20,7 @@
 #include "api/tfp_learn_positions_api.h"
 #include "model/model.h"
 #include "nn/positional.h"
+#include "test_api_params.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -113,7 +114,9 @@ TEST_CASE("learn positions: relative bias, clip buckets by hand and T5 buckets")
   // Clip, k = 2, bidirectional: bucket = clamp(j - i, -2, 2) + 2, 5 buckets.
   const int T = 6;
   std::vector<float> table(5), buckets(T * T), bias(T * T);
-  REQUIRE(tfp_learn_relative_bias(0, 1, 5, 2, T, 3, table.data(), buckets.data(), bias.data()) == TFP_OK);
+  REQUIRE(tfp_learn_relative_bias(tfp::testing::params(tfp_learn_relative_bias_params{
+                                      .bidirectional = 1, .num_buckets = 5, .max_distance = 2, .T = T, .seed = 3}),
+                                  table.data(), buckets.data(), bias.data()) == TFP_OK);
   for (int i = 0; i < T; ++i)
     for (int j = 0; j < T; ++j) {
       const int want = std::min(2, std::max(-2, j - i)) + 2;
@@ -123,15 +126,18 @@ TEST_CASE("learn positions: relative bias, clip buckets by hand and T5 buckets")
   for (float v : table) CHECK((v >= -1.0f && v < 1.0f));
   // T5, 8 buckets, max distance 16, causal: nn::t5_relative_bucket.
   std::vector<float> t5(8);
-  REQUIRE(tfp_learn_relative_bias(1, 0, 8, 16, T, 3, t5.data(), buckets.data(), bias.data()) == TFP_OK);
+  REQUIRE(tfp_learn_relative_bias(tfp::testing::params(tfp_learn_relative_bias_params{
+                                      .bucketing = 1, .num_buckets = 8, .max_distance = 16, .T = T, .seed = 3}),
+                                  t5.data(), buckets.data(), bias.data()) == TFP_OK);
   for (int i = 0; i < T; ++i)
     for (int j = 0; j < T; ++j) {
       const int want = nn::t5_relative_bucket(j - i, false, 8, 16);
       CHECK(buckets[i * T + j] == want);
       CHECK(bias[i * T + j] == t5[want]);
     }
-  CHECK(tfp_learn_relative_bias(0, 1, 4, 2, T, 3, table.data(), buckets.data(), bias.data()) ==
-        TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_relative_bias(tfp::testing::params(tfp_learn_relative_bias_params{
+                                    .bidirectional = 1, .num_buckets = 4, .max_distance = 2, .T = T, .seed = 3}),
+                                table.data(), buckets.data(), bias.data()) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()).find("5 buckets") != std::string::npos);
 }
 

@@ -19,6 +19,7 @@
 #include "kernels/kernels.h"
 #include "kernels/ref/softmax_steps.h"
 #include "nn/attention.h"
+#include "test_api_params.h"
 
 namespace {
 
@@ -47,9 +48,13 @@ Row run(const std::vector<float>& scores, float t, int variant,
   Row r;
   const size_t n = scores.size();
   r.logits.assign(n, 0.0f), r.exps.assign(n, 0.0f), r.probs.assign(n, 0.0f);
-  r.status = tfp_learn_softmax_row(scores.data(), static_cast<int>(n), t,
-                                   masked.empty() ? nullptr : masked.data(), variant,
-                                   r.logits.data(), r.exps.data(), r.probs.data(), r.stats);
+  r.status = tfp_learn_softmax_row(
+      tfp::testing::params(tfp_learn_softmax_params{.scores = scores.data(),
+                                                    .n = static_cast<int>(n),
+                                                    .temperature = t,
+                                                    .masked = masked.empty() ? nullptr : masked.data(),
+                                                    .variant = variant}),
+      r.logits.data(), r.exps.data(), r.probs.data(), r.stats);
   return r;
 }
 
@@ -229,19 +234,33 @@ TEST_CASE("learn softmax: bad arguments give clear errors") {
   const float x[3] = {2.0f, 1.0f, 0.1f};
   float a[3], b[3], c[3], st[5];
   auto err = [] { return std::string(tfp_last_error()); };
-  CHECK(tfp_learn_softmax_row(x, 0, 1.0f, nullptr, 0, a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = x, .n = 0, .temperature = 1.0f, .masked = nullptr, .variant = 0}),
+                              a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_row: n must be >= 1, got 0");
-  CHECK(tfp_learn_softmax_row(nullptr, 3, 1.0f, nullptr, 0, a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = nullptr, .n = 3, .temperature = 1.0f, .masked = nullptr, .variant = 0}),
+                              a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_row: scores is NULL");
-  CHECK(tfp_learn_softmax_row(x, 3, 0.0f, nullptr, 0, a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = x, .n = 3, .temperature = 0.0f, .masked = nullptr, .variant = 0}),
+                              a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_row: temperature must be a finite number > 0, got 0");
-  CHECK(tfp_learn_softmax_row(x, 3, NAN, nullptr, 0, a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
-  CHECK(tfp_learn_softmax_row(x, 3, 1.0f, nullptr, 2, a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = x, .n = 3, .temperature = NAN, .masked = nullptr, .variant = 0}),
+                              a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = x, .n = 3, .temperature = 1.0f, .masked = nullptr, .variant = 2}),
+                              a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_row: variant must be 0 (stable) or 1 (naive), got 2");
-  CHECK(tfp_learn_softmax_row(x, 3, 1.0f, nullptr, 0, a, nullptr, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = x, .n = 3, .temperature = 1.0f, .masked = nullptr, .variant = 0}),
+                              a, nullptr, c, st) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_row: an output pointer is NULL");
   const float bad[2] = {1.0f, NAN};
-  CHECK(tfp_learn_softmax_row(bad, 2, 1.0f, nullptr, 0, a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = bad, .n = 2, .temperature = 1.0f, .masked = nullptr, .variant = 0}),
+                              a, b, c, st) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_row: scores[1] is NaN");
   const float ts[2] = {1.0f, -1.0f};
   float out[6];
@@ -250,5 +269,7 @@ TEST_CASE("learn softmax: bad arguments give clear errors") {
   CHECK(tfp_learn_softmax_temperatures(x, 3, nullptr, ts, 0, out) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(err() == "tfp_learn_softmax_temperatures: m must be >= 1, got 0");
   // The engine stays usable after errors.
-  CHECK(tfp_learn_softmax_row(x, 3, 1.0f, nullptr, 0, a, b, c, st) == TFP_OK);
+  CHECK(tfp_learn_softmax_row(tfp::testing::params(tfp_learn_softmax_params{
+                                  .scores = x, .n = 3, .temperature = 1.0f, .masked = nullptr, .variant = 0}),
+                              a, b, c, st) == TFP_OK);
 }

@@ -15,6 +15,9 @@
 #include "api/tfp_inspect_api.h"
 #include "api/tfp_learn_additive_api.h"
 #include "api/tfp_learn_efficiency_api.h"
+#include "api/tfp_learn_encoder_api.h"
+#include "api/tfp_learn_positions_api.h"
+#include "api/tfp_learn_softmax_api.h"
 
 namespace {
 
@@ -126,6 +129,39 @@ std::string layout_json() {
   TFP_FIELD(tfp_learn_additive_params, v);
   TFP_FIELD(tfp_learn_additive_params, A);
   L.end();
+  L.begin("tfp_learn_sparse_params", sizeof(tfp_learn_sparse_params));
+  TFP_FIELD(tfp_learn_sparse_params, kind);
+  TFP_FIELD(tfp_learn_sparse_params, T);
+  TFP_FIELD(tfp_learn_sparse_params, window);
+  TFP_FIELD(tfp_learn_sparse_params, dilation);
+  TFP_FIELD(tfp_learn_sparse_params, n_global);
+  TFP_FIELD(tfp_learn_sparse_params, causal);
+  L.end();
+  L.begin("tfp_learn_encoder_depth_params", sizeof(tfp_learn_encoder_depth_params));
+  TFP_FIELD(tfp_learn_encoder_depth_params, C);
+  TFP_FIELD(tfp_learn_encoder_depth_params, H);
+  TFP_FIELD(tfp_learn_encoder_depth_params, F);
+  TFP_FIELD(tfp_learn_encoder_depth_params, T);
+  TFP_FIELD(tfp_learn_encoder_depth_params, L);
+  TFP_FIELD(tfp_learn_encoder_depth_params, activation);
+  TFP_FIELD(tfp_learn_encoder_depth_params, norm_first);
+  TFP_FIELD(tfp_learn_encoder_depth_params, seed);
+  L.end();
+  L.begin("tfp_learn_relative_bias_params", sizeof(tfp_learn_relative_bias_params));
+  TFP_FIELD(tfp_learn_relative_bias_params, bucketing);
+  TFP_FIELD(tfp_learn_relative_bias_params, bidirectional);
+  TFP_FIELD(tfp_learn_relative_bias_params, num_buckets);
+  TFP_FIELD(tfp_learn_relative_bias_params, max_distance);
+  TFP_FIELD(tfp_learn_relative_bias_params, T);
+  TFP_FIELD(tfp_learn_relative_bias_params, seed);
+  L.end();
+  L.begin("tfp_learn_softmax_params", sizeof(tfp_learn_softmax_params));
+  TFP_FIELD(tfp_learn_softmax_params, scores);
+  TFP_FIELD(tfp_learn_softmax_params, n);
+  TFP_FIELD(tfp_learn_softmax_params, temperature);
+  TFP_FIELD(tfp_learn_softmax_params, masked);
+  TFP_FIELD(tfp_learn_softmax_params, variant);
+  L.end();
   L.os << "}";
   return L.os.str();
 }
@@ -177,6 +213,22 @@ void tfp_translate_params_init(tfp_translate_params* p) {
 }
 
 void tfp_learn_additive_params_init(tfp_learn_additive_params* p) { zero(p); }
+
+void tfp_learn_sparse_params_init(tfp_learn_sparse_params* p) {
+  if (!p) return;
+  zero(p);
+  p->dilation = 1;
+}
+
+void tfp_learn_encoder_depth_params_init(tfp_learn_encoder_depth_params* p) { zero(p); }
+
+void tfp_learn_relative_bias_params_init(tfp_learn_relative_bias_params* p) { zero(p); }
+
+void tfp_learn_softmax_params_init(tfp_learn_softmax_params* p) {
+  if (!p) return;
+  zero(p);
+  p->temperature = 1.0f;
+}
 
 void tfp_learn_efficiency_params_init(tfp_learn_efficiency_params* p) {
   if (!p) return;

@@ -97,8 +97,10 @@ double mean_nll(const Tensor& logits /*(n, V)*/, std::span<const int32_t> ids) {
 
 }  // namespace
 
-extern "C" int tfp_learn_sparse_pattern(int kind, int T, int window, int dilation, int n_global, int causal,
-                                        uint8_t* out, double* pairs) {
+extern "C" int tfp_learn_sparse_pattern(const tfp_learn_sparse_params* params, uint8_t* out, double* pairs) {
+  if (!params) return tfp::api::null_params("tfp_learn_sparse_pattern");
+  const int32_t kind = params->kind, T = params->T, window = params->window, dilation = params->dilation;
+  const int32_t n_global = params->n_global, causal = params->causal;
   return tfp::api::guard("tfp_learn_sparse_pattern", [&] {
     const char* op = "tfp_learn_sparse_pattern";
     TFP_API_REQUIRE(T >= 1 && T <= 1024, op, ": T must be 1..1024, got ", T);
@@ -110,8 +112,11 @@ extern "C" int tfp_learn_sparse_pattern(int kind, int T, int window, int dilatio
   });
 }
 
-extern "C" int tfp_learn_sparse_reach(int kind, int T, int window, int dilation, int n_global, int causal, int layers,
-                                      int32_t* out, double* farthest) {
+extern "C" int tfp_learn_sparse_reach(const tfp_learn_sparse_params* params, int layers, int32_t* out,
+                                      double* farthest) {
+  if (!params) return tfp::api::null_params("tfp_learn_sparse_reach");
+  const int32_t kind = params->kind, T = params->T, window = params->window, dilation = params->dilation;
+  const int32_t n_global = params->n_global, causal = params->causal;
   return tfp::api::guard("tfp_learn_sparse_reach", [&] {
     const char* op = "tfp_learn_sparse_reach";
     TFP_API_REQUIRE(T >= 1 && T <= 256, op, ": T must be 1..256, got ", T);

@@ -82,9 +82,12 @@ extern "C" int tfp_learn_layer_norm(const float* x, int T, int C, const float* g
   });
 }
 
-extern "C" int tfp_learn_encoder_depth(int C, int H, int F, int T, int L, int activation, int norm_first,
-                                       uint32_t seed, double* out) {
+extern "C" int tfp_learn_encoder_depth(const tfp_learn_encoder_depth_params* p, double* out) {
   constexpr const char* f = "tfp_learn_encoder_depth";
+  if (!p) return tfp::api::null_params(f);
+  const int32_t C = p->C, H = p->H, F = p->F, T = p->T, L = p->L, activation = p->activation;
+  const int32_t norm_first = p->norm_first;
+  const uint32_t seed = p->seed;
   return tfp::api::guard(f, [&] {
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     TFP_API_REQUIRE(C >= 4 && C <= 256, f, ": C must be in [4, 256], got ", C);

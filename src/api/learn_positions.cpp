@@ -85,9 +85,13 @@ extern "C" int tfp_learn_position_similarity(tfp_model* model, int P, float* out
   });
 }
 
-extern "C" int tfp_learn_relative_bias(int bucketing, int bidirectional, int num_buckets, int max_distance, int T,
-                                       uint32_t seed, float* table, float* buckets, float* bias) {
+extern "C" int tfp_learn_relative_bias(const tfp_learn_relative_bias_params* p, float* table, float* buckets,
+                                       float* bias) {
   constexpr const char* f = "tfp_learn_relative_bias";
+  if (!p) return tfp::api::null_params(f);
+  const int32_t bucketing = p->bucketing, bidirectional = p->bidirectional, num_buckets = p->num_buckets;
+  const int32_t max_distance = p->max_distance, T = p->T;
+  const uint32_t seed = p->seed;
   return tfp::api::guard(f, [&] {
     TFP_API_REQUIRE(table && buckets && bias, f, ": table, buckets and bias must not be NULL");
     TFP_API_REQUIRE(bucketing == 0 || bucketing == 1, f, ": bucketing must be 0 (clip) or 1 (T5 log), got ",

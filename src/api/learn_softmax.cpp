@@ -46,10 +46,14 @@ std::vector<float> logits_of(const float* scores, int n, float t, const uint8_t*
 
 }  // namespace
 
-extern "C" int tfp_learn_softmax_row(const float* scores, int n, float temperature,
-                                     const uint8_t* masked, int variant, float* logits,
-                                     float* exps, float* probs, float* stats) {
+extern "C" int tfp_learn_softmax_row(const tfp_learn_softmax_params* p, float* logits, float* exps, float* probs,
+                                     float* stats) {
   constexpr const char* f = "tfp_learn_softmax_row";
+  if (!p) return tfp::api::null_params(f);
+  const float* scores = p->scores;
+  const uint8_t* masked = p->masked;
+  const int32_t n = p->n, variant = p->variant;
+  const float temperature = p->temperature;
   return tfp::api::guard(f, [&] {
     check_row(f, scores, n);
     check_temperature(f, temperature, "temperature");

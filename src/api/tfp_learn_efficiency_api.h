@@ -17,20 +17,30 @@
 extern "C" {
 #endif
 
-/* The pattern as a (T, T) matrix: out[i·T + j] = 1 if query i may see key j, else 0
+/* A sparse pattern over T tokens (tfp_api.h "parameter structs"). Defaults
+ * (tfp_learn_sparse_params_init): every field 0 except dilation 1. */
+typedef struct tfp_learn_sparse_params {
+  int32_t kind;     /* 0 window, 1 dilated, 2 global (above) */
+  int32_t T;        /* tokens */
+  int32_t window;   /* w >= 0 */
+  int32_t dilation; /* d >= 1 */
+  int32_t n_global; /* g >= 0 */
+  int32_t causal;   /* 1: also j <= i only */
+} tfp_learn_sparse_params;
+void tfp_learn_sparse_params_init(tfp_learn_sparse_params* p);
+
+/* The pattern p as a (T, T) matrix: out[i·T + j] = 1 if query i may see key j, else 0
  * (rows queries, columns keys). T in 1..1024, w >= 0, d >= 1, g >= 0.
  *   out      (T·T) caller-owned bytes
  *   pairs    (1) caller-owned double: allowed pairs = the 1s in out */
-int tfp_learn_sparse_pattern(int kind, int T, int window, int dilation, int n_global, int causal,
-                             uint8_t* out, double* pairs);
+int tfp_learn_sparse_pattern(const tfp_learn_sparse_params* p, uint8_t* out, double* pairs);
 
 /* Stacked layers (nn::sparse_reach): out[i·T + j] = the first layer l in 1..layers after
  * which key position j can influence query i's output through allowed pairs, 0 if none
- * within `layers`. T in 1..256, layers in 1..16, pattern as above.
+ * within `layers`. T in 1..256, layers in 1..16, pattern p as above.
  *   out       (T·T) caller-owned int32
  *   farthest  (1) caller-owned double: max |i − j| over the pairs reached after `layers` */
-int tfp_learn_sparse_reach(int kind, int T, int window, int dilation, int n_global, int causal, int layers,
-                           int32_t* out, double* farthest);
+int tfp_learn_sparse_reach(const tfp_learn_sparse_params* p, int layers, int32_t* out, double* farthest);
 
 /* Columns of one row of tfp_learn_efficiency_timing's output. */
 enum tfp_learn_efficiency_column {

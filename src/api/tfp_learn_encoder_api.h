@@ -31,6 +31,20 @@ extern "C" {
 int tfp_learn_layer_norm(const float* x, int T, int C, const float* gamma, const float* beta, float eps,
                          tfp_tensors** out);
 
+/* What tfp_learn_encoder_depth builds (tfp_api.h "parameter structs"); the meaning of each
+ * field below. Defaults (tfp_learn_encoder_depth_params_init): every field 0 (set the sizes). */
+typedef struct tfp_learn_encoder_depth_params {
+  int32_t C;          /* width, 4..256 */
+  int32_t H;          /* heads, dividing C */
+  int32_t F;          /* feed-forward width, 1..1024 */
+  int32_t T;          /* tokens, 1..64 */
+  int32_t L;          /* layers, 1..96 */
+  int32_t activation; /* 0 relu, 1 gelu (erf), 2 gelu_new (tanh) */
+  int32_t norm_first; /* 1 pre-LN, 0 post-LN */
+  uint32_t seed;      /* of the weights and the input */
+} tfp_learn_encoder_depth_params;
+void tfp_learn_encoder_depth_params_init(tfp_learn_encoder_depth_params* p);
+
 /* The residual stream through a seeded random encoder stack of L layers (the engine's
  * nn::encoder_layer via model::encoder_stack, no final norm, no mask): width C, H heads
  * (dividing C), feed-forward width F, activation 0 = relu, 1 = gelu (erf), 2 = gelu_new
@@ -45,8 +59,7 @@ int tfp_learn_layer_norm(const float* x, int T, int C, const float* gamma, const
  *   [l, 1]  rms of the change the layer made: rms(h_l - h_{l-1}); 0 in row 0
  *   [l, 2]  cosine of h_l with the input h_0 (all T·C values as one vector); 1 in row 0:
  *           how much of the input the stream still carries along the identity paths */
-int tfp_learn_encoder_depth(int C, int H, int F, int T, int L, int activation, int norm_first, uint32_t seed,
-                            double* out);
+int tfp_learn_encoder_depth(const tfp_learn_encoder_depth_params* p, double* out);
 
 /* The activation functions of the feed-forward block (nn::apply_activation, the kernels
  * every model calls) on n values: kind 0 = relu, 1 = gelu (erf, BERT and PyTorch "gelu"),

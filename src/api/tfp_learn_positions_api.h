@@ -42,6 +42,19 @@ int tfp_learn_sinusoidal_shift(int C, int pair, int p, int k, double* out);
  * Errors: the model has no learned position table; P outside [1, max_positions]. */
 int tfp_learn_position_similarity(tfp_model* model, int P, float* out, float* rows);
 
+/* Which relative-position bias tfp_learn_relative_bias shows (tfp_api.h "parameter
+ * structs"); the meaning of each field below. Defaults (tfp_learn_relative_bias_params_init):
+ * every field 0 (set num_buckets, max_distance and T). */
+typedef struct tfp_learn_relative_bias_params {
+  int32_t bucketing;     /* 0 clip (Shaw), 1 T5 log buckets */
+  int32_t bidirectional; /* 1 bidirectional, 0 causal */
+  int32_t num_buckets;   /* NB */
+  int32_t max_distance;  /* k */
+  int32_t T;             /* positions, 1..64 */
+  uint32_t seed;         /* of the table */
+} tfp_learn_relative_bias_params;
+void tfp_learn_relative_bias_params_init(tfp_learn_relative_bias_params* p);
+
 /* A relative-position bias for one head (nn::RelativePositionBias): bucketing 0 = clip
  * (Shaw: 2k+1 buckets bidirectional, k+1 causal; k = max_distance; num_buckets must be
  * that count), 1 = T5 log buckets (num_buckets even when bidirectional, >= 2);
@@ -50,8 +63,7 @@ int tfp_learn_position_similarity(tfp_model* model, int P, float* out, float* ro
  *   table   (NB)     the bias of each bucket
  *   buckets (T, T)   the bucket of offset r = j - i (key minus query), as floats
  *   bias    (T, T)   table[bucket] added to the score of query i on key j */
-int tfp_learn_relative_bias(int bucketing, int bidirectional, int num_buckets, int max_distance, int T,
-                            uint32_t seed, float* table, float* buckets, float* bias);
+int tfp_learn_relative_bias(const tfp_learn_relative_bias_params* p, float* table, float* buckets, float* bias);
 
 /* RoPE (nn::rope) on one query q (D) at position m and one key k (D) at position n;
  * pairing 0 = interleaved (GPT-J), 1 = half-split (NeoX, LLaMA); base 10000, the whole

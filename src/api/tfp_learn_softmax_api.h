@@ -21,7 +21,18 @@
 extern "C" {
 #endif
 
-/* One row, step by step. variant:
+/* One softmax row to show (tfp_api.h "parameter structs"). Defaults
+ * (tfp_learn_softmax_params_init): scores NULL, n 0, temperature 1, masked NULL, variant 0. */
+typedef struct tfp_learn_softmax_params {
+  const float* scores;   /* (n) */
+  int32_t n;             /* >= 1 */
+  float temperature;     /* τ, finite, > 0 */
+  const uint8_t* masked; /* (n) or NULL: 1 = masked key */
+  int32_t variant;       /* 0 stable, 1 naive (below) */
+} tfp_learn_softmax_params;
+void tfp_learn_softmax_params_init(tfp_learn_softmax_params* p);
+
+/* One row (p), step by step. variant:
  *   0  stable: probs from kernels::softmax_rows, the softmax every model in the engine
  *      uses (the row max is subtracted first, so exp never overflows);
  *   1  naive:  probs = exp(z) / Σ exp(z) with no subtraction (kernels::ref::softmax_rows_naive),
@@ -37,8 +48,7 @@ extern "C" {
  * A fully masked row (every masked[j] = 1, or every score -inf) gives, in the stable
  * variant, probs all 0 and stats[2] = 0: the engine writes zeros instead of 0/0 = NaN,
  * so attention to no key at all outputs the zero vector. The naive variant gives NaN. */
-int tfp_learn_softmax_row(const float* scores, int n, float temperature, const uint8_t* masked,
-                          int variant, float* logits, float* exps, float* probs, float* stats);
+int tfp_learn_softmax_row(const tfp_learn_softmax_params* p, float* logits, float* exps, float* probs, float* stats);
 
 /* The stable softmax of the same row at m temperatures (each finite, > 0): row i of
  * probs (m, n), caller-owned, is softmax(scores / temperatures[i]) from kernels::softmax_rows. */

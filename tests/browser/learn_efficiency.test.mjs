@@ -44,7 +44,8 @@ after(async () => {
 function patternNode(kind, T, w, d, g, causal) {
   const out = api.m._tfp_alloc(T * T + 8);
   try {
-    api.check(api.m._tfp_learn_sparse_pattern(kind, T, w, d, g, causal ? 1 : 0, out + 8, out));
+    api.check(withParams(api.m, 'tfp_learn_sparse_params', { kind, T, window: w, dilation: d, n_global: g, causal: causal ? 1 : 0 },
+      (p) => api.m._tfp_learn_sparse_pattern(p, out + 8, out)));
     return { mask: Array.from(new Uint8Array(api.m.HEAPU8.buffer, out + 8, T * T)), pairs: new Float64Array(api.m.HEAPU8.buffer, out, 1)[0] };
   } finally {
     api.m._tfp_free(out);
@@ -66,7 +67,9 @@ function patternRule(kind, T, w, d, g, causal) {
 function reachNode(r) {
   const n = r.T * r.T, out = api.m._tfp_alloc(4 * n + 8);
   try {
-    api.check(api.m._tfp_learn_sparse_reach(r.kind, r.T, r.window, r.dilation, r.nGlobal, r.causal ? 1 : 0, r.layers, out + 8, out));
+    api.check(withParams(api.m, 'tfp_learn_sparse_params', {
+      kind: r.kind, T: r.T, window: r.window, dilation: r.dilation, n_global: r.nGlobal, causal: r.causal ? 1 : 0,
+    }, (p) => api.m._tfp_learn_sparse_reach(p, r.layers, out + 8, out)));
     return { first: Array.from(new Int32Array(api.m.HEAPU8.buffer, out + 8, n)), farthest: new Float64Array(api.m.HEAPU8.buffer, out, 1)[0] };
   } finally {
     api.m._tfp_free(out);

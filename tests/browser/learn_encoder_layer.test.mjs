@@ -23,6 +23,7 @@ import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 let site, page, base, api, pos;
 before(async () => {
@@ -142,7 +143,9 @@ test('chapter 8, depth: pre-LN and post-LN profiles are the engine\'s; the slide
     for (const [nf, mine] of [[1, d.pre], [0, d.post]]) {
       const rows = d.layers + 1, o = api.m._tfp_alloc(rows * 24);
       try {
-        api.check(api.m._tfp_learn_encoder_depth(d.dModel, d.heads, d.dFF, d.tokens, d.layers, d.activation, nf, d.seed, o));
+        api.check(withParams(api.m, 'tfp_learn_encoder_depth_params', {
+          C: d.dModel, H: d.heads, F: d.dFF, T: d.tokens, L: d.layers, activation: d.activation, norm_first: nf, seed: d.seed,
+        }, (p) => api.m._tfp_learn_encoder_depth(p, o)));
         const v = new Float64Array(api.m.HEAPU8.buffer, o, rows * 3);
         sameArray(mine.streamRms, Array.from({ length: rows }, (_, l) => v[3 * l]), `rms ${nf}`);
         sameArray(mine.updateRms, Array.from({ length: rows }, (_, l) => v[3 * l + 1]), `update ${nf}`);

@@ -24,6 +24,7 @@ import { openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 let renders, rendersAbove, part, matrix;
 let site, page, base, api, brown;
@@ -139,7 +140,10 @@ test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exer
   assert.ok(Math.abs(l.cos.data[0] - 1) < 1e-6);
   // Relative: clip k = 3 bidirectional by default, then T5.
   let rel = await part('relative');
-  let [table, buckets, bias] = floatsOut([7, 144, 144], (t, b, v) => api.m._tfp_learn_relative_bias(0, 1, 7, 3, 12, 1, t, b, v));
+  const relativeBias = (bucketing, numBuckets, maxDistance) => (t, b, v) => withParams(api.m, 'tfp_learn_relative_bias_params', {
+    bucketing, bidirectional: 1, num_buckets: numBuckets, max_distance: maxDistance, T: 12, seed: 1,
+  }, (p) => api.m._tfp_learn_relative_bias(p, t, b, v));
+  let [table, buckets, bias] = floatsOut([7, 144, 144], relativeBias(0, 7, 3));
   sameArray(rel.buckets.data, buckets, 'clip buckets');
   sameArray(rel.bias.data, bias, 'clip bias');
   for (let i = 0; i < 12; i++) for (let j = 0; j < 12; j++) assert.equal(rel.buckets.data[i * 12 + j], Math.min(3, Math.max(-3, j - i)) + 3);
@@ -147,7 +151,7 @@ test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exer
   await page.locator('label[for="pos-rel-bucketing-t5"]').click();
   await rendersAbove(n);
   rel = await part('relative');
-  [table, buckets, bias] = floatsOut([8, 144, 144], (t, b, v) => api.m._tfp_learn_relative_bias(1, 1, 8, 16, 12, 1, t, b, v));
+  [table, buckets, bias] = floatsOut([8, 144, 144], relativeBias(1, 8, 16));
   assert.equal(rel.bucketing, 't5');
   sameArray(rel.table, table, 't5 table');
   sameArray(rel.buckets.data, buckets, 't5 buckets');

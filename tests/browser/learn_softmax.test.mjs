@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
+import { withParams } from '../../web/src/engine/params.mjs';
 
 let site, page, base, api;
 before(async () => {
@@ -30,7 +31,8 @@ function engineRow(scores, masked, tau, variant) {
   const k = api.put(Uint8Array.from(masked));
   const out = m._tfp_alloc((3 * n + 5) * 4);
   try {
-    api.check(m._tfp_learn_softmax_row(s, n, tau, k, variant === 'naive' ? 1 : 0, out, out + 4 * n, out + 8 * n, out + 12 * n));
+    api.check(withParams(m, 'tfp_learn_softmax_params', { scores: s, n, temperature: tau, masked: k, variant: variant === 'naive' ? 1 : 0 },
+      (p) => m._tfp_learn_softmax_row(p, out, out + 4 * n, out + 8 * n, out + 12 * n)));
     const f = (off, len) => Array.from(new Float32Array(m.HEAPU8.buffer, out + off * 4, len));
     const st = f(3 * n, 5);
     return { logits: f(0, n), exps: f(n, n), probs: f(2 * n, n), shift: st[0], sumExps: st[1], sumProbs: st[2], maxProb: st[3], argmax: st[4] };

@@ -27,6 +27,18 @@ export interface ParamsFields {
     s?: number; Tq?: number; Cs?: number; h?: number; Tk?: number; Ch?: number; W?: number; b?: number; U?: number;
     v?: number; A?: number;
   };
+  tfp_learn_sparse_params: {
+    kind?: number; T?: number; window?: number; dilation?: number; n_global?: number; causal?: number;
+  };
+  tfp_learn_encoder_depth_params: {
+    C?: number; H?: number; F?: number; T?: number; L?: number; activation?: number; norm_first?: number; seed?: number;
+  };
+  tfp_learn_relative_bias_params: {
+    bucketing?: number; bidirectional?: number; num_buckets?: number; max_distance?: number; T?: number; seed?: number;
+  };
+  tfp_learn_softmax_params: {
+    scores?: number; n?: number; temperature?: number; masked?: number; variant?: number;
+  };
   tfp_learn_efficiency_params: {
     d?: number; heads?: number; lengths?: number; n_lengths?: number; kind?: number; window?: number; dilation?: number;
     n_global?: number; repeats?: number; seed?: number;

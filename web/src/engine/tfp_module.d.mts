@@ -116,7 +116,8 @@ export interface TfpModule {
   _tfp_learn_additive_gru_steps(model: number, src: number, n: number, maxTokens: number, outIds: number,
                                 capacity: number, outLen: number, out: number): number;
   // tfp_learn_softmax_api.h: the Learn chapter on softmax (learn_calls/softmax.ts).
-  _tfp_learn_softmax_row(scores: number, n: number, temperature: number, masked: number, variant: number, logits: number, exps: number, probs: number, stats: number): number;
+  _tfp_learn_softmax_params_init(p: number): void;
+  _tfp_learn_softmax_row(params: number, logits: number, exps: number, probs: number, stats: number): number;
   _tfp_learn_softmax_temperatures(scores: number, n: number, masked: number, temperatures: number, m: number, probs: number): number;
   // tfp_learn_multihead_api.h: the Learn chapter on multi-head attention (learn_calls/multihead.ts).
   _tfp_learn_mha_cost(dModel: number, heads: number, tokens: number, bias: number, out: number): number;
@@ -125,7 +126,8 @@ export interface TfpModule {
   _tfp_learn_scaling_row(dK: number, nKeys: number, sample: number, seed: number, scores: number, probs: number): number;
   // tfp_learn_encoder_api.h: the Learn chapter on the encoder layer (learn_calls/encoder.ts).
   _tfp_learn_layer_norm(x: number, T: number, C: number, gamma: number, beta: number, eps: number, out: number): number;
-  _tfp_learn_encoder_depth(C: number, H: number, F: number, T: number, L: number, activation: number, normFirst: number, seed: number, out: number): number;
+  _tfp_learn_encoder_depth_params_init(p: number): void;
+  _tfp_learn_encoder_depth(params: number, out: number): number;
   _tfp_learn_activation(kind: number, x: number, n: number, y: number): number;
   _tfp_learn_tagger_layers(model: number, ids: number, n: number, out: number): number;
   // tfp_learn_generation_api.h: the Learn chapter on generation (learn_calls/generation.ts).
@@ -134,8 +136,9 @@ export interface TfpModule {
   _tfp_learn_generation_timing(model: number, params: number, lengths: number, nLengths: number, out: number,
                                idsWith: number, idsWithout: number): number;
   // tfp_learn_efficiency_api.h: the Learn chapter on efficiency (learn_calls/efficiency.ts).
-  _tfp_learn_sparse_pattern(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, out: number, pairs: number): number;
-  _tfp_learn_sparse_reach(kind: number, T: number, window: number, dilation: number, nGlobal: number, causal: number, layers: number, out: number, farthest: number): number;
+  _tfp_learn_sparse_params_init(p: number): void;
+  _tfp_learn_sparse_pattern(params: number, out: number, pairs: number): number;
+  _tfp_learn_sparse_reach(params: number, layers: number, out: number, farthest: number): number;
   _tfp_learn_efficiency_params_init(p: number): void;
   _tfp_learn_efficiency_timing(params: number, out: number): number;
   _tfp_learn_int8_model(model: number, ids: number, n: number, out: number): number;
@@ -143,7 +146,8 @@ export interface TfpModule {
   _tfp_learn_sinusoidal_table(T: number, C: number, layout: number, out: number, dots: number): number;
   _tfp_learn_sinusoidal_shift(C: number, pair: number, p: number, k: number, out: number): number;
   _tfp_learn_position_similarity(model: number, P: number, out: number, rows: number): number;
-  _tfp_learn_relative_bias(bucketing: number, bidirectional: number, numBuckets: number, maxDistance: number, T: number, seed: number, table: number, buckets: number, bias: number): number;
+  _tfp_learn_relative_bias_params_init(p: number): void;
+  _tfp_learn_relative_bias(params: number, table: number, buckets: number, bias: number): number;
   _tfp_learn_rope_score(q: number, k: number, D: number, pairing: number, m: number, n: number, out: number): number;
   _tfp_learn_alibi(H: number, T: number, symmetric: number, slopes: number, bias: number): number;
   // tfp_learn_training_api.h and the trainer (tfp_api.h): the Learn chapter on training (learn_calls/training.ts).

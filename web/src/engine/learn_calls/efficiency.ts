@@ -29,7 +29,9 @@ export function sparsePattern(c: Calls, m: TfpModule, a: SparsePatternArgs): Spa
   const n = a.T * a.T;
   return c.withBuffer(n + 8, (out) => {
     // The pairs double sits first (8-aligned), the mask after it.
-    c.check(m._tfp_learn_sparse_pattern(a.kind, a.T, a.window, a.dilation, a.nGlobal, a.causal ? 1 : 0, out + 8, out));
+    c.check(withParams(m, 'tfp_learn_sparse_params', {
+      kind: a.kind, T: a.T, window: a.window, dilation: a.dilation, n_global: a.nGlobal, causal: a.causal ? 1 : 0,
+    }, (p) => m._tfp_learn_sparse_pattern(p, out + 8, out)));
     return { mask: new Uint8Array(m.HEAPU8.buffer, out + 8, n).slice(), pairs: new Float64Array(m.HEAPU8.buffer, out, 1)[0]! };
   });
 }
@@ -47,7 +49,9 @@ export interface SparseReachResult {
 export function sparseReach(c: Calls, m: TfpModule, a: SparseReachArgs): SparseReachResult {
   const n = a.T * a.T;
   return c.withBuffer(4 * n + 8, (out) => {
-    c.check(m._tfp_learn_sparse_reach(a.kind, a.T, a.window, a.dilation, a.nGlobal, a.causal ? 1 : 0, a.layers, out + 8, out));
+    c.check(withParams(m, 'tfp_learn_sparse_params', {
+      kind: a.kind, T: a.T, window: a.window, dilation: a.dilation, n_global: a.nGlobal, causal: a.causal ? 1 : 0,
+    }, (p) => m._tfp_learn_sparse_reach(p, a.layers, out + 8, out)));
     return { first: new Int32Array(m.HEAPU8.buffer, out + 8, n).slice(), farthest: new Float64Array(m.HEAPU8.buffer, out, 1)[0]! };
   });
 }

@@ -6,6 +6,7 @@
 // Legend: T tokens (rows), C features, F feed-forward width, L layers, R = L + 1, N labels.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
+import { withParams } from '../params.mjs';
 import type { FloatTensor } from '../messages';
 import type { LearnContext } from './index';
 
@@ -76,7 +77,10 @@ export interface EncoderDepthResult {
 export function encoderDepth(c: Calls, m: TfpModule, a: EncoderDepthArgs): EncoderDepthResult {
   const rows = a.layers + 1;
   return c.withBuffer(rows * 3 * 8, (out) => {
-    c.check(m._tfp_learn_encoder_depth(a.dModel, a.heads, a.dFF, a.tokens, a.layers, a.activation, a.normFirst ? 1 : 0, a.seed >>> 0, out));
+    c.check(withParams(m, 'tfp_learn_encoder_depth_params', {
+      C: a.dModel, H: a.heads, F: a.dFF, T: a.tokens, L: a.layers, activation: a.activation,
+      norm_first: a.normFirst ? 1 : 0, seed: a.seed >>> 0,
+    }, (p) => m._tfp_learn_encoder_depth(p, out)));
     const v = new Float64Array(m.HEAPU8.buffer, out, rows * 3);
     const col = (k: number) => Float64Array.from({ length: rows }, (_, l) => v[3 * l + k]!);
     return { streamRms: col(0), updateRms: col(1), inputCos: col(2) };

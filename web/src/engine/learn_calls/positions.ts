@@ -6,6 +6,7 @@
 // Legend: T positions, C channels (d_model), D head size, H heads, NB buckets.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import type { Calls } from '../calls';
+import { withParams } from '../params.mjs';
 import type { FloatTensor } from '../messages';
 import type { LearnContext } from './index';
 
@@ -112,8 +113,10 @@ export interface RelativeBiasResult {
 export function relativeBias(c: Calls, m: TfpModule, a: RelativeBiasArgs): RelativeBiasResult {
   const T = a.positions, NB = a.numBuckets;
   return c.withBuffer((NB + 2 * T * T) * 4, (ptr) => {
-    c.check(m._tfp_learn_relative_bias(a.bucketing === 'clip' ? 0 : 1, a.bidirectional ? 1 : 0, NB, a.maxDistance, T,
-                                        a.seed >>> 0, ptr, ptr + NB * 4, ptr + (NB + T * T) * 4));
+    c.check(withParams(m, 'tfp_learn_relative_bias_params', {
+      bucketing: a.bucketing === 'clip' ? 0 : 1, bidirectional: a.bidirectional ? 1 : 0, num_buckets: NB,
+      max_distance: a.maxDistance, T, seed: a.seed >>> 0,
+    }, (p) => m._tfp_learn_relative_bias(p, ptr, ptr + NB * 4, ptr + (NB + T * T) * 4)));
     const [table, buckets, bias] = floats(m, ptr, [NB, T * T, T * T]);
     return { table: table!, buckets: { data: buckets!, dims: [T, T] }, bias: { data: bias!, dims: [T, T] } };
   });

@@ -3,6 +3,7 @@
 // the results are copied out. Legend: n keys (one query's row of scores).
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
+import { withParams } from '../params.mjs';
 
 export interface SoftmaxRowArgs {
   /** (n) one query's scores over n keys. */
@@ -46,7 +47,8 @@ export function softmaxRow(c: Calls, m: TfpModule, a: SoftmaxRowArgs): SoftmaxRo
     try {
       return c.withBuffer(Math.max(1, (3 * n + 5) * 4), (out) => {
         const logits = out, exps = out + 4 * n, probs = out + 8 * n, stats = out + 12 * n;
-        c.check(m._tfp_learn_softmax_row(scores, n, a.temperature ?? 1, mask, variant, logits, exps, probs, stats));
+        c.check(withParams(m, 'tfp_learn_softmax_params', { scores, n, temperature: a.temperature ?? 1, masked: mask, variant },
+          (p) => m._tfp_learn_softmax_row(p, logits, exps, probs, stats)));
         const f = (ptr: number, len: number): Float32Array => new Float32Array(m.HEAPU8.buffer, ptr, len).slice();
         const s = f(stats, 5);
         return {
