@@ -166,10 +166,11 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   if (table)
     for (const NameRule& r : table->rules) rules.emplace(r.role, &r);
 
-  // 16-bit matrices stay as stored when the checkpoint is large (they halve its memory);
-  // a small one is widened once here, because without half-precision instructions
-  // (WASM has none) a decode step that widens every weight in software costs more time
-  // than reading f32 does (bench/RESULTS.md, "16-bit weights"); f32 then costs at most
+  // 16-bit matrices stay as stored when the checkpoint is large (keeping them halves what
+  // the model holds, so Gemma-3-270M or a GPT-2-medium fit the page's 2 GiB heap); a
+  // smaller one is widened once here, because without half-precision instructions (WASM
+  // has none) a decode step that widens every weight in software is several times slower
+  // than reading f32 (bench/RESULTS.md, "16-bit weights"); f32 then costs at most
   // 2 x keep16_min_bytes more memory.
   size_t bytes16 = 0;
   for (const io::TensorEntry& e : st.entries())

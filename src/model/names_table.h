@@ -78,7 +78,7 @@ struct BindReport {
 // F16/BF16 Linear weights and token tables stay 16-bit (nn::Linear::weight16,
 // EmbeddingWeights::token16) when the file's 16-bit tensors total at least
 // keep16_min_bytes, and are widened to f32 otherwise (see names_table.cpp for why).
-constexpr size_t kKeep16BitMinBytes = size_t{64} << 20;
+constexpr size_t kKeep16BitMinBytes = size_t{384} << 20;
 BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                            const io::SafeTensors& st, ModelWeights& w,
                            size_t keep16_min_bytes = kKeep16BitMinBytes);
