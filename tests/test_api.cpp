@@ -194,8 +194,16 @@ TEST_CASE("api: separate weights equal to the fused slices give the same block")
   for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * std::cos(float(i));
   for (size_t i = 0; i < wo.size(); ++i) wo[i] = std::cos(0.7f * i) * 0.3f;
   REQUIRE(tfp_attn_lab_set_weights_fused(fused, w.data(), b.data(), wo.data(), nullptr) == TFP_OK);
-  REQUIRE(tfp_attn_lab_set_weights_separate(separate, w.data(), b.data(), w.data() + C * C, b.data() + C,
-                                            w.data() + 2 * C * C, b.data() + 2 * C, wo.data(), nullptr) == TFP_OK);
+  tfp_attn_lab_weights_params sw;
+  tfp_attn_lab_weights_params_init(&sw);  // b_out NULL: zeros, as the fused call's
+  sw.w_q = w.data();
+  sw.b_q = b.data();
+  sw.w_k = w.data() + C * C;
+  sw.b_k = b.data() + C;
+  sw.w_v = w.data() + 2 * C * C;
+  sw.b_v = b.data() + 2 * C;
+  sw.w_out = wo.data();
+  REQUIRE(tfp_attn_lab_set_weights_separate(separate, &sw) == TFP_OK);
   Tensors a, s;
   REQUIRE(tfp_attn_lab_run(fused, x.data(), T, &a.list) == TFP_OK);
   REQUIRE(tfp_attn_lab_run(separate, x.data(), T, &s.list) == TFP_OK);

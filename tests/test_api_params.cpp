@@ -154,7 +154,7 @@ void check_field(const nlohmann::json& s, const char* name, size_t offset, const
 TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeof, in declaration order") {
   const nlohmann::json j = nlohmann::json::parse(tfp_params_layout_json());
   REQUIRE(j.is_object());
-  CHECK(j.size() == 11);
+  CHECK(j.size() == 12);
   // Fields listed in declaration order (nlohmann keeps keys sorted: compare offsets).
   for (const auto& [name, s] : j.items()) {
     INFO(name);
@@ -238,6 +238,15 @@ TEST_CASE("api params: a NULL params struct is an argument error naming the call
   CHECK(error() == "tfp_learn_relative_bias: params is NULL");
   CHECK(tfp_learn_softmax_row(nullptr, nullptr, nullptr, nullptr, nullptr) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(error() == "tfp_learn_softmax_row: params is NULL");
+  tfp_attn_lab* lab = nullptr;
+  REQUIRE(tfp_attn_lab_create(4, 2, 1, &lab) == TFP_OK);
+  CHECK(tfp_attn_lab_set_weights_separate(lab, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_attn_lab_set_weights_separate: params is NULL");
+  tfp_attn_lab_weights_params w;
+  tfp_attn_lab_weights_params_init(&w);  // no matrices: the old "required" error
+  CHECK(tfp_attn_lab_set_weights_separate(lab, &w) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(error() == "tfp_attn_lab_set_weights_separate: w_q, w_k, w_v and w_out are required");
+  tfp_attn_lab_free(lab);
 
   // Still usable, and the defaults run: a greedy generator from _init.
   const int32_t prompt[3] = {5, 6, 7};

@@ -162,6 +162,16 @@ std::string layout_json() {
   TFP_FIELD(tfp_learn_softmax_params, masked);
   TFP_FIELD(tfp_learn_softmax_params, variant);
   L.end();
+  L.begin("tfp_attn_lab_weights_params", sizeof(tfp_attn_lab_weights_params));
+  TFP_FIELD(tfp_attn_lab_weights_params, w_q);
+  TFP_FIELD(tfp_attn_lab_weights_params, b_q);
+  TFP_FIELD(tfp_attn_lab_weights_params, w_k);
+  TFP_FIELD(tfp_attn_lab_weights_params, b_k);
+  TFP_FIELD(tfp_attn_lab_weights_params, w_v);
+  TFP_FIELD(tfp_attn_lab_weights_params, b_v);
+  TFP_FIELD(tfp_attn_lab_weights_params, w_out);
+  TFP_FIELD(tfp_attn_lab_weights_params, b_out);
+  L.end();
   L.os << "}";
   return L.os.str();
 }
@@ -183,6 +193,8 @@ const char* tfp_params_layout_json(void) {
   static const std::string json = layout_json();
   return json.c_str();
 }
+
+void tfp_attn_lab_weights_params_init(tfp_attn_lab_weights_params* p) { zero(p); }
 
 void tfp_forward_params_init(tfp_forward_params* p) { zero(p); }
 

@@ -185,9 +185,10 @@ int tfp_attn_lab_set_weights_fused(tfp_attn_lab* lab, const float* w_qkv, const 
   });
 }
 
-int tfp_attn_lab_set_weights_separate(tfp_attn_lab* lab, const float* w_q, const float* b_q,
-                                      const float* w_k, const float* b_k, const float* w_v,
-                                      const float* b_v, const float* w_out, const float* b_out) {
+int tfp_attn_lab_set_weights_separate(tfp_attn_lab* lab, const tfp_attn_lab_weights_params* p) {
+  if (!p) return tfp::api::null_params("tfp_attn_lab_set_weights_separate");
+  const float *w_q = p->w_q, *b_q = p->b_q, *w_k = p->w_k, *b_k = p->b_k;
+  const float *w_v = p->w_v, *b_v = p->b_v, *w_out = p->w_out, *b_out = p->b_out;
   return tfp::api::guard("tfp_attn_lab_set_weights_separate", [&] {
     TFP_API_REQUIRE(lab, "tfp_attn_lab_set_weights_separate: lab is NULL");
     TFP_API_REQUIRE(w_q && w_k && w_v && w_out,

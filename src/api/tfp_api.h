@@ -140,13 +140,23 @@ int tfp_attn_lab_seed_weights(tfp_attn_lab* lab, uint32_t seed);
 int tfp_attn_lab_set_weights_fused(tfp_attn_lab* lab, const float* w_qkv, const float* b_qkv,
                                    const float* w_out, const float* b_out);
 
-/* Sets separate weights, each (C, C) in nn.Linear's (out, in) layout (copied); any
- * bias may be NULL (zeros). */
-int tfp_attn_lab_set_weights_separate(tfp_attn_lab* lab,
-                                      const float* w_q, const float* b_q,
-                                      const float* w_k, const float* b_k,
-                                      const float* w_v, const float* b_v,
-                                      const float* w_out, const float* b_out);
+/* Separate projection weights (tfp_api.h "parameter structs"), each matrix (C, C) in
+ * nn.Linear's (out, in) layout, each bias (C) or NULL (zeros); all borrowed. Defaults
+ * (tfp_attn_lab_weights_params_init): every pointer NULL (the matrices must be set). */
+typedef struct tfp_attn_lab_weights_params {
+  const float* w_q;
+  const float* b_q;
+  const float* w_k;
+  const float* b_k;
+  const float* w_v;
+  const float* b_v;
+  const float* w_out;
+  const float* b_out;
+} tfp_attn_lab_weights_params;
+void tfp_attn_lab_weights_params_init(tfp_attn_lab_weights_params* p);
+
+/* Sets the separate weights p (copied). */
+int tfp_attn_lab_set_weights_separate(tfp_attn_lab* lab, const tfp_attn_lab_weights_params* p);
 
 /* Mask options. causal: query i sees keys j <= i. window > 0: keys with |i - j| <=
  * window only (local attention); 0 = no window. window < 0 is an error. */

@@ -4,6 +4,7 @@
 // replaces the heap's ArrayBuffer and detaches older views. No maths here.
 import type { TfpModule } from './wasm/tfp.mjs';
 import type { AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor } from './messages';
+import { withParams } from './params.mjs';
 
 export class TfpError extends Error {
   constructor(readonly status: number, message: string) {
@@ -191,11 +192,12 @@ export class AttentionLab {
           put(w.wQkv, 3 * C * C, 'w_qkv (3C, C)'), put(w.bQkv, 3 * C, 'b_qkv (3C)'),
           put(w.wOut, C * C, 'w_out (C, C)'), put(w.bOut, C, 'b_out (C)')));
       } else {
-        c.check(this.m._tfp_attn_lab_set_weights_separate(this.lab,
-          put(w.wQ, C * C, 'w_q (C, C)'), put(w.bQ, C, 'b_q (C)'),
-          put(w.wK, C * C, 'w_k (C, C)'), put(w.bK, C, 'b_k (C)'),
-          put(w.wV, C * C, 'w_v (C, C)'), put(w.bV, C, 'b_v (C)'),
-          put(w.wOut, C * C, 'w_out (C, C)'), put(w.bOut, C, 'b_out (C)')));
+        c.check(withParams(this.m, 'tfp_attn_lab_weights_params', {
+          w_q: put(w.wQ, C * C, 'w_q (C, C)'), b_q: put(w.bQ, C, 'b_q (C)'),
+          w_k: put(w.wK, C * C, 'w_k (C, C)'), b_k: put(w.bK, C, 'b_k (C)'),
+          w_v: put(w.wV, C * C, 'w_v (C, C)'), b_v: put(w.bV, C, 'b_v (C)'),
+          w_out: put(w.wOut, C * C, 'w_out (C, C)'), b_out: put(w.bOut, C, 'b_out (C)'),
+        }, (p) => this.m._tfp_attn_lab_set_weights_separate(this.lab, p)));
       }
     } finally {
       ptrs.forEach((p) => c.free(p));

@@ -23,6 +23,9 @@ export interface ParamsFields {
   tfp_translate_params: {
     src_ids?: number; n?: number; beam_size?: number; max_tokens?: number; start_id?: number; eos_id?: number;
   };
+  tfp_attn_lab_weights_params: {
+    w_q?: number; b_q?: number; w_k?: number; b_k?: number; w_v?: number; b_v?: number; w_out?: number; b_out?: number;
+  };
   tfp_learn_additive_params: {
     s?: number; Tq?: number; Cs?: number; h?: number; Tk?: number; Ch?: number; W?: number; b?: number; U?: number;
     v?: number; A?: number;

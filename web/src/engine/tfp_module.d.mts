@@ -38,8 +38,8 @@ export interface TfpModule {
   _tfp_attn_lab_seed_weights(lab: number, seed: number): number;
   _tfp_attn_lab_set_weights_fused(lab: number, wQkv: number, bQkv: number, wOut: number,
                                   bOut: number): number;
-  _tfp_attn_lab_set_weights_separate(lab: number, wQ: number, bQ: number, wK: number, bK: number,
-                                     wV: number, bV: number, wOut: number, bOut: number): number;
+  _tfp_attn_lab_weights_params_init(p: number): void;
+  _tfp_attn_lab_set_weights_separate(lab: number, params: number): number;
   _tfp_attn_lab_set_mask(lab: number, causal: number, window: number): number;
   _tfp_attn_lab_set_key_padding(lab: number, padding: number, T: number): number;
   _tfp_attn_lab_run(lab: number, x: number, T: number, out: number): number;
