@@ -20,7 +20,8 @@ targets=("$@")
 
 echo "== building the fuzz targets (clang, ASan + UBSan + libFuzzer) in build/fuzz"
 flock /tmp/tfp-build.lock bash -c '
-  [ -f build/fuzz/build.ninja ] || cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+  [ -f build/fuzz/build.ninja ] || cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
+    -DTFP_SAN_OPT=-O1 >/dev/null
   cmake --build build/fuzz -j"$(nproc)" --target "$@" >/dev/null' _ "${targets[@]}"
 
 summary=()

@@ -18,6 +18,7 @@
 //                       layers (two RoPE bases in Gemma 3), soft-capping (2), q/k norms (3)
 //   T5                  encoder_decoder, relative bucketed bias, RMSNorm, no score scale
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -184,6 +185,10 @@ inline void check_config(const ModelConfig& c) {
               ">= 2 keys, got ", w);
   TFP_CHECK(c.attn_scale >= 0 && c.attn_softcap >= 0 && c.final_softcap >= 0 && c.lm_head_scale > 0,
             "model config: attention scale, soft-caps and head scale must not be negative");
+  // Every scale finite: a derived one can overflow float (Gemma's query_pre_attn_scalar 1e-300).
+  for (const float x : {c.layer_norm_eps, c.attn_scale, c.attn_softcap, c.embedding_scale, c.lm_head_scale,
+                        c.final_softcap})
+    TFP_CHECK(std::isfinite(x), "model config: eps, scales and soft-caps must be finite (one is ", x, ")");
   TFP_CHECK(c.d_ff > 0, "model config: d_ff must be positive, got ", c.d_ff);
   TFP_CHECK(c.n_encoder_layers >= 0 && c.n_decoder_layers >= 0,
             "model config: negative layer count");

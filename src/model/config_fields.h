@@ -55,6 +55,8 @@ struct Fields {
     if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", v->dump());
     const double x = v->get<double>();
     if (!std::isfinite(x)) fail("field \"", key, "\" must be finite");
+    // A double beyond float's range (1e112) would become inf here (found by fuzz_config).
+    if (!std::isfinite(static_cast<float>(x))) fail("field \"", key, "\" is out of float range: ", v->dump());
     return static_cast<float>(x);
   }
   double real(const char* key, double fallback) const {
