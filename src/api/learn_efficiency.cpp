@@ -212,8 +212,9 @@ extern "C" int tfp_learn_int8_model(tfp_model* handle, const int32_t* ids, int n
     std::vector<model::WeightSlot> dst = model::weight_slots(cfg, q);
     double bytes_f32 = 0, bytes_int8 = 0, n_quant = 0, n_all = 0, max_err = 0;
     for (size_t s = 0; s < src.size(); ++s) {
-      const TensorView& w = *src[s].view;
-      if (w.empty()) continue;
+      if (src[s].empty()) continue;
+      Tensor wide;  // a 16-bit matrix, widened
+      const TensorView w = src[s].f32(wide);
       if (src[s].linear) dst[s].linear->layout = src[s].linear->layout;
       const double numel = double(w.numel());
       n_all += numel;
