@@ -296,10 +296,14 @@ test('opening a GPT-2 model as files; a broken file; a <script> token', { timeou
   assert.match(message, /Could not load your files .*safetensors/i);
   assert.match(message, /Still using your files/);
   await page.locator('.model-panel').screenshot({ path: `${SHOTS}playground_load_error.png` });
+  // r may be behind already (renders since it was read): wait for this text's encoding.
+  r = await num('renders');
   await page.locator('#text').fill('still working');
   await after_('renders', r);
+  const want2 = api.tokenize(gpt2, 'still working').ids;
+  await page.waitForFunction((w) => window.tfpPlay.encoding?.ids.join(' ') === w, want2.join(' '), { timeout: 20_000 });
   const enc = await page.evaluate(() => window.tfpPlay.encoding.ids);
-  assert.deepEqual(enc, api.tokenize(gpt2, 'still working').ids);
+  assert.deepEqual(enc, want2);
 
   // Back to a bundled model through the picker.
   await page.locator('#model-select').selectOption(FIXTURE);
