@@ -350,8 +350,9 @@ void gemv_nk(const MatmulArgs& a) {
   if (a.M == 1 || a.B16) {  // B row by row, one sequential stream (measured fastest from DRAM)
     float* wide = a.B16 ? scratch(3, static_cast<size_t>(a.K)) : nullptr;
     for (int j = 0; j < a.N; ++j) {
-      const float* bj = a.B + static_cast<int64_t>(j) * a.ldb;
-      if (wide) widen(a, a.B16 + static_cast<int64_t>(j) * a.ldb, wide, a.K), bj = wide;
+      const float* bj = wide;
+      if (wide) widen(a, a.B16 + static_cast<int64_t>(j) * a.ldb, wide, a.K);
+      else bj = a.B + static_cast<int64_t>(j) * a.ldb;
       for (int i = 0; i < a.M; ++i) {
         const float* ai = a.A + static_cast<int64_t>(i) * a.lda;
         const float v = a.alpha * (a.M == 1 ? dot_row<A, 8>(ai, bj, a.K) : dot_rows_one<A>(ai, bj, a.K)) +
