@@ -156,7 +156,9 @@ TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeo
   REQUIRE(j.is_object());
   CHECK(j.size() == 12);
   // Fields listed in declaration order (nlohmann keeps keys sorted: compare offsets).
-  for (const auto& [name, s] : j.items()) {
+  for (const auto& item : j.items()) {
+    const std::string name = item.key();  // clang cannot capture a structured binding (INFO's lambda)
+    const nlohmann::json& s = item.value();
     INFO(name);
     size_t end = 0;
     std::vector<std::pair<size_t, std::string>> fields;
