@@ -12,11 +12,13 @@ if [ -f web/tsconfig.json ]; then
   echo "== web typecheck"; npx --no-install tsc -p web
 fi
 if compgen -G "tests/js/*.test.mjs" >/dev/null; then
-  echo "== JS API tests"; node --test tests/js/
+  # --test-force-exit: a test file whose process stays alive after its last test (an open
+  # handle; seen once in CI, head_mask_lens.test.mjs idle for 17 min) cannot stall the run.
+  echo "== JS API tests"; node --test --test-force-exit --test-timeout=300000 tests/js/
 fi
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   # One production build of the site for every browser test (tests/browser/harness.mjs).
   export TFP_WEB_DIST="$PWD/build/web-test/suite/"
   echo "== site build"; npx --no-install vite build web --logLevel warn --outDir "$TFP_WEB_DIST" --emptyOutDir
-  echo "== browser tests"; node --test --test-concurrency=1 tests/browser/
+  echo "== browser tests"; node --test --test-concurrency=1 --test-force-exit tests/browser/
 fi
