@@ -3,7 +3,7 @@
 # (node --test) and the browser tests (Playwright + Debian Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/build.sh all
+bash tools/build.sh test  # not the benchmark programs
 node tests/fixtures/make_gpt2_tokenizer.mjs  # GPT-2 tokenizer.json + golden ids (generated, gitignored)
 echo "== native engine tests"; ctest --test-dir build/native --output-on-failure
 echo "== sanitizer tests (clang ASan + UBSan: fuzz inputs, loader/tokenizer/model cases)"; bash tools/sanitize.sh
