@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "kernels/kernels.h"
+#include "kernels/parallel.h"
 
 namespace tfp::nn {
 
@@ -59,9 +60,13 @@ void mask_and_softmax(float* scores, int64_t ld, int h, int Tq, int Tk, float so
 void attend(HeadsRef q, HeadsRef k, HeadsRef v, float* out, int64_t ldo, int64_t out_head_stride,
             int H, int Tq, int Tk, int D, int Dv, float scale, const AttentionMask& mask,
             const AttentionHooks& hooks, float* probs, int group = 1, float softcap = 0.0f) {
-  std::vector<float> scratch;
-  if (!probs) scratch.resize(static_cast<size_t>(Tq) * Tk);
-  for (int h = 0; h < H; ++h) {
+  // Heads run on the kernels' thread pool (kernels/parallel.h) when the work is worth it:
+  // head h writes only its probs and its out columns, so any split gives the same bits.
+  const int64_t work = static_cast<int64_t>(H) * Tq * Tk * (D + Dv);
+  const bool split = kernels::parallel_worth(work);
+  const auto head = [&](int h) {
+    thread_local std::vector<float> scratch;  // one (Tq, Tk) per thread, reused per head
+    if (!probs && scratch.size() < static_cast<size_t>(Tq) * Tk) scratch.resize(static_cast<size_t>(Tq) * Tk);
     float* s = probs ? probs + static_cast<int64_t>(h) * Tq * Tk : scratch.data();  // (Tq, Tk)
 
     // s = scale · q_h · k_hᵀ : k_h is (Tk, D) row-major, i.e. B in NK layout.
@@ -84,6 +89,11 @@ void attend(HeadsRef q, HeadsRef k, HeadsRef v, float* out, int64_t ldo, int64_t
     pv.C = out + h * out_head_stride; pv.ldc = ldo;
     pv.layout = kernels::BLayout::KN;
     kernels::matmul(pv);
+  };
+  if (split) {
+    kernels::parallel_for(H, head);
+  } else {
+    for (int h = 0; h < H; ++h) head(h);
   }
 }
 

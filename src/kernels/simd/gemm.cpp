@@ -24,6 +24,7 @@
 
 #include "core/error.h"
 #include "kernels/kernels.h"
+#include "kernels/parallel.h"
 #include "kernels/simd/simd.h"
 
 namespace tfp::kernels {
@@ -405,6 +406,59 @@ void check_args(const MatmulArgs& a, const char* op) {
   TFP_CHECK((a.B || a.B16) && a.ldb >= brow, op, ": B null or ldb=", a.ldb, " < ", brow);
 }
 
+// ---- threads (kernels/parallel.h) ------------------------------------------------------
+// C in column blocks (each task reads and packs only its columns of B) or, when C is
+// narrow and tall, row blocks (each task packs all of B). Block edges are multiples of NR
+// columns (a multiple of W and of gemv_nk's 4) or MR rows, and every block keeps the path
+// the whole call takes (a row block has >= 2 MR groups, so > kSmallM rows): each tile,
+// vector body and tail is the one the 1-thread call computes, so the results are its bits.
+// Every column-indexed pointer of MatmulArgs (B, B16, C, bias) must be offset here.
+MatmulArgs column_block(const MatmulArgs& a, int j0, int j1) {
+  MatmulArgs s = a;
+  s.N = j1 - j0;
+  const int64_t boff = a.layout == BLayout::KN ? j0 : static_cast<int64_t>(j0) * a.ldb;
+  if (a.B) s.B = a.B + boff;
+  if (a.B16) s.B16 = a.B16 + boff;
+  s.C = a.C + j0;
+  if (a.bias) s.bias = a.bias + j0;
+  return s;
+}
+
+MatmulArgs row_block(const MatmulArgs& a, int i0, int i1) {
+  MatmulArgs s = a;
+  s.M = i1 - i0;
+  s.A = a.A + static_cast<int64_t>(i0) * a.lda;
+  s.C = a.C + static_cast<int64_t>(i0) * a.ldc;
+  return s;
+}
+
+// Runs `run` (the 1-thread matmul) on blocks of a over the pool; false if a stays whole.
+template <class F>
+bool split_for_threads(const MatmulArgs& a, F&& run) {
+  using C = Cfg<Arch>;
+  if (!parallel_worth(static_cast<int64_t>(a.M) * a.N * a.K)) return false;
+  const int t = threads();
+  const int panels = static_cast<int>((a.N + C::NR - 1) / C::NR);
+  if (panels >= 2 * t) {  // >= 2 panels a task
+    parallel_for(t, [&](int i) {
+      const int j0 = static_cast<int>(static_cast<int64_t>(panels) * i / t) * C::NR;
+      const int j1 = std::min(a.N, static_cast<int>(static_cast<int64_t>(panels) * (i + 1) / t) * C::NR);
+      run(column_block(a, j0, j1));
+    });
+    return true;
+  }
+  const int groups = (a.M + C::MR - 1) / C::MR;
+  if (a.M > kSmallM && groups >= 2 * t) {
+    parallel_for(t, [&](int i) {
+      const int i0 = static_cast<int>(static_cast<int64_t>(groups) * i / t) * C::MR;
+      const int i1 = std::min(a.M, static_cast<int>(static_cast<int64_t>(groups) * (i + 1) / t) * C::MR);
+      run(row_block(a, i0, i1));
+    });
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 }  // namespace simd
 
@@ -413,6 +467,7 @@ void matmul(const MatmulArgs& a) {
   simd::check_args(a, "matmul");
   if (a.M == 0 || a.N == 0) return;
   if (a.K == 0) return simd::gemm_k0(a);
+  if (simd::split_for_threads(a, [](const MatmulArgs& block) { matmul(block); })) return;
   if (a.M <= simd::kSmallM) {
     if (a.layout == BLayout::KN) return simd::gemv_kn<simd::Arch>(a);
     return simd::gemv_nk<simd::Arch>(a);

@@ -10,8 +10,14 @@ export interface TfpModule {
   _tfp_last_error(): number;
   _tfp_version(): number;
   _tfp_simd_arch(): number;
+  // Threads (tfp_threads_api.h): 1 in tfp.mjs; up to tfp_max_threads() in tfp_mt.mjs.
+  _tfp_set_threads(n: number): number;
+  _tfp_threads(): number;
+  _tfp_max_threads(): number;
   _tfp_alloc(bytes: number): number;
   _tfp_free(ptr: number): void;
+  /** Writes 3 doubles at out: heap size, heap high-water mark, bytes malloc'd now. */
+  _tfp_memory_stats(out: number): void;
 
   // Params structs (tfp_api.h "parameter structs"), written by params.mjs from this layout.
   _tfp_params_layout_json(): number;

@@ -1,0 +1,131 @@
+// The kernels' thread pool (kernels/parallel.h) and what runs on it: parallel_for runs
+// every task exactly once and rethrows a task's error; matmul and attention on n threads
+// give the 1-thread results bit for bit (each output element is computed by one task with
+// the 1-thread arithmetic), on odd shapes that cross every split: column blocks (N wide),
+// row blocks (N narrow, M tall), the M <= 4 GEMV paths, 16-bit B, strides, bias, accumulate.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "kernels/parallel.h"
+#include "nn/attention.h"
+
+using namespace tfp;
+using namespace tfp::kernels;
+
+namespace {
+
+// Restores the thread count a test changed, whatever happens.
+struct ThreadsScope {
+  int before = threads();
+  ~ThreadsScope() { set_threads(before); }
+};
+
+std::vector<float> randoms(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(rng);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("kernels/threads: parallel_for runs each task once, rethrows, nests inline") {
+  ThreadsScope keep;
+  CHECK(set_threads(0) == 1);
+  CHECK(set_threads(1 << 20) == max_threads());
+  for (int t : {1, 2, 3}) {
+    const int want = std::min(t, max_threads());
+    REQUIRE(set_threads(t) == want);
+    CHECK(threads() == want);
+    for (int n : {0, 1, 2, 3, 7, 64}) {
+      std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+      parallel_for(n, [&](int i) {
+        // a nested split runs inline on the task's thread
+        parallel_for(3, [&](int) {});
+        hits[static_cast<size_t>(i)].fetch_add(1);
+      });
+      for (int i = 0; i < n; ++i) CHECK(hits[static_cast<size_t>(i)].load() == 1);
+    }
+    std::atomic<int> ran{0};
+    CHECK_THROWS_WITH_AS(parallel_for(5, [&](int i) {
+                           ran.fetch_add(1);
+                           if (i == 3) throw std::runtime_error("task 3 failed");
+                         }),
+                         "task 3 failed", std::runtime_error);
+    CHECK(ran.load() >= 4);  // inline (1 thread) stops at the throw; the pool finishes the rest
+    std::atomic<int> after{0};
+    parallel_for(4, [&](int) { after.fetch_add(1); });
+    CHECK(after.load() == 4);
+  }
+}
+
+TEST_CASE("kernels/threads: matmul on 2 and 3 threads equals 1 thread bit for bit") {
+  ThreadsScope keep;
+  struct Shape { int M, N, K; };
+  // column blocks, row blocks (N < 2 panels a thread), GEMV (M <= 4), K past KC, odd edges
+  const Shape shapes[] = {{1, 1031, 300}, {3, 517, 301}, {4, 2049, 129}, {133, 37, 129},
+                          {131, 1031, 257}, {7, 300, 513}, {200, 9, 300}, {64, 64, 64}};
+  for (const Shape& s : shapes)
+    for (BLayout layout : {BLayout::KN, BLayout::NK})
+      for (int variant = 0; variant < 3; ++variant) {  // 0 plain, 1 strided+bias+accumulate, 2 16-bit B
+        CAPTURE(s.M); CAPTURE(s.N); CAPTURE(s.K); CAPTURE(static_cast<int>(layout)); CAPTURE(variant);
+        const bool strided = variant == 1;
+        const int64_t lda = s.K + (strided ? 3 : 0), ldc = s.N + (strided ? 2 : 0);
+        const int64_t ldb = (layout == BLayout::KN ? s.N : s.K) + (strided ? 5 : 0);
+        const int64_t brows = layout == BLayout::KN ? s.K : s.N;
+        const auto A = randoms(static_cast<size_t>(s.M * lda), 1);
+        const auto B = randoms(static_cast<size_t>(brows * ldb), 2);
+        const auto bias = randoms(static_cast<size_t>(s.N), 3);
+        const auto C0 = randoms(static_cast<size_t>(s.M * ldc), 4);
+        std::vector<uint16_t> B16(B.size());
+        for (size_t i = 0; i < B.size(); ++i) B16[i] = f32_to_f16_one(B[i]);
+        auto run = [&](int t) {
+          set_threads(t);
+          std::vector<float> C = C0;
+          MatmulArgs a;
+          a.M = s.M; a.N = s.N; a.K = s.K;
+          a.A = A.data(); a.lda = lda;
+          if (variant == 2) a.B16 = B16.data(); else a.B = B.data();
+          a.ldb = ldb;
+          a.C = C.data(); a.ldc = ldc;
+          a.layout = layout;
+          if (strided) { a.bias = bias.data(); a.accumulate = true; a.alpha = 0.5f; }
+          matmul(a);
+          return C;
+        };
+        const auto one = run(1);
+        for (int t : {2, 3}) {
+          const auto many = run(t);
+          CHECK(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)) == 0);
+        }
+      }
+}
+
+TEST_CASE("kernels/threads: attention heads on 2 threads equal 1 thread bit for bit") {
+  ThreadsScope keep;
+  const int64_t H = 4, T = 67, D = 24;
+  Tensor q({H, T, D}), k({H, T, D}), v({H, T, D});
+  const auto r = randoms(static_cast<size_t>(3 * H * T * D), 5);
+  std::memcpy(q.ptr(), r.data(), sizeof(float) * H * T * D);
+  std::memcpy(k.ptr(), r.data() + H * T * D, sizeof(float) * H * T * D);
+  std::memcpy(v.ptr(), r.data() + 2 * H * T * D, sizeof(float) * H * T * D);
+  nn::AttentionMask mask;
+  mask.causal = true;
+  for (bool probs : {true, false}) {
+    set_threads(1);
+    const auto one = nn::scaled_dot_product_attention(q, k, v, mask, 0.2f, probs);
+    set_threads(2);
+    const auto two = nn::scaled_dot_product_attention(q, k, v, mask, 0.2f, probs);
+    REQUIRE(one.out.numel() == two.out.numel());
+    CHECK(std::memcmp(one.out.ptr(), two.out.ptr(), sizeof(float) * one.out.numel()) == 0);
+    REQUIRE(one.probs.numel() == two.probs.numel());
+    if (probs) CHECK(std::memcmp(one.probs.ptr(), two.probs.ptr(), sizeof(float) * one.probs.numel()) == 0);
+  }
+}
