@@ -43,18 +43,38 @@ if(NOT EXISTS ${tfp_module_entry})
     "// exports are the functions declared in src/api/tfp_api.h.\n")
 endif()
 
-add_executable(tfp_module ${tfp_module_entry})
-target_link_libraries(tfp_module PRIVATE tfp_engine)
-set_target_properties(tfp_module PROPERTIES OUTPUT_NAME tfp SUFFIX .mjs)
-target_compile_options(tfp_module PRIVATE -O3)
-target_link_options(tfp_module PRIVATE
+# The threaded build folder (TFP_PTHREADS, see CMakeLists.txt) makes tfp_module_mt instead:
+# tfp_mt.mjs + tfp_mt.wasm + tfp_mt.worker.js (Emscripten's classic pthread worker, kept
+# beside the other two), with a pool of TFP_MAX_THREADS - 1 workers started with the
+# module (a thread past the pool while the caller waits would deadlock: STRICT aborts).
+# It also runs in Node (worker_threads): tests/js/threads.test.mjs, bench/e2e_gpt2.mjs.
+# Its post-js keeps Module.HEAPU8 current when a pool thread grew the memory.
+if(TFP_PTHREADS)
+  set(tfp_module tfp_module_mt)
+  set(tfp_module_out tfp_mt)
+  math(EXPR tfp_pool "${TFP_MAX_THREADS} - 1")
+  set(tfp_module_extra -sPTHREAD_POOL_SIZE=${tfp_pool} -sPTHREAD_POOL_SIZE_STRICT=2
+      -sENVIRONMENT=web,worker,node --post-js ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_post.js)
+  set(tfp_module_files tfp_mt.mjs tfp_mt.wasm tfp_mt.worker.js)
+else()
+  set(tfp_module tfp_module)
+  set(tfp_module_out tfp)
+  set(tfp_module_extra -sENVIRONMENT=web,worker)
+  set(tfp_module_files tfp.mjs tfp.wasm)
+endif()
+
+add_executable(${tfp_module} ${tfp_module_entry})
+target_link_libraries(${tfp_module} PRIVATE tfp_engine)
+set_target_properties(${tfp_module} PROPERTIES OUTPUT_NAME ${tfp_module_out} SUFFIX .mjs)
+target_compile_options(${tfp_module} PRIVATE -O3)
+target_link_options(${tfp_module} PRIVATE
   -O3
   --no-entry
   -sMODULARIZE=1
   -sEXPORT_ES6=1
   -sEXPORT_NAME=createTfp
   # Pages and their workers only; Node tests pass `wasmBinary` (see tests/js/).
-  -sENVIRONMENT=web,worker
+  ${tfp_module_extra}
   -sALLOW_MEMORY_GROWTH=1
   -sINITIAL_MEMORY=33554432
   -sFILESYSTEM=0
@@ -62,15 +82,22 @@ target_link_options(tfp_module PRIVATE
   -sEXPORTED_RUNTIME_METHODS=UTF8ToString)
 
 set(TFP_WEB_WASM_DIR ${CMAKE_SOURCE_DIR}/web/src/engine/wasm)
-add_custom_command(TARGET tfp_module POST_BUILD
+list(TRANSFORM tfp_module_files PREPEND $<TARGET_FILE_DIR:${tfp_module}>/)
+add_custom_command(TARGET ${tfp_module} POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E make_directory ${TFP_WEB_WASM_DIR}
-  COMMAND ${CMAKE_COMMAND} -E copy_if_different
-          $<TARGET_FILE_DIR:tfp_module>/tfp.mjs $<TARGET_FILE_DIR:tfp_module>/tfp.wasm
-          ${TFP_WEB_WASM_DIR}/
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different ${tfp_module_files} ${TFP_WEB_WASM_DIR}/
   # Types for the module's factory (hand-written, committed beside the worker).
   COMMAND ${CMAKE_COMMAND} -E copy_if_different
-          ${CMAKE_SOURCE_DIR}/web/src/engine/tfp_module.d.mts ${TFP_WEB_WASM_DIR}/tfp.d.mts
-  COMMENT "Copying tfp.mjs, tfp.wasm and their types to web/src/engine/wasm/")
+          ${CMAKE_SOURCE_DIR}/web/src/engine/tfp_module.d.mts ${TFP_WEB_WASM_DIR}/${tfp_module_out}.d.mts
+  COMMENT "Copying ${tfp_module_out}.mjs, .wasm and their types to web/src/engine/wasm/")
+if(TFP_PTHREADS)
+  # Node runs tfp_mt.worker.js as a script that require()s; the repository's package.json
+  # says "type": "module", which would load it as an ES module. This one, beside it, says
+  # CommonJS (browsers and Vite ignore it; tfp.mjs and tfp_mt.mjs stay ES modules).
+  add_custom_command(TARGET ${tfp_module} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different
+            ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_package.json ${TFP_WEB_WASM_DIR}/package.json)
+endif()
 
 # The test and bench executables in this build dir are CommonJS scripts (.js), but the
 # repository's package.json says "type": "module", which would make Node load them as

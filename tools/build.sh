@@ -31,6 +31,7 @@ wasm_mt() {
 
 types() {
   mkdir -p web/src/engine/wasm && cp -u web/src/engine/tfp_module.d.mts web/src/engine/wasm/tfp.d.mts
+  cp -u web/src/engine/tfp_module.d.mts web/src/engine/wasm/tfp_mt.d.mts  # same API, threaded build
 }
 
 case "${1:-all}" in
