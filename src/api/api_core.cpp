@@ -2,6 +2,14 @@
 #include <cstdlib>
 #include <string>
 
+#if defined(__EMSCRIPTEN__) || defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#ifdef __EMSCRIPTEN__
+#include <emscripten/heap.h>
+#include <unistd.h>
+#endif
+
 #include "api/api_edge.h"
 #include "kernels/kernels.h"
 
@@ -43,5 +51,19 @@ void* tfp_alloc(size_t bytes) {
 }
 
 void tfp_free(void* ptr) { std::free(ptr); }
+
+void tfp_memory_stats(double* out) {
+  out[0] = out[1] = out[2] = 0;
+#ifdef __EMSCRIPTEN__
+  out[0] = static_cast<double>(emscripten_get_heap_size());
+  // dlmalloc here is built with MORECORE_CANNOT_TRIM: the break is a high-water mark.
+  out[1] = static_cast<double>(reinterpret_cast<uintptr_t>(sbrk(0)));
+#endif
+#if defined(__EMSCRIPTEN__)
+  out[2] = static_cast<double>(mallinfo().uordblks);
+#elif defined(__GLIBC__)
+  out[2] = static_cast<double>(mallinfo2().uordblks);
+#endif
+}
 
 }  // extern "C"

@@ -80,6 +80,16 @@ const char* tfp_params_layout_json(void);
 void* tfp_alloc(size_t bytes);
 void tfp_free(void* ptr);
 
+/* The engine's memory, in bytes, into out[0..2]:
+ *   out[0] the heap's size now (WASM: the linear memory, which only grows; it grows ahead
+ *          of need by at most 16 MiB, so it overstates out[1] by that much at most);
+ *   out[1] the heap's high-water mark: the top of what malloc ever claimed (its break
+ *          never moves back), i.e. the peak of everything the engine held at once;
+ *   out[2] bytes in malloc'd blocks now.
+ * Natively out[0] = out[1] = 0 (the process's RSS is the measure there); out[2] is filled
+ * where the C library reports it (glibc, Emscripten), else 0. out may not be NULL. */
+void tfp_memory_stats(double* out);
+
 /* ---- tensors: a named list of float32 results --------------------------------- */
 
 /* Results come back as a list of named tensors (names are stable strings such as

@@ -144,3 +144,24 @@ test('weights beyond the memory limit are refused by name with nothing allocated
     api.free(model);
   }
 });
+
+test('tfp_memory_stats: heap size >= its high-water mark >= bytes in use; a grown heap at most 16 MiB ahead', () => {
+  const read = () => { const p = m._tfp_alloc(24); m._tfp_memory_stats(p); const s = Array.from(new Float64Array(m.HEAPU8.buffer, p, 3)); m._tfp_free(p); return s; };
+  const model = api.load(readFixture('gpt2_tiny'), 'gpt2_tiny');
+  try {
+    // 64 MiB held on top of the model (beyond the initial 32 MiB heap, so it grows): the
+    // high-water mark and the in-use count see it.
+    const before = read(), big = m._tfp_alloc(64 * MB), during = read();
+    m._tfp_free(big);
+    const after_ = read();
+    for (const [size, high, used] of [before, during, after_]) {
+      assert.ok(size === heap() && size >= high && high >= used && used > 0, `stats ${[size, high, used]}`);
+    }
+    assert.ok(during[2] - before[2] >= 64 * MB, 'the 64 MiB block is counted as in use');
+    assert.ok(after_[2] <= during[2] - 64 * MB + 4096, 'freeing lowers the bytes in use');
+    assert.equal(after_[1], during[1], 'the high-water mark stays');
+    assert.ok(during[0] - during[1] <= 16 * MB + 64 * 1024 && during[0] > 64 * MB, `heap ${during[0]} runs ${(during[0] - during[1]) / MB} MiB ahead of its high-water mark`);
+  } finally {
+    api.free(model);
+  }
+});
