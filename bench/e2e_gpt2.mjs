@@ -51,7 +51,7 @@ const ids = (n, from = 0) => Int32Array.from({ length: n }, (_, i) => ((7919 * (
 // ---- ours: the page's module, staged as the page's worker does ---------------------------
 async function ours() {
   const m = await loadTfp();
-  const slot = m._tfp_alloc(16);
+  const slot = m._tfp_alloc(32);
   const u32 = (p) => new DataView(m.HEAPU8.buffer).getUint32(p, true);
   const check = (s, what) => { if (s !== 0) throw new Error(`${what}: ${m.UTF8ToString(m._tfp_last_error())}`); };
   const put = (bytes) => { const p = m._tfp_alloc(Math.max(1, bytes.length)); m.HEAPU8.set(bytes, p); return p; };
@@ -71,6 +71,8 @@ async function ours() {
   const idsAt = (a) => put(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   return {
     name: 'ours', loadMs, heapBytes: () => m.HEAPU8.buffer.byteLength,
+    /** The heap's high-water mark (tfp_memory_stats out[1]): the peak of what the engine held. */
+    heapPeak: () => { m._tfp_memory_stats(slot); return new Float64Array(m.HEAPU8.buffer, slot, 2)[1]; },
     /** Every position's logits (T, V), copied out. */
     forward(x) {
       const p = idsAt(x);
@@ -152,7 +154,7 @@ if (MEMORY) {
   const rss0 = process.memoryUsage().rss;
   const e = MEMORY === 'ours' ? await ours() : await onnx();
   await e.forward(ids(Math.min(512, config.n_positions)));
-  console.log(JSON.stringify({ rss_growth: process.memoryUsage().rss - rss0, max_rss_kb: process.resourceUsage().maxRSS, heap: e.heapBytes?.() ?? null }));
+  console.log(JSON.stringify({ rss_growth: process.memoryUsage().rss - rss0, max_rss_kb: process.resourceUsage().maxRSS, heap: e.heapBytes?.() ?? null, peak: e.heapPeak?.() ?? null }));
   process.exit(0);
 }
 
@@ -189,6 +191,7 @@ cases.forEach((c, i) => row(c.label, median(times[i].ours), median(times[i].ort)
 const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--dtype', DTYPE, '--ort-threads', String(THREADS)], { encoding: 'utf8' }).trim().split('\n').pop());
 const mo = mem('ours'), mr = mem('ort');
 const weightsMb = readFileSync(join(DIR, NAME, 'model.safetensors')).length / 2 ** 20;
-console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB `
-  + `(${(mo.heap / 2 ** 20 / weightsMb).toFixed(2)}× the weights), RSS growth ours ${(mo.rss_growth / 2 ** 20).toFixed(0)} MiB, ort ${(mr.rss_growth / 2 ** 20).toFixed(0)} MiB, `
+console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB, `
+  + `peak held ${(mo.peak / 2 ** 20).toFixed(0)} MiB (${(mo.peak / 2 ** 20 / weightsMb).toFixed(2)}× the weights; the ${Math.min(512, config.n_positions)} rows of logits alone are `
+  + `${(Math.min(512, config.n_positions) * V * 4 / 2 ** 20).toFixed(0)} MiB), RSS growth ours ${(mo.rss_growth / 2 ** 20).toFixed(0)} MiB, ort ${(mr.rss_growth / 2 ** 20).toFixed(0)} MiB, `
   + `ratio ${(mo.rss_growth / mr.rss_growth).toFixed(2)}`);
