@@ -36,6 +36,8 @@ const char* const kUsage =
     "      {prompt_ids, ids, probs, tokens, text, stop_reason}; without a tokenizer: no tokens, text\n"
     "  tfp train TASK|brown-gpt|brown-pos [--out DIR] [--steps N] [--seed S] ...  (progress on stderr)\n"
     "  tfp eval brown-gpt|brown-pos [--model DIR] [--corpus DIR] [--limit N]\n"
+    "forward, generate and eval brown-gpt take --precision f32|f16|int8: the matrices held in that precision\n"
+    "(int8: per-output-channel scales; default: as the checkpoint stores them).\n"
     "DIR holds config.json, model.safetensors and (optionally) tokenizer.json.\n"
     "--text-file reads a file's bytes as they are (NUL bytes, any length); --text-file - reads standard\n"
     "input. -- ends the options: tfp tokenize DIR -- --help tokenises \"--help\".\n"

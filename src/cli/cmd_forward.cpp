@@ -15,6 +15,7 @@
 //   nn.Transformer*: --inputs FILE.safetensors (see model/torch_inputs.h); output (and
 //                    memory) per batch item; --attention adds "<stack>.<i>.<attn|cross>.probs"
 //                    per batch item, [batch][head][Tq][Tk]
+#include "cli/precision_arg.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/gru.h"
@@ -161,7 +162,7 @@ void forward_torch(const model::LoadedModel& m, const Args& a, JsonWriter& w) {
 void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
   Args a = parse_args(argv, 1, "forward", 1,
                       {"--text", "--text-file", "--ids", "--token-type-ids", "--attention-mask", "--decoder-ids",
-                       "--decoder-text", "--decoder-text-file", "--tgt-ids", "--tgt-text", "--inputs"},
+                       "--decoder-text", "--decoder-text-file", "--tgt-ids", "--tgt-text", "--inputs", "--precision"},
                       {"--attention"});
   alias_option(a, "forward", "--tgt-ids", "--decoder-ids");
   alias_option(a, "forward", "--tgt-text", "--decoder-text");
@@ -169,7 +170,7 @@ void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w, TextInput&
     gru_forward(a, w, input);
     return;
   }
-  const model::LoadedModel m = model::load_model_dir(a.positional[0]);
+  const model::LoadedModel m = model::load_model_dir(a.positional[0], precision_arg(a));
   if (a.has("--inputs")) forward_torch(m, a, w);
   else forward_tokens(m, a, w, input);
 }

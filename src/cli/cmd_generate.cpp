@@ -12,6 +12,7 @@
 // Every path stops at eos (which is then the last id) or after --max-tokens. Without a
 // tokenizer (--ids) only ids and probabilities are printed.
 #include "api/api_decode.h"
+#include "cli/precision_arg.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/gru.h"
@@ -166,7 +167,7 @@ void write_output(JsonWriter& w, const std::vector<int32_t>& prompt, const Outpu
 void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
   const Args a = parse_args(argv, 1, "generate", 1,
                             {"--prompt", "--text-file", "--ids", "--max-tokens", "--temperature", "--top-k", "--top-p",
-                             "--seed", "--beam", "--decoder-start-id"},
+                             "--seed", "--beam", "--decoder-start-id", "--precision"},
                             {});
   const std::string& dir = a.positional[0];
   int32_t start = -1;  // the decoder start token of an encoder–decoder
@@ -177,7 +178,7 @@ void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w, TextInput
     write_output(w, prompt, out, g.tokenizer.get(), start);
     return;
   }
-  const model::LoadedModel m = model::load_model_dir(dir);
+  const model::LoadedModel m = model::load_model_dir(dir, precision_arg(a));
   const std::vector<int32_t> prompt = prompt_ids(a, m.tokenizer.get(), dir, input);
   const Output out = m.config().architecture == model::Architecture::encoder_decoder
                          ? encoder_decoder(m, a, prompt, start)

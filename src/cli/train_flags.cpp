@@ -118,6 +118,7 @@ std::vector<TrainFlag> brown_flags(BrownCommand& c, bool eval) {
   if (eval) {
     f.push_back(text_flag("--model", "DIR", o.model_dir));
     f.push_back(int_flag("--limit", "N", o.limit));
+    f.push_back(text_flag("--precision", "f32|f16|int8", o.precision));
   } else {
     add_run_flags(f, o.steps, o.seed, o.out_dir);
     f.push_back(int_flag("--eval-every", "K", o.eval_every));

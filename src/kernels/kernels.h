@@ -35,6 +35,10 @@ struct MatmulArgs {
   // weights exists (a decode step also reads half the bytes). Not for matmul_packed.
   const uint16_t* B16 = nullptr;
   bool B16_bf16 = false;        // bfloat16 instead of IEEE half
+  // B as int8 with one scale per output column, for matmul_int8 only (layout NK):
+  // B(n, k) = B8[n·ldb + k] · B8_scale[n]  (per-channel symmetric, nn/quantize_int8.h).
+  const int8_t* B8 = nullptr;
+  const float* B8_scale = nullptr;  // (N)
 };
 
 // C = alpha · A · op(B) + bias (+ C). f32 in, f32 accumulate.
@@ -55,6 +59,13 @@ void matmul_packed(const MatmulArgs& args, const PackedB& b);
 // Convenience for contiguous matrices: lda = K, ldb = row length of B, ldc = N.
 MatmulArgs dense(int M, int N, int K, const float* A, const float* B, float* C,
                  BLayout layout = BLayout::KN, const float* bias = nullptr);
+
+// matmul with int8 B (args.B8, args.B8_scale; layout NK; B and B16 are ignored). M <= 4
+// (decode): A's rows are quantised to int16 on the fly and multiplied in integers (SIMD128
+// i32x4.dot_i16x8_s), |C - ref| <= (max|A row| / 65534) · Σ_k |B(n, k)| beyond f32 rounding;
+// M > 4: blocks of B are dequantised to f32 and run through matmul. A row holding NaN/inf
+// gives what f32 would. See src/kernels/simd/gemm_int8.cpp.
+void matmul_int8(const MatmulArgs& args);
 
 // Row-wise softmax in place over (rows, cols) with row stride ld (>= cols).
 // Subtracts the row max first (exp never overflows). Masked entries are -inf on input
@@ -86,6 +97,7 @@ const char* simd_arch_name();
 
 namespace ref {
 void matmul(const MatmulArgs& args);
+void matmul_int8(const MatmulArgs& args);  // dequantised weights, f32 sums in order
 void softmax_rows(float* x, int rows, int cols, int64_t ld);
 void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y,
                     int rows, int cols, float eps);

@@ -97,7 +97,8 @@ LoadedModel load_model(ModelFiles files) {
       std::vector<float> a(static_cast<size_t>(C)), b(static_cast<size_t>(C));
       for (int64_t r = 0; same && r < head->shape[0]; ++r) {
         io::f32_row(*st, *head, r, a.data());
-        if (e.token16.empty()) std::copy_n(e.token.data + r * C, C, b.data());
+        if (!e.token8.empty()) for (int64_t c = 0; c < C; ++c) b[c] = static_cast<float>(e.token8.q[r * C + c]) * e.token8.scale[r];
+        else if (e.token16.empty()) std::copy_n(e.token.data + r * C, C, b.data());
         else if (e.token16.bf16) kernels::bf16_to_f32(e.token16.data + r * C, b.data(), b.size());
         else kernels::f16_to_f32(e.token16.data + r * C, b.data(), b.size());
         same = a == b;
@@ -105,6 +106,22 @@ LoadedModel load_model(ModelFiles files) {
       TFP_CHECK(same, st->source(), ": lm_head.weight differs from wte.weight, but GPT-2 ties them "
                 "(untied heads are not supported)");
     }
+  }
+
+  // Another precision: rewrite the weights by role in it and bind those; the file's own
+  // bytes (and every f32 copy made from them) are released here (model/precision.h).
+  if (files.precision != Precision::stored) {
+    std::vector<uint8_t> bytes = weights_at_precision(m.model.config, m.model.weights, files.precision);
+    m.model.weights = ModelWeights::for_config(m.model.config);
+    m.model.backing.reset();
+    m.tensors.reset();
+    st.reset();
+    st = std::make_shared<io::SafeTensors>(io::SafeTensors::parse(
+        std::move(bytes), io::join_path(files.name, std::string("model.safetensors (") + precision_name(files.precision) + ")")));
+    bind_checkpoint(m.model.config, CheckpointFamily::tfp, *st, m.model.weights,
+                    files.precision == Precision::f32 ? SIZE_MAX : 0);
+    m.tensors = st;
+    m.model.backing = st;
   }
 
   if (files.tokenizer_json) {
@@ -133,7 +150,7 @@ void save_model_dir(const std::string& dir, const std::string& config_json,
   io::write_file(io::join_path(dir, "tokenizer.json"), tokenizer_json.data(), tokenizer_json.size());
 }
 
-LoadedModel load_model_dir(const std::string& dir) {
+LoadedModel load_model_dir(const std::string& dir, Precision precision) {
   TFP_CHECK(io::dir_exists(dir), "load_model: '", dir, "' is not a folder");
   const std::string weights = io::join_path(dir, "model.safetensors");
   const std::string index = io::join_path(dir, "model.safetensors.index.json");
@@ -166,6 +183,7 @@ LoadedModel load_model_dir(const std::string& dir) {
   files.config_json = io::read_text_file(config);
   const std::string tok = io::join_path(dir, "tokenizer.json");
   if (io::file_exists(tok)) files.tokenizer_json = io::read_text_file(tok);
+  files.precision = precision;
   return load_model(std::move(files));
 }
 

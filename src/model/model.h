@@ -19,6 +19,7 @@
 #include "io/safetensors.h"
 #include "model/config_json.h"
 #include "model/names_table.h"
+#include "model/precision.h"
 #include "model/transformer.h"
 #include "tokenizer/tokenizer.h"
 
@@ -47,11 +48,12 @@ struct ModelFiles {
   std::vector<std::pair<std::string, std::vector<uint8_t>>> shards;  // file name, bytes
   std::optional<std::string> tokenizer_json;
   std::string name = "<memory>";  // shown in errors ("<name>/config.json")
+  Precision precision = Precision::stored;  // what the matrices are held as (model/precision.h)
 };
 
 LoadedModel load_model(ModelFiles files);
 // dir/config.json, dir/model.safetensors, dir/tokenizer.json (optional).
-LoadedModel load_model_dir(const std::string& dir);
+LoadedModel load_model_dir(const std::string& dir, Precision precision = Precision::stored);
 
 // The inverse of load_model_dir: creates dir if needed and writes config.json,
 // model.safetensors and tokenizer.json (the trainer's export, every recipe alike).

@@ -2,6 +2,7 @@
 #include "model/names_table.h"
 
 #include "model/families.h"
+#include "model/precision.h"
 
 #include <cctype>
 #include <cmath>
@@ -211,6 +212,14 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
       continue;
     }
     used.insert(e);
+    if (e->dtype == io::DType::I8 && slot.int8) {  // int8 + its scales (model/precision.h)
+      if (slot.linear && slot.view == &slot.linear->weight) slot.linear->layout = layout;
+      if (std::string why = bind_int8(st, *e, slot, transform != NameRule::Transform::none, w, used); !why.empty())
+        problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") " + why);
+      else
+        ++report.bound;
+      continue;
+    }
     if (!io::dtype_is_float_supported(e->dtype)) {
       problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") has dtype " +
                          io::dtype_name(e->dtype) + "; weights must be F32, F16 or BF16");

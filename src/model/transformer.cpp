@@ -140,7 +140,10 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
     TFP_CHECK(id >= 0 && id < V, "embed: token id ", id, " at position ", t,
               " is out of range [0, ", V, ")");
     float* row = x.row(t);
-    if (e.token16.empty()) {
+    if (!e.token8.empty()) {  // an int8 table: dequantise the one row
+      const int8_t* q = e.token8.q + static_cast<int64_t>(id) * C;
+      for (int64_t c = 0; c < C; ++c) row[c] = static_cast<float>(q[c]) * e.token8.scale[id];
+    } else if (e.token16.empty()) {
       std::copy_n(e.token.data + static_cast<int64_t>(id) * C, C, row);
     } else {  // a 16-bit table: widen the one row
       const uint16_t* src = e.token16.data + static_cast<int64_t>(id) * C;
@@ -240,6 +243,7 @@ Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView
     head = nn::Linear{};
     head.weight = target_embeddings(cfg, w).token;
     head.weight16 = target_embeddings(cfg, w).token16;
+    head.weight8 = target_embeddings(cfg, w).token8;  // per-row scales = per-output scales
   }
   TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
   Tensor logits;
@@ -273,6 +277,7 @@ Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorV
       nn::Linear dec;
       dec.weight = w.mlm_decoder.empty() ? w.embed.token : w.mlm_decoder;
       if (w.mlm_decoder.empty()) dec.weight16 = w.embed.token16;
+      if (w.mlm_decoder.empty()) dec.weight8 = w.embed.token8;
       dec.bias = w.mlm_bias;
       out = nn::linear(t.view(), dec, "mlm.decoder");  // (T, V)
       break;

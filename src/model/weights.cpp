@@ -35,6 +35,13 @@ TensorView ModelWeights::own(Tensor t) {
 }
 
 TensorView WeightSlot::f32(Tensor& tmp) const {
+  if (view->empty() && int8 && !int8->empty()) {  // (rows, cols) int8, one scale per row
+    tmp = Tensor(view->shape);
+    const int64_t cols = view->shape.size() == 2 ? view->shape[1] : 0;
+    for (size_t i = 0; i < tmp.data.size(); ++i)
+      tmp.data[i] = static_cast<float>(int8->q[i]) * int8->scale[cols ? static_cast<int64_t>(i) / cols : 0];
+    return tmp.view();
+  }
   if (!view->empty() || !half || half->empty()) return *view;
   tmp = Tensor(view->shape);
   if (half->bf16) kernels::bf16_to_f32(half->data, tmp.ptr(), tmp.data.size());
@@ -60,7 +67,7 @@ struct SlotList {
   }
   // A Linear in → out: weight (out, in) required, bias (out) optional unless `bias` is false.
   void linear(const std::string& role, nn::Linear& l, int64_t out, int64_t in, bool bias = true) {
-    slots.push_back({role + ".weight", &l.weight, {out, in}, &l, true, &l.weight16});
+    slots.push_back({role + ".weight", &l.weight, {out, in}, &l, true, &l.weight16, &l.weight8});
     if (bias) slots.push_back({role + ".bias", &l.bias, {out}, &l, false});
   }
   void norm(const std::string& role, nn::LayerNormWeights& n, int64_t C) {
@@ -106,6 +113,7 @@ struct SlotList {
   void embeddings(const std::string& role, EmbeddingWeights& e, const ModelConfig& c) {
     add(role + ".token", &e.token, {c.vocab_size, c.d_model});
     slots.back().half = &e.token16;
+    slots.back().int8 = &e.token8;
     if (c.positional == Positional::learned)
       add(role + ".position", &e.position, {c.max_positions + c.learned_offset, c.d_model});
     if (c.type_vocab_size > 0)

@@ -45,6 +45,7 @@ namespace tfp::model {
 struct EmbeddingWeights {
   TensorView token;           // (V, C); data null when token16 holds it
   HalfView token16;           // the table as a 16-bit checkpoint stored it (shape in token.shape)
+  nn::Int8Weights token8;     // the table as int8 + one scale per row (shape in token.shape)
   TensorView position;        // (max_positions, C)  learned positions only
   TensorView token_type;      // (type_vocab_size, C) BERT only
   nn::LayerNormWeights norm;  // BERT embeddings.LayerNorm
@@ -70,6 +71,7 @@ struct ModelWeights {
   // Tensors the views may point into when nobody else owns them (converted f16
   // weights, randomly initialised test models). A deque keeps element addresses stable.
   std::deque<Tensor> storage;
+  std::deque<std::vector<int8_t>> storage8;  // int8 weights transposed at load (model/precision.h)
 
   ModelWeights() = default;
   ModelWeights(ModelWeights&&) = default;             // deque move keeps addresses
@@ -92,10 +94,12 @@ struct WeightSlot {
   nn::Linear* linear;       // the Linear this weight/bias belongs to, else null
   bool required;            // false for biases and other optional tensors
   HalfView* half = nullptr;  // where a 16-bit tensor may be bound instead (Linear weights, token tables)
+  nn::Int8Weights* int8 = nullptr;  // where int8 + per-row scales may be bound instead (same slots)
 
   Shape expected_now() const;  // expected, transposed for an InOut Linear weight
-  bool empty() const { return view->empty() && (!half || half->empty()); }
-  // The tensor as f32: the view itself, or a 16-bit one widened into `tmp`.
+  bool empty() const { return view->empty() && (!half || half->empty()) && (!int8 || int8->empty()); }
+  // The tensor as f32: the view itself, or a 16-bit or int8 one widened into `tmp` (an int8
+  // Linear weight is (out, in): its slot's layout is OutIn).
   TensorView f32(Tensor& tmp) const;
 };
 

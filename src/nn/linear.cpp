@@ -70,7 +70,11 @@ Tensor linear_slice(const TensorView& x,  // (..., I)
   const int64_t first = out_in ? o_begin * I : o_begin;
   a.ldb = out_in ? I : O;
   a.layout = out_in ? kernels::BLayout::NK : kernels::BLayout::KN;
-  if (layer.weight16.empty()) {
+  if (!layer.weight8.empty()) {  // int8 rows o_begin.. with their scales (always OutIn)
+    TFP_CHECK(out_in, op, ": an int8 weight must be (out, in)");
+    a.B8 = layer.weight8.q + first;
+    a.B8_scale = layer.weight8.scale + o_begin;
+  } else if (layer.weight16.empty()) {
     a.B = layer.weight.data + first;
   } else {
     a.B16 = layer.weight16.data + first;
@@ -84,7 +88,8 @@ Tensor linear_slice(const TensorView& x,  // (..., I)
       for (int64_t c = 0; c < N; ++c) y.ptr()[r * N + c] = a.bias ? a.bias[c] : 0.0f;
     return y;
   }
-  kernels::matmul(a);
+  if (a.B8) kernels::matmul_int8(a);
+  else kernels::matmul(a);
   return y;
 }
 

@@ -10,15 +10,24 @@ namespace tfp::nn {
 
 enum class WeightLayout { OutIn /* nn.Linear */, InOut /* GPT-2 Conv1D */ };
 
+// A weight held as int8 with one float scale per output channel (nn/quantize_int8.h):
+// W[o, i] = q[o·I + i] · scale[o], q always (O, I) row-major (layout OutIn).
+struct Int8Weights {
+  const int8_t* q = nullptr;      // (O, I)
+  const float* scale = nullptr;   // (O)
+  bool empty() const { return q == nullptr; }
+};
+
 struct Linear {
   TensorView weight;  // (O, I) for OutIn, (I, O) for InOut; data null when weight16 holds it
   TensorView bias;    // (O) or empty
   WeightLayout layout = WeightLayout::OutIn;
   HalfView weight16;  // the weight as a 16-bit checkpoint stored it (shape in weight.shape)
+  Int8Weights weight8;  // the weight as int8 + per-output scales (layout OutIn; shape in weight.shape)
 
   int64_t in_features() const;
   int64_t out_features() const;
-  bool empty() const { return weight.empty() && weight16.empty(); }
+  bool empty() const { return weight.empty() && weight16.empty() && weight8.empty(); }
 };
 
 // x (T, I) → (T, O). Throws tfp::Error naming `op` when shapes disagree.

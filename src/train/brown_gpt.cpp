@@ -236,7 +236,10 @@ nlohmann::json train_brown_gpt(const BrownRunOptions& opt, const std::vector<bro
 nlohmann::json eval_brown_gpt(const BrownRunOptions& opt, const std::vector<brown::Document>& docs,
                               std::ostream& log) {
   const std::string dir = opt.model_dir.empty() ? "models/brown-gpt" : opt.model_dir;
-  const model::LoadedModel lm = model::load_model_dir(dir);
+  model::Precision precision = model::Precision::stored;
+  TFP_CHECK(model::precision_from_name(opt.precision, &precision), "eval brown-gpt: --precision '", opt.precision,
+            "' is not one of f32, f16, int8");
+  const model::LoadedModel lm = model::load_model_dir(dir, precision);
   TFP_CHECK(lm.tokenizer != nullptr, "eval brown-gpt: ", dir, " has no tokenizer.json");
   TFP_CHECK(lm.config().architecture == model::Architecture::decoder_only,
             "eval brown-gpt: ", dir, " is not a decoder-only model");
@@ -248,6 +251,7 @@ nlohmann::json eval_brown_gpt(const BrownRunOptions& opt, const std::vector<brow
   log << "brown-gpt held-out perplexity " << std::fixed << std::setprecision(2) << e.perplexity()
       << " over " << e.windows << " windows (" << e.tokens << " tokens)\n";
   return {{"model", dir},
+          {"precision", model::weights_precision_held(lm.config(), lm.weights())},
           {"heldout_perplexity", e.perplexity()},
           {"windows", e.windows},
           {"tokens", e.tokens},

@@ -31,6 +31,7 @@ struct BrownRunOptions {
   uint64_t seed = 1;
   int eval_every = 0;      // 0: the recipe's default
   int limit = 0;           // eval: first N held-out windows / sentences (0 = all)
+  std::string precision;   // eval brown-gpt: matrices as stored (""), f32, f16 or int8 (model/precision.h)
 };
 
 // All four take the corpus's documents, return a JSON summary (metrics, sizes, times) and

@@ -1,0 +1,124 @@
+// Load-time precision (model/precision.h): the same checkpoint held as f32, f16 and int8.
+//
+// Oracle: the f32 load's logits. Tolerances, relative to max |logit| of the f32 load:
+//   f16   2e-3 (half rounding, 2^-11 relative per weight, through 2 layers of GPT-2 tiny)
+//   int8  5e-2 (per-channel int8, max|W_o·| / 254 per weight, plus int16 activations)
+// measured here: f16 ~2e-4, int8 ~1e-2. A weight bound to the wrong role or layout gives
+// differences of the order of the logits themselves.
+// Also: an I8 safetensors tensor with its "<name>_scale" companion loads as stored (our
+// role-named layout and GPT-2's Conv1D (in, out) layout), and a missing companion is an
+// error naming it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "io/file.h"
+#include "model/model.h"
+#include "nn/quantize_int8.h"
+#include "test_checkpoint_util.h"
+
+using namespace tfp;
+
+namespace {
+
+model::ModelFiles tiny_files(model::Precision p) {
+  const std::string dir = testing::checkpoint_dir("gpt2_tiny");
+  model::ModelFiles f;
+  f.name = "gpt2_tiny";
+  f.config_json = io::read_text_file(dir + "/config.json");
+  f.safetensors = io::read_file(dir + "/model.safetensors");
+  f.precision = p;
+  return f;
+}
+
+const std::vector<int32_t> kIds = {5, 77, 3, 200, 13, 1, 263, 42};
+
+Tensor logits_of(const model::LoadedModel& m) {
+  return model::forward_decoder_only(m.config(), m.weights(), kIds).logits;
+}
+
+float max_abs(const Tensor& t) {
+  float m = 0;
+  for (float x : t.data) m = std::max(m, std::fabs(x));
+  return m;
+}
+
+float max_diff(const Tensor& a, const Tensor& b) {
+  REQUIRE(a.shape == b.shape);
+  float m = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) m = std::max(m, std::fabs(a.data[i] - b.data[i]));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("precision: GPT-2 tiny held as f32, f16 and int8 (logits close, bytes held drop)") {
+  const model::LoadedModel f32 = model::load_model(tiny_files(model::Precision::f32));
+  const model::LoadedModel f16 = model::load_model(tiny_files(model::Precision::f16));
+  const model::LoadedModel i8 = model::load_model(tiny_files(model::Precision::int8));
+  CHECK(model::weights_precision_held(f32.config(), f32.weights()) == "f32");
+  CHECK(model::weights_precision_held(f16.config(), f16.weights()) == "f16");
+  CHECK(model::weights_precision_held(i8.config(), i8.weights()) == "int8");
+  const int64_t b32 = model::weights_bytes_held(f32.config(), f32.weights());
+  const int64_t b16 = model::weights_bytes_held(f16.config(), f16.weights());
+  const int64_t b8 = model::weights_bytes_held(i8.config(), i8.weights());
+  CHECK(b16 < b32);
+  CHECK(b8 < b16);
+  const Tensor want = logits_of(f32);
+  const float scale = max_abs(want);
+  REQUIRE(scale > 0);
+  const float d16 = max_diff(logits_of(f16), want) / scale, d8 = max_diff(logits_of(i8), want) / scale;
+  INFO("relative max |Δlogit|: f16 ", d16, ", int8 ", d8);
+  CHECK(d16 < 2e-3f);
+  CHECK(d8 < 5e-2f);
+  CHECK(d8 > 0);  // int8 really ran
+  // The stored load (F32 file) equals the f32 one bit for bit.
+  CHECK(max_diff(logits_of(model::load_model(tiny_files(model::Precision::stored))), want) == 0);
+}
+
+TEST_CASE("precision: an I8 file with <name>_scale tensors loads as stored, in both layouts") {
+  // Our role-named file, written by the int8 load itself.
+  const model::LoadedModel i8 = model::load_model(tiny_files(model::Precision::int8));
+  model::ModelFiles f;
+  f.name = "int8-file";
+  f.config_json = model::config_to_json(i8.config());
+  f.safetensors = model::weights_at_precision(i8.config(), i8.weights(), model::Precision::int8);
+  const model::LoadedModel again = model::load_model(std::move(f));
+  CHECK(model::weights_precision_held(again.config(), again.weights()) == "int8");
+  CHECK(max_diff(logits_of(again), logits_of(i8)) == 0);
+
+  // GPT-2's own names and Conv1D layout: h.0.mlp.c_fc.weight (in 16, out 64) as I8 (in, out)
+  // with per-out scales; the rest as in the fixture.
+  const std::string dir = testing::checkpoint_dir("gpt2_tiny");
+  const io::SafeTensors st = io::SafeTensors::load(dir + "/model.safetensors");
+  auto write = [&](bool with_scale) {
+    io::SafeTensorsWriter w;
+    for (const io::TensorEntry& e : st.entries()) {
+      const TensorView v = st.f32(e);
+      if (e.name != "h.0.mlp.c_fc.weight") {
+        w.add_f32(e.name, e.shape, v.data);
+        continue;
+      }
+      const int64_t I = e.shape[0], O = e.shape[1];
+      const nn::Int8Channels q = nn::quantize_int8_channels(v.data, O, I, 1, O);
+      std::vector<int8_t> in_out(static_cast<size_t>(I * O));
+      for (int64_t o = 0; o < O; ++o)
+        for (int64_t i = 0; i < I; ++i) in_out[static_cast<size_t>(i * O + o)] = q.q[static_cast<size_t>(o * I + i)];
+      w.add_raw(e.name, io::DType::I8, e.shape, in_out.data(), in_out.size());
+      if (with_scale) w.add_f32(e.name + "_scale", {O}, q.scale.data());
+    }
+    model::ModelFiles g;
+    g.name = "gpt2-i8";
+    g.config_json = io::read_text_file(dir + "/config.json");
+    g.safetensors = w.finish();
+    return g;
+  };
+  const model::LoadedModel mixed = model::load_model(write(true));
+  CHECK(model::weights_precision_held(mixed.config(), mixed.weights()) == "mixed");
+  const Tensor want = logits_of(model::load_model(tiny_files(model::Precision::stored)));
+  CHECK(max_diff(logits_of(mixed), want) < 5e-2f * max_abs(want));
+  CHECK(max_diff(logits_of(mixed), want) > 0);
+  CHECK_THROWS_WITH(model::load_model(write(false)),
+                    doctest::Contains("has no companion 'h.0.mlp.c_fc.weight_scale' tensor"));
+}
