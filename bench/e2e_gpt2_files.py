@@ -19,6 +19,8 @@ onnxruntime's own graph optimiser decides what to fuse, as it would for a user's
 
   /usr/bin/python3 bench/e2e_gpt2_files.py [--out build/e2e] [--layers 12] [--d-model 768]
       [--heads 12] [--vocab 50257] [--positions 1024] [--seed 0] [--name gpt2] [--dtype F32|F16]
+      [--no-onnx]   (GPT-2-medium in the page: --layers 24 --d-model 1024 --heads 16 --dtype F16
+                     --no-onnx --out build/real-models --name gpt2-medium-f16; bench/real_size_page.mjs)
 
 Needs Debian's python3-numpy and python3-onnx (tools/deps.sh installs them for `npm run bench`).
 """
@@ -164,6 +166,7 @@ def main():
     a.add_argument('--seed', type=int, default=0)
     a.add_argument('--dtype', choices=['F32', 'F16'], default='F32',
                    help='how the safetensors stores the weights; the ONNX graph gets the same values in f32')
+    a.add_argument('--no-onnx', action='store_true', help='only the Hugging Face folder (e.g. for the page)')
     o = a.parse_args()
     w = weights(o.layers, o.d_model, o.vocab, o.positions, o.seed)
     if o.dtype == 'F16':  # both engines then compute with the same (f16-representable) values
@@ -178,6 +181,9 @@ def main():
     with open(os.path.join(folder, 'config.json'), 'w') as f:
         json.dump(config, f, indent=2)
     write_safetensors(os.path.join(folder, 'model.safetensors'), w, o.dtype)
+    if o.no_onnx:
+        print(json.dumps({'folder': folder, 'parameters': int(sum(a.size for a in w.values()))}))
+        return
     model = onnx_graph(w, o.layers, o.d_model, o.heads, o.vocab)
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(o.out, o.name + '.onnx'))
