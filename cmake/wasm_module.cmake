@@ -45,16 +45,19 @@ endif()
 
 # The threaded build folder (TFP_PTHREADS, see CMakeLists.txt) makes tfp_module_mt instead:
 # tfp_mt.mjs + tfp_mt.wasm + tfp_mt.worker.js (Emscripten's classic pthread worker, kept
-# beside the other two), with a pool of TFP_MAX_THREADS - 1 workers started with the
-# module (a thread past the pool while the caller waits would deadlock: STRICT aborts).
+# beside the other two), with a pool of workers started with the module (a thread past
+# the pool while the caller waits would deadlock: STRICT refuses it, kernels/parallel.cpp
+# then runs on fewer threads).
 # It also runs in Node (worker_threads): tests/js/threads.test.mjs, bench/e2e_gpt2.mjs.
 # Its post-js keeps Module.HEAPU8 current when a pool thread grew the memory.
 if(TFP_PTHREADS)
   set(tfp_module tfp_module_mt)
   set(tfp_module_out tfp_mt)
-  math(EXPR tfp_pool "${TFP_MAX_THREADS} - 1")
-  set(tfp_module_extra -sPTHREAD_POOL_SIZE=${tfp_pool} -sPTHREAD_POOL_SIZE_STRICT=2
-      -sENVIRONMENT=web,worker,node --post-js ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_post.js)
+  # The pool: Module.tfpPoolSize workers (the page asks for what it will use), else
+  # TFP_MAX_THREADS - 1 (cmake/wasm_module_mt_pre.js).
+  set(tfp_module_extra -sPTHREAD_POOL_SIZE=tfpPoolSize -sPTHREAD_POOL_SIZE_STRICT=2
+      -sENVIRONMENT=web,worker,node --pre-js ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_pre.js
+      --post-js ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_post.js)
   set(tfp_module_files tfp_mt.mjs tfp_mt.wasm tfp_mt.worker.js)
 else()
   set(tfp_module tfp_module)

@@ -30,9 +30,10 @@ export default defineConfig({
   plugins: [precachePlugin(), cspPlugin()],
   server: { headers: isolation },
   preview: { headers: isolation },
-  // The engine's worker is an ES module (it imports the Emscripten ES module). Switch
-  // to 'iife' when a pthread build arrives: Emscripten's pthread worker is classic.
-  worker: { format: 'es' },
+  // Workers are bundled as classic scripts: the threaded engine's pthread worker
+  // (wasm/tfp_mt.worker.js, engine/load_module.ts) is a classic worker, which 'es' breaks.
+  // 'iife' inlines the engine worker's dynamic imports and forbids top-level await there.
+  worker: { format: 'iife' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

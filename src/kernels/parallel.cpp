@@ -13,6 +13,7 @@
 #else
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 #endif
@@ -60,9 +61,17 @@ class Pool {
     // A worker starts from the current generation: a job published before it first
     // takes the lock is still its to join (busy_ counts it).
     const uint64_t gen = generation_;
-    for (int i = 1; i < n; ++i) workers_.emplace_back([this, gen] { worker_loop(gen); });
-    size_.store(n, std::memory_order_relaxed);
-    return n;
+    // A thread the system refuses (Emscripten: the pthread pool is used up, which
+    // PTHREAD_POOL_SIZE_STRICT=2 reports instead of deadlocking) leaves a smaller pool.
+    for (int i = 1; i < n; ++i) {
+      try {
+        workers_.emplace_back([this, gen] { worker_loop(gen); });
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    size_.store(1 + static_cast<int>(workers_.size()), std::memory_order_relaxed);
+    return size();
   }
 
   void run(int n_tasks, const std::function<void(int)>& fn) {

@@ -23,7 +23,8 @@ export class Calls {
   }
 
   info(): EngineInfo {
-    return { version: this.m.UTF8ToString(this.m._tfp_version()), simdArch: this.m.UTF8ToString(this.m._tfp_simd_arch()) };
+    return { version: this.m.UTF8ToString(this.m._tfp_version()), simdArch: this.m.UTF8ToString(this.m._tfp_simd_arch()),
+             threads: this.m._tfp_threads() };
   }
 
   /** Runs body with a heap buffer of `bytes` bytes, freed afterwards. */

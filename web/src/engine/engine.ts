@@ -70,7 +70,11 @@ const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
 
 function startWorker(): Worker {
-  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'tfp-engine' });
+  // The page's ?threads=N (1 = the single-threaded build) travels in the worker's name
+  // (load_module.ts reads it): the worker cannot see the page's address.
+  const threads = new URLSearchParams(globalThis.location?.search ?? '').get('threads');
+  const name = threads && /^\d+$/.test(threads) ? `tfp-engine threads=${threads}` : 'tfp-engine';
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name });
 }
 
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void; onProgress?: ((p: LoadProgress) => void) | undefined };
@@ -164,7 +168,7 @@ export class Engine implements Channel {
 
   /** Starts the worker and waits until the module answers. */
   static async create(): Promise<Engine> {
-    const engine = new Engine(startWorker(), { version: '', simdArch: '' });
+    const engine = new Engine(startWorker(), { version: '', simdArch: '', threads: 1 });
     engine.listen();
     const reply = await engine.send({ kind: 'info' });
     if (reply.ok && reply.kind === 'info') Object.assign(engine.info, reply.result);

@@ -12,6 +12,8 @@ export interface FloatTensor {
 export interface EngineInfo {
   version: string;
   simdArch: string;
+  /** Threads the engine's kernels use: 1 = the single-threaded build (load_module.ts). */
+  threads: number;
 }
 
 /** Weights in PyTorch nn.MultiheadAttention's layout (fused in_proj) or nn.Linear ones. */
@@ -87,6 +89,8 @@ export interface LoadArgs {
   config: TextSource;
   weights: WeightsSource;
   tokenizer?: TextSource;
+  /** What the matrices are held as (tfp_model_files_set_precision); absent: as stored. */
+  precision?: 'f32' | 'f16' | 'int8';
 }
 
 /** Loading stages: reading bytes (weights stream into the heap), parsing config,
@@ -136,6 +140,9 @@ export interface ModelInfo {
   /** "words" when the model reads vectors and came without tokenizer.json: tokenize then
    * splits text into words and punctuation (ids only mark equal tokens). */
   tokenizer_fallback?: 'words' | null;
+  /** The matrices as held (model/precision.h) and the bytes of every weight as held. */
+  precision?: 'f32' | 'f16' | 'bf16' | 'int8' | 'mixed';
+  weights_bytes?: number;
   tokenizer: null | {
     vocab_size: number;
     special: { unk: number; pad: number; cls: number; sep: number; mask: number; bos: number; eos: number };

@@ -3,7 +3,7 @@
 // Requests are handled one at a time, in order (a load that streams its weights holds the
 // queue until it is done). Generation is one request per token, so a generation is
 // cancelled simply by not asking for the next token (and freeing it).
-import createTfp from './wasm/tfp.mjs';
+import { loadEngineModule } from './load_module';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
 import { attentionRollout, headStats } from './attention_maths';
@@ -17,7 +17,8 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-const ready = createTfp().then((m) => {
+// tfp_mt.mjs (threads) on a cross-origin isolated page, else tfp.mjs (load_module.ts).
+const ready = loadEngineModule((self as unknown as { name?: string }).name ?? '').then(({ m }) => {
   const calls = new Calls(m);
   return { calls, m, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
 });

@@ -92,6 +92,7 @@ export const en = {
   'play.exportGroup': 'Export the current view',
   'play.copyLink': 'Copy link',
   'play.footer': 'Everything runs in this page, in the engine\'s WebAssembly module. Nothing you type or open leaves your machine.',
+  'play.threads': { one: 'The engine runs on 1 thread.', other: 'The engine runs on {count} threads.' },
 
   // ---- playground: main.ts -------------------------------------------------------------
   'play.tokensOfText': 'Tokens of the text',

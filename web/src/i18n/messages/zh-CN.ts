@@ -89,6 +89,7 @@ export const zhCN: Messages = {
   'play.exportGroup': '导出当前视图',
   'play.copyLink': '复制链接',
   'play.footer': '一切都在本页面中、在引擎的 WebAssembly 模块里运行。你输入或打开的任何内容都不会离开你的电脑。',
+  'play.threads': { other: '引擎使用 {count} 个线程运行。' },
 
   // ---- playground: main.ts -------------------------------------------------------------
   'play.tokensOfText': '文本的 token',

@@ -40,6 +40,8 @@ export interface PlayDebug {
   heapBytes?: () => Promise<number>;
   /** Tests only: makes the engine's module trap (the worker restarts, the model reloads). */
   crashEngine?: () => Promise<void>;
+  /** The engine's thread count (1 = the single-threaded build; engine/load_module.ts). */
+  threads?: number;
 }
 
 declare global {
@@ -65,6 +67,9 @@ const modelInfoLine = byId('model-info');
 const textBox = byId<HTMLTextAreaElement>('text');
 const textEcho = byId('text-echo');
 const statusLine = byId('status');
+// The footer's "N threads": which build of the engine runs (engine/load_module.ts).
+const threadsLine = byId('engine-threads');
+let threadsText: (() => string) | null = null;
 const errorLine = byId('error');
 const tabs = byId('view-tabs');
 const setSelect = byId<HTMLSelectElement>('set-select');
@@ -783,6 +788,7 @@ onLocaleChange(() => {
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
   if (memoryText) memoryLine.textContent = memoryText();
+  if (threadsText) threadsLine.textContent = threadsText();
   if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
   if (stripHelpText) stripHelp.textContent = stripHelpText();
   showArchitecture(archBox, current.model?.info ?? null);
@@ -811,6 +817,9 @@ starting.then(
     inspector.maths = e;
     watchRestarts(e, { reload: reloadAfterRestart });
     debug.crashEngine = () => e.crash();
+    debug.threads = e.info.threads;
+    threadsText = () => t('play.threads', { count: e.info.threads });
+    threadsLine.textContent = threadsText();
     showStatus(() => t('play.loadingTheModel'));
     const handed = await handedOver;
     // The handed-over weights are transferred to the worker: opening it again reads them again.

@@ -1,0 +1,67 @@
+// Threads in the page (issue 14): the playground picks the engine's build by itself
+// (web/src/engine/load_module.ts) and says which in its footer.
+//   - served with COOP/COEP (vite preview, what npm start and npm run preview send) the
+//     page is cross-origin isolated: the threaded module tfp_mt.mjs runs on
+//     min(hardwareConcurrency, 4) threads (> 1 on any machine with 2 cores), the footer
+//     says so, and brown-gpt's attention maps for a 60-token text (GEMMs and heads split)
+//     are computed;
+//   - served by a bare static host (no headers) it is not: tfp.mjs on 1 thread, and the
+//     same text gives the same maps, bit for bit;
+//   - no console error, no CSP violation in either (the harness).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { attentionOn, openSite } from './harness.mjs';
+import { hasShipped } from '../js/model_api.mjs';
+
+const SKIP = hasShipped('brown-gpt') ? false : 'brown-gpt is not shipped';
+const TEXT = 'The jury said the city of Atlanta had a fine election and that the new mayor would take '
+  + 'office in the spring, after the county board met to count the votes again in the old hall.';
+
+let site;  // one at a time: both serve build/web-test/threads/
+after(async () => {
+  await site?.close();
+});
+
+/** Opens the playground on TEXT; returns what the engine ran on and the maps it drew. */
+async function run({ page, base, problems }) {
+  await page.goto(`${base}/?model=brown-gpt&text=${encodeURIComponent(TEXT)}`);
+  await page.waitForFunction(() => (window.tfpPlay?.attention?.length ?? 0) > 0
+    && (window.tfpPlay.encoding?.ids.length ?? 0) > 40
+    && document.getElementById('status')?.textContent?.includes('ms'), null, { timeout: 60_000 });
+  const info = await page.evaluate(() => ({
+    isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency,
+    threads: window.tfpPlay.threads, footer: document.getElementById('engine-threads')?.textContent ?? '',
+    tokens: window.tfpPlay.encoding.ids.length,
+  }));
+  assert.deepEqual(problems, []);
+  return { ...info, maps: await attentionOn(page) };
+}
+
+let threaded;
+test('cross-origin isolated: the threaded module, its thread count in the footer', { skip: SKIP, timeout: 150_000 }, async () => {
+  site = await openSite({ name: 'threads' });
+  threaded = await run(site);
+  await site.close();
+  site = null;
+  assert.equal(threaded.isolated, true);
+  assert.ok(threaded.cores > 1, `Chromium reports ${threaded.cores} core(s)`);
+  assert.equal(threaded.threads, Math.min(threaded.cores, 4));
+  assert.ok(threaded.threads > 1);
+  assert.match(threaded.footer, new RegExp(`\\b${threaded.threads} threads\\b`));
+  assert.ok(Object.keys(threaded.maps).length >= 4, 'a map per layer');
+});
+
+test('a static host: the single-threaded module, the same attention maps bit for bit', { skip: SKIP, timeout: 90_000 }, async () => {
+  site = await openSite({ name: 'threads', server: 'static' });
+  const single = await run(site);
+  assert.equal(single.isolated, false);
+  assert.equal(single.threads, 1);
+  assert.match(single.footer, /\b1 thread\b/);
+  assert.ok(threaded, 'the isolated page ran first');
+  assert.equal(single.tokens, threaded.tokens);
+  assert.deepEqual(Object.keys(single.maps), Object.keys(threaded.maps));
+  for (const [name, m] of Object.entries(threaded.maps)) {
+    assert.deepEqual(single.maps[name].dims, m.dims, name);
+    assert.ok(single.maps[name].data.every((x, i) => Object.is(x, m.data[i])), `${name} differs between tfp_mt.mjs and tfp.mjs`);
+  }
+});
