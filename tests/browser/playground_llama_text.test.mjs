@@ -152,6 +152,9 @@ test('TinyLlama-shaped GQA folder + Llama 2 tokenizer.json: text in, HF ids, str
   assert.equal(info.n_heads, H);
   assert.equal(info.vocab_size, V);
   assert.ok(info.tokenizer, 'the page holds the tokenizer');
+  // The estimate shown first counts both shards and the f32 copy of the 21 BF16 tensors.
+  assert.match(await page.locator('#memory-estimate').innerText(),
+    /^Memory: about \d+ MB \(8 MB of weights in 2 shards \+ 17 MB for the f32 copy of 21 16-bit tensors\)/);
   model = nodeModel();
 
   // Typed text: the page's ids = HF's tokenizers on the same tokenizer.json = the engine in Node.
