@@ -3,7 +3,7 @@
 // (bench/e2e_gpt2_files.py writes a Hugging Face GPT-2 folder and the same network as ONNX
 // into build/e2e/ when they are missing).
 //
-//   node bench/e2e_gpt2.mjs [--ort-threads 1] [--rounds 5] [--quick] [--dtype F32|F16]
+//   node bench/e2e_gpt2.mjs [--threads 1] [--ort-threads 1] [--rounds 5] [--quick] [--dtype F32|F16]
 //
 // --dtype F16: our engine reads an F16 checkpoint (kept 16-bit in memory, widened inside
 // the kernels); ORT runs the same values in f32 (its graph stores them widened).
@@ -16,8 +16,9 @@
 // and once each: load time (files in memory → ready to run) and the memory held after a
 // T = 512 forward (ours: the WASM heap, which only grows; ORT: the process's RSS growth,
 // measured in a child process of its own). Prints medians, ratio = ours / ORT (< 1: we are
-// faster), the machine and the load average. --ort-threads 2 runs ORT with two threads
-// (our module is single-threaded). --quick: T = 1 and 32, context 128, 2 rounds.
+// faster), the machine and the load average. --ort-threads 2 runs ORT with two threads;
+// --threads 2 runs ours on the threaded module (tfp_mt.mjs) with two threads (1: tfp.mjs,
+// the single-threaded build). --quick: T = 1 and 32, context 128, 2 rounds.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { loadTfp } from '../tests/js/tfp_module.mjs';
+import { loadTfpMt } from '../tests/js/tfp_module_mt.mjs';
 import { withParams } from '../web/src/engine/params.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -32,6 +34,7 @@ const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); return i < 0 ? d : args[i + 1]; };
 const QUICK = args.includes('--quick');
 const THREADS = Number(opt('--ort-threads', 1));
+const OUR_THREADS = Number(opt('--threads', 1));  // > 1: tfp_mt.mjs on that many threads
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
 const DTYPE = opt('--dtype', 'F32');  // how our engine's copy is stored: F32, or F16 (kept 16-bit in memory)
 const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : 'gpt2');
@@ -50,7 +53,9 @@ const ids = (n, from = 0) => Int32Array.from({ length: n }, (_, i) => ((7919 * (
 
 // ---- ours: the page's module, staged as the page's worker does ---------------------------
 async function ours() {
-  const m = await loadTfp();
+  const m = OUR_THREADS > 1 ? await loadTfpMt() : await loadTfp();
+  if (OUR_THREADS > 1 && m._tfp_set_threads(OUR_THREADS) !== OUR_THREADS)
+    throw new Error(`tfp_mt.mjs runs at most ${m._tfp_max_threads()} threads, not ${OUR_THREADS}`);
   const slot = m._tfp_alloc(32);
   const u32 = (p) => new DataView(m.HEAPU8.buffer).getUint32(p, true);
   const check = (s, what) => { if (s !== 0) throw new Error(`${what}: ${m.UTF8ToString(m._tfp_last_error())}`); };
@@ -70,7 +75,7 @@ async function ours() {
   const loadMs = performance.now() - t0;
   const idsAt = (a) => put(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   return {
-    name: 'ours', loadMs, heapBytes: () => m.HEAPU8.buffer.byteLength,
+    name: 'ours', loadMs, close: () => m.terminateThreads?.(), heapBytes: () => m.HEAPU8.buffer.byteLength,
     /** The heap's high-water mark (tfp_memory_stats out[1]): the peak of what the engine held. */
     heapPeak: () => { m._tfp_memory_stats(slot); return new Float64Array(m.HEAPU8.buffer, slot, 2)[1]; },
     /** Every position's logits (T, V), copied out. */
@@ -155,6 +160,7 @@ if (MEMORY) {
   const e = MEMORY === 'ours' ? await ours() : await onnx();
   await e.forward(ids(Math.min(512, config.n_positions)));
   console.log(JSON.stringify({ rss_growth: process.memoryUsage().rss - rss0, max_rss_kb: process.resourceUsage().maxRSS, heap: e.heapBytes?.() ?? null, peak: e.heapPeak?.() ?? null }));
+  e.close?.();
   process.exit(0);
 }
 
@@ -162,7 +168,7 @@ const cpu = (() => { try { return execFileSync('lscpu', { encoding: 'utf8' }).ma
 console.log(`== ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC  ${cpu}, ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cpus, `
   + `node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 console.log(`== ${NAME} (ours ${DTYPE}): ${L} layers, d_model ${config.n_embd}, ${H} heads, vocab ${V}; onnxruntime-web ${ort.env.versions?.web ?? ''} wasm, `
-  + `${THREADS} thread(s), graph optimisation 'all'; ours: 1 thread; ${ROUNDS} rounds after a warm-up`);
+  + `${THREADS} thread(s), graph optimisation 'all'; ours: ${OUR_THREADS} thread(s) (${OUR_THREADS > 1 ? 'tfp_mt.mjs' : 'tfp.mjs'}); ${ROUNDS} rounds after a warm-up`);
 
 const a = await ours(), b = await onnx();
 {
@@ -188,10 +194,11 @@ const row = (label, x, y, unit = 'ms') => console.log(`${label.padEnd(28)} ours 
 row('load (bytes in memory)', a.loadMs, b.loadMs);
 cases.forEach((c, i) => row(c.label, median(times[i].ours), median(times[i].ort)));
 
-const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--dtype', DTYPE, '--ort-threads', String(THREADS)], { encoding: 'utf8' }).trim().split('\n').pop());
+const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--dtype', DTYPE, '--ort-threads', String(THREADS), '--threads', String(OUR_THREADS)], { encoding: 'utf8' }).trim().split('\n').pop());
 const mo = mem('ours'), mr = mem('ort');
 const weightsMb = readFileSync(join(DIR, NAME, 'model.safetensors')).length / 2 ** 20;
 console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB, `
   + `peak held ${(mo.peak / 2 ** 20).toFixed(0)} MiB (${(mo.peak / 2 ** 20 / weightsMb).toFixed(2)}× the weights; the ${Math.min(512, config.n_positions)} rows of logits alone are `
   + `${(Math.min(512, config.n_positions) * V * 4 / 2 ** 20).toFixed(0)} MiB), RSS growth ours ${(mo.rss_growth / 2 ** 20).toFixed(0)} MiB, ort ${(mr.rss_growth / 2 ** 20).toFixed(0)} MiB, `
   + `ratio ${(mo.rss_growth / mr.rss_growth).toFixed(2)}`);
+a.close();  // the threaded module's workers would keep Node running
