@@ -15,6 +15,15 @@ function register(): void {
   });
 }
 
-// After the page's own start-up: installing fetches every file of the build.
-if (document.readyState === 'complete') register();
-else window.addEventListener('load', register, { once: true });
+// Well after the page's own start-up: installing fetches every file of the build (every
+// page, the shipped models), which on a first visit would compete with the engine's module
+// and the model the page is loading (the playground's first attention map came ~100 ms
+// later with the install running beside it). So: the load event, 2 s, then an idle moment.
+function registerWhenIdle(): void {
+  setTimeout(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(register, { timeout: 3000 });
+    else register();
+  }, 2000);
+}
+if (document.readyState === 'complete') registerWhenIdle();
+else window.addEventListener('load', registerWhenIdle, { once: true });
