@@ -148,8 +148,9 @@ export class Models {
       const s = this.m._tfp_model_decode(ptr, p, ids.length, skipSpecialTokens ? 1 : 0);
       if (s === 0) this.c.check(2);
       // Not UTF8ToString: it would drop a leading U+FEFF (a BOM to it, text to a tokenizer).
+      // A copy (slice), not a view: TextDecoder refuses the threaded module's shared heap.
       const heap = this.m.HEAPU8;
-      return new TextDecoder('utf-8', { ignoreBOM: true }).decode(heap.subarray(s, heap.indexOf(0, s)));
+      return new TextDecoder('utf-8', { ignoreBOM: true }).decode(heap.slice(s, heap.indexOf(0, s)));
     });
   }
 
