@@ -48,6 +48,10 @@ std::string info_json(const tfp::model::LoadedModel& m) {
   j["max_positions"] = c.max_positions;
   j["has_embeddings"] = c.has_embeddings;
   j["parameters"] = parameters;
+  // The matrices as held (model/precision.h): "f32", "f16", "bf16", "int8" or "mixed", and
+  // the bytes of every weight as held.
+  j["precision"] = tfp::model::weights_precision_held(c, const_cast<tfp::model::ModelWeights&>(m.weights()));
+  j["weights_bytes"] = tfp::model::weights_bytes_held(c, const_cast<tfp::model::ModelWeights&>(m.weights()));
   j["eos_token_id"] = m.eos_token_id;
   j["decoder_start_token_id"] = m.decoder_start_token_id;
   // What the output is: "lm" (decoders: next-token logits), "masked_lm" (BERT with
@@ -160,6 +164,14 @@ int tfp_model_files_set_name(tfp_model_files* files, const char* name) {
   return tfp::api::guard("tfp_model_files_set_name", [&] {
     TFP_API_REQUIRE(files != nullptr && name != nullptr, "tfp_model_files_set_name: files or name is NULL");
     files->files.name = name;
+  });
+}
+
+int tfp_model_files_set_precision(tfp_model_files* files, const char* precision) {
+  return tfp::api::guard("tfp_model_files_set_precision", [&] {
+    TFP_API_REQUIRE(files != nullptr, "tfp_model_files_set_precision: files is NULL");
+    TFP_API_REQUIRE(tfp::model::precision_from_name(precision ? precision : "", &files->files.precision),
+                    "tfp_model_files_set_precision: '", precision, "' is not one of stored, f32, f16, int8");
   });
 }
 

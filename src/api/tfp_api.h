@@ -227,6 +227,11 @@ int tfp_model_files_set_config(tfp_model_files* files, const char* text, size_t 
 int tfp_model_files_set_tokenizer(tfp_model_files* files, const char* text, size_t bytes);
 /* The name shown in error messages ("gpt2/model.safetensors: ..."); copied; NUL-terminated. */
 int tfp_model_files_set_name(tfp_model_files* files, const char* name);
+/* The precision the model's matrices (Linear weights, token tables) are held in once
+ * loaded: "f32", "f16", "int8" (one f32 scale per output channel), or "stored" / NULL (as
+ * the checkpoint stores them: the default). The weights are held once (model/precision.h);
+ * tfp_model_info_json reports "precision" and "weights_bytes". A GRU model ignores it. */
+int tfp_model_files_set_precision(tfp_model_files* files, const char* precision);
 
 /* Parses and binds the staged files. The weights buffer is moved into the model (the
  * staging handle is left empty either way: a failed load must be staged again).

@@ -91,6 +91,7 @@ export class Models {
       this.setText(files, config, (p, n) => this.m._tfp_model_files_set_config(files, p, n));
       if (tokenizer !== null) this.setText(files, tokenizer, (p, n) => this.m._tfp_model_files_set_tokenizer(files, p, n));
       this.setText(files, args.name + '\0', (p) => this.m._tfp_model_files_set_name(files, p));
+      if (args.precision) this.setText(files, args.precision + '\0', (p) => this.m._tfp_model_files_set_precision(files, p));
       progress({ stage: 'parsing', bytes: 0, total: 0 });
       const ptr = this.out((slot) => this.m._tfp_model_load(files, slot));
       return this.register(ptr);
