@@ -14,6 +14,7 @@
 // so and closes (worker.ts); the Engine then rejects what was pending, starts a new worker
 // and tells its onRestart listeners. Models loaded before are gone: their requests are
 // refused (EngineError) and the page loads them again (web/src/shell/engine_restart.ts).
+import { startWorker, takeWorker } from './start_worker';
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
 import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
@@ -68,14 +69,6 @@ export interface RestartEvent {
 /** More than this many restarts within RESTART_WINDOW_MS: the engine gives up. */
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
-
-function startWorker(): Worker {
-  // The page's ?threads=N (1 = the single-threaded build) travels in the worker's name
-  // (load_module.ts reads it): the worker cannot see the page's address.
-  const threads = new URLSearchParams(globalThis.location?.search ?? '').get('threads');
-  const name = threads && /^\d+$/.test(threads) ? `tfp-engine threads=${threads}` : 'tfp-engine';
-  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name });
-}
 
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void; onProgress?: ((p: LoadProgress) => void) | undefined };
 
@@ -168,7 +161,7 @@ export class Engine implements Channel {
 
   /** Starts the worker and waits until the module answers. */
   static async create(): Promise<Engine> {
-    const engine = new Engine(startWorker(), { version: '', simdArch: '', threads: 1 });
+    const engine = new Engine(takeWorker(), { version: '', simdArch: '', threads: 1 });
     engine.listen();
     const reply = await engine.send({ kind: 'info' });
     if (reply.ok && reply.kind === 'info') Object.assign(engine.info, reply.result);

@@ -18,8 +18,6 @@ export interface TfpModule {
   _tfp_free(ptr: number): void;
   /** Writes 3 doubles at out: heap size, heap high-water mark, bytes malloc'd now. */
   _tfp_memory_stats(out: number): void;
-  /** Writes 3 doubles at out: heap size, heap high-water mark, bytes malloc'd now. */
-  _tfp_memory_stats(out: number): void;
 
   // Params structs (tfp_api.h "parameter structs"), written by params.mjs from this layout.
   _tfp_params_layout_json(): number;

@@ -7,6 +7,7 @@ import { Engine, type ForwardResult, type Model, type TokenizeResult, type Trans
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
+import { takeCatalogFiles, type Fetched } from './first_model';
 import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
@@ -336,28 +337,6 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     document.body.dataset.loadErrors = String(Number(document.body.dataset.loadErrors ?? 0) + 1);
   } finally {
     progressBox.hidden = true;
-  }
-}
-
-/** A catalog model's files, read by the page (see `prefetched` below). */
-interface Fetched { config: string; weights: ArrayBuffer; tokenizer?: string }
-
-/** Reads a catalog model's files; null if any of them fails (the engine then fetches them
- * itself and reports the error as usual). */
-async function fetchCatalog(id: string): Promise<Fetched | null> {
-  const c = CATALOG.find((x) => x.id === id);
-  if (!c) return null;
-  const get = async (u: string) => {
-    const r = await fetch(new URL(u, location.href));
-    if (!r.ok) throw new Error(`${u}: HTTP ${r.status}`);
-    return r;
-  };
-  try {
-    const [config, weights, tokenizer] = await Promise.all([get(c.config).then((r) => r.text()), get(c.weights).then((r) => r.arrayBuffer()),
-      c.tokenizer ? get(c.tokenizer).then((r) => r.text()) : Promise.resolve(undefined)]);
-    return { config, weights, ...(tokenizer !== undefined ? { tokenizer } : {}) };
-  } catch {
-    return null;
   }
 }
 
@@ -810,7 +789,7 @@ const starting = Engine.create();  // first: the worker's script and module are 
 // browser's IndexedDB (pages/train/handover.ts), loaded as files the reader opened.
 const fromTrain = new URLSearchParams(location.search).get('from') === 'train';
 const handedOver = fromTrain ? readHandover().catch(() => null) : Promise.resolve(null);
-const prefetched = fromTrain ? Promise.resolve(null) : fetchCatalog(firstModel);
+const prefetched = fromTrain ? Promise.resolve(null) : takeCatalogFiles(firstModel);  // entry.ts began reading it
 starting.then(
   async (e) => {
     engine = e;
