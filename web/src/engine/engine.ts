@@ -48,6 +48,8 @@ export type ModelSource =
 
 export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
+  /** What the matrices are held as (model/precision.h); absent: as the checkpoint stores them. */
+  precision?: 'f32' | 'f16' | 'int8';
 }
 
 /** A request the engine refused; `message` names the operation and the shapes. */
@@ -193,6 +195,7 @@ export class Engine implements Channel {
   /** Loads a model (see ModelSource); progress reports stages and weight bytes read. */
   async load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
     const { args, transfer } = loadArgs(source);
+    if (options.precision) args.precision = options.precision;
     const reply = await this.request({ kind: 'load', args }, transfer, options.onProgress);
     if (reply.ok && reply.kind === 'load') return new Model(this.channel(), reply.result.model, reply.result.info);
     throw new EngineError('engine: unexpected reply to load');

@@ -124,6 +124,11 @@ export const en = {
   'play.typeText': 'Type some text to see its tokens.',
   'play.truncated': ' (the text has {total}; the model\'s context holds {max}, so only the first {max} are used: the last {dropped} are left out)',
   'play.forwardTime': '. Forward pass {workerMs} ms in the engine worker, {totalMs} ms in all.',
+  // The precision switch (precision.ts): the model opened again with its matrices in f32, f16 or int8.
+  'play.precision': 'Weights held as',
+  'play.precisionHelp': 'Opens the model again with its matrices (Linear weights, token table) in this precision: less memory for f16 and int8 (one scale per output channel), the predictions change a little.',
+  'play.precisionInfo': 'Weights in memory: {size} ({precision}).',
+  'play.precisionSpeed': ' Last forward pass: {ms} ms for {count} tokens.',
   'play.loadingTheModel': 'Loading the model…',
   'play.noPicture': 'This view has no picture to export.',
   // Cross-attention rows are labelled by the token each decoder step produced (alignment).

@@ -21,6 +21,7 @@ import { machinery, showArchitecture } from './architecture';
 import { estimateText, folderEstimate, refusalText } from './open_files';
 import type { MemoryEstimate } from '../../engine/checkpoint_memory';
 import { watchRestarts } from '../../shell/engine_restart';
+import { PrecisionSwitch } from './precision';
 
 /** What tests (and curious users) can read back. */
 export interface PlayDebug {
@@ -230,6 +231,11 @@ function showPickerText(): void {
 }
 showPickerText();
 
+// f32 / f16 / int8: the current model opened again in that precision (precision.ts).
+const precisionSwitch = new PrecisionSwitch(() => { if (reopen && !restoring) void reopen(); });
+modelSelect.parentElement!.after(precisionSwitch.element);
+applyMarkup(precisionSwitch.element);
+
 const ARCH_KEYS: Record<string, MessageKey> = {
   encoder_only: 'play.archEncoder', decoder_only: 'play.archDecoder', encoder_decoder: 'play.archEncDec',
 };
@@ -257,6 +263,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
   progressLabel.textContent = t('play.loadingModel', { label });
   try {
     const model = await engine.load(source, {
+      ...(precisionSwitch.requested ? { precision: precisionSwitch.requested } : {}),
       onProgress: (p) => {
         if (p.total > 0) progressBar.value = p.bytes / p.total;
         const kib = (p.bytes / 1024).toFixed(0);
@@ -276,6 +283,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
       }
     }
     const old = current.model;
+    precisionSwitch.setModel(model.info, old !== null && id === state.model);
     current.model = model;
     current.label = label;
     currentName = name;
@@ -494,6 +502,7 @@ async function compute(): Promise<void> {
     const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
                                            ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}) });
     current.forward = fwd;
+    precisionSwitch.noteForward(fwd.workerMs, ids.length);
     debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
     current.families = families(fwd, tokens.map((t) => visibleToken(t, byteLevel)), byteLevel);
     // The drill-down replays rows of this same pass (same ids, same decoder input).
@@ -762,6 +771,8 @@ onThemeChange(() => inspector.redraw());
 // tokens and attention maps stay; only labels, status lines and views are redrawn.
 onLocaleChange(() => {
   showPickerText();
+  applyMarkup(precisionSwitch.element);
+  precisionSwitch.text();
   tabButtons.forEach((b, k) => { b.textContent = t(VIEW_LABELS[VIEWS[k]!]); });
   statusLine.textContent = statusText();
   if (errorText !== null) errorLine.textContent = labelText(errorText);
