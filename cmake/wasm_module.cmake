@@ -69,6 +69,21 @@ endif()
 add_executable(${tfp_module} ${tfp_module_entry})
 target_link_libraries(${tfp_module} PRIVATE tfp_engine)
 set_target_properties(${tfp_module} PROPERTIES OUTPUT_NAME ${tfp_module_out} SUFFIX .mjs)
+if(TFP_PTHREADS)
+  # Emscripten 3.1.6 with clang 14 and -pthread -fwasm-exceptions: its libunwind keeps the
+  # landing-pad context (__wasm_lpad_context) thread_local, but clang 14 writes it as a
+  # plain global, so no catch clause ever matched (every engine error reached the C API as
+  # "unknown exception"). Emscripten's own Unwind-wasm.c, compiled here with the context a
+  # plain global (what clang 14 writes), replaces the library's copy. One context for all
+  # threads: two threads unwinding at the same moment would race; the pool's tasks only
+  # throw on errors. (tests/js/threads.test.mjs checks the error messages.)
+  enable_language(C)
+  add_library(tfp_unwind_wasm OBJECT ${EMSCRIPTEN_ROOT_PATH}/system/lib/libunwind/src/Unwind-wasm.c)
+  target_include_directories(tfp_unwind_wasm PRIVATE ${EMSCRIPTEN_ROOT_PATH}/system/lib/libunwind/include)
+  target_compile_definitions(tfp_unwind_wasm PRIVATE NDEBUG __USING_WASM_EXCEPTIONS__
+                             _LIBUNWIND_DISABLE_VISIBILITY_ANNOTATIONS _Thread_local=)
+  target_link_libraries(${tfp_module} PRIVATE tfp_unwind_wasm)
+endif()
 target_compile_options(${tfp_module} PRIVATE -O3)
 target_link_options(${tfp_module} PRIVATE
   -O3

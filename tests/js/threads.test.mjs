@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp } from './tfp_module.mjs';
 import { loadTfpMt } from './tfp_module_mt.mjs';
-import { ModelApi } from './model_api.mjs';
+import { ModelApi, readFixture } from './model_api.mjs';
 
 let st, mt, stModel, mtModel;
 const config = JSON.stringify({
@@ -67,4 +67,21 @@ test('generation (KV cache, sampling) on 2 threads gives the same tokens and pro
   assert.equal(a.ids.length, 24);
   assert.deepEqual(b.ids, a.ids);
   assert.deepEqual(Float32Array.from(b.probs), Float32Array.from(a.probs));
+});
+
+test('errors keep their message in the threaded build (C++ exceptions caught by type)', () => {
+  const f = readFixture('gpt2_tiny');
+  const message = (api, files) => {
+    try {
+      api.free(api.load(files));
+      return null;
+    } catch (e) {
+      return e.message;
+    }
+  };
+  for (const files of [{ ...f, config: '[1,2]' }, { ...f, weights: f.weights.slice(0, 100) }]) {
+    const want = message(st, files);
+    assert.ok(want && !want.includes('unknown exception'), want);
+    assert.equal(message(mt, files), want);
+  }
 });
