@@ -439,19 +439,23 @@ bool split_for_threads(const MatmulArgs& a, F&& run) {
   if (!parallel_worth(static_cast<int64_t>(a.M) * a.N * a.K)) return false;
   const int t = threads();
   const int panels = static_cast<int>((a.N + C::NR - 1) / C::NR);
-  if (panels >= 2 * t) {  // >= 2 panels a task
-    parallel_for(t, [&](int i) {
-      const int j0 = static_cast<int>(static_cast<int64_t>(panels) * i / t) * C::NR;
-      const int j1 = std::min(a.N, static_cast<int>(static_cast<int64_t>(panels) * (i + 1) / t) * C::NR);
+  // Up to 4 blocks a thread, claimed as threads come free: a thread that another process
+  // holds up (shared cores) leaves its blocks to the others.
+  if (panels >= 2 * t) {  // >= 2 panels a block
+    const int n = std::min(panels / 2, 4 * t);
+    parallel_for(n, [&](int i) {
+      const int j0 = static_cast<int>(static_cast<int64_t>(panels) * i / n) * C::NR;
+      const int j1 = std::min(a.N, static_cast<int>(static_cast<int64_t>(panels) * (i + 1) / n) * C::NR);
       run(column_block(a, j0, j1));
     });
     return true;
   }
   const int groups = (a.M + C::MR - 1) / C::MR;
-  if (a.M > kSmallM && groups >= 2 * t) {
-    parallel_for(t, [&](int i) {
-      const int i0 = static_cast<int>(static_cast<int64_t>(groups) * i / t) * C::MR;
-      const int i1 = std::min(a.M, static_cast<int>(static_cast<int64_t>(groups) * (i + 1) / t) * C::MR);
+  if (a.M > kSmallM && groups >= 2 * t) {  // >= 2 MR groups a block
+    const int n = std::min(groups / 2, 4 * t);
+    parallel_for(n, [&](int i) {
+      const int i0 = static_cast<int>(static_cast<int64_t>(groups) * i / n) * C::MR;
+      const int i1 = std::min(a.M, static_cast<int>(static_cast<int64_t>(groups) * (i + 1) / n) * C::MR);
       run(row_block(a, i0, i1));
     });
     return true;
