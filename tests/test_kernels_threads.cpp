@@ -70,8 +70,9 @@ TEST_CASE("kernels/threads: matmul on 2 and 3 threads equals 1 thread bit for bi
   ThreadsScope keep;
   struct Shape { int M, N, K; };
   // column blocks, row blocks (N < 2 panels a thread), GEMV (M <= 4), K past KC, odd edges
-  const Shape shapes[] = {{1, 1031, 300}, {3, 517, 301}, {4, 2049, 129}, {133, 37, 129},
-                          {131, 1031, 257}, {7, 300, 513}, {200, 9, 300}, {64, 64, 64}};
+  // (every shape but the last is above parallel_worth's 2^20 multiply-adds; 64^3 stays inline)
+  const Shape shapes[] = {{1, 4099, 300}, {3, 1031, 513}, {4, 2049, 129}, {261, 37, 129},
+                          {131, 1031, 257}, {7, 300, 513}, {400, 9, 300}, {64, 64, 64}};
   for (const Shape& s : shapes)
     for (BLayout layout : {BLayout::KN, BLayout::NK})
       for (int variant = 0; variant < 3; ++variant) {  // 0 plain, 1 strided+bias+accumulate, 2 16-bit B
@@ -110,7 +111,7 @@ TEST_CASE("kernels/threads: matmul on 2 and 3 threads equals 1 thread bit for bi
 
 TEST_CASE("kernels/threads: attention heads on 2 threads equal 1 thread bit for bit") {
   ThreadsScope keep;
-  const int64_t H = 4, T = 67, D = 24;
+  const int64_t H = 4, T = 97, D = 24;  // 4·97·97·48 = 1.8 M multiply-adds: split by heads
   Tensor q({H, T, D}), k({H, T, D}), v({H, T, D});
   const auto r = randoms(static_cast<size_t>(3 * H * T * D), 5);
   std::memcpy(q.ptr(), r.data(), sizeof(float) * H * T * D);

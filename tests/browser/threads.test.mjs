@@ -3,7 +3,7 @@
 //   - served with COOP/COEP (vite preview, what npm start and npm run preview send) the
 //     page is cross-origin isolated: the threaded module tfp_mt.mjs runs on
 //     min(hardwareConcurrency, 4) threads (> 1 on any machine with 2 cores), the footer
-//     says so, and brown-gpt's attention maps for a 60-token text (GEMMs and heads split)
+//     says so, and brown-gpt's attention maps for an 80-token text (GEMMs and heads split)
 //     are computed;
 //   - served by a bare static host (no headers) it is not: tfp.mjs on 1 thread, and the
 //     same text gives the same maps, bit for bit;
@@ -14,8 +14,12 @@ import { attentionOn, openSite } from './harness.mjs';
 import { hasShipped } from '../js/model_api.mjs';
 
 const SKIP = hasShipped('brown-gpt') ? false : 'brown-gpt is not shipped';
+// Long enough (> 64 tokens) that brown-gpt's attention is split by heads too (4 heads x
+// T² x 64 >= 2^20 multiply-adds, kernels/parallel.cpp), not only its GEMMs.
 const TEXT = 'The jury said the city of Atlanta had a fine election and that the new mayor would take '
-  + 'office in the spring, after the county board met to count the votes again in the old hall.';
+  + 'office in the spring, after the county board met to count the votes again in the old hall. '
+  + 'The committee also said that the state should pay for the new roads and the schools, and it '
+  + 'asked the governor to act on the report before the end of the year.';
 
 let site;  // one at a time: both serve build/web-test/threads/
 after(async () => {
@@ -26,7 +30,7 @@ after(async () => {
 async function run({ page, base, problems }) {
   await page.goto(`${base}/?model=brown-gpt&text=${encodeURIComponent(TEXT)}`);
   await page.waitForFunction(() => (window.tfpPlay?.attention?.length ?? 0) > 0
-    && (window.tfpPlay.encoding?.ids.length ?? 0) > 40
+    && (window.tfpPlay.encoding?.ids.length ?? 0) > 64
     && document.getElementById('status')?.textContent?.includes('ms'), null, { timeout: 60_000 });
   const info = await page.evaluate(() => ({
     isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency,

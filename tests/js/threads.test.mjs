@@ -2,8 +2,9 @@
 // (tfp.mjs), both loaded in this process: the same seeded model gives the same bits —
 // logits, hidden states and every attention map at T = 1 and T = 64, and the same
 // generated tokens and probabilities — on 2 and 3 threads. The model is large enough
-// that every split runs: GEMMs by columns (projections, MLP, LM head; M = 1 GEMVs at
-// T = 1) and attention by heads (6 heads at T = 64).
+// that every split runs (kernels/parallel.cpp: from 2^20 multiply-adds): GEMMs by columns
+// (projections, MLP, LM head; at T = 1 the M = 1 GEMVs of the MLP and the LM head) and
+// attention by heads (6 heads at T = 64: 3.1 M).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp } from './tfp_module.mjs';
@@ -12,8 +13,8 @@ import { ModelApi, readFixture } from './model_api.mjs';
 
 let st, mt, stModel, mtModel;
 const config = JSON.stringify({
-  model_type: 'tfp', architecture: 'decoder_only', d_model: 384, n_heads: 6, d_ff: 1536, n_decoder_layers: 2,
-  vocab_size: 2048, max_positions: 128, positional: 'sinusoidal', norm_first: true, decoder_final_norm: true,
+  model_type: 'tfp', architecture: 'decoder_only', d_model: 384, n_heads: 6, d_ff: 3072, n_decoder_layers: 2,
+  vocab_size: 4096, max_positions: 128, positional: 'sinusoidal', norm_first: true, decoder_final_norm: true,
 });
 
 before(async () => {
@@ -50,7 +51,7 @@ for (const threads of [2, 3]) {
   test(`forward at T = 1 and T = 64 on ${threads} threads equals the single-threaded build bit for bit`, () => {
     assert.equal(mt.m._tfp_set_threads(threads), threads);
     for (const T of [1, 64]) {
-      const ids = Array.from({ length: T }, (_, i) => (i * 37 + 5) % 2048);
+      const ids = Array.from({ length: T }, (_, i) => (i * 37 + 5) % 4096);
       const a = bytesOf(st.forward(stModel, ids, { attention: true }));
       const b = bytesOf(mt.forward(mtModel, ids, { attention: true }));
       assert.ok(Object.keys(a).some((k) => k.includes('attn') || k.includes('attention')), `no attention maps in ${Object.keys(a)}`);
@@ -62,7 +63,7 @@ for (const threads of [2, 3]) {
 test('generation (KV cache, sampling) on 2 threads gives the same tokens and probabilities', () => {
   mt.m._tfp_set_threads(2);
   const opts = { maxTokens: 24, temperature: 1, topK: 50, seed: 5 };
-  const prompt = Array.from({ length: 40 }, (_, i) => (i * 11 + 3) % 2048);
+  const prompt = Array.from({ length: 40 }, (_, i) => (i * 11 + 3) % 4096);
   const a = st.generate(stModel, prompt, opts), b = mt.generate(mtModel, prompt, opts);
   assert.equal(a.ids.length, 24);
   assert.deepEqual(b.ids, a.ids);
