@@ -110,7 +110,9 @@ LoadedModel load_model(ModelFiles files) {
 
   // Another precision: rewrite the weights by role in it and bind those; the file's own
   // bytes (and every f32 copy made from them) are released here (model/precision.h).
-  if (files.precision != Precision::stored) {
+  // (Already held that way, e.g. f32 asked of an F32 file: nothing to do.)
+  if (files.precision != Precision::stored &&
+      weights_precision_held(m.model.config, m.model.weights) != precision_name(files.precision)) {
     std::vector<uint8_t> bytes = weights_at_precision(m.model.config, m.model.weights, files.precision);
     m.model.weights = ModelWeights::for_config(m.model.config);
     m.model.backing.reset();

@@ -114,10 +114,14 @@ std::vector<uint8_t> weights_at_precision(const ModelConfig& cfg, const ModelWei
       auto make = [q, &s, O, I]() {
         if (q->channels || O == 0) return;
         if (!s.int8 || s.int8->empty()) {
-          Tensor tmp;
-          const TensorView v = s.f32(tmp);  // InOut (I, O): element (o, i) at i*O + o
-          *q = is_in_out(s) ? nn::quantize_int8_channels(v.data, O, I, 1, O)
-                            : nn::quantize_int8_channels(v.data, O, I, I, 1);
+          if (is_in_out(s)) {  // (I, O): transposed once, then read along rows (two passes)
+            const Tensor t = matrix_out_in(s);
+            *q = nn::quantize_int8_channels(t.ptr(), O, I, I, 1);
+          } else {
+            Tensor tmp;
+            const TensorView v = s.f32(tmp);
+            *q = nn::quantize_int8_channels(v.data, O, I, I, 1);
+          }
         } else {  // already int8 (O, I): copy
           q->channels = O;
           q->inputs = I;

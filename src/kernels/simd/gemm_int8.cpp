@@ -9,7 +9,7 @@
 //                    (SSE4.1 _mm_madd_epi16 = WASM i32x4.dot_i16x8_s)
 //                  C[i, n] = alpha · sa · s[n] · acc (+ bias) (+ C). B is read once, row by
 //                  row, 1 byte a weight.
-//   otherwise      dequantise kNB rows of B to f32 scratch and run the f32 matmul on them
+//   otherwise      dequantise blocks of B's rows (~1 MiB) to f32 and run the f32 matmul on them
 //                  (prefill is compute-bound: the f32 microkernel is what counts there).
 //
 // Overflow: |qa| <= 32767, |q| <= 127, so one int32 lane gains at most 4 · 127 · 32767 <
@@ -41,7 +41,7 @@ namespace {
 
 constexpr int kSmallM = 4;
 constexpr int kFlushK = 2048;  // int32 partial sums go to float every this many k
-constexpr int kNB = 64;        // rows of B dequantised at a time for M > kSmallM
+constexpr int64_t kWideBytes = 1 << 20;  // M > kSmallM: rows of B dequantised at a time fill ~1 MiB
 
 // Per-thread buffers: the quantised A rows (int16, padded to 32) and dequantised B rows.
 thread_local std::vector<int16_t> t_qa;
@@ -52,7 +52,18 @@ thread_local std::vector<float> t_wide;
 float quantize_row_i16(const float* a, int K, int K16, int16_t* q) {
   float amax = 0;
   bool finite = true;
-  for (int k = 0; k < K; ++k) {
+  int k = 0;
+#if TFP_I8_WASM
+  {  // f32x4.max propagates NaN; an infinity makes amax infinite: both fail isfinite below
+    v128_t m = wasm_f32x4_splat(0.0f);
+    for (; k + 4 <= K; k += 4) m = wasm_f32x4_max(m, wasm_f32x4_abs(wasm_v128_load(a + k)));
+    amax = std::max(std::max(wasm_f32x4_extract_lane(m, 0), wasm_f32x4_extract_lane(m, 1)),
+                    std::max(wasm_f32x4_extract_lane(m, 2), wasm_f32x4_extract_lane(m, 3)));
+    finite = std::isfinite(wasm_f32x4_extract_lane(m, 0)) && std::isfinite(wasm_f32x4_extract_lane(m, 1)) &&
+             std::isfinite(wasm_f32x4_extract_lane(m, 2)) && std::isfinite(wasm_f32x4_extract_lane(m, 3));
+  }
+#endif
+  for (; k < K; ++k) {
     finite = finite && std::isfinite(a[k]);
     amax = std::max(amax, std::fabs(a[k]));
   }
@@ -63,7 +74,18 @@ float quantize_row_i16(const float* a, int K, int K16, int16_t* q) {
     return 0.0f;
   }
   const float inv = 32767.0f / amax;
-  for (int k = 0; k < K; ++k) q[k] = static_cast<int16_t>(std::lrint(a[k] * inv));
+  k = 0;
+#if TFP_I8_WASM
+  {  // round to nearest even (as lrint), |a·inv| <= 32767: the narrowing never saturates
+    const v128_t vi = wasm_f32x4_splat(inv);
+    for (; k + 8 <= K; k += 8) {
+      const v128_t lo = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(a + k), vi)));
+      const v128_t hi = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(a + k + 4), vi)));
+      wasm_v128_store(q + k, wasm_i16x8_narrow_i32x4(lo, hi));
+    }
+  }
+#endif
+  for (; k < K; ++k) q[k] = static_cast<int16_t>(std::lrint(a[k] * inv));
   return amax / 32767.0f;
 }
 
@@ -142,9 +164,12 @@ void gemv_int8(const MatmulArgs& a) {
 }
 
 void gemm_dequant(const MatmulArgs& a) {
-  t_wide.resize(static_cast<size_t>(kNB) * a.K);
-  for (int n0 = 0; n0 < a.N; n0 += kNB) {
-    const int nb = std::min(kNB, a.N - n0);
+  // Each block is a separate f32 matmul that packs A again: blocks as wide as ~1 MiB of
+  // B allows (at least 64 rows) keep that repacking small beside the block's products.
+  const int block = static_cast<int>(std::max<int64_t>(64, kWideBytes / (4 * int64_t{a.K})) / 16 * 16);
+  t_wide.resize(static_cast<size_t>(std::min(block, a.N)) * a.K);
+  for (int n0 = 0; n0 < a.N; n0 += block) {
+    const int nb = std::min(block, a.N - n0);
     for (int r = 0; r < nb; ++r) {
       const int8_t* q = a.B8 + static_cast<int64_t>(n0 + r) * a.ldb;
       const float s = a.B8_scale[n0 + r];
