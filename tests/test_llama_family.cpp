@@ -194,16 +194,33 @@ TEST_CASE("llama family: options the engine does not implement are refused by na
   };
   // Llama without attention_bias: a q_proj bias (32 = 4 heads × 8).
   CHECK_THROWS_WITH_AS(load_model(with_extra("llama_gqa", "model.layers.0.self_attn.q_proj.bias", 32)),
-                       doctest::Contains("unexpected tensor 'model.layers.0.self_attn.q_proj.bias' (role dec.{i}.attn.q.bias, "
+                       doctest::Contains("unexpected tensor 'model.layers.0.self_attn.q_proj.bias' (role dec.0.attn.q.bias, "
                                          "which this config does not have"),
                        Error);
   // Qwen2: q/k/v carry biases, o_proj does not.
   CHECK_THROWS_WITH_AS(load_model(with_extra("qwen2", "model.layers.1.self_attn.o_proj.bias", 32)),
-                       doctest::Contains("unexpected tensor 'model.layers.1.self_attn.o_proj.bias' (role dec.{i}.attn.out.bias"),
+                       doctest::Contains("unexpected tensor 'model.layers.1.self_attn.o_proj.bias' (role dec.1.attn.out.bias"),
                        Error);
   // Llama with mlp_bias false: a down_proj bias.
   CHECK_THROWS_WITH_AS(load_model(with_extra("llama_gqa", "model.layers.1.mlp.down_proj.bias", 32)),
                        doctest::Contains("unexpected tensor 'model.layers.1.mlp.down_proj.bias'"), Error);
+
+  // The other way round: a bias the config declares (Qwen2's q/k/v) missing from the file
+  // is named, not taken as 0 (Hugging Face would initialise it at random).
+  auto without = [&](const std::string& fixture, const std::string& tensor) {
+    const io::SafeTensors st = io::SafeTensors::load(family_dir(fixture) + "/model.safetensors");
+    io::SafeTensorsWriter wr;
+    for (const io::TensorEntry& e : st.entries())
+      if (e.name != tensor) wr.add_f32(e.name, e.shape, st.f32(e).data);
+    ModelFiles f;
+    f.name = fixture + "-bias";
+    f.config_json = io::read_text_file(family_dir(fixture) + "/config.json");
+    f.safetensors = wr.finish();
+    return f;
+  };
+  CHECK_THROWS_WITH_AS(load_model(without("qwen2", "model.layers.1.self_attn.k_proj.bias")),
+                       doctest::Contains("missing tensor 'model.layers.1.self_attn.k_proj.bias' (role dec.1.attn.k.bias)"),
+                       Error);
 }
 
 TEST_CASE("llama family: the KV cache holds only the key/value heads (Hkv x D x positions x layers x 2 x 4 bytes)") {

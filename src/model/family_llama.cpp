@@ -130,6 +130,7 @@ const NameTable& names_llama() {
                 // A tied model may still store its head: the same matrix as embed_tokens.
                 {"lm_head.weight"}};
     t.rules.push_back({"dec.{i}.norm_ffn.gamma", "layers.{i}.post_attention_layernorm.weight"});
+    t.declared_biases_required = true;  // Qwen2's q/k/v, attention_bias, mlp_bias
     return t;
   }();
   return table;

@@ -104,21 +104,31 @@ bool match_any(const std::vector<const char*>& patterns, std::string_view name) 
 
 }  // namespace
 
-bool name_pattern_match(std::string_view pattern, std::string_view name) {
+namespace {
+// name_pattern_match, also giving the digits the first {i} matched ("" when none).
+bool pattern_match(std::string_view pattern, std::string_view name, std::string* layer) {
   if (pattern.empty()) return name.empty();
   if (pattern[0] == '*') {
     for (size_t k = 0; k <= name.size(); ++k)
-      if (name_pattern_match(pattern.substr(1), name.substr(k))) return true;
+      if (pattern_match(pattern.substr(1), name.substr(k), layer)) return true;
     return false;
   }
   if (pattern.starts_with("{i}")) {
     size_t k = 0;
     while (k < name.size() && std::isdigit(static_cast<unsigned char>(name[k]))) ++k;
     for (size_t n = k; n >= 1; --n)
-      if (name_pattern_match(pattern.substr(3), name.substr(n))) return true;
+      if (pattern_match(pattern.substr(3), name.substr(n), layer)) {
+        if (layer) *layer = std::string(name.substr(0, n));
+        return true;
+      }
     return false;
   }
-  return !name.empty() && name[0] == pattern[0] && name_pattern_match(pattern.substr(1), name.substr(1));
+  return !name.empty() && name[0] == pattern[0] && pattern_match(pattern.substr(1), name.substr(1), layer);
+}
+}  // namespace
+
+bool name_pattern_match(std::string_view pattern, std::string_view name) {
+  return pattern_match(pattern, name, nullptr);
 }
 
 const NameTable* name_table_for(CheckpointFamily family) {
@@ -149,12 +159,17 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   // File names with an optional prefix removed ("transformer.h.0..." → "h.0...").
   std::unordered_map<std::string, const io::TensorEntry*> by_name;
   std::unordered_map<const io::TensorEntry*, std::string> short_name;
+  // The prefix the file's names of each first component carry ("layers" → "model.", "lm_head"
+  // → ""): a missing tensor is named as this file would spell it.
+  std::unordered_map<std::string, std::string> prefix_of;
+  const auto head = [](const std::string& key) { return key.substr(0, key.find('.')); };
   for (const io::TensorEntry& e : st.entries()) {
     std::string key = e.name;
     if (table)
       for (const char* p : table->prefixes)
         if (key.starts_with(p)) {
           key = key.substr(std::string_view(p).size());
+          prefix_of.emplace(head(key), p);
           break;
         }
     const auto [it, fresh] = by_name.emplace(key, &e);
@@ -207,8 +222,12 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
       }
     }
     if (!e) {
-      if (slot.required)
-        problems.push_back("missing tensor '" + candidates.front() + "' (role " + slot.role + ")");
+      // (The layers' attention and MLP biases: those the config's options declare.)
+      const bool declared_bias = table && table->declared_biases_required && slot.role.ends_with(".bias") &&
+                                 (slot.role.find(".attn.") != std::string::npos || slot.role.find(".ffn.") != std::string::npos);
+      if (slot.required || declared_bias)
+        problems.push_back("missing tensor '" + prefix_of[head(candidates.front())] + candidates.front() + "' (role " +
+                           slot.role + ")");
       continue;
     }
     used.insert(e);
@@ -278,9 +297,13 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
       // A name the table knows but the config did not ask for: say which role.
       if (table)
         for (const NameRule& r : table->rules)
-          for (const std::string& alt : split_alternatives(r.names))
-            if (name_pattern_match(alt, key) && why.back() == '\'')
-              why += std::string(" (role ") + r.role + ", which this config does not have: layer count or options differ?)";
+          for (const std::string& alt : split_alternatives(r.names)) {
+            std::string layer;
+            if (why.back() != '\'' || !pattern_match(alt, key, &layer)) continue;
+            std::string role = r.role;  // "dec.{i}.attn.q.bias" -> "dec.0.attn.q.bias"
+            if (const size_t at = role.find("{i}"); at != std::string::npos && !layer.empty()) role.replace(at, 3, layer);
+            why += " (role " + role + ", which this config does not have: layer count or options differ?)";
+          }
       problems.push_back(why);
     }
   }

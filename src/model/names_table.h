@@ -48,6 +48,10 @@ struct NameTable {
   std::vector<NameRule> rules;
   std::vector<const char*> ignored;         // patterns ('*' and {i}) of known buffers
   std::vector<const char*> allowed_unused;  // patterns of weights we knowingly leave unused
+  // The config says which Linear layers carry biases (Llama's attention_bias/mlp_bias,
+  // Qwen2's q/k/v): a bias it declares must be in the file. Elsewhere biases are optional
+  // (absent = 0), as PyTorch files of bias-free layers have none.
+  bool declared_biases_required = false;
 };
 
 const NameTable& names_gpt2();
