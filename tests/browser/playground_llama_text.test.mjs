@@ -288,8 +288,13 @@ test(`${c.name}: GQA in the inspector: KV groups in the grid, drill-down q/k aft
   assert.match(await page.locator('.qk-vector-label').first().innerText(), /^q after RoPE/);
   assert.match(await page.locator('.qk-mark[data-mark="rotary"]').innerText(), new RegExp(`all ${c.D} dimensions rotated`));
   assert.match(await page.locator('.qk-mark[data-mark="kv"]').innerText(), /query head 6 reads key\/value head 2, shared by query heads 5–8/);
-  // The k_j column is the engine's rotated keys.
+  // The k_j column is the engine's rotated keys; the v_j column draws the shared head's values
+  // (each bar's title is "[i] value" to 3 decimals).
   assert.equal(await page.locator('.qk-table tbody tr').count(), T);
+  const vShown = await page.locator('.qk-table tbody td.qk-v').evaluateAll((tds) => tds.map((td) =>
+    Array.from(td.querySelectorAll('.vb-cell'), (c) => Number(c.title.split(' ')[1]))));
+  assert.equal(vShown.length, T);
+  vShown.forEach((row, j) => close(row, Array.from(steps.v.data.subarray(j * c.D, (j + 1) * c.D)), `v_${j + 1} drawn`, 5e-4 + 1e-9));
   // Every query head of the group reads the same k_j and v_j; the other group's differ.
   for (const h of [4, 6, 7]) {
     const o = api.attentionSteps(model, ids, { set: 'dec', layer: 1, head: h, query: T - 1 });

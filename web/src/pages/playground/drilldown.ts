@@ -228,6 +228,7 @@ export class DrillDown {
     // values and the output share another.
     const qkScale = maxAbs(r.q.data, r.k.data);
     const vScale = maxAbs(r.weightedV.data, r.out.data);
+    const vRawScale = maxAbs(r.v.data);  // the values themselves, before p_j weighs them
     const qRow = el('div', 'qk-vector');
     qRow.append(el('span', 'qk-vector-label', msg(m.rotaryDims > 0 ? 'play.qk.qLabelRope' : 'play.qk.qLabel', { query: query + 1, D })),
       vectorBars(r.q.data, { label: msg('play.qk.qBars', { query: query + 1 }), scale: qkScale, ...rotated }));
@@ -243,7 +244,7 @@ export class DrillDown {
       ['q·k_j', 'play.qk.colDot'], [m.ownScale ? msg('play.qk.colScaledOwn') : '÷√d_k', 'play.qk.colScaled'],
       ...(capped ? [[msg('play.qk.colCapped'), 'play.qk.colCappedTitle', 'qk-col-capped'] as [string, MessageKey, string]] : []),
       [biasHead[0], biasHead[1], m.biasShown ? 'qk-col-bias qk-bias-on' : 'qk-col-bias'],
-      ['softmax p_j', 'play.qk.colP'], ['p_j·v_j', 'play.qk.colPV']];
+      ['softmax p_j', 'play.qk.colP'], ['v_j', 'play.qk.colV'], ['p_j·v_j', 'play.qk.colPV']];
     for (const [text, title, cls] of cols) {
       const th = el('th', cls, text);
       th.scope = 'col';
@@ -286,11 +287,13 @@ export class DrillDown {
         track.append(fill);
         w.append(track, el('span', 'bar-value', p.toFixed(4)));
       }
+      const vCell = el('td', 'qk-vec qk-v');
+      vCell.append(vectorBars(r.v.data.subarray(j * D, (j + 1) * D), { label: `v_${j + 1}`, scale: vRawScale, compact: true }));
       const wv = el('td', 'qk-vec');
       wv.append(vectorBars(r.weightedV.data.subarray(j * D, (j + 1) * D), { label: `p_${j + 1} v_${j + 1}`, scale: vScale, compact: true }));
       const cap = capped ? [num(capped.data[j]!)] : [];
       cap.forEach((c) => c.classList.add('qk-col-capped'));
-      tr.append(th, key, kCell, num(r.scores.data[j]!), num(r.scaled.data[j]!), ...cap, bias, w, wv);
+      tr.append(th, key, kCell, num(r.scores.data[j]!), num(r.scaled.data[j]!), ...cap, bias, w, vCell, wv);
       tbody.append(tr);
     }
     const tfoot = el('tfoot');
@@ -304,7 +307,7 @@ export class DrillDown {
     outCell.append(vectorBars(r.out.data, { label: msg('play.qk.outSum'), scale: vScale, compact: true }));
     const gap = el('td', undefined, 'out = Σ_j p_j·v_j');
     gap.colSpan = capped ? 6 : 5;
-    fr.append(sumLabel, gap, sumCell, outCell);
+    fr.append(sumLabel, gap, sumCell, el('td'), outCell);  // (nothing under the v_j column)
     tfoot.append(fr);
     table.append(caption, thead, tbody, tfoot);
     const scroller = el('div', 'qk-table-wrap');
