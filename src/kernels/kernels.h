@@ -32,7 +32,8 @@ struct MatmulArgs {
   // B kept as the checkpoint stored it, in 16-bit floats: when B16 is set it replaces B
   // (same layout, ldb in elements). matmul widens it block by block into L1/L2 scratch,
   // so results equal matmul on the widened f32 B bit for bit, and no f32 copy of the
-  // weights exists (a decode step also reads half the bytes). Not for matmul_packed.
+  // weights exists (a decode step also reads half the bytes); M = 1 in 4-lane builds (WASM)
+  // converts inside the GEMV instead (simd/gemv_b16.cpp), same bits. Not for matmul_packed.
   const uint16_t* B16 = nullptr;
   bool B16_bf16 = false;        // bfloat16 instead of IEEE half
   // B as int8 with one scale per output column, for matmul_int8 only (layout NK):
