@@ -32,8 +32,8 @@ struct MatmulArgs {
   // B kept as the checkpoint stored it, in 16-bit floats: when B16 is set it replaces B
   // (same layout, ldb in elements). matmul widens it block by block into L1/L2 scratch,
   // so results equal matmul on the widened f32 B bit for bit, and no f32 copy of the
-  // weights exists (a decode step also reads half the bytes); M = 1 in 4-lane builds (WASM)
-  // converts inside the GEMV instead (simd/gemv_b16.cpp), same bits. Not for matmul_packed.
+  // weights exists (a decode step also reads half the bytes); for M = 1 see
+  // matmul_b16_decode. Not for matmul_packed.
   const uint16_t* B16 = nullptr;
   bool B16_bf16 = false;        // bfloat16 instead of IEEE half
   // B as int8 with one scale per output column, for matmul_int8 only (layout NK):
@@ -60,6 +60,14 @@ void matmul_packed(const MatmulArgs& args, const PackedB& b);
 // Convenience for contiguous matrices: lda = K, ldb = row length of B, ldc = N.
 MatmulArgs dense(int M, int N, int K, const float* A, const float* B, float* C,
                  BLayout layout = BLayout::KN, const float* bias = nullptr);
+
+// M = 1 on 16-bit B (args.B16) with the conversion inside the GEMV (4-lane builds: WASM,
+// -msse4.1; simd/gemv_b16.cpp): the same bits as matmul. Returns false when not taken (M != 1,
+// an 8-lane build, max|A| >= 2^16, an f16 inf/NaN in B; C is left as it was): then call
+// matmul. A separate entry,
+// not a branch inside matmul: a call to it there made clang 14 compile matmul's M = 128
+// GEMM 70 % slower in WASM (1,210 vs 705 ms for GPT-2-small's 12 layers).
+bool matmul_b16_decode(const MatmulArgs& args);
 
 // matmul with int8 B (args.B8, args.B8_scale; layout NK; B and B16 are ignored). M <= 4
 // (decode): A's rows are quantised to int16 on the fly and multiplied in integers (SIMD128

@@ -89,7 +89,7 @@ Tensor linear_slice(const TensorView& x,  // (..., I)
     return y;
   }
   if (a.B8) kernels::matmul_int8(a);
-  else kernels::matmul(a);
+  else if (!(a.B16 && a.M == 1 && kernels::matmul_b16_decode(a))) kernels::matmul(a);
   return y;
 }
 

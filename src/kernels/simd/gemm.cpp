@@ -466,17 +466,12 @@ bool split_for_threads(const MatmulArgs& a, F&& run) {
 }  // namespace
 }  // namespace simd
 
-// M = 1 on 16-bit B with the widening fused into the GEMV (gemv_b16.cpp; 4-lane builds):
-// the same bits as below; false = not taken.
-namespace simd { bool gemv_b16_fused(const MatmulArgs& a); }
-
 // ---- public entry points ------------------------------------------------------------
 void matmul(const MatmulArgs& a) {
   simd::check_args(a, "matmul");
   if (a.M == 0 || a.N == 0) return;
   if (a.K == 0) return simd::gemm_k0(a);
   if (simd::split_for_threads(a, [](const MatmulArgs& block) { matmul(block); })) return;
-  if (a.M == 1 && a.B16 && simd::gemv_b16_fused(a)) return;
   if (a.M <= simd::kSmallM) {
     if (a.layout == BLayout::KN) return simd::gemv_kn<simd::Arch>(a);
     return simd::gemv_nk<simd::Arch>(a);

@@ -12,8 +12,9 @@
 // repeat gemm.cpp's gemv_nk (dot_row<A, 8>) and gemv_kn (8 rows, 512-column blocks) step for
 // step, so the result equals the f32 path on widened B bit for bit. bf16 is a 16-bit
 // interleave with zeros (exact, no scaling).
-// Not taken (returns false, the caller widens as before): M != 1, an 8-lane build (AVX2),
-// max|x| >= 2^16, or an f16 infinity/NaN in B (found by an unsigned max over the bits).
+// Not taken (kernels::matmul_b16_decode returns false, the caller runs matmul): M != 1, an
+// 8-lane build (AVX2), max|x| >= 2^16, or an f16 infinity/NaN in B (found by an unsigned max
+// over the bits).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -180,8 +181,15 @@ void gemv_kn16(const MatmulArgs& a, const float* x, Seen& seen) {
 
 }  // namespace
 
-bool gemv_b16_fused(const MatmulArgs& a) {
+}  // namespace tfp::kernels::simd
+
+namespace tfp::kernels {
+
+bool matmul_b16_decode(const MatmulArgs& a) {
+  using namespace simd;
   if (a.M != 1 || !a.B16 || a.K <= 0 || a.N <= 0) return false;
+  // Bad arguments are matmul's to report (the caller then calls it).
+  if (!a.A || !a.C || a.lda < a.K || a.ldc < a.N || a.ldb < (a.layout == BLayout::KN ? a.N : a.K)) return false;
   // x scaled by 2^112 (f16) must stay finite and exact: max|x| < 2^16.
   float amax = 0;
   for (int k = 0; k < a.K; ++k) amax = std::max(amax, std::fabs(a.A[k]));
@@ -189,10 +197,10 @@ bool gemv_b16_fused(const MatmulArgs& a) {
   t_x.resize(static_cast<size_t>(a.K));
   const float scale = a.B16_bf16 ? 1.0f : 0x1p112f;
   for (int k = 0; k < a.K; ++k) t_x[static_cast<size_t>(k)] = a.A[k] * scale;
-  // f16: an infinity or NaN in B is known only after the pass (C already written): the
-  // caller's widening path then computes C again, from C as it was (kept if accumulating).
+  // f16: an infinity or NaN in B is known only after the pass (C already written): C is put
+  // back as it was and the caller's matmul computes it (N floats kept: small beside N·K).
   std::vector<float> c0;
-  if (a.accumulate && !a.B16_bf16) c0.assign(a.C, a.C + a.N);
+  if (!a.B16_bf16) c0.assign(a.C, a.C + a.N);
   Seen seen;
   if (a.layout == BLayout::NK) {
     if (a.B16_bf16) gemv_nk16<true>(a, t_x.data(), seen);
@@ -202,12 +210,16 @@ bool gemv_b16_fused(const MatmulArgs& a) {
     else gemv_kn16<false>(a, t_x.data(), seen);
   }
   if (a.B16_bf16 || !has_inf_nan(seen)) return true;
-  if (a.accumulate) std::copy(c0.begin(), c0.end(), a.C);
+  std::copy(c0.begin(), c0.end(), a.C);
   return false;
 }
 
-#else
-bool gemv_b16_fused(const MatmulArgs&) { return false; }
-#endif
+}  // namespace tfp::kernels
 
+#else
 }  // namespace tfp::kernels::simd
+
+namespace tfp::kernels {
+bool matmul_b16_decode(const MatmulArgs&) { return false; }
+}  // namespace tfp::kernels
+#endif
