@@ -24,20 +24,45 @@ export function requestedThreads(name: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+type InstantiateWasm = (imports: WebAssembly.Imports,
+                        done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
+
+/** Fetches the .wasm now, while the module's JavaScript is still being imported, and gives
+ *  Emscripten an instantiateWasm that compiles that response as it streams in (else the
+ *  .wasm is only asked for once the JavaScript has arrived and run: one round trip more on
+ *  a page's first load). Falls back to the bytes when streaming is refused (a host that
+ *  does not send application/wasm). `failed` rejects if neither works: Emscripten itself
+ *  would wait for the instance for ever. */
+function fetchedEarly(url: URL): { instantiateWasm: InstantiateWasm; failed: Promise<never> } {
+  const response = fetch(url);
+  let fail: (e: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => { fail = reject; });
+  failed.catch(() => {});  // raced below; never an unhandled rejection on its own
+  const instantiateWasm: InstantiateWasm = (imports, done) => {
+    WebAssembly.instantiateStreaming(response, imports)
+      .catch(async () => WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports))
+      .then((r) => done(r.instance, r.module), fail);
+    return {};
+  };
+  return { instantiateWasm, failed };
+}
+
 export async function loadEngineModule(workerName: string): Promise<LoadedModule> {
   const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } };
   const cores = g.navigator?.hardwareConcurrency ?? 1;
   const want = requestedThreads(workerName) ?? Math.min(cores, 4);
   if (g.crossOriginIsolated === true && typeof SharedArrayBuffer !== 'undefined' && want > 1) {
     try {
+      const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp_mt.wasm', import.meta.url));
       const createTfpMt: MtFactory = (await import('./wasm/tfp_mt.mjs')).default;
       // The pool holds the threads besides this one: no idle workers on small machines.
-      const m = await createTfpMt({ tfpPoolSize: Math.min(want, 4) - 1 });
+      const m = await Promise.race([createTfpMt({ tfpPoolSize: Math.min(want, 4) - 1, instantiateWasm }), failed]);
       return { m, threads: m._tfp_set_threads(want) };
     } catch (e) {
       console.warn(`threaded engine failed to start, using the single-threaded one: ${String(e)}`);
     }
   }
+  const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp.wasm', import.meta.url));
   const { default: createTfp } = await import('./wasm/tfp.mjs');
-  return { m: await createTfp(), threads: 1 };
+  return { m: await Promise.race([createTfp({ instantiateWasm }), failed]), threads: 1 };
 }

@@ -178,6 +178,10 @@ export interface TfpModuleOptions {
   /** The .wasm bytes, for hosts where the default fetch cannot load it (Node tests). */
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
+  /** Instantiates the .wasm itself (engine/load_module.ts: from a fetch begun early);
+   *  calls done(instance, module) when ready and returns {} meanwhile. */
+  instantiateWasm?: (imports: WebAssembly.Imports,
+                     done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
 }
 
 declare function createTfp(options?: TfpModuleOptions): Promise<TfpModule>;
