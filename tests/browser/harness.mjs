@@ -212,6 +212,15 @@ export function playgroundProbes(page, { timeout = 30_000 } = {}) {
       await get().waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
       return after('renders', r);
     },
+    /** Picks layer / head (0-based) in the inspector's selects and waits for each render. */
+    pick: async (layer, head) => {
+      for (const [sel, v] of [['#layer-select', layer], ['#head-select', head]]) {
+        if (Number(await get().locator(sel).inputValue()) === v) continue;
+        const r = await num('renders');
+        await get().selectOption(sel, { value: String(v) });
+        await after('renders', r);
+      }
+    },
   };
 }
 

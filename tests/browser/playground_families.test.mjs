@@ -36,7 +36,7 @@ before(async () => {
 }, { timeout: 180_000 });
 after(async () => { await site?.close(); });
 
-const { num, after: after_, shown, translate } = playgroundProbes(() => page);
+const { num, after: after_, shown, translate, pick } = playgroundProbes(() => page);
 
 const files = (c) => ({ config: readFileSync(`${FAM}${c}/config.json`, 'utf8'),
                         weights: new Uint8Array(readFileSync(`${FAM}${c}/model.safetensors`)), tokenizer: null });
@@ -65,15 +65,6 @@ async function view(v, patch = '') {
   return shown();
 }
 
-/** Picks layer / head in the inspector's selects and waits for the render. */
-async function pick(layer, head) {
-  for (const [sel, v] of [['#layer-select', layer], ['#head-select', head]]) {
-    if (Number(await page.locator(sel).inputValue()) === v) continue;
-    const r = await num('renders');
-    await page.selectOption(sel, { value: String(v) });
-    await after_('renders', r);
-  }
-}
 
 /** Runs of four or more English words in the page's own visible text (as i18n.test.mjs
  *  looks for them; model text, tokens, formulas and the model line left out). */

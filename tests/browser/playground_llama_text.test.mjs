@@ -82,7 +82,7 @@ after(async () => {
   await site?.close();
 });
 
-const { num, after: after_, shown } = playgroundProbes(() => page);
+const { num, after: after_, shown, pick } = playgroundProbes(() => page);
 
 /** Node's model: the one-file copy of the same weights, with the same tokenizer.json. */
 function nodeModel(DIR, name) {
@@ -119,15 +119,6 @@ async function view(v) {
   return shown();
 }
 
-/** Picks layer / head in the inspector's selects and waits for the render. */
-async function pick(layer, head) {
-  for (const [sel, v] of [['#layer-select', layer], ['#head-select', head]]) {
-    if (Number(await page.locator(sel).inputValue()) === v) continue;
-    const r = await num('renders');
-    await page.selectOption(sel, { value: String(v) });
-    await after_('renders', r);
-  }
-}
 
 /** tfp_attention_head_stats_masked of one causal map (H × 4), as the page asks for it. */
 function causalStats(t) {
