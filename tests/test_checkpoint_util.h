@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "api/tfp_api.h"
 #include "core/tensor.h"
 #include "io/file.h"
+#include "io/safetensors.h"
 
 namespace tfp::testing {
 
@@ -34,6 +37,33 @@ inline tfp_model* open_through_api(const std::string& dir, const std::string& so
   INFO(tfp_last_error());
   REQUIRE(status == TFP_OK);
   return m;
+}
+
+// Writes the model folder `src` (config.json + model.safetensors) into `dir` (emptied first)
+// as HF writes a sharded checkpoint: model-0000{1,2}-of-00002.safetensors and
+// model.safetensors.index.json. Tensor k of n (file order) goes to the first shard when
+// first(k, n); bytes are copied as stored. Returns the index's text.
+inline std::string write_two_shards(const std::string& src, const std::filesystem::path& dir,
+                                    const std::function<bool(size_t, size_t)>& first) {
+  namespace fs = std::filesystem;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(src + "/config.json", dir / "config.json");
+  const io::SafeTensors st = io::SafeTensors::load(src + "/model.safetensors");
+  io::SafeTensorsWriter a, b;
+  nlohmann::json map = nlohmann::json::object();
+  size_t k = 0;
+  for (const io::TensorEntry& e : st.entries()) {
+    const bool one = first(k++, st.size());
+    const std::span<const uint8_t> raw = st.bytes(e);
+    (one ? a : b).add_raw(e.name, e.dtype, e.shape, raw.data(), raw.size());
+    map[e.name] = one ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
+  }
+  io::write_file((dir / "model-00001-of-00002.safetensors").string(), a.finish());
+  io::write_file((dir / "model-00002-of-00002.safetensors").string(), b.finish());
+  const std::string index = nlohmann::json{{"metadata", {{"total_size", 0}}}, {"weight_map", map}}.dump();
+  io::write_file((dir / "model.safetensors.index.json").string(), index.data(), index.size());
+  return index;
 }
 
 inline nlohmann::json read_json(const std::string& path) {

@@ -258,23 +258,8 @@ TEST_CASE("families: a sharded checkpoint (index + shards) loads as one, and a b
   namespace fs = std::filesystem;
   const std::string src = family_dir("llama_gqa");
   const fs::path dir = fs::temp_directory_path() / "tfp_sharded_llama";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  fs::copy_file(src + "/config.json", dir / "config.json");
-  // Split the file's tensors over two shards and name them in an index, as HF writes them.
-  const io::SafeTensors st = io::SafeTensors::load(src + "/model.safetensors");
-  io::SafeTensorsWriter a, b;
-  nlohmann::json map = nlohmann::json::object();
-  size_t k = 0;
-  for (const io::TensorEntry& e : st.entries()) {
-    const bool first = k++ % 2 == 0;
-    (first ? a : b).add_f32(e.name, e.shape, st.f32(e).data);
-    map[e.name] = first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
-  }
-  io::write_file((dir / "model-00001-of-00002.safetensors").string(), a.finish());
-  io::write_file((dir / "model-00002-of-00002.safetensors").string(), b.finish());
-  const std::string index = nlohmann::json{{"metadata", {{"total_size", 0}}}, {"weight_map", map}}.dump();
-  io::write_file((dir / "model.safetensors.index.json").string(), index.data(), index.size());
+  // The file's tensors alternate between two shards named in an index, as HF writes them.
+  const std::string index = tfp::testing::write_two_shards(src, dir, [](size_t k, size_t) { return k % 2 == 0; });
 
   const LoadedModel m = load_model_dir(dir.string());
   const nlohmann::json want = read_json(src + "/expected.json");

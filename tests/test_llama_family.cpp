@@ -258,24 +258,9 @@ TEST_CASE("llama family: a sharded BF16 checkpoint (index + 2 shards, bytes kept
   namespace fs = std::filesystem;
   const std::string src = family_dir("llama_bf16");
   const fs::path dir = fs::temp_directory_path() / "tfp_sharded_llama_bf16";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  fs::copy_file(src + "/config.json", dir / "config.json");
-  const io::SafeTensors st = io::SafeTensors::load(src + "/model.safetensors");
-  io::SafeTensorsWriter a, b;
-  nlohmann::json map = nlohmann::json::object();
-  size_t k = 0;
-  for (const io::TensorEntry& e : st.entries()) {
+  for (const io::TensorEntry& e : io::SafeTensors::load(src + "/model.safetensors").entries())
     REQUIRE(e.dtype == io::DType::BF16);
-    const bool first = k++ < st.size() / 2;
-    const std::span<const uint8_t> raw = st.bytes(e);
-    (first ? a : b).add_raw(e.name, e.dtype, e.shape, raw.data(), raw.size());
-    map[e.name] = first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
-  }
-  io::write_file((dir / "model-00001-of-00002.safetensors").string(), a.finish());
-  io::write_file((dir / "model-00002-of-00002.safetensors").string(), b.finish());
-  const std::string index = nlohmann::json{{"metadata", {{"total_size", 0}}}, {"weight_map", map}}.dump();
-  io::write_file((dir / "model.safetensors.index.json").string(), index.data(), index.size());
+  tfp::testing::write_two_shards(src, dir, [](size_t k, size_t n) { return k < n / 2; });
 
   const LoadedModel m = load_model_dir(dir.string());
   for (const io::TensorEntry& e : m.tensors->entries()) CHECK(e.dtype == io::DType::BF16);
