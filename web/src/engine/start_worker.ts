@@ -1,6 +1,6 @@
 // Starting the engine's worker: its own small module, with no imports, so that a page can
-// start the worker before the rest of its code has even been downloaded (index.html runs
-// prestartWorker() from a tiny inline module; the worker then fetches its script and the
+// start the worker before the rest of its code has even been downloaded (the playground's
+// entry.ts runs prestartWorker() before importing main.ts; the worker then fetches its script and the
 // WebAssembly module while the page's own chunks still load). Engine.create() adopts that
 // worker; restarts start fresh ones.
 
