@@ -9,7 +9,6 @@
 #include "api/tfp_learn_efficiency_api.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/seeded.h"
+#include "api/stopwatch.h"
 #include "model/transformer.h"
 #include "model/weights.h"
 #include "nn/attention.h"
@@ -31,33 +31,12 @@ namespace nn = tfp::nn;
 namespace model = tfp::model;
 using tfp::Tensor;
 using tfp::TensorView;
-using clock_type = std::chrono::steady_clock;
+using tfp::api::clock_type;
+using tfp::api::elapsed_ms;
 
-constexpr double kMinRoundMs = 2.0;          // one round lasts at least this long
+constexpr double kMinBatchMs = 2.0;          // one timed batch lasts at least this long
 constexpr double kFirstCallWarmupMs = 60.0;  // V8 optimises a function once it ran hot
 bool g_warmed = false;                       // the engine is single-threaded
-
-double elapsed_ms(clock_type::time_point since) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - since).count();
-}
-
-// The fastest of `rounds` rounds, each the mean of as many calls as fill kMinRoundMs:
-// other work on the machine only ever adds time. One untimed call first.
-template <typename Op>
-double best_ms(const Op& op, int rounds) {
-  op();
-  double best = 1e300;
-  for (int r = 0; r < rounds; ++r) {
-    const auto t0 = clock_type::now();
-    int calls = 0;
-    do {
-      op();
-      ++calls;
-    } while (elapsed_ms(t0) < kMinRoundMs);
-    best = std::min(best, elapsed_ms(t0) / calls);
-  }
-  return best;
-}
 
 nn::SparsePattern pattern_of(const char* op, int kind, int window, int dilation, int n_global, int causal) {
   TFP_API_REQUIRE(kind >= 0 && kind <= 2, op, ": kind must be 0 (window), 1 (dilated) or 2 (global), got ", kind);
@@ -171,14 +150,18 @@ extern "C" int tfp_learn_efficiency_timing(const tfp_learn_efficiency_params* pa
       const auto linear = [&] { return nn::linear_attention(q, k, v).out; };
       if (!g_warmed) {
         const auto w0 = clock_type::now();
-        while (elapsed_ms(w0) < kFirstCallWarmupMs) (void)full(), (void)sparse(), (void)linear();
+        while (elapsed_ms(w0) < kFirstCallWarmupMs) (void)full(), (void)dense(), (void)sparse(), (void)linear();
         g_warmed = true;
       }
       double* row = out + size_t(li) * TFP_EFF_COLUMNS;
-      row[TFP_EFF_FULL_MS] = best_ms([&] { (void)full(); }, repeats);
-      row[TFP_EFF_MASKED_MS] = best_ms([&] { (void)dense(); }, repeats);
-      row[TFP_EFF_SPARSE_MS] = best_ms([&] { (void)sparse(); }, repeats);
-      row[TFP_EFF_LINEAR_MS] = best_ms([&] { (void)linear(); }, repeats);
+      // Interleaved: a burst of other work slows all four, not only the one it lands on.
+      const auto ms = tfp::api::interleaved_best_ms(
+          repeats, kMinBatchMs, [&] { (void)full(); }, [&] { (void)dense(); }, [&] { (void)sparse(); },
+          [&] { (void)linear(); });
+      row[TFP_EFF_FULL_MS] = ms[0];
+      row[TFP_EFF_MASKED_MS] = ms[1];
+      row[TFP_EFF_SPARSE_MS] = ms[2];
+      row[TFP_EFF_LINEAR_MS] = ms[3];
       const int64_t pairs = nn::sparse_pair_count(p, static_cast<int>(T));
       row[TFP_EFF_SCORE_BYTES] = double(H * T * T * 4);
       row[TFP_EFF_SPARSE_PAIRS] = double(pairs);

@@ -6,13 +6,13 @@
 #include "api/tfp_learn_generation_api.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <span>
 #include <vector>
 
 #include "api/api_edge.h"
 #include "api/api_model.h"
+#include "api/stopwatch.h"
 #include "model/generate.h"
 #include "model/kv_cache.h"
 #include "model/sampling.h"
@@ -22,15 +22,12 @@ namespace model = tfp::model;
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+using tfp::api::clock_type;
+using tfp::api::elapsed_ms;
 constexpr double kMinRoundMs = 10.0;  // the runs of one round fill at least this long
 constexpr double kRoundsMs = 400.0;   // a further round only while the rounds so far took less
 constexpr int kMaxRounds = 3;
 constexpr int kMaxRuns = 200;
-
-double elapsed_ms(clock_type::time_point since) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - since).count();
-}
 
 // Mean milliseconds per call of op over as many calls as fill kMinRoundMs (at least one;
 // the browser's clock is coarse, so a short run is repeated rather than read once).

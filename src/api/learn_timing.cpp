@@ -19,12 +19,12 @@
 #include "api/tfp_learn_timing_api.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <vector>
 
 #include "api/api_edge.h"
 #include "api/seeded.h"
+#include "api/stopwatch.h"
 #include "nn/attention.h"
 #include "nn/gru.h"
 #include "nn/linear.h"
@@ -34,7 +34,9 @@ namespace {
 using tfp::Tensor;
 using tfp::TensorView;
 namespace nn = tfp::nn;
-using clock_type = std::chrono::steady_clock;
+using tfp::api::batch_ms;
+using tfp::api::clock_type;
+using tfp::api::elapsed_ms;
 
 constexpr double kMinBatchMs = 2.0;  // one timed batch lasts at least this long
 // Untimed calls first: WebAssembly starts in a baseline tier and the optimised code
@@ -98,18 +100,6 @@ struct Contenders {
   }
 };
 
-double elapsed_ms(clock_type::time_point since) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - since).count();
-}
-
-// Milliseconds per call of `op`, one batch of `k` calls.
-template <typename Op>
-double batch_ms(const Op& op, int64_t k) {
-  const auto t0 = clock_type::now();
-  for (int64_t i = 0; i < k; ++i) op();
-  return elapsed_ms(t0) / double(k);
-}
-
 // How many calls make one batch last kMinBatchMs: doubles k until it does (a clock that
 // reads 0 for a short batch only makes k grow). Untimed warm-up calls first: at least
 // kWarmupCalls and kWarmupMs.
@@ -117,13 +107,7 @@ template <typename Op>
 int64_t calibrate(const Op& op) {
   const auto w0 = clock_type::now();
   for (int i = 0; i < kWarmupCalls || elapsed_ms(w0) < kWarmupMs; ++i) op();
-  int64_t k = 1;
-  while (k < (int64_t{1} << 24)) {
-    const double per_call = batch_ms(op, k);
-    if (per_call * double(k) >= kMinBatchMs) break;
-    k *= 2;
-  }
-  return k;
+  return tfp::api::calls_per_batch(op, kMinBatchMs);
 }
 
 struct Summary {

@@ -190,7 +190,9 @@ test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them
   console.log('T = 1024, d 128, 4 heads, window 16 (ms): full', last.fullMs.toFixed(2), 'masked', last.maskedMs.toFixed(2),
               'sparse', last.sparseMs.toFixed(2), 'linear', last.linearMs.toFixed(2), 'linear rel err', last.linearRelErr.toFixed(3));
   assert.ok(last.sparseMs < last.fullMs, 'sparse faster than full at T = 1024');
-  assert.ok(last.maskedMs > 0.7 * last.fullMs, 'masked costs about what full costs');
+  // The engine times the four in interleaved rounds (api/stopwatch.h), so a burst of other
+  // work cannot land on one alone; masked still computes all T² scores.
+  assert.ok(last.maskedMs > 0.6 * last.fullMs && last.maskedMs > last.sparseMs, 'masked costs about what full costs');
   assert.equal(await page.locator('.line-chart').count() >= 3, true);
   // Mistake box: the same numbers in its table.
   const mrow = await page.locator('.mistake .eff-table tbody tr').nth(3).evaluate((tr) => [...tr.cells].map((c) => c.textContent));
