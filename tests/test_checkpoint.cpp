@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "nn/observer.h"
+#include "io/file.h"
 #include "model/model.h"
 #include "test_checkpoint_util.h"
 
@@ -42,11 +43,20 @@ TEST_CASE("checkpoint: GPT-2 (GPT2Model names, F32) matches HF semantics") {
   CHECK(m.report.unused_allowed.empty());
   CHECK(m.report.ignored.empty());
   CHECK(m.report.bound == 2 + 2 * 12 + 2);
-  // Conv1D weights bound as (in, out) and viewed in place, not copied.
-  CHECK(m.weights().decoder_layers[0].attn.qkv.layout == nn::WeightLayout::InOut);
-  CHECK(m.weights().decoder_layers[0].attn.qkv.weight.shape == Shape{16, 48});
+  // Conv1D weights (in, out) are transposed to (out, in) inside the file's own bytes
+  // (model/weight_layout.h), not copied.
+  const nn::Linear& qkv = m.weights().decoder_layers[0].attn.qkv;
+  CHECK(qkv.layout == nn::WeightLayout::OutIn);
+  CHECK(qkv.weight.shape == Shape{48, 16});
   CHECK(m.tensors->f32_in_place("h.0.attn.c_attn.weight"));
-  CHECK(m.weights().decoder_layers[0].attn.qkv.weight.data == m.tensors->f32("h.0.attn.c_attn.weight").data);
+  CHECK(qkv.weight.data == m.tensors->f32("h.0.attn.c_attn.weight").data);
+  const io::SafeTensors file = io::SafeTensors::parse(io::read_file(checkpoint_dir("gpt2_tiny") + "/model.safetensors"));
+  const TensorView stored = file.f32("h.0.attn.c_attn.weight");  // (in 16, out 48)
+  REQUIRE(stored.shape == Shape{16, 48});
+  int differ = 0;
+  for (int64_t i = 0; i < 16; ++i)
+    for (int64_t o = 0; o < 48; ++o) differ += qkv.weight.data[o * 16 + i] != stored.data[i * 48 + o];
+  CHECK(differ == 0);
   REQUIRE(m.tokenizer != nullptr);
   CHECK(m.eos_token_id == 263);
 

@@ -10,6 +10,7 @@
 
 #include "io/file.h"
 #include "kernels/kernels.h"
+#include "model/weight_layout.h"
 #include "tokenizer/tokenizer_json.h"
 
 namespace tfp::model {
@@ -125,6 +126,7 @@ LoadedModel load_model(ModelFiles files) {
     m.tensors = st;
     m.model.backing = st;
   }
+  hold_linear_weights_out_in(m.model.config, m.model.weights);  // the M = 1 path reads (out, in) fastest
 
   if (files.tokenizer_json) {
     m.tokenizer = std::make_unique<Tokenizer>(

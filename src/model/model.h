@@ -5,7 +5,9 @@
 // weights bound by the checkpoint's name table (model/names_table.h), and the tokenizer
 // when the folder has one. It loads from a folder (native: CLI, tests) or from bytes
 // already in memory (the browser hands over dropped or fetched files) — same code after
-// the bytes are in hand.
+// the bytes are in hand. An f32 Linear weight stored (in, out) (GPT-2's Conv1D) is
+// transposed to (out, in) inside that buffer (model/weight_layout.h): `tensors` then
+// holds it transposed under its stored name and shape.
 //
 // Sharded checkpoints (model.safetensors.index.json + model-0000k-of-0000n.safetensors)
 // load as one set of tensors. Not supported: pytorch_model.bin (pickle); the error says so.
