@@ -26,6 +26,7 @@
 //
 // Options: --loads N (7) --switches N (60) --forwards N (10) --model ID (brown-gpt)
 //          --out FILE (write the results as JSON too)
+//          --query PARAMS (added to the cold loads' URL, e.g. threads=1: the single-threaded build)
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
@@ -46,6 +47,7 @@ const SWITCHES = Number(option('switches', 60));
 const FORWARDS = Number(option('forwards', 10));
 const BIG_MODEL = option('model', 'brown-gpt');
 const JSON_OUT = option('out', '');
+const QUERY = option('query', '');  // more URL parameters for the cold loads, e.g. threads=1
 const TARGET_MS = 50;
 
 // Plain English to cut the 20- and 128-token inputs from (enough for 128 tokens of any
@@ -154,7 +156,7 @@ async function firstMap(browser, base, text) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     await ctx.addInitScript(initScript);
     const page = await ctx.newPage();
-    await page.goto(`${base}/?text=${encodeURIComponent(text)}`);
+    await page.goto(`${base}/?${QUERY ? `${QUERY}&` : ''}text=${encodeURIComponent(text)}`);
     await waitLoaded(page);
     const r = await page.evaluate(() => ({ m: window.__bench.marks, w: window.__bench.workerMs[0], T: window.tfpPlay.encoding.ids.length, label: window.tfpPlay.modelLabel }));
     label = r.label;

@@ -54,8 +54,9 @@ if(TFP_PTHREADS)
   set(tfp_module tfp_module_mt)
   set(tfp_module_out tfp_mt)
   # The pool: Module.tfpPoolSize workers (the page asks for what it will use), else
-  # TFP_MAX_THREADS - 1 (cmake/wasm_module_mt_pre.js).
-  set(tfp_module_extra -sPTHREAD_POOL_SIZE=tfpPoolSize -sPTHREAD_POOL_SIZE_STRICT=2
+  # TFP_MAX_THREADS - 1 (cmake/wasm_module_mt_pre.js). They load in the background: the
+  # module starts without waiting for them (Module.tfpPoolLoaded(), the post-js).
+  set(tfp_module_extra -sPTHREAD_POOL_SIZE=tfpPoolSize -sPTHREAD_POOL_SIZE_STRICT=2 -sPTHREAD_POOL_DELAY_LOAD=1
       -sENVIRONMENT=web,worker,node --pre-js ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_pre.js
       --post-js ${CMAKE_SOURCE_DIR}/cmake/wasm_module_mt_post.js)
   set(tfp_module_files tfp_mt.mjs tfp_mt.wasm tfp_mt.worker.js)

@@ -19,3 +19,17 @@ Object.defineProperty(Module, 'HEAPU8', {
 Module['terminateThreads'] = function () {
   PThread.terminateAllThreads();
 };
+
+// Resolves once every worker of the pool has loaded the module. The pool loads in the
+// background (-sPTHREAD_POOL_DELAY_LOAD): the module is usable at once, on 1 thread.
+// Call tfp_set_threads(n > 1) only after this: Emscripten starts a pthread on a worker
+// only when that worker's 'loaded' message reaches this thread's event loop, which a job
+// waiting for the pthread would keep blocked for ever.
+Module['tfpPoolLoaded'] = function () {
+  return new Promise(function (resolve) {
+    (function poll() {
+      if (PThread.unusedWorkers.every(function (w) { return w.loaded; })) resolve();
+      else setTimeout(poll, 2);
+    })();
+  });
+};

@@ -2,9 +2,10 @@
 // (web/src/engine/load_module.ts) and says which in its footer.
 //   - served with COOP/COEP (vite preview, what npm start and npm run preview send) the
 //     page is cross-origin isolated: the threaded module tfp_mt.mjs runs on
-//     min(hardwareConcurrency, 4) threads (> 1 on any machine with 2 cores), the footer
-//     says so, and brown-gpt's attention maps for an 80-token text (GEMMs and heads split)
-//     are computed;
+//     min(hardwareConcurrency, 4) threads (> 1 on any machine with 2 cores) once its pool
+//     has loaded in the background, the footer says so, and brown-gpt's attention maps for
+//     an 80-token text (GEMMs and heads split) are computed — recomputed after the pool is
+//     up, so the threads compute them;
 //   - served by a bare static host (no headers) it is not: tfp.mjs on 1 thread, and the
 //     same text gives the same maps, bit for bit;
 //   - no console error, no CSP violation in either (the harness).
@@ -28,9 +29,18 @@ after(async () => {
 
 /** Opens the playground on TEXT; returns what the engine ran on and the maps it drew. */
 async function run({ page, base, problems }) {
-  await page.goto(`${base}/?model=brown-gpt&text=${encodeURIComponent(TEXT)}`);
-  await page.waitForFunction(() => (window.tfpPlay?.attention?.length ?? 0) > 0
+  await page.goto(`${base}/?model=brown-gpt&text=${encodeURIComponent('The jury said.')}`);
+  await page.waitForFunction(() => (window.tfpPlay?.attention?.length ?? 0) > 0, null, { timeout: 60_000 });
+  // The threaded build's pool loads in the background (load_module.ts): within seconds the
+  // kernels run on every thread the footer names. TEXT is computed after that.
+  await page.waitForFunction(async () => {
+    const now = await window.tfpPlay.engineInfo();
+    return now.threadsNow === now.threads;
+  }, null, { timeout: 20_000, polling: 100 });
+  await page.locator('#text').fill(TEXT);
+  await page.waitForFunction(() => (window.tfpPlay.attention?.length ?? 0) > 0
     && (window.tfpPlay.encoding?.ids.length ?? 0) > 64
+    && window.tfpPlay.attention[0].dims.at(-1) === window.tfpPlay.encoding.ids.length
     && document.getElementById('status')?.textContent?.includes('ms'), null, { timeout: 60_000 });
   const info = await page.evaluate(() => ({
     isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency,

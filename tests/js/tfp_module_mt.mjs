@@ -16,5 +16,7 @@ export async function loadTfpMt() {
   globalThis.require ??= createRequire(mjs);
   globalThis.__dirname ??= fileURLToPath(WASM_DIR);
   const { default: createTfpMt } = await import(mjs.href);
-  return createTfpMt({ wasmBinary: await readFile(new URL('tfp_mt.wasm', WASM_DIR)) });
+  const m = await createTfpMt({ wasmBinary: await readFile(new URL('tfp_mt.wasm', WASM_DIR)) });
+  await m.tfpPoolLoaded();  // the pool loads in the background; threads may be asked for now
+  return m;
 }

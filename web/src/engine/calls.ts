@@ -15,7 +15,8 @@ export class TfpError extends Error {
 
 /** A module plus the small helpers every call needs. */
 export class Calls {
-  constructor(private readonly m: TfpModule) {}
+  /** threads: what the engine runs on once its pool has loaded (load_module.ts). */
+  constructor(private readonly m: TfpModule, private readonly threads = m._tfp_threads()) {}
 
   /** Throws TfpError with tfp_last_error() unless status is TFP_OK. */
   check(status: number): void {
@@ -24,7 +25,7 @@ export class Calls {
 
   info(): EngineInfo {
     return { version: this.m.UTF8ToString(this.m._tfp_version()), simdArch: this.m.UTF8ToString(this.m._tfp_simd_arch()),
-             threads: this.m._tfp_threads() };
+             threads: this.threads, threadsNow: this.m._tfp_threads() };
   }
 
   /** Runs body with a heap buffer of `bytes` bytes, freed afterwards. */

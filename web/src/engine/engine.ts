@@ -163,7 +163,7 @@ export class Engine implements Channel {
 
   /** Starts the worker and waits until the module answers. */
   static async create(): Promise<Engine> {
-    const engine = new Engine(takeWorker(), { version: '', simdArch: '', threads: 1 });
+    const engine = new Engine(takeWorker(), { version: '', simdArch: '', threads: 1, threadsNow: 1 });
     engine.listen();
     const reply = await engine.send({ kind: 'info' });
     if (reply.ok && reply.kind === 'info') Object.assign(engine.info, reply.result);
@@ -239,6 +239,13 @@ export class Engine implements Channel {
   }
 
   /** The module's heap size (it only grows) and the live models and generators. */
+  /** The engine's info as of now (`info` is as of its start). */
+  async currentInfo(): Promise<EngineInfo> {
+    const reply = await this.request({ kind: 'info' });
+    if (reply.ok && reply.kind === 'info') return reply.result;
+    throw new EngineError('engine: unexpected reply to info');
+  }
+
   async memory(): Promise<{ heapBytes: number; models: number; generators: number }> {
     const reply = await this.request({ kind: 'memory' });
     if (reply.ok && reply.kind === 'memory') return reply.result;

@@ -15,6 +15,8 @@ type MtFactory = (options?: TfpModuleOptions & { tfpPoolSize?: number }) => Prom
 
 export interface LoadedModule {
   m: TfpModule;
+  /** The threads the engine runs on once its pool has loaded (tfp_mt.mjs: ~0.1 s after
+   *  start; until then requests run on the worker's own thread, with the same results). */
   threads: number;
 }
 
@@ -56,8 +58,12 @@ export async function loadEngineModule(workerName: string): Promise<LoadedModule
       const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp_mt.wasm', import.meta.url));
       const createTfpMt: MtFactory = (await import('./wasm/tfp_mt.mjs')).default;
       // The pool holds the threads besides this one: no idle workers on small machines.
-      const m = await Promise.race([createTfpMt({ tfpPoolSize: Math.min(want, 4) - 1, instantiateWasm }), failed]);
-      return { m, threads: m._tfp_set_threads(want) };
+      const threads = Math.min(want, 4);
+      const m = await Promise.race([createTfpMt({ tfpPoolSize: threads - 1, instantiateWasm }), failed]);
+      // The pool's workers load in the background: the first requests (the first model,
+      // the first map) run on this thread meanwhile, not after the workers' start-up.
+      void m.tfpPoolLoaded?.().then(() => m._tfp_set_threads(threads));
+      return { m, threads };
     } catch (e) {
       console.warn(`threaded engine failed to start, using the single-threaded one: ${String(e)}`);
     }

@@ -14,6 +14,9 @@ export interface EngineInfo {
   simdArch: string;
   /** Threads the engine's kernels use: 1 = the single-threaded build (load_module.ts). */
   threads: number;
+  /** Threads they use at the moment of asking: fewer than `threads` while the threaded
+   *  build's pool is still loading (its first ~0.1 s), else the same. */
+  threadsNow: number;
 }
 
 /** Weights in PyTorch nn.MultiheadAttention's layout (fused in_proj) or nn.Linear ones. */

@@ -14,6 +14,9 @@ export interface TfpModule {
   _tfp_set_threads(n: number): number;
   _tfp_threads(): number;
   _tfp_max_threads(): number;
+  /** tfp_mt.mjs only: resolves once its pool's workers have loaded; ask for more than 1
+   *  thread only then (cmake/wasm_module_mt_post.js). */
+  tfpPoolLoaded?(): Promise<void>;
   _tfp_alloc(bytes: number): number;
   _tfp_free(ptr: number): void;
   /** Writes 3 doubles at out: heap size, heap high-water mark, bytes malloc'd now. */

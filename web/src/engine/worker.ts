@@ -18,8 +18,8 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 // tfp_mt.mjs (threads) on a cross-origin isolated page, else tfp.mjs (load_module.ts).
-const ready = loadEngineModule((self as unknown as { name?: string }).name ?? '').then(({ m }) => {
-  const calls = new Calls(m);
+const ready = loadEngineModule((self as unknown as { name?: string }).name ?? '').then(({ m, threads }) => {
+  const calls = new Calls(m, threads);
   return { calls, m, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
 });
 ready.catch((e: unknown) => scope.postMessage({ id: -1, ok: false, error: `engine failed to start: ${String(e)}` }));

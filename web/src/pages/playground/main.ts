@@ -20,6 +20,7 @@ import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
 import { machinery, showArchitecture } from './architecture';
 import { estimateText, folderEstimate, refusalText } from './open_files';
 import type { MemoryEstimate } from '../../engine/checkpoint_memory';
+import type { EngineInfo } from '../../engine/messages';
 import { watchRestarts } from '../../shell/engine_restart';
 import { PrecisionSwitch } from './precision';
 
@@ -44,6 +45,8 @@ export interface PlayDebug {
   crashEngine?: () => Promise<void>;
   /** The engine's thread count (1 = the single-threaded build; engine/load_module.ts). */
   threads?: number;
+  /** The engine's info as of now (threadsNow: the threads its kernels use at this moment). */
+  engineInfo?: () => Promise<EngineInfo>;
 }
 
 declare global {
@@ -808,6 +811,7 @@ starting.then(
     watchRestarts(e, { reload: reloadAfterRestart });
     debug.crashEngine = () => e.crash();
     debug.threads = e.info.threads;
+    debug.engineInfo = () => e.currentInfo();
     threadsText = () => t('play.threads', { count: e.info.threads });
     threadsLine.textContent = threadsText();
     showStatus(() => t('play.loadingTheModel'));
