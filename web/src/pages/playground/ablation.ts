@@ -126,7 +126,9 @@ export class Ablation {
     if (!ablatable(model.info)) return 0;
     const entries = headMaskEntries(s.ablate, model.info);
     const key = JSON.stringify(entries.map((e) => [e.set, e.layer, Array.from(e.scales)]));
-    if (this.applied.get(model) !== key) {
+    // A model the page has not masked yet has no mask: nothing to send (one round trip
+    // less before a freshly loaded model's first map).
+    if ((this.applied.get(model) ?? '[]') !== key) {
       await model.setHeadMask(entries);
       this.applied.set(model, key);
     }
