@@ -3,7 +3,8 @@
 // reload: the engine says the weights are held in that precision and fewer bytes
 // (int8 < f16 < f32), the line under the switch shows them, the most probable next token
 // stays that of f32 (brown-gpt's int8 perplexity is within 0.1 % of f32: bench/RESULTS.md),
-// the attention maps are finite and close to f32's.
+// the attention maps are finite and close to f32's. The precision is in the URL: a link
+// opens the model in it; another model picked afterwards opens as stored.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { attentionOn, counter, counterAbove, openSite } from './harness.mjs';
@@ -61,5 +62,20 @@ test('precision switch: f32 → int8 → f16 reloads brown-gpt, memory drops, pr
     `bytes held: f32 ${f32.bytes}, f16 ${results.f16.bytes}, int8 ${results.int8.bytes}`);
   assert.ok(results.int8.bytes < 0.4 * f32.bytes);
   await site.shot('precision_switch');
+  // The precision is in the URL: a link opens the model in it, and the switch shows it.
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('precision') === 'f16', null, { timeout: 5_000 });
+  await page.goto(`${site.base}/?model=brown-gpt&precision=int8&text=${encodeURIComponent(TEXT)}`);
+  const linked = await settled(page, 0);
+  assert.equal(linked.precision, 'int8');
+  assert.equal(linked.select, 'int8');
+  assert.equal(linked.bytes, results.int8.bytes);
+  assert.equal(linked.top, results.int8.top);
+  // Another model opens as its checkpoint stores it, and the URL says nothing of precision.
+  const loads = await counter(page, 'loads');
+  await page.selectOption('#model-select', 'brown-pos');
+  await counterAbove(page, 'loads', loads, 60_000);
+  await page.waitForFunction(() => window.tfpPlay.state.model === 'brown-pos'
+    && !new URLSearchParams(location.search).has('precision'), null, { timeout: 10_000 });
+  assert.notEqual(await page.evaluate(() => window.tfpPlay.modelInfo.precision), 'int8');
   assert.deepEqual(problems, []);
 });

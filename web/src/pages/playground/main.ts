@@ -235,7 +235,10 @@ function showPickerText(): void {
 showPickerText();
 
 // f32 / f16 / int8: the current model opened again in that precision (precision.ts).
-const precisionSwitch = new PrecisionSwitch(() => { if (reopen && !restoring) void reopen(); });
+const precisionSwitch = new PrecisionSwitch((precision) => {
+  setState({ ...state, precision }, false);
+  if (reopen && !restoring) void reopen();
+});
 modelSelect.parentElement!.after(precisionSwitch.element);
 applyMarkup(precisionSwitch.element);
 
@@ -264,9 +267,12 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
   progressBox.hidden = false;
   progressBar.removeAttribute('value');
   progressLabel.textContent = t('play.loadingModel', { label });
+  // The URL's precision applies to the first model, the switch's to the model it reopens
+  // (and after an engine restart); a different model opens as its checkpoint stores it.
+  const precision = debug.loads === 0 || restoring || id === state.model ? state.precision : '';
   try {
     const model = await engine.load(source, {
-      ...(precisionSwitch.requested ? { precision: precisionSwitch.requested } : {}),
+      ...(precision ? { precision } : {}),
       onProgress: (p) => {
         if (p.total > 0) progressBar.value = p.bytes / p.total;
         const kib = (p.bytes / 1024).toFixed(0);
@@ -286,7 +292,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
       }
     }
     const old = current.model;
-    precisionSwitch.setModel(model.info, old !== null && id === state.model);
+    precisionSwitch.setModel(model.info);
     current.model = model;
     current.label = label;
     currentName = name;
@@ -338,7 +344,9 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     // The attention set and the ablated heads belong to a model: the URL's apply to the
     // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
     // only fills an empty set); a model picked later starts clean, on its own first set.
-    setState({ ...state, model: id, ...(debug.loads > 1 && !restoring ? { set: '', ablate: '' } : {}) }, true);
+    // The same model opened again in another precision keeps them.
+    const fresh = debug.loads > 1 && !restoring && id !== state.model;
+    setState({ ...state, model: id, precision, ...(fresh ? { set: '', ablate: '' } : {}) }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const still = current.model ? currentName : null;

@@ -5,9 +5,7 @@
 // switch then shows what that is.
 import { t } from '../../i18n/i18n';
 import type { Model } from '../../engine/engine';
-
-export type Precision = 'f32' | 'f16' | 'int8';
-const CHOICES: Precision[] = ['f32', 'f16', 'int8'];
+import { PRECISIONS, type Precision } from './state';
 
 const megabytes = (bytes: number): string =>
   bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
@@ -19,15 +17,15 @@ export class PrecisionSwitch {
   private readonly help = document.createElement('p');
   private info: Model['info'] | null = null;
   private forward: { ms: number; tokens: number } | null = null;
-  /** The precision asked for (null: as stored, the first load of each model). */
-  requested: Precision | null = null;
 
-  constructor(private readonly reload: () => void) {
+  /** pick: the reader chose a precision (the page keeps it in its state and URL and opens
+   *  the model again in it). */
+  constructor(private readonly pick: (p: Precision) => void) {
     this.element.className = 'field precision-switch';
     const label = document.createElement('label');
     label.htmlFor = this.select.id = 'precision-select';
     label.dataset.i18n = 'play.precision';
-    for (const p of CHOICES) this.select.add(new Option(p, p));
+    for (const p of PRECISIONS) this.select.add(new Option(p, p));
     this.select.disabled = true;
     this.line.id = 'precision-info';
     this.line.className = 'help';
@@ -36,23 +34,19 @@ export class PrecisionSwitch {
     this.help.dataset.i18n = 'play.precisionHelp';
     this.select.setAttribute('aria-describedby', 'precision-info');
     this.element.append(label, this.select, this.line, this.help);
-    this.select.addEventListener('change', () => {
-      this.requested = this.select.value as Precision;
-      this.reload();
-    });
+    this.select.addEventListener('change', () => this.pick(this.select.value as Precision));
     this.text();
   }
 
-  /** A model was loaded (null: none); a different model starts as stored again. */
-  setModel(info: Model['info'] | null, sameModel: boolean): void {
-    if (!sameModel) this.requested = null;
+  /** A model was loaded (null: none). */
+  setModel(info: Model['info'] | null): void {
     this.info = info;
     this.forward = null;
     // A GRU model or a checkpoint of mixed precisions: nothing to switch between.
     const held = info?.precision;
     const switchable = !!info && !info.recurrent && !!held && held !== 'mixed';
     this.select.disabled = !switchable;
-    if (held && CHOICES.includes(held as Precision)) this.select.value = held;
+    if (held && (PRECISIONS as readonly string[]).includes(held)) this.select.value = held;
     else if (held === 'bf16') this.select.value = 'f16';
     this.text();
   }

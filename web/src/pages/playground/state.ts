@@ -9,8 +9,13 @@ export type View = (typeof VIEWS)[number];
 export const SETS = ['enc', 'dec', 'cross'] as const;
 export type AttnSet = (typeof SETS)[number];
 
+/** The precisions the playground can hold a model's matrices in (precision.ts). */
+export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
+export type Precision = (typeof PRECISIONS)[number];
+
 export interface PlayState {
   model: string;       // catalog id, or "local" for files the user opened
+  precision: Precision | '';  // the matrices held as; '' = as the checkpoint stores them
   text: string;
   set: AttnSet | '';   // '' = the model's first set
   layer: number;       // 0-based
@@ -39,7 +44,7 @@ export interface PlayState {
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
 
 export const DEFAULT_STATE: PlayState = {
-  model: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
+  model: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
   tgtText: '', positions: true, causal: true, ablate: '',
 };
@@ -63,8 +68,10 @@ export function stateFromQuery(query: string): PlayState {
   const set = p.get('set') as AttnSet | null;
   const token = p.get('token');
   const key = p.get('key');
+  const precision = p.get('precision') as Precision | null;
   return {
     model: p.get('model') ?? d.model,
+    precision: precision && PRECISIONS.includes(precision) ? precision : '',
     text: p.get('text') ?? d.text,
     set: set && SETS.includes(set) ? set : '',
     layer: int(p.get('layer'), 1, 1000, 1) - 1,
@@ -91,6 +98,7 @@ export function stateFromQuery(query: string): PlayState {
 export function queryOf(s: PlayState): string {
   const p = new URLSearchParams();
   if (s.model) p.set('model', s.model);
+  if (s.precision) p.set('precision', s.precision);
   p.set('text', s.text);
   if (s.set) p.set('set', s.set);
   p.set('view', s.view);
