@@ -17,6 +17,8 @@
 //   - a click is answered within 100 ms while training (measured in the page: from the
 //     event's timestamp to the next frame after the handler; printed);
 //   - errors beside the control that caused them (heads not dividing d_model, memory);
+//   - a trap in the module (window.tfpTrain.crashEngine) replaces the worker: the model is
+//     created again from the settings at step 0, the note says why, and it trains;
 //   - dropout: the trainer takes p (info), the command line shows --dropout, losses differ;
 //   - numbers (number words → digits): its 67-character vocabulary, an encoder–decoder,
 //     the reader's input checked (characters, then the trainer's reader of number words);
@@ -222,6 +224,24 @@ test('reset while training: a new model at step 0, the old run ends without a wo
   assert.equal(d.step, 0);
   assert.deepEqual(d.losses, []);
   await page.selectOption('#pace', 'full');
+});
+
+test('the module traps while training: a new worker, the model created again at step 0, it trains', async () => {
+  await page.selectOption('#pace', '30');
+  await page.click('#run');
+  await page.waitForFunction(() => window.tfpTrain.step >= 3);
+  await page.evaluate(() => window.tfpTrain.crashEngine());
+  await page.waitForFunction(() => window.tfpTrain.restarts === 1 && window.tfpTrain.state === 'idle', null, { timeout: 30_000 });
+  const d = await debug();
+  assert.equal(d.step, 0);
+  assert.deepEqual(d.losses, []);
+  assert.match(await page.textContent('#note'), /The engine stopped \(.*\) and a new one took over/);
+  await page.selectOption('#pace', 'full');
+  await page.evaluate(() => window.tfpTrain.runUntil(5));
+  await page.waitForFunction(() => window.tfpTrain.step === 5 && window.tfpTrain.state !== 'running', null, { timeout: 30_000 });
+  assert.equal((await debug()).losses.length, 5);
+  await page.click('#reset');
+  await waitState('idle');
 });
 
 test('export -> open in the playground: same maps and the same next character', async () => {

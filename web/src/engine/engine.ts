@@ -19,6 +19,7 @@ import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgr
 import { Model, type Channel, type RequestBody } from './model';
 import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
 import type { LearnArgs, LearnName, LearnResult } from './learn_calls/index';
+import { MAX_RESTARTS, RESTART_WINDOW_MS } from './restart_policy';
 
 export type {
   AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
@@ -68,9 +69,6 @@ export interface RestartEvent {
   reason: string;
 }
 
-/** More than this many restarts within RESTART_WINDOW_MS: the engine gives up. */
-const MAX_RESTARTS = 3;
-const RESTART_WINDOW_MS = 60_000;
 
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void; onProgress?: ((p: LoadProgress) => void) | undefined };
 

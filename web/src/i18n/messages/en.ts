@@ -563,6 +563,7 @@ export const en = {
   'train.statusPaused': 'Paused after step {step}.',
   'train.statusDone': 'The schedule’s {steps} steps are done. “Train on” goes on at the final learning rate.',
   'train.statusFailed': 'No model yet: fix the setting marked below.',
+  'train.restarted': 'The engine stopped ({message}) and a new one took over: the model was created again from these settings, at step 0 (what it had learnt was lost with the old engine).',
   'train.statusRefused': 'The trainer refused these settings: see the message beside the control.',
   'train.settingsChanged': 'The settings changed. Reset (or Train) starts a new model with them; the model trained so far stays until then.',
   'train.lrSet': 'Learning rate set to {lr}: it applies from step {step} on.',

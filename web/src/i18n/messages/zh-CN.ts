@@ -558,6 +558,7 @@ export const zhCN: Messages = {
   'train.statusPaused': '已在第 {step} 步后暂停。',
   'train.statusDone': '学习率计划的 {steps} 步已全部完成。点“接着训练”会以最终学习率继续。',
   'train.statusFailed': '还没有模型：请先改正下面标出的设置。',
+  'train.restarted': '引擎停止运行了（{message}），新的引擎已接替：已按当前设置重新创建模型，从第 0 步开始（之前学到的内容随旧引擎一起丢失了）。',
   'train.statusRefused': '训练器拒绝了这组设置，原因写在对应控件旁边。',
   'train.settingsChanged': '设置已改动。按“重置”（或“训练”）会用新设置从头建一个模型；在那之前，已训练的模型保持不变。',
   'train.lrSet': '学习率已设为 {lr}，从第 {step} 步起生效。',

@@ -19,6 +19,7 @@ import {
 } from './settings';
 import { playgroundUrl, saveHandover } from './handover';
 import { zipStore } from './zip';
+import { MAX_RESTARTS, RESTART_WINDOW_MS } from '../../engine/restart_policy';
 
 type RunState = 'starting' | 'creating' | 'idle' | 'running' | 'paused' | 'done' | 'failed';
 
@@ -43,6 +44,10 @@ export interface TrainDebug {
   chartDraws: number;
   /** Trains until `step` steps are done (tests: a pause at an exact step). */
   runUntil(step: number): void;
+  /** Makes the worker's module trap for real (tests); the page then starts a new worker. */
+  crashEngine(): void;
+  /** Workers started after a trap. */
+  restarts: number;
   /** The last files exported, for tests. */
   exported: { step: number; config: string; weights: ArrayBuffer; tokenizer: string } | null;
   /** The last zip exported, for tests. */
@@ -95,15 +100,26 @@ let runStarted = 0;
 const debug: TrainDebug = {
   state, settings, info: null, simd: '', step: 0, losses: [], trainAccuracy: [], lrs: [], gradNorms: [], evals: [],
   snapshots: [], shownSnapshot: -1, tokensPerSecond: 0, answers: [], progressMessages: 0, chartDraws: 0,
-  runUntil: (step) => startRun(step), exported: null,
+  runUntil: (step) => startRun(step), exported: null, crashEngine: () => send({ kind: 'crash' }), restarts: 0,
 };
 window.tfpTrain = debug;
 
 // ---- the worker ----------------------------------------------------------------------------
-const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'tfp-trainer' });
+// Replaced after a trap (the module's memory is then unknown): the new worker says
+// 'ready' and the page creates the model again from its settings.
+let worker: Worker;
 const send = (m: ToWorker) => worker.postMessage(m);
-worker.onerror = (e) => showStatus(() => t('common.engineDidNotStart') + ' ' + e.message);
-worker.onmessage = (ev: MessageEvent<FromWorker>) => onWorker(ev.data);
+function startWorker(): void {
+  worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'tfp-trainer' });
+  worker.onerror = (e) => showStatus(() => t('common.engineDidNotStart') + ' ' + e.message);
+  worker.onmessage = (ev: MessageEvent<FromWorker>) => onWorker(ev.data);
+}
+startWorker();
+/** Why the worker was replaced, said once the new model exists. */
+let restartedAfter: string | null = null;
+/** When workers were replaced: the page gives up after MAX_RESTARTS within a minute (as the
+ *  shared engine does, engine.ts). */
+let restartTimes: number[] = [];
 
 // ---- settings form ---------------------------------------------------------------------------
 function showSettings(s: TrainSettings): void {
@@ -316,6 +332,11 @@ function onWorker(m: FromWorker): void {
       return;
     case 'created':
       trained = creating;
+      if (restartedAfter !== null) {
+        const message = restartedAfter;
+        restartedAfter = null;
+        showNote(() => t('train.restarted', { message }));
+      }
       info = m.info;
       debug.info = info;
       showFootprint();
@@ -389,6 +410,26 @@ function onWorker(m: FromWorker): void {
       debug.exported = f;
       fileWaiters.get(m.id)?.(f);
       fileWaiters.delete(m.id);
+      return;
+    }
+    case 'crashed': {
+      // Requests in flight died with the worker; the run and the model with it.
+      worker.terminate();
+      answerWaiters.clear();
+      fileWaiters.clear();
+      pendingRun = null;
+      const now = performance.now();
+      restartTimes = restartTimes.filter((at) => now - at < RESTART_WINDOW_MS);
+      if (restartTimes.length >= MAX_RESTARTS) {  // the same settings trap again and again
+        setState('failed');
+        showStatus(() => t('common.engineRestartFailed', { reason: m.message }));
+        return;
+      }
+      restartTimes.push(now);
+      restartedAfter = m.message;
+      debug.restarts += 1;
+      setState('starting');
+      startWorker();
       return;
     }
     case 'error':

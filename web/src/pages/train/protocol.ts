@@ -93,7 +93,9 @@ export type ToWorker =
   | { kind: 'set-lr'; lr: number }
   | { kind: 'probe'; prompt: string }
   | { kind: 'generate'; id: number; prompt: string }
-  | { kind: 'export'; id: number };
+  | { kind: 'export'; id: number }
+  /** Tests: makes the module trap for real (an out-of-bounds read in the C API). */
+  | { kind: 'crash' };
 
 /** Per step (4 numbers each): loss, batch token accuracy, learning rate, gradient norm. */
 export const STAT_COLUMNS = 4;
@@ -128,7 +130,10 @@ export type FromWorker =
   | { kind: 'answer'; id: number; prompt: string; step: number; answer: string }
   | { kind: 'files'; id: number; step: number; config: string; weights: ArrayBuffer; tokenizer: string }
   /** A request failed (id when it had one); the trainer is unchanged. */
-  | { kind: 'error'; id?: number; request: ToWorker['kind']; message: string };
+  | { kind: 'error'; id?: number; request: ToWorker['kind']; message: string }
+  /** The module trapped (an out-of-bounds access, an abort: its memory is in an unknown
+   *  state): the worker answers nothing more and closes; the page starts a new one. */
+  | { kind: 'crashed'; message: string };
 
 /** The word tasks (number words → digits, written dates → ISO) have one fixed size. */
 export function isWordTask(task: TrainSettings['task']): boolean {

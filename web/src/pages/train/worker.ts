@@ -58,6 +58,12 @@ class Trainer {
 
   constructor(private readonly m: TrainerModule) {}
 
+  /** A real trap (tests): the C API reads a tensor list past the end of memory. */
+  crash(): never {
+    this.m._tfp_tensors_count(-16);
+    throw new WebAssembly.RuntimeError('crash: the out-of-bounds read did not trap');
+  }
+
   private check(status: number): void {
     if (status !== 0) throw new Error(this.m.UTF8ToString(this.m._tfp_last_error()));
   }
@@ -241,15 +247,18 @@ class Trainer {
         }
       }
     } catch (e) {
-      post({ kind: 'error', request: 'run', message: e instanceof Error ? e.message : String(e) });
+      if (isTrap(e)) die(e);
+      else post({ kind: 'error', request: 'run', message: e instanceof Error ? e.message : String(e) });
     } finally {
-      this.m._tfp_free(statsPtr);
-      if (generation === this.generation) {
-        this.running = false;
-        this.stopRequested = false;
-        this.stopAt = null;
-        this.postProgress(step, false);
-        post({ kind: 'stopped', step, reason });
+      if (!dead) {  // after a trap the module must not run again
+        this.m._tfp_free(statsPtr);
+        if (generation === this.generation) {
+          this.running = false;
+          this.stopRequested = false;
+          this.stopAt = null;
+          this.postProgress(step, false);
+          post({ kind: 'stopped', step, reason });
+        }
       }
     }
   }
@@ -276,6 +285,19 @@ class Trainer {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A trap (an out-of-bounds access, `unreachable`; Emscripten's abort() on an allocation
+ *  the heap cannot hold) leaves the module's memory and stack in an unknown state. */
+const isTrap = (e: unknown): boolean => e instanceof WebAssembly.RuntimeError;
+/** Set once the module trapped: the worker answers nothing more. */
+let dead = false;
+
+/** Says the module trapped and closes the worker; the page starts a new one. */
+function die(e: unknown): void {
+  dead = true;
+  post({ kind: 'crashed', message: e instanceof Error ? e.message : String(e) });
+  (self as unknown as { close(): void }).close();
 }
 
 /** Resolves after the messages already queued for this worker have been handled. */
@@ -339,8 +361,11 @@ function handle(tr: Trainer, req: ToWorker): void {
         post({ kind: 'files', id: req.id, step: tr.step, ...f }, [f.weights]);
         return;
       }
+      case 'crash':
+        tr.crash();
     }
   } catch (e) {
+    if (isTrap(e)) return die(e);
     const message = e instanceof Error ? e.message : String(e);
     if (req.kind === 'create') post({ kind: 'create-failed', message });
     else post({ kind: 'error', request: req.kind, message, ...('id' in req ? { id: req.id } : {}) });
@@ -348,5 +373,5 @@ function handle(tr: Trainer, req: ToWorker): void {
 }
 
 scope.onmessage = (ev) => {
-  void ready.then((tr) => handle(tr, ev.data));
+  void ready.then((tr) => { if (!dead) handle(tr, ev.data); });
 };
