@@ -117,6 +117,29 @@ inline void microkernel(int kc, const float* __restrict ap, const float* __restr
 }
 
 // ---- packing -----------------------------------------------------------------------
+// Rows r0, r0 + ld, r0 + 2 ld, r0 + 3 ld (kc long) -> out[p * stride + r]: 4 x 4 blocks
+// transposed in registers (4-lane builds), the tail one by one.
+template <class A>
+inline void pack_4_rows(const float* r0, int64_t ld, int kc, float* out, int64_t stride) {
+  using B = fbatch<A>;
+  using D = xsimd::batch<double, A>;
+  static_assert(B::size == 4, "4 x 4 blocks: 4-lane builds only");
+  int p = 0;
+  for (; p + 4 <= kc; p += 4) {
+    const B a = B::load_unaligned(r0 + p), b = B::load_unaligned(r0 + ld + p);
+    const B c = B::load_unaligned(r0 + 2 * ld + p), d = B::load_unaligned(r0 + 3 * ld + p);
+    // (a0 b0 a1 b1) (a2 b2 a3 b3) (c0 d0 c1 d1) (c2 d2 c3 d3), then pairs of pairs
+    const D ab01 = xsimd::bitwise_cast<D>(xsimd::zip_lo(a, b)), ab23 = xsimd::bitwise_cast<D>(xsimd::zip_hi(a, b));
+    const D cd01 = xsimd::bitwise_cast<D>(xsimd::zip_lo(c, d)), cd23 = xsimd::bitwise_cast<D>(xsimd::zip_hi(c, d));
+    xsimd::bitwise_cast<B>(xsimd::zip_lo(ab01, cd01)).store_unaligned(out + (p + 0) * stride);
+    xsimd::bitwise_cast<B>(xsimd::zip_hi(ab01, cd01)).store_unaligned(out + (p + 1) * stride);
+    xsimd::bitwise_cast<B>(xsimd::zip_lo(ab23, cd23)).store_unaligned(out + (p + 2) * stride);
+    xsimd::bitwise_cast<B>(xsimd::zip_hi(ab23, cd23)).store_unaligned(out + (p + 3) * stride);
+  }
+  for (; p < kc; ++p)
+    for (int r = 0; r < 4; ++r) out[p * stride + r] = r0[r * ld + p];
+}
+
 // B block (kc, nc) at (pc, jc) of op(B) -> ceil(nc/NR) panels of (kc, NR).
 template <class A, int NV>
 void pack_b_block(const float* Bm, int64_t ldb, BLayout layout, int pc, int kc, int jc, int nc,
@@ -142,7 +165,12 @@ void pack_b_block(const float* Bm, int64_t ldb, BLayout layout, int pc, int kc, 
   for (int j0 = 0; j0 < nc; j0 += NR, out += panel) {
     const int n = std::min(NR, nc - j0);
     // NK: panel column j is row jc+j0+j of B, read along its length
-    for (int j = 0; j < n; ++j) {
+    int j = 0;
+    if constexpr (W == 4) {  // four rows at a time (pack_4_rows)
+      for (; j + 4 <= n; j += 4)
+        pack_4_rows<A>(Bm + static_cast<int64_t>(jc + j0 + j) * ldb + pc, ldb, kc, out + j, NR);
+    }
+    for (; j < n; ++j) {
       const float* src = Bm + static_cast<int64_t>(jc + j0 + j) * ldb + pc;
       for (int p = 0; p < kc; ++p) out[p * NR + j] = src[p];
     }
@@ -152,10 +180,16 @@ void pack_b_block(const float* Bm, int64_t ldb, BLayout layout, int pc, int kc, 
 }
 
 // A block (mc, kc) at (ic, pc) -> ceil(mc/MR) panels of (kc, MR).
-template <int MR>
+template <class A, int MR>
 void pack_a_block(const float* Am, int64_t lda, int ic, int mc, int pc, int kc, float* out) {
   for (int i0 = 0; i0 < mc; i0 += MR, out += static_cast<int64_t>(kc) * MR) {
     const int m = std::min(MR, mc - i0);
+    if constexpr (MR == 4 && fbatch<A>::size == 4) {
+      if (m == 4) {
+        pack_4_rows<A>(Am + static_cast<int64_t>(ic + i0) * lda + pc, lda, kc, out, MR);
+        continue;
+      }
+    }
     for (int i = 0; i < m; ++i) {
       const float* src = Am + static_cast<int64_t>(ic + i0 + i) * lda + pc;
       for (int p = 0; p < kc; ++p) out[p * MR + i] = src[p];
@@ -198,7 +232,7 @@ void gemm_packed(const MatmulArgs& a, const float* prepacked) {
       const bool first = pc == 0;
       for (int ic = 0; ic < a.M; ic += MC) {
         const int mc = std::min(MC, a.M - ic);
-        pack_a_block<MR>(a.A, a.lda, ic, mc, pc, kc, abuf);
+        pack_a_block<A, MR>(a.A, a.lda, ic, mc, pc, kc, abuf);
         for (int jr = 0; jr < nc; jr += NR) {
           const int n = std::min(NR, nc - jr);
           const Epilogue e{a.alpha, first && a.bias ? a.bias + jc + jr : nullptr,

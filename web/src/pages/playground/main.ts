@@ -7,7 +7,7 @@ import { Engine, type ForwardResult, type Model, type TokenizeResult, type Trans
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
-import { takeCatalogFiles, type Fetched } from './first_model';
+import { firstCatalogModel, takeCatalogFiles, type Fetched } from './first_model';
 import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
@@ -805,7 +805,7 @@ showInspectorControls();
 // Time to the first map: the first model's files are read while the engine's module
 // compiles in its worker, instead of after (the worker streams weights into its heap, so
 // it can only start once the module runs).
-const firstModel = state.model === 'local' ? DEFAULT_MODEL : state.model;
+const firstModel = firstCatalogModel(location.search);  // the rule entry.ts read early by
 const starting = Engine.create();  // first: the worker's script and module are asked for before the model
 // A model handed over by the training page (train.html opens ?from=train): read from this
 // browser's IndexedDB (pages/train/handover.ts), loaded as files the reader opened.
