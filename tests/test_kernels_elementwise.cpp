@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/kernels.h"
@@ -96,6 +97,22 @@ TEST_CASE("kernels/add_inplace: exact float sums, tail included") {
     add_inplace(y.data(), x.data(), n);
     for (size_t i = 0; i < n; ++i) CHECK(y[i] == y0[i] + x[i]);  // one IEEE add: exact match
     CHECK(y[n] == y0[n]);
+  }
+}
+
+TEST_CASE("kernels/transpose: every element moved, odd shapes and tile edges, = ref") {
+  // 4 x 4 register blocks in 4-lane builds, 64-column tiles: shapes around both edges.
+  for (const std::pair<int64_t, int64_t> shape : std::vector<std::pair<int64_t, int64_t>>{
+           {1, 1}, {1, 7}, {7, 1}, {3, 5}, {4, 4}, {5, 3}, {8, 64}, {9, 65}, {64, 130}, {130, 7}, {67, 129}}) {
+    const int64_t rows = shape.first, cols = shape.second;  // clang 14: no bindings in CHECK's lambda
+    std::vector<float> src(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i) + 0.5f;  // distinct values
+    std::vector<float> got(src.size(), -1.0f), want(src.size(), -1.0f);
+    transpose(src.data(), rows, cols, got.data());
+    ref::transpose(src.data(), rows, cols, want.data());
+    CHECK_MESSAGE(got == want, rows, " x ", cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) REQUIRE(got[static_cast<size_t>(c * rows + r)] == src[static_cast<size_t>(r * cols + c)]);
   }
 }
 

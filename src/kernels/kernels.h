@@ -95,6 +95,9 @@ void silu(float* x, size_t n);       // x·sigmoid(x) = x/(1+e^-x)          Llam
 // y[i] += x[i] over n floats (residual connections).
 void add_inplace(float* y, const float* x, size_t n);
 
+// dst (cols, rows) = the transpose of src (rows, cols), both dense; src and dst distinct.
+void transpose(const float* src, int64_t rows, int64_t cols, float* dst);
+
 // Half-precision storage formats → f32.
 void f16_to_f32(const uint16_t* src, float* dst, size_t n);
 void bf16_to_f32(const uint16_t* src, float* dst, size_t n);
@@ -115,6 +118,7 @@ void gelu_tanh(float* x, size_t n);
 void gelu_erf(float* x, size_t n);
 void silu(float* x, size_t n);
 void add_inplace(float* y, const float* x, size_t n);
+void transpose(const float* src, int64_t rows, int64_t cols, float* dst);
 void f16_to_f32(const uint16_t* src, float* dst, size_t n);
 void bf16_to_f32(const uint16_t* src, float* dst, size_t n);
 }  // namespace ref

@@ -1,7 +1,8 @@
 #include "model/weight_layout.h"
 
-#include <algorithm>
 #include <vector>
+
+#include "kernels/kernels.h"
 
 namespace tfp::model {
 
@@ -15,12 +16,7 @@ void hold_linear_weights_out_in(const ModelConfig& cfg, ModelWeights& w) {
     // storage), never into caller memory: load_model parsed them from a moved-in vector.
     float* data = const_cast<float*>(s.view->data);
     scratch.assign(data, data + in * out);
-    constexpr int64_t kTile = 32;  // tiles keep both sides' lines in cache
-    for (int64_t o0 = 0; o0 < out; o0 += kTile)
-      for (int64_t i0 = 0; i0 < in; i0 += kTile)
-        for (int64_t o = o0; o < std::min(out, o0 + kTile); ++o)
-          for (int64_t i = i0; i < std::min(in, i0 + kTile); ++i)
-            data[o * in + i] = scratch[static_cast<size_t>(i * out + o)];
+    kernels::transpose(scratch.data(), in, out, data);
     *s.view = TensorView(data, {out, in});
     s.linear->layout = nn::WeightLayout::OutIn;
   }

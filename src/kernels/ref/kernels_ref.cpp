@@ -83,6 +83,11 @@ void add_inplace(float* y, const float* x, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] += x[i];
 }
 
+void transpose(const float* src, int64_t rows, int64_t cols, float* dst) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * cols + c];
+}
+
 // IEEE half: 1 sign, 5 exponent (bias 15), 10 mantissa bits.
 static float half_to_float(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h >> 15) << 31;

@@ -513,6 +513,20 @@ void matmul(const MatmulArgs& a) {
   simd::gemm_packed<simd::Arch, simd::Cfg<simd::Arch>::MR>(a, nullptr);
 }
 
+void transpose(const float* src, int64_t rows, int64_t cols, float* dst) {
+  constexpr int64_t kTile = 64;  // a tile's source rows and destination rows stay in cache
+  for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+    const int64_t cn = std::min(kTile, cols - c0);
+    int64_t r = 0;
+    if constexpr (simd::fbatch<simd::Arch>::size == 4) {  // dst[c][r..r+3] from 4 source rows at once
+      for (; r + 4 <= rows; r += 4)
+        simd::pack_4_rows<simd::Arch>(src + r * cols + c0, cols, static_cast<int>(cn), dst + c0 * rows + r, rows);
+    }
+    for (; r < rows; ++r)
+      for (int64_t c = c0; c < c0 + cn; ++c) dst[c * rows + r] = src[r * cols + c];
+  }
+}
+
 PackedB pack_b(const float* B, int64_t ldb, int N, int K, BLayout layout) {
   using Cfg = simd::Cfg<simd::Arch>;
   TFP_CHECK(N >= 0 && K >= 0, "pack_b: negative size N=", N, " K=", K);
