@@ -4,6 +4,7 @@
 // queue until it is done). Generation is one request per token, so a generation is
 // cancelled simply by not asking for the next token (and freeing it).
 import { loadEngineModule } from './load_module';
+import { isTrap } from './restart_policy';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
 import { attentionRollout, headStats } from './attention_maths';
@@ -28,10 +29,6 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** A trap (an out-of-bounds access, `unreachable`) or an abort() (Emscripten throws both
- *  as WebAssembly.RuntimeError; an allocation the 2 GiB heap cannot hold aborts) leaves
- *  the module's memory and stack in an unknown state: nothing more may run in it. */
-const isTrap = (e: unknown): boolean => e instanceof WebAssembly.RuntimeError;
 /** Set once the module trapped: the worker answers nothing more and closes. */
 let dead = false;
 

@@ -9,6 +9,7 @@ import {
   STAT_COLUMNS, trainerOptions, type EvalPoint, type FromWorker, type ProbeMap, type ProbeSnapshot, type ToWorker,
   type TrainerInfo,
 } from './protocol';
+import { isTrap } from '../../engine/restart_policy';
 
 /** The trainer's functions (declared in src/api/tfp_api.h, exported by the module). */
 interface TrainerModule extends TfpModule {
@@ -287,9 +288,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A trap (an out-of-bounds access, `unreachable`; Emscripten's abort() on an allocation
- *  the heap cannot hold) leaves the module's memory and stack in an unknown state. */
-const isTrap = (e: unknown): boolean => e instanceof WebAssembly.RuntimeError;
 /** Set once the module trapped: the worker answers nothing more. */
 let dead = false;
 
