@@ -18,6 +18,7 @@
 #include "inspect/logit_lens.h"
 #include "nn/observer.h"
 #include "inspect/stream_stats.h"
+#include "kernels/kernels.h"
 #include "model/weights.h"
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
@@ -46,8 +47,7 @@ tfp::nn::Activation activation_of(const char* f, int kind) {
 Tensor transposed(const Tensor& y) {
   const int64_t T = y.dim(0), C = y.dim(1);
   Tensor t({C, T});
-  for (int64_t i = 0; i < T; ++i)
-    for (int64_t c = 0; c < C; ++c) t.data[c * T + i] = y.data[i * C + c];
+  tfp::kernels::transpose(y.ptr(), T, C, t.ptr());
   return t;
 }
 

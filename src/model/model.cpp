@@ -209,8 +209,7 @@ std::vector<uint8_t> save_weights_by_role(const ModelConfig& cfg, const ModelWei
       // Our files store every Linear as (out, in): transpose Conv1D-layout weights.
       const int64_t in = v.shape[0], out = v.shape[1];
       Tensor t({out, in});
-      for (int64_t i = 0; i < in; ++i)
-        for (int64_t o = 0; o < out; ++o) t.data[static_cast<size_t>(o * in + i)] = v.data[i * out + o];
+      kernels::transpose(v.data, in, out, t.ptr());
       writer.add_f32(s.role, t, stored);
     } else {
       writer.add_f32(s.role, v.shape, v.data, stored);

@@ -90,8 +90,7 @@ Tensor matrix_out_in(const WeightSlot& s) {
   }
   const int64_t in = v.shape[0], out = v.shape[1];
   Tensor t({out, in});
-  for (int64_t i = 0; i < in; ++i)
-    for (int64_t o = 0; o < out; ++o) t.ptr()[o * in + i] = v.data[i * out + o];
+  kernels::transpose(v.data, in, out, t.ptr());
   return t;
 }
 
