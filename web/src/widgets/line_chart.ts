@@ -31,6 +31,8 @@ export interface LineChartOptions {
   yDomain?: [number, number];
   /** Tick text; default d3's. */
   xFormat?: (v: number) => string;
+  /** x counts something (steps): ticks only at whole numbers, however short the range. */
+  xIntegers?: boolean;
   yFormat?: (v: number) => string;
   /** A vertical marker (the reader's own d_k, the current step). */
   marker?: number | null;
@@ -87,6 +89,7 @@ export class LineChart {
     const gx = svgEl('g', { transform: `translate(0,${H - M.bottom})`, class: 'axis' });
     const gy = svgEl('g', { transform: `translate(${M.left},0)`, class: 'axis' });
     const ax = axisBottom(x).ticks(6, this.o.xLog ? ',' : undefined);
+    if (this.o.xIntegers) ax.tickValues(x.ticks(6).filter(Number.isInteger));
     const ay = axisLeft(y).ticks(5, this.o.yLog ? ',' : undefined);
     if (this.o.xFormat) ax.tickFormat((v) => this.o.xFormat!(Number(v)));
     if (this.o.yFormat) ay.tickFormat((v) => this.o.yFormat!(Number(v)));

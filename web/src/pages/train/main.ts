@@ -474,11 +474,11 @@ window.setInterval(() => { if (state === 'running') drawStats(); }, 200);
 // ---- curves ----------------------------------------------------------------------------------------
 const lossChart = new LineChart({
   label: () => t('train.lossChart'), xLabel: () => t('train.xStep'), yLabel: () => t('train.yLoss'), yLog: true,
-  xFormat: (v) => String(Math.round(v)), yFormat: (v) => String(Number(v.toPrecision(2))),
+  xIntegers: true, xFormat: (v) => String(v), yFormat: (v) => String(Number(v.toPrecision(2))),
 });
 const accChart = new LineChart({
   label: () => t('train.accChart'), xLabel: () => t('train.xStep'), yLabel: () => t('train.yAcc'), yDomain: [0, 1],
-  xFormat: (v) => String(Math.round(v)), yFormat: (v) => `${Math.round(100 * v)} %`,
+  xIntegers: true, xFormat: (v) => String(v), yFormat: (v) => `${Math.round(100 * v)} %`,
 });
 byId('charts').append(lossChart.element, accChart.element);
 const curveTable = new DataTableToggle(() => t('train.tableWhat'), (host) => renderCurveTable(host));
