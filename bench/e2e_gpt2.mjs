@@ -4,7 +4,7 @@
 // into build/e2e/ when they are missing).
 //
 //   node bench/e2e_gpt2.mjs [--threads 1] [--ort-threads 1] [--rounds 5] [--quick] [--dtype F32|F16]
-//                           [--precision f32|f16|int8]
+//                           [--precision f32|f16|int8] [--settle-ms 50]
 //
 // --dtype F16: our engine reads an F16 checkpoint (kept 16-bit in memory, widened inside
 // the kernels); ORT runs the same values in f32 (its graph stores them widened).
@@ -40,6 +40,7 @@ const QUICK = args.includes('--quick');
 const THREADS = Number(opt('--ort-threads', 1));
 const OUR_THREADS = Number(opt('--threads', 1));  // > 1: tfp_mt.mjs on that many threads
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
+const SETTLE_MS = Number(opt('--settle-ms', 50));  // pause before each engine's turn
 const DTYPE = opt('--dtype', 'F32');  // how our engine's copy is stored: F32, or F16 (kept 16-bit in memory)
 const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : 'gpt2');
 const MEMORY = opt('--memory-only', '');  // child process: 'ours' | 'ort'
@@ -95,7 +96,9 @@ async function ours() {
         check(withParams(m, 'tfp_forward_params', { ids: p, n: x.length }, (params) => m._tfp_model_forward(model, params, slot)),
           'tfp_model_forward');
         const list = u32(slot);
-        const i = m._tfp_tensors_find(list, put(new TextEncoder().encode('logits\0')));
+        const name = put(new TextEncoder().encode('logits\0'));
+        const i = m._tfp_tensors_find(list, name);
+        m._tfp_free(name);
         const out = new Float32Array(m.HEAPU8.buffer, m._tfp_tensors_data(list, i), x.length * V).slice();
         m._tfp_tensors_free(list);
         return out;
@@ -196,6 +199,9 @@ const times = cases.map(() => ({ ours: [], ort: [] }));
 for (let round = 0; round <= ROUNDS; round++) {
   for (const [i, c] of cases.entries()) {
     for (const e of round % 2 ? [b, a] : [a, b]) {
+      // Each turn starts on a quiet machine: the other engine's pool threads may still be
+      // spinning for its next job (ORT's and ours both spin before they sleep).
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
       const t = await c.run(e);
       if (round > 0) times[i][e.name].push(...t);
     }

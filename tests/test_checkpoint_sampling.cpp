@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "model/generate.h"
 #include "model/model.h"
 #include "model/sampling.h"
 #include "test_checkpoint_util.h"
@@ -81,6 +82,32 @@ TEST_CASE("sampling: bad options and logits are errors") {
   CHECK_THROWS_WITH_AS(sample_token(std::vector<float>{0, NAN}, {1.0f, 0, 1.0f}, rng), "sampling: logit 1 is NaN",
                        Error);
   CHECK_THROWS_WITH_AS(sample_token(std::vector<float>{}, {1.0f, 0, 1.0f}, rng), "sampling: no logits", Error);
+}
+
+TEST_CASE("sampling: report_token (float, SIMD softmax) agrees with token_probabilities (double)") {
+  // a vocabulary-sized row with ties, -inf (a banned token) and a wide range; float sums over
+  // 50,257 terms: relative differences of a few 1e-6
+  std::vector<float> logits(50257);
+  for (size_t i = 0; i < logits.size(); ++i) logits[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i))) * 9.0f;
+  logits[7] = logits[11] = 12.0f;  // tied for the top: the lower id first
+  logits[3] = -INFINITY;
+  const std::vector<double> p = token_probabilities(logits);
+  for (const int32_t id : {0, 3, 7, 11, 50256}) {
+    const TokenReport r = report_token(logits, id, 4);
+    CAPTURE(id);
+    CHECK(std::fabs(r.prob - p[static_cast<size_t>(id)]) <= 2e-5 * p[static_cast<size_t>(id)] + 1e-12);
+    REQUIRE(r.top.size() == 4);
+    CHECK(r.top[0].first == 7);
+    CHECK(r.top[1].first == 11);
+    const auto want = top_probabilities(p, 4);
+    for (size_t i = 0; i < 4; ++i) {
+      CHECK(r.top[i].first == want[i].first);
+      CHECK(std::fabs(r.top[i].second - want[i].second) <= 2e-5 * want[i].second);
+    }
+  }
+  CHECK(report_token(logits, 3).prob == 0.0f);
+  CHECK(report_token(logits, 5, 0).top.empty());
+  CHECK_THROWS_WITH_AS(report_token(logits, 50257), "report_token: id 50257 outside the 50257 logits", Error);
 }
 
 TEST_CASE("sampling: KV-cached greedy generation equals the golden greedy continuation") {

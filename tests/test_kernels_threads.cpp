@@ -109,6 +109,55 @@ TEST_CASE("kernels/threads: matmul on 2 and 3 threads equals 1 thread bit for bi
       }
 }
 
+TEST_CASE("kernels/threads: the decode paths (16-bit B at M = 1, int8 B at M <= 4) split by columns, same bits") {
+  ThreadsScope keep;
+  struct Shape { int M, N, K; };
+  // wide (column blocks), K not a multiple of 32 or 8, N not a multiple of 16, M = 1 .. 4
+  const Shape shapes[] = {{1, 4099, 300}, {1, 2305, 771}, {3, 1031, 1025}, {4, 2049, 129}, {1, 50, 64}};
+  for (const Shape& s : shapes)
+    for (int variant = 0; variant < 5; ++variant) {  // 0 f16 NK, 1 f16 KN, 2 bf16 NK, 3 bf16 KN, 4 int8 (NK)
+      if (variant < 4 && s.M != 1) continue;
+      CAPTURE(s.M); CAPTURE(s.N); CAPTURE(s.K); CAPTURE(variant);
+      const BLayout layout = variant == 1 || variant == 3 ? BLayout::KN : BLayout::NK;
+      const int64_t ldb = (layout == BLayout::KN ? s.N : s.K) + 3;
+      const int64_t brows = layout == BLayout::KN ? s.K : s.N;
+      const auto A = randoms(static_cast<size_t>(s.M) * s.K, 5);
+      const auto B = randoms(static_cast<size_t>(brows * ldb), 6);
+      const auto bias = randoms(static_cast<size_t>(s.N), 7);
+      const auto C0 = randoms(static_cast<size_t>(s.M) * s.N, 8);
+      std::vector<uint16_t> B16(B.size());
+      std::vector<int8_t> B8(B.size());
+      for (size_t i = 0; i < B.size(); ++i) {
+        B16[i] = variant >= 2 ? f32_to_bf16_one(B[i]) : f32_to_f16_one(B[i]);
+        B8[i] = static_cast<int8_t>(static_cast<int>(B[i] * 127.0f));
+      }
+      const auto scales = randoms(static_cast<size_t>(s.N), 9);
+      auto run = [&](int t) {
+        set_threads(t);
+        std::vector<float> C = C0;
+        MatmulArgs a = dense(s.M, s.N, s.K, A.data(), nullptr, C.data(), layout, bias.data());
+        a.ldb = ldb;
+        a.alpha = 0.75f;
+        a.accumulate = true;
+        if (variant == 4) {
+          a.B8 = B8.data();
+          a.B8_scale = scales.data();
+          matmul_int8(a);
+        } else {
+          a.B16 = B16.data();
+          a.B16_bf16 = variant >= 2;
+          if (!matmul_b16_decode(a)) matmul(a);  // 8-lane builds take matmul (split the same way)
+        }
+        return C;
+      };
+      const auto one = run(1);
+      for (int t : {2, 3}) {
+        const auto many = run(t);
+        CHECK(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)) == 0);
+      }
+    }
+}
+
 TEST_CASE("kernels/threads: attention heads on 2 threads equal 1 thread bit for bit") {
   ThreadsScope keep;
   const int64_t H = 4, T = 97, D = 24;  // 4·97·97·48 = 1.8 M multiply-adds: split by heads

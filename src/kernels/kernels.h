@@ -45,6 +45,10 @@ struct MatmulArgs {
 // C = alpha · A · op(B) + bias (+ C). f32 in, f32 accumulate.
 void matmul(const MatmulArgs& args);
 
+// The same product restricted to C's columns [j0, j1): every column-indexed pointer (B, B16,
+// B8, B8_scale, bias, C) offset, N = j1 - j0. How the kernels split a product over threads.
+MatmulArgs column_block(const MatmulArgs& a, int j0, int j1);
+
 // B packed once for many matmuls with the same B (weights at inference): the fast
 // kernel's panel layout, private to src/kernels/simd/. Saves the per-call packing.
 struct PackedB {

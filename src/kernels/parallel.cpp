@@ -1,10 +1,14 @@
 // The kernels' thread pool (parallel.h). One job at a time: the caller publishes it
 // (function, task count, a new generation), wakes the workers, claims tasks from a
 // shared counter like them, then waits until every worker has left the job.
+// Waiting spins for a while before it sleeps: a decode step runs ~50 small jobs back to
+// back, and a sleeping worker's wake-up (a futex round trip; in WebAssembly
+// Atomics.wait/notify across Web Workers) costs more than a GEMV's share of the work.
 #include "kernels/parallel.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <utility>
 
@@ -27,6 +31,7 @@ namespace tfp::kernels {
 #ifdef TFP_NO_THREADS
 
 bool parallel_worth(int64_t) { return false; }
+bool parallel_column_blocks(int, int64_t, int, const std::function<void(int, int)>&) { return false; }
 int set_threads(int) { return 1; }
 int threads() { return 1; }
 int max_threads() { return 1; }
@@ -40,6 +45,28 @@ namespace {
 
 thread_local bool t_in_task = false;
 
+// How long a worker keeps looking for the next job, and the caller for the workers' end,
+// before sleeping: longer than the gaps between one forward pass's jobs, short enough that
+// an idle pool gives its cores back at once.
+constexpr std::chrono::microseconds kSpin{1000};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls ready() until it holds (true) or kSpin has passed (false).
+template <class Ready>
+bool spin_until(Ready&& ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    if (ready()) return true;
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return false;
+    cpu_relax();
+  }
+}
+
 class Pool {
  public:
   ~Pool() { resize(1); }
@@ -52,15 +79,15 @@ class Pool {
     if (n == size()) return n;
     {
       std::lock_guard<std::mutex> lk(m_);
-      stop_ = true;
+      stop_.store(true, std::memory_order_release);
     }
     work_cv_.notify_all();
     for (std::thread& t : workers_) t.join();
     workers_.clear();
-    stop_ = false;
+    stop_.store(false, std::memory_order_relaxed);
     // A worker starts from the current generation: a job published before it first
-    // takes the lock is still its to join (busy_ counts it).
-    const uint64_t gen = generation_;
+    // looks is still its to join (busy_ counts it).
+    const uint64_t gen = generation_.load(std::memory_order_relaxed);
     // A thread the system refuses (Emscripten: the pthread pool is used up, which
     // PTHREAD_POOL_SIZE_STRICT=2 reports instead of deadlocking) leaves a smaller pool.
     for (int i = 1; i < n; ++i) {
@@ -80,19 +107,24 @@ class Pool {
       for (int i = 0; i < n_tasks; ++i) fn(i);
       return;
     }
+    bool wake = false;
     {
       std::lock_guard<std::mutex> lk(m_);
       fn_ = &fn;
       n_tasks_ = n_tasks;
       next_.store(0, std::memory_order_relaxed);
-      busy_ = static_cast<int>(workers_.size());
+      busy_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
       error_ = nullptr;
-      ++generation_;
+      generation_.fetch_add(1, std::memory_order_release);  // spinning workers start here
+      wake = sleepers_ > 0;
     }
-    work_cv_.notify_all();
+    if (wake) work_cv_.notify_all();
     claim_tasks();
-    std::unique_lock<std::mutex> lk(m_);
-    done_cv_.wait(lk, [this] { return busy_ == 0; });
+    if (!spin_until([this] { return busy_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lk(m_);
+      done_cv_.wait(lk, [this] { return busy_.load(std::memory_order_acquire) == 0; });
+    }
+    std::lock_guard<std::mutex> lk(m_);
     fn_ = nullptr;
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
@@ -112,16 +144,23 @@ class Pool {
   }
 
   void worker_loop(uint64_t seen) {
+    auto has_news = [&] {
+      return stop_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+    };
     for (;;) {
-      {
+      if (!spin_until(has_news)) {
         std::unique_lock<std::mutex> lk(m_);
-        work_cv_.wait(lk, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
+        ++sleepers_;
+        work_cv_.wait(lk, has_news);
+        --sleepers_;
       }
+      if (stop_.load(std::memory_order_acquire)) return;
+      seen = generation_.load(std::memory_order_acquire);
       claim_tasks();
-      std::lock_guard<std::mutex> lk(m_);
-      if (--busy_ == 0) done_cv_.notify_one();
+      if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {  // the last one out wakes the caller
+        std::lock_guard<std::mutex> lk(m_);
+        done_cv_.notify_one();
+      }
     }
   }
 
@@ -133,9 +172,10 @@ class Pool {
   const std::function<void(int)>* fn_ = nullptr;
   int n_tasks_ = 0;
   std::atomic<int> next_{0};
-  int busy_ = 0;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
+  std::atomic<int> busy_{0};           // workers still in the current job
+  std::atomic<uint64_t> generation_{0};  // bumped once per job, after its fields are set
+  std::atomic<bool> stop_{false};
+  int sleepers_ = 0;                     // workers asleep on work_cv_
   std::exception_ptr error_;
 };
 
@@ -153,6 +193,20 @@ Pool& pool() {
 // Inside a task the answer is no: the split already happened one level up.
 bool parallel_worth(int64_t flops) {
   return !t_in_task && threads() > 1 && flops >= (int64_t{1} << 20);
+}
+
+bool parallel_column_blocks(int n, int64_t flops, int align, const std::function<void(int, int)>& fn) {
+  if (!parallel_worth(flops)) return false;
+  const int t = threads();
+  const int groups = (n + align - 1) / align;
+  if (groups < 2 * t) return false;
+  const int blocks = std::min(groups / 2, 4 * t);  // >= 2 groups a block
+  parallel_for(blocks, [&](int i) {
+    const int j0 = static_cast<int>(static_cast<int64_t>(groups) * i / blocks) * align;
+    const int j1 = std::min(n, static_cast<int>(static_cast<int64_t>(groups) * (i + 1) / blocks) * align);
+    fn(j0, j1);
+  });
+  return true;
 }
 
 int set_threads(int n) { return pool().resize(n); }

@@ -32,4 +32,11 @@ void parallel_for(int n_tasks, const std::function<void(int)>& fn);
 // it the wake-up and the split cost more than they save).
 bool parallel_worth(int64_t flops);
 
+// Columns [0, n) of a product of `flops` multiply-adds in blocks over the pool: fn(j0, j1)
+// once per block, block edges at multiples of `align` (the last block ends at n), up to 4
+// blocks a thread, claimed as threads come free (a thread that another process holds up
+// leaves its blocks to the others). Returns false, running nothing, when the work is not
+// worth it or has fewer than 2 aligned groups a thread: the caller then runs it whole.
+bool parallel_column_blocks(int n, int64_t flops, int align, const std::function<void(int, int)>& fn);
+
 }  // namespace tfp::kernels

@@ -41,9 +41,9 @@ std::optional<GeneratorStep> Generator::next() {
   const std::span<const float> logits(last_logits_.ptr(), static_cast<size_t>(last_logits_.numel()));
   GeneratorStep step;
   step.id = sample_token(logits, opt_.sampling, rng_);
-  const std::vector<double> p = token_probabilities(logits);
-  step.prob = static_cast<float>(p[static_cast<size_t>(step.id)]);
-  step.top = top_probabilities(p, opt_.top_n);
+  TokenReport report = report_token(logits, step.id, opt_.top_n);
+  step.prob = report.prob;
+  step.top = std::move(report.top);
   ++produced_;
 
   // The same order as model::generate: stop id, then max_tokens, then a full context.
@@ -87,7 +87,7 @@ GenerateResult generate_without_cache(const ModelConfig& cfg, const ModelWeights
     const Tensor logits = lm_logits(cfg, w, TensorView(hidden.row(T - 1), {1, C}));  // (1, V)
     const std::span<const float> last(logits.ptr(), static_cast<size_t>(logits.numel()));
     const int32_t id = sample_token(last, opt.sampling, rng);
-    result.tokens.push_back({id, static_cast<float>(token_probabilities(last)[static_cast<size_t>(id)])});
+    result.tokens.push_back({id, report_token(last, id).prob});
     // The order of model::generate's checks: eos, max_tokens, a full context.
     if (std::find(opt.eos_token_ids.begin(), opt.eos_token_ids.end(), id) != opt.eos_token_ids.end()) {
       result.reason = StopReason::eos;

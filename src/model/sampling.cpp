@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "kernels/kernels.h"
 #include "model/kv_cache.h"
 #include "model/transformer.h"
 
@@ -73,6 +74,25 @@ std::vector<double> token_probabilities(std::span<const float> logits, float tem
   for (size_t i = 0; i < p.size(); ++i) sum += p[i] = std::exp((logits[i] - mx) / temperature);
   for (double& x : p) x /= sum;
   return p;
+}
+
+TokenReport report_token(std::span<const float> logits, int32_t id, int top_n) {
+  check_logits(logits);
+  TFP_CHECK(id >= 0 && static_cast<size_t>(id) < logits.size(), "report_token: id ", id, " outside the ",
+            logits.size(), " logits");
+  thread_local std::vector<float> p;
+  p.assign(logits.begin(), logits.end());
+  kernels::softmax_rows(p.data(), 1, static_cast<int>(p.size()), static_cast<int64_t>(p.size()));
+  TokenReport r;
+  r.prob = p[static_cast<size_t>(id)];
+  if (top_n <= 0) return r;
+  const size_t k = std::min(p.size(), static_cast<size_t>(top_n));
+  std::vector<int32_t> order(p.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [&](int32_t a, int32_t b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
+  for (size_t i = 0; i < k; ++i) r.top.emplace_back(order[i], p[static_cast<size_t>(order[i])]);
+  return r;
 }
 
 namespace {
@@ -180,7 +200,7 @@ GenerateResult generate(const ModelConfig& cfg, const ModelWeights& w, std::span
     const int64_t V = step.logits.dim(-1);
     const std::span<const float> last(step.logits.row(step.logits.dim(0) - 1), static_cast<size_t>(V));
     const int32_t id = sample_token(last, opt.sampling, rng);
-    const GeneratedToken tok{id, static_cast<float>(token_probabilities(last)[static_cast<size_t>(id)])};
+    const GeneratedToken tok{id, report_token(last, id).prob};
     result.tokens.push_back(tok);
     if (on_token && !on_token(tok)) {
       result.reason = StopReason::stopped;

@@ -446,18 +446,6 @@ void check_args(const MatmulArgs& a, const char* op) {
 // columns (a multiple of W and of gemv_nk's 4) or MR rows, and every block keeps the path
 // the whole call takes (a row block has >= 2 MR groups, so > kSmallM rows): each tile,
 // vector body and tail is the one the 1-thread call computes, so the results are its bits.
-// Every column-indexed pointer of MatmulArgs (B, B16, C, bias) must be offset here.
-MatmulArgs column_block(const MatmulArgs& a, int j0, int j1) {
-  MatmulArgs s = a;
-  s.N = j1 - j0;
-  const int64_t boff = a.layout == BLayout::KN ? j0 : static_cast<int64_t>(j0) * a.ldb;
-  if (a.B) s.B = a.B + boff;
-  if (a.B16) s.B16 = a.B16 + boff;
-  s.C = a.C + j0;
-  if (a.bias) s.bias = a.bias + j0;
-  return s;
-}
-
 MatmulArgs row_block(const MatmulArgs& a, int i0, int i1) {
   MatmulArgs s = a;
   s.M = i1 - i0;
@@ -472,18 +460,9 @@ bool split_for_threads(const MatmulArgs& a, F&& run) {
   using C = Cfg<Arch>;
   if (!parallel_worth(static_cast<int64_t>(a.M) * a.N * a.K)) return false;
   const int t = threads();
-  const int panels = static_cast<int>((a.N + C::NR - 1) / C::NR);
-  // Up to 4 blocks a thread, claimed as threads come free: a thread that another process
-  // holds up (shared cores) leaves its blocks to the others.
-  if (panels >= 2 * t) {  // >= 2 panels a block
-    const int n = std::min(panels / 2, 4 * t);
-    parallel_for(n, [&](int i) {
-      const int j0 = static_cast<int>(static_cast<int64_t>(panels) * i / n) * C::NR;
-      const int j1 = std::min(a.N, static_cast<int>(static_cast<int64_t>(panels) * (i + 1) / n) * C::NR);
-      run(column_block(a, j0, j1));
-    });
+  if (parallel_column_blocks(a.N, static_cast<int64_t>(a.M) * a.N * a.K, C::NR,
+                             [&](int j0, int j1) { run(column_block(a, j0, j1)); }))
     return true;
-  }
   const int groups = (a.M + C::MR - 1) / C::MR;
   if (a.M > kSmallM && groups >= 2 * t) {  // >= 2 MR groups a block
     const int n = std::min(groups / 2, 4 * t);
@@ -501,6 +480,19 @@ bool split_for_threads(const MatmulArgs& a, F&& run) {
 }  // namespace simd
 
 // ---- public entry points ------------------------------------------------------------
+MatmulArgs column_block(const MatmulArgs& a, int j0, int j1) {
+  MatmulArgs s = a;
+  s.N = j1 - j0;
+  const int64_t boff = a.layout == BLayout::KN ? j0 : static_cast<int64_t>(j0) * a.ldb;
+  if (a.B) s.B = a.B + boff;
+  if (a.B16) s.B16 = a.B16 + boff;
+  if (a.B8) s.B8 = a.B8 + boff;
+  if (a.B8_scale) s.B8_scale = a.B8_scale + j0;
+  s.C = a.C + j0;
+  if (a.bias) s.bias = a.bias + j0;
+  return s;
+}
+
 void matmul(const MatmulArgs& a) {
   simd::check_args(a, "matmul");
   if (a.M == 0 || a.N == 0) return;

@@ -18,9 +18,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "kernels/parallel.h"
 #include "kernels/simd/simd.h"
 
 namespace tfp::kernels::simd {
@@ -201,14 +203,26 @@ bool matmul_b16_decode(const MatmulArgs& a) {
   // back as it was and the caller's matmul computes it (N floats kept: small beside N·K).
   std::vector<float> c0;
   if (!a.B16_bf16) c0.assign(a.C, a.C + a.N);
+  // Column blocks over the threads at multiples of 16 (gemv_kn16's 8-column body then covers
+  // the columns it covers in one call: the same bits); each block's Seen joins the total.
+  const float* x = t_x.data();  // the caller's: the workers read it
   Seen seen;
-  if (a.layout == BLayout::NK) {
-    if (a.B16_bf16) gemv_nk16<true>(a, t_x.data(), seen);
-    else gemv_nk16<false>(a, t_x.data(), seen);
-  } else {
-    if (a.B16_bf16) gemv_kn16<true>(a, t_x.data(), seen);
-    else gemv_kn16<false>(a, t_x.data(), seen);
-  }
+  std::mutex seen_mutex;
+  auto columns = [&](int j0, int j1) {
+    const MatmulArgs b = j0 == 0 && j1 == a.N ? a : column_block(a, j0, j1);
+    Seen s;
+    if (a.layout == BLayout::NK) {
+      if (a.B16_bf16) gemv_nk16<true>(b, x, s);
+      else gemv_nk16<false>(b, x, s);
+    } else {
+      if (a.B16_bf16) gemv_kn16<true>(b, x, s);
+      else gemv_kn16<false>(b, x, s);
+    }
+    std::lock_guard<std::mutex> lk(seen_mutex);
+    seen.hmax = _mm_max_epu16(seen.hmax, s.hmax);
+    seen.bad = seen.bad || s.bad;
+  };
+  if (!parallel_column_blocks(a.N, static_cast<int64_t>(a.N) * a.K, 16, columns)) columns(0, a.N);
   if (a.B16_bf16 || !has_inf_nan(seen)) return true;
   std::copy(c0.begin(), c0.end(), a.C);
   return false;
