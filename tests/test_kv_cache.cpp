@@ -67,6 +67,17 @@ TEST_CASE("kv cache: decoder-only decoding equals full recomputation") {
   cache.clear();
   CHECK(cache.length() == 0);
   CHECK(max_abs_diff(model::decoder_only_step(cfg, w, cache, seq).logits, full) <= 1e-5f);
+  // A prefill that keeps only the last k rows' logits (a generation's): those rows, the same cache.
+  for (const int64_t k : {1, 2, 3, 9}) {
+    CAPTURE(k);
+    model::KVCache c(cfg);
+    const Tensor last = model::decoder_only_step(cfg, w, c, std::span(seq).first(3), nullptr, k).logits;
+    const int64_t n = std::min<int64_t>(k, 3);
+    REQUIRE(last.shape == Shape{n, 31});
+    CHECK(max_abs_diff(last, rows(full, 3 - n, n)) <= 1e-5f);
+    CHECK(c.length() == 3);
+    CHECK(max_abs_diff(model::decoder_only_step(cfg, w, c, std::span(seq).subspan(3, 1)).logits, row_of(full, 3)) <= 1e-5f);
+  }
 }
 
 TEST_CASE("kv cache: encoder-decoder decoding equals full recomputation") {

@@ -30,9 +30,8 @@ Generator::Generator(const ModelConfig& cfg, const ModelWeights& w, std::span<co
   TFP_CHECK(static_cast<int64_t>(prompt.size()) <= cfg.max_positions, "generate: the prompt has ", prompt.size(),
             " tokens, more than the model's context of ", cfg.max_positions);
   cache_ = KVCache(cfg, generation_capacity(cfg, static_cast<int64_t>(prompt.size()), opt_.max_tokens));
-  const ForwardResult r = decoder_only_step(cfg_, w_, cache_, prompt, opt_.observer);  // logits (P, V)
-  const int64_t V = r.logits.dim(-1);
-  last_logits_ = Tensor({V}, std::vector<float>(r.logits.row(r.logits.dim(0) - 1), r.logits.row(r.logits.dim(0) - 1) + V));
+  const ForwardResult r = decoder_only_step(cfg_, w_, cache_, prompt, opt_.observer, 1);  // logits (1, V)
+  last_logits_ = Tensor({r.logits.dim(-1)}, r.logits.data);
   done_ = opt_.max_tokens == 0;
 }
 

@@ -57,7 +57,7 @@ Tensor decoder_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cach
 }
 
 ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
-                                std::span<const int32_t> new_ids, nn::Observer* obs) {
+                                std::span<const int32_t> new_ids, nn::Observer* obs, int64_t last_logits) {
   TFP_CHECK(cfg.architecture == Architecture::decoder_only,
             "decoder_only_step: needs a decoder_only model, this one is ",
             architecture_name(cfg.architecture));
@@ -65,7 +65,9 @@ ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, K
                          nn::Scope(obs).sub("embed"));
   ForwardResult r;
   r.hidden = decoder_step(cfg, w, cache, x.view(), {}, {}, obs);
-  if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);
+  if (!cfg.lm_head) return r;
+  const int64_t T = r.hidden.dim(0), k = last_logits > 0 ? std::min(last_logits, T) : T;
+  r.logits = lm_logits(cfg, w, TensorView(r.hidden.row(T - k), {k, r.hidden.dim(1)}), obs);
   return r;
 }
 

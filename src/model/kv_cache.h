@@ -48,10 +48,13 @@ int64_t generation_capacity(const ModelConfig& cfg, int64_t prompt_tokens, int64
 // encoder–decoder (projected once per source) is not counted.
 int64_t kv_cache_bytes(const ModelConfig& cfg, int64_t positions);
 
-// Decoder-only: run the new ids at positions length() .. length()+T-1; logits (T, V).
+// Decoder-only: run the new ids at positions length() .. length()+T-1; logits (T, V), or
+// with last_logits = k > 0 only the last k rows' (min(k, T), V): a generation's prefill needs
+// the last row alone (the LM head of a 128-token prompt over GPT-2's vocabulary is ~5 G
+// multiply-adds and 25 MB it would throw away).
 ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, KVCache& cache,
                                 std::span<const int32_t> new_ids,
-                                nn::Observer* obs = nullptr);
+                                nn::Observer* obs = nullptr, int64_t last_logits = 0);
 
 // Encoder–decoder with token embeddings: memory from encode_source(); the first step
 // projects it into the cache, later steps ignore `memory` (may be empty).

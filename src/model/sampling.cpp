@@ -195,7 +195,7 @@ GenerateResult generate(const ModelConfig& cfg, const ModelWeights& w, std::span
   GenerateResult result;
   Pcg32 rng(opt.seed);
   KVCache cache(cfg, generation_capacity(cfg, static_cast<int64_t>(prompt.size()), opt.max_tokens));
-  ForwardResult step = decoder_only_step(cfg, w, cache, prompt);  // logits (P, V)
+  ForwardResult step = decoder_only_step(cfg, w, cache, prompt, nullptr, 1);  // logits (1, V): the last row
   for (int n = 0; n < opt.max_tokens; ++n) {
     const int64_t V = step.logits.dim(-1);
     const std::span<const float> last(step.logits.row(step.logits.dim(0) - 1), static_cast<size_t>(V));
