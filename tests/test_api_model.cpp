@@ -6,6 +6,8 @@
 // add nothing: exact equality); the definition of a softmax row (sums to 1, within 1e-5).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -131,6 +133,75 @@ TEST_CASE("api model: GPT-2 fixture loads from buffers; info, tokenize, forward 
   CHECK(std::string(tfp_model_decode(m, tfp_encoding_ids(e), tfp_encoding_count(e), 1)) == text);
   tfp_encoding_free(e);
   tfp_model_free(m);
+}
+
+TEST_CASE("api model: logits_last and tfp_model_logits give the full pass's logits in parts") {
+  for (const char* fixture : {"gpt2_tiny", "gpt2_tiny_lmhead_f16", "bert_mlm_tiny"}) {
+    CAPTURE(fixture);
+    const Files f = read_fixture(fixture);
+    tfp_model* m = load_staged(f);
+    const bool encoder = std::string(fixture) == "bert_mlm_tiny";
+    const std::vector<int32_t> ids = {5, 17, 22, 9, 3, 7};
+    const int T = static_cast<int>(ids.size());
+    Tensors all;
+    REQUIRE(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = ids.data(), .n = T}), &all.list) == TFP_OK);
+    const TensorView full = all.get("logits"), hidden = all.get("hidden");
+    const int64_t V = full.shape[1];
+    for (const int k : {1, 2, 6, 9}) {  // the last k rows (9 > T: every row)
+      CAPTURE(k);
+      Tensors part;
+      REQUIRE(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = ids.data(), .n = T, .logits_last = k}),
+                                &part.list) == TFP_OK);
+      const TensorView l = part.get("logits"), best = part.get("argmax");
+      const int64_t n = std::min(k, T);
+      REQUIRE(l.shape == Shape{n, V});
+      REQUIRE(best.shape == Shape{n});
+      // fewer rows may take the GEMV instead of the GEMM: the same sums in another order
+      float diff = 0;
+      for (int64_t i = 0; i < n * V; ++i) diff = std::max(diff, std::fabs(l.data[i] - full.data[(T - n) * V + i]));
+      CHECK(diff <= 1e-5f);
+      CHECK(best.data[n - 1] == all.get("argmax").data[T - 1]);
+    }
+    Tensors none;
+    REQUIRE(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = ids.data(), .n = T, .logits_last = -1}),
+                              &none.list) == TFP_OK);
+    CHECK(tfp_tensors_find(none.list, "logits") < 0);
+    CHECK(tfp_tensors_find(none.list, "argmax") < 0);
+    CHECK(std::memcmp(none.get("hidden").data, hidden.data, sizeof(float) * hidden.numel()) == 0);
+    CHECK(tfp_model_forward(m, tfp::testing::params(tfp_forward_params{.ids = ids.data(), .n = T, .logits_last = -2}),
+                            &none.list) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(std::string(tfp_last_error()).find("logits_last must be -1") != std::string::npos);
+
+    std::vector<float> out(static_cast<size_t>(T * V), -1.0f);
+    if (encoder) {  // a masked-LM head is not an LM head: its logits come from the forward pass
+      CHECK(tfp_model_logits(m, hidden.data, T, 0, static_cast<int>(V), out.data()) == TFP_ERR_INVALID_ARGUMENT);
+      CHECK(std::string(tfp_last_error()).find("has no LM head") != std::string::npos);
+      tfp_model_free(m);
+      continue;
+    }
+    // The vocabulary in uneven blocks, every row at once: the same logits as the full pass.
+    std::vector<float> block;
+    for (int v0 = 0; v0 < V;) {
+      const int v1 = std::min(static_cast<int>(V), v0 + 37 + v0 % 5);
+      block.assign(static_cast<size_t>(T * (v1 - v0)), 0.0f);
+      REQUIRE(tfp_model_logits(m, hidden.data, T, v0, v1, block.data()) == TFP_OK);
+      for (int t = 0; t < T; ++t)
+        std::copy_n(block.data() + t * (v1 - v0), v1 - v0, out.data() + t * V + v0);
+      v0 = v1;
+    }
+    float diff = 0;
+    for (int64_t i = 0; i < T * V; ++i) diff = std::max(diff, std::fabs(out[static_cast<size_t>(i)] - full.data[i]));
+    CHECK(diff <= 1e-6f);
+    CHECK(tfp_model_logits(m, hidden.data, T, 5, 5, out.data()) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(std::string(tfp_last_error()) == "tfp_model_logits: the vocabulary range [5, 5) is not inside [0, " +
+                                               std::to_string(V) + ")");
+    CHECK(tfp_model_logits(m, hidden.data, T, 0, static_cast<int>(V) + 1, out.data()) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(tfp_model_logits(m, nullptr, T, 0, 1, out.data()) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(tfp_model_logits(m, hidden.data, 0, 0, 1, out.data()) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(tfp_model_logits(nullptr, hidden.data, T, 0, 1, out.data()) != TFP_OK);
+    CHECK(tfp_model_logits(m, hidden.data, 1, 0, 1, out.data()) == TFP_OK);  // still usable
+    tfp_model_free(m);
+  }
 }
 
 TEST_CASE("api model: BERT fixture with token types and a padding mask equals the engine") {

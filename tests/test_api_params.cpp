@@ -38,6 +38,7 @@ TEST_CASE("api params: _init writes the defaults tfp_api.h states") {
   CHECK(f.tgt_ids == nullptr);
   CHECK(f.n_tgt == 0);
   CHECK(f.want_attention == 0);
+  CHECK(f.logits_last == 0);
 
   tfp_embeddings_params e;
   std::memset(&e, 0x5a, sizeof e);
@@ -172,10 +173,11 @@ TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeo
   }
   const auto& f = j["tfp_forward_params"];
   CHECK(f["size"].get<size_t>() == sizeof(tfp_forward_params));
-  CHECK(f["fields"].size() == 7);
+  CHECK(f["fields"].size() == 8);
   check_field(f, "ids", offsetof(tfp_forward_params, ids), "ptr");
   check_field(f, "n", offsetof(tfp_forward_params, n), "i32");
   check_field(f, "want_attention", offsetof(tfp_forward_params, want_attention), "i32");
+  check_field(f, "logits_last", offsetof(tfp_forward_params, logits_last), "i32");
   const auto& g = j["tfp_generator_params"];
   CHECK(g["size"].get<size_t>() == sizeof(tfp_generator_params));
   CHECK(g["fields"].size() == 10);

@@ -65,6 +65,7 @@ std::string layout_json() {
   TFP_FIELD(tfp_forward_params, tgt_ids);
   TFP_FIELD(tfp_forward_params, n_tgt);
   TFP_FIELD(tfp_forward_params, want_attention);
+  TFP_FIELD(tfp_forward_params, logits_last);
   L.end();
   L.begin("tfp_embeddings_params", sizeof(tfp_embeddings_params));
   TFP_FIELD(tfp_embeddings_params, C);

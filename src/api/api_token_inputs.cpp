@@ -40,12 +40,13 @@ TokenInputs read_token_inputs(const char* f, const m::ModelConfig& c, const int3
 }
 
 m::ForwardResult run_tokens(const m::ModelConfig& c, const m::ModelWeights& w, const TokenInputs& in,
-                            nn::Observer* obs) {
+                            nn::Observer* obs, int64_t last_logits) {
   switch (c.architecture) {
-    case m::Architecture::decoder_only: return m::forward_decoder_only(c, w, in.ids, obs);
+    case m::Architecture::decoder_only: return m::forward_decoder_only(c, w, in.ids, obs, last_logits);
     case m::Architecture::encoder_only:
-      return m::forward_encoder_only(c, w, in.ids, in.token_types, in.padding, obs);
-    case m::Architecture::encoder_decoder: return m::forward_encoder_decoder(c, w, in.ids, in.tgt_ids, {}, obs);
+      return m::forward_encoder_only(c, w, in.ids, in.token_types, in.padding, obs, last_logits);
+    case m::Architecture::encoder_decoder:
+      return m::forward_encoder_decoder(c, w, in.ids, in.tgt_ids, {}, obs, last_logits);
   }
   argument_error("run_tokens: unknown architecture");
 }

@@ -29,8 +29,9 @@ TokenInputs read_token_inputs(const char* f, const model::ModelConfig& c, const 
                               const int32_t* token_type_ids, const int32_t* attention_mask,
                               const int32_t* tgt_ids, int n_tgt);
 
-// One forward pass of the model on checked inputs, reporting to `obs` (may be null).
+// One forward pass of the model on checked inputs, reporting to `obs` (may be null);
+// last_logits: which rows get logits (model::logit_rows; -1 none).
 model::ForwardResult run_tokens(const model::ModelConfig& c, const model::ModelWeights& w,
-                                const TokenInputs& in, nn::Observer* obs);
+                                const TokenInputs& in, nn::Observer* obs, int64_t last_logits = 0);
 
 }  // namespace tfp::api

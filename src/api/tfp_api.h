@@ -329,6 +329,9 @@ typedef struct tfp_forward_params {
   const int32_t* tgt_ids;        /* (n_tgt) encoder-decoders only: the decoder's input */
   int32_t n_tgt;
   int32_t want_attention;        /* != 0: also every layer's attention maps (forward only) */
+  int32_t logits_last;           /* which rows get "logits": 0 every row; k > 0 the last k
+                                    (a next-token view needs one); -1 none: "hidden" only,
+                                    for tfp_model_logits (forward only) */
 } tfp_forward_params;
 void tfp_forward_params_init(tfp_forward_params* p);
 
@@ -338,7 +341,8 @@ void tfp_forward_params_init(tfp_forward_params* p);
  *   "hidden"  (T, C)  always (the last hidden states, after any final norm)
  *   "hidden_norm" (T) always: each hidden row's Euclidean length
  *   "argmax"  (T)     with logits: each row's most probable id / label, as a float
- * and with want_attention != 0, for every layer i:
+ * ("logits" and "argmax" cover only the last logits_last rows when that is > 0, and are
+ * absent when it is -1) and with want_attention != 0, for every layer i:
  *   "enc.i.attn.probs"   (H, T, T)   encoder self-attention
  *   "dec.i.attn.probs"   (H, T, T)   decoder (causal) self-attention
  *   "dec.i.cross.probs"  (H, Tt, S)  decoder cross-attention over the source
@@ -350,6 +354,15 @@ void tfp_forward_params_init(tfp_forward_params* p);
  * The recurrent encoder-decoder gives "logits", "hidden" = its decoder states (T, D), and
  * "dec.0.cross.probs" (1, T, S) = its additive attention; it has no self-attention maps. */
 int tfp_model_forward(tfp_model* model, const tfp_forward_params* p, tfp_tensors** out);
+
+/* The LM head on hidden rows the caller holds: out (n, v_end - v_begin) = the logits of
+ * vocabulary ids [v_begin, v_end) for hidden (n, C), rows as tfp_model_forward's "hidden"
+ * gives them (after the final norm; e.g. from a pass with logits_last = -1). Only those
+ * rows of the head are read, so every logit of a long input comes a block of the vocabulary
+ * at a time without (T, V) floats in the heap at once (GPT-2, T = 512: 98 MiB; a 262,144-word
+ * vocabulary: 512 MiB). Token models with an LM head (decoder-only, encoder-decoder);
+ * 0 <= v_begin < v_end <= V. hidden borrowed; out caller-owned, n * (v_end - v_begin) floats. */
+int tfp_model_logits(tfp_model* model, const float* hidden, int n, int v_begin, int v_end, float* out);
 
 /* ---- forward pass on embeddings (PyTorch nn.Transformer checkpoints) ---------------- */
 

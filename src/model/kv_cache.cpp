@@ -65,9 +65,7 @@ ForwardResult decoder_only_step(const ModelConfig& cfg, const ModelWeights& w, K
                          nn::Scope(obs).sub("embed"));
   ForwardResult r;
   r.hidden = decoder_step(cfg, w, cache, x.view(), {}, {}, obs);
-  if (!cfg.lm_head) return r;
-  const int64_t T = r.hidden.dim(0), k = last_logits > 0 ? std::min(last_logits, T) : T;
-  r.logits = lm_logits(cfg, w, TensorView(r.hidden.row(T - k), {k, r.hidden.dim(1)}), obs);
+  if (cfg.lm_head) r.logits = lm_logits(cfg, w, logit_rows(r.hidden, last_logits), obs);
   return r;
 }
 

@@ -235,8 +235,13 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
   return h;
 }
 
+TensorView logit_rows(const Tensor& hidden, int64_t last_logits) {
+  const int64_t T = hidden.dim(0), k = last_logits > 0 ? std::min(last_logits, T) : T;
+  return TensorView(hidden.row(T - k), {k, hidden.dim(1)});
+}
+
 Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                 nn::Observer* obs) {
+                 nn::Observer* obs, int64_t v_begin, int64_t v_end) {
   nn::Linear head = w.lm_head;
   if (cfg.tied_lm_head) {
     // Tied: the output projection is the input embedding table, (V, C) as nn.Linear.
@@ -246,13 +251,14 @@ Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView
     head.weight8 = target_embeddings(cfg, w).token8;  // per-row scales = per-output scales
   }
   TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
+  if (v_end < 0) v_end = head.out_features();
   Tensor logits;
   if (cfg.lm_head_scale != 1.0f) {  // T5's tied head reads the hidden states × d_model^-½
     Tensor scaled = copy_of(hidden);
     for (float& v : scaled.data) v *= cfg.lm_head_scale;
-    logits = nn::linear(scaled.view(), head, "lm_head");  // (T, V)
+    logits = nn::linear_slice(scaled.view(), head, v_begin, v_end, "lm_head");  // (T, V)
   } else {
-    logits = nn::linear(hidden, head, "lm_head");  // (T, V)
+    logits = nn::linear_slice(hidden, head, v_begin, v_end, "lm_head");  // (T, V)
   }
   if (cfg.final_softcap > 0.0f)  // Gemma 2: logits squashed into (-cap, cap)
     for (float& v : logits.data) v = cfg.final_softcap * std::tanh(v / cfg.final_softcap);
@@ -290,7 +296,7 @@ Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorV
 ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w,
                                    std::span<const int32_t> ids,
                                    std::span<const int32_t> token_types,
-                                   const std::vector<uint8_t>& padding, nn::Observer* obs) {
+                                   const std::vector<uint8_t>& padding, nn::Observer* obs, int64_t last_logits) {
   check_arch(cfg, Architecture::encoder_only, "forward_encoder_only");
   const nn::Scope root(obs);
   const Tensor x = embed(cfg, w.embed, ids, token_types, 0, root.sub("embed"));
@@ -298,12 +304,12 @@ ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w
   mask.key_padding = padding;
   ForwardResult r;
   r.hidden = encoder_stack(cfg, w, x.view(), mask, obs);
-  r.logits = encoder_head(cfg, w, r.hidden.view(), obs);
+  if (last_logits >= 0) r.logits = encoder_head(cfg, w, logit_rows(r.hidden, last_logits), obs);
   return r;
 }
 
 ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w,
-                                   std::span<const int32_t> ids, nn::Observer* obs) {
+                                   std::span<const int32_t> ids, nn::Observer* obs, int64_t last_logits) {
   check_arch(cfg, Architecture::decoder_only, "forward_decoder_only");
   const nn::Scope root(obs);
   const Tensor x = embed(cfg, w.embed, ids, {}, 0, root.sub("embed"));
@@ -311,7 +317,7 @@ ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w
   causal.causal = true;  // token t sees tokens 0..t only
   ForwardResult r;
   r.hidden = decoder_stack(cfg, w, x.view(), {}, causal, {}, nullptr, obs);
-  if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);
+  if (cfg.lm_head && last_logits >= 0) r.logits = lm_logits(cfg, w, logit_rows(r.hidden, last_logits), obs);
   return r;
 }
 
@@ -330,7 +336,7 @@ ForwardResult forward_encoder_decoder(const ModelConfig& cfg, const ModelWeights
                                       std::span<const int32_t> src_ids,
                                       std::span<const int32_t> tgt_ids,
                                       const std::vector<uint8_t>& src_padding,
-                                      nn::Observer* obs) {
+                                      nn::Observer* obs, int64_t last_logits) {
   const Tensor memory = encode_source(cfg, w, src_ids, src_padding, obs);  // (S, C)
   const nn::Scope root(obs);
   const Tensor y = embed(cfg, target_embeddings(cfg, w), tgt_ids, {}, 0,
@@ -341,7 +347,7 @@ ForwardResult forward_encoder_decoder(const ModelConfig& cfg, const ModelWeights
   memory_mask.key_padding = src_padding;  // padded source tokens are never attended to
   ForwardResult r;
   r.hidden = decoder_stack(cfg, w, y.view(), memory.view(), self_mask, memory_mask, nullptr, obs);
-  if (cfg.lm_head) r.logits = lm_logits(cfg, w, r.hidden.view(), obs);
+  if (cfg.lm_head && last_logits >= 0) r.logits = lm_logits(cfg, w, logit_rows(r.hidden, last_logits), obs);
   return r;
 }
 

@@ -72,8 +72,15 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
                      nn::Observer* obs = nullptr);
 
 // hidden (T, C) → logits (T, V) with the (tied or separate) LM head. Reports "logits".
+// With a vocabulary range [v_begin, v_end) (v_end -1 = V) only those columns: (T, v_end -
+// v_begin), reading only those rows of the head (how a caller gets every logit of a long
+// input a block at a time, without (T, V) floats at once).
 Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                 nn::Observer* obs = nullptr);
+                 nn::Observer* obs = nullptr, int64_t v_begin = 0, int64_t v_end = -1);
+
+// The rows of hidden (T, C) that get logits: last_logits = 0 every row, k > 0 the last
+// min(k, T) rows (a generation needs the last alone).
+TensorView logit_rows(const Tensor& hidden, int64_t last_logits);
 
 // hidden (T, C) → the encoder head's output (T, n_labels) or (T, V); empty if none.
 Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
@@ -87,11 +94,12 @@ ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w
                                    std::span<const int32_t> ids,
                                    std::span<const int32_t> token_types = {},
                                    const std::vector<uint8_t>& padding = {},
-                                   nn::Observer* obs = nullptr);
+                                   nn::Observer* obs = nullptr, int64_t last_logits = 0);
 
-// GPT-2-like: causal, logits for every position.
+// GPT-2-like: causal, logits for every position (last_logits: see logit_rows; < 0 none).
 ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w,
-                                   std::span<const int32_t> ids, nn::Observer* obs = nullptr);
+                                   std::span<const int32_t> ids, nn::Observer* obs = nullptr,
+                                   int64_t last_logits = 0);
 
 // The encoder side of an encoder_decoder token model: src ids → memory (S, C).
 Tensor encode_source(const ModelConfig& cfg, const ModelWeights& w,
@@ -103,7 +111,7 @@ ForwardResult forward_encoder_decoder(const ModelConfig& cfg, const ModelWeights
                                       std::span<const int32_t> src_ids,
                                       std::span<const int32_t> tgt_ids,
                                       const std::vector<uint8_t>& src_padding = {},
-                                      nn::Observer* obs = nullptr);
+                                      nn::Observer* obs = nullptr, int64_t last_logits = 0);
 
 // ---- PyTorch nn.Transformer on embeddings -----------------------------------------
 

@@ -7,7 +7,7 @@ import type { TfpModule } from './tfp_module.mjs';
 export interface ParamsFields {
   tfp_forward_params: {
     ids?: number; n?: number; token_type_ids?: number; attention_mask?: number; tgt_ids?: number; n_tgt?: number;
-    want_attention?: number;
+    want_attention?: number; logits_last?: number;
   };
   tfp_embeddings_params: {
     C?: number; src?: number; S?: number; tgt?: number; T?: number; src_padding?: number; tgt_padding?: number;

@@ -82,6 +82,7 @@ export interface TfpModule {
   _tfp_model_decode(model: number, ids: number, n: number, skipSpecial: number): number;
 
   _tfp_model_forward(model: number, params: number, out: number): number;
+  _tfp_model_logits(model: number, hidden: number, n: number, vBegin: number, vEnd: number, out: number): number;
 
   _tfp_generator_create(model: number, params: number, out: number): number;
   _tfp_generator_free(gen: number): void;
