@@ -41,6 +41,7 @@ const THREADS = Number(opt('--ort-threads', 1));
 const OUR_THREADS = Number(opt('--threads', 1));  // > 1: tfp_mt.mjs on that many threads
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
 const SETTLE_MS = Number(opt('--settle-ms', 50));  // pause before each engine's turn
+const LOGITS_BLOCK_BYTES = 16 << 20;  // ours: the LM head's output a vocabulary block at a time
 const DTYPE = opt('--dtype', 'F32');  // how our engine's copy is stored: F32, or F16 (kept 16-bit in memory)
 const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : 'gpt2');
 const MEMORY = opt('--memory-only', '');  // child process: 'ours' | 'ort'
@@ -89,20 +90,35 @@ async function ours() {
     name: 'ours', loadMs, close: () => m.terminateThreads?.(), heapBytes: () => m.HEAPU8.buffer.byteLength,
     /** The heap's high-water mark (tfp_memory_stats out[1]): the peak of what the engine held. */
     heapPeak: () => { m._tfp_memory_stats(slot); return new Float64Array(m.HEAPU8.buffer, slot, 2)[1]; },
-    /** Every position's logits (T, V), copied out. */
+    /** Every position's logits (T, V), copied out: the pass keeps only "hidden" (logits_last
+     *  -1), then the LM head runs on it a block of the vocabulary at a time (tfp_model_logits),
+     *  each block copied out, so the heap never holds (T, V) floats at once. */
     forward(x) {
       const p = idsAt(x);
+      let list = 0, block = 0;
       try {
-        check(withParams(m, 'tfp_forward_params', { ids: p, n: x.length }, (params) => m._tfp_model_forward(model, params, slot)),
+        check(withParams(m, 'tfp_forward_params', { ids: p, n: x.length, logits_last: -1 }, (params) => m._tfp_model_forward(model, params, slot)),
           'tfp_model_forward');
-        const list = u32(slot);
-        const name = put(new TextEncoder().encode('logits\0'));
-        const i = m._tfp_tensors_find(list, name);
+        list = u32(slot);
+        const name = put(new TextEncoder().encode('hidden\0'));
+        const hidden = m._tfp_tensors_data(list, m._tfp_tensors_find(list, name));
         m._tfp_free(name);
-        const out = new Float32Array(m.HEAPU8.buffer, m._tfp_tensors_data(list, i), x.length * V).slice();
-        m._tfp_tensors_free(list);
+        const T = x.length, out = new Float32Array(T * V);
+        const width = Math.min(V, Math.max(16, Math.floor(LOGITS_BLOCK_BYTES / (4 * T) / 16) * 16));
+        block = m._tfp_alloc(4 * T * width);
+        for (let v0 = 0; v0 < V; v0 += width) {
+          const w = Math.min(width, V - v0);
+          check(m._tfp_model_logits(model, hidden, T, v0, v0 + w, block), 'tfp_model_logits');
+          const got = new Float32Array(m.HEAPU8.buffer, block, T * w);
+          if (w === V) out.set(got);
+          else for (let t = 0; t < T; t++) out.set(got.subarray(t * w, (t + 1) * w), t * V + v0);
+        }
         return out;
-      } finally { m._tfp_free(p); }
+      } finally {
+        m._tfp_free(p);
+        if (block) m._tfp_free(block);
+        if (list) m._tfp_tensors_free(list);
+      }
     },
     /** Prefill `context` tokens, then the time of each of `steps` greedy tokens (ms). */
     decode(context, steps) {
@@ -215,7 +231,7 @@ const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(
 const mo = mem('ours'), mr = mem('ort');
 const weightsMb = readFileSync(join(DIR, NAME, 'model.safetensors')).length / 2 ** 20;
 console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB, `
-  + `peak held ${(mo.peak / 2 ** 20).toFixed(0)} MiB (${(mo.peak / 2 ** 20 / weightsMb).toFixed(2)}× the weights; the ${Math.min(512, config.n_positions)} rows of logits alone are `
+  + `peak held ${(mo.peak / 2 ** 20).toFixed(0)} MiB (${(mo.peak / 2 ** 20 / weightsMb).toFixed(2)}× the weights; the ${Math.min(512, config.n_positions)} rows of logits, copied out a vocabulary block at a time, would be `
   + `${(Math.min(512, config.n_positions) * V * 4 / 2 ** 20).toFixed(0)} MiB), RSS growth ours ${(mo.rss_growth / 2 ** 20).toFixed(0)} MiB, ort ${(mr.rss_growth / 2 ** 20).toFixed(0)} MiB, `
   + `ratio ${(mo.rss_growth / mr.rss_growth).toFixed(2)}`);
 a.close();  // the threaded module's workers would keep Node running

@@ -172,10 +172,13 @@ export interface ForwardArgs {
   /** Masked-LM models: also the top fillers of every mask, from this pass's logits
    *  (tfp_fill_mask_logits: no second forward pass). maskId must be given. */
   fillMask?: { topK: number; maskId: number };
+  /** Which rows get logits (tfp_forward_params.logits_last): 0 or absent every row, k > 0
+   *  the last k, -1 none. */
+  logitsLast?: number;
 }
 
 export interface ForwardResult {
-  /** (T, V) when the model has a head. */
+  /** (T, V) when the model has a head; (k, V) for the last k rows with logitsLast = k. */
   logits?: FloatTensor;
   /** (T, C) last hidden states. */
   hidden: FloatTensor;

@@ -30,6 +30,9 @@ export interface ForwardOptions {
   /** Masked-LM models: also return the top fillers of every mask (result.fillMask),
    *  computed from this pass's logits in the engine (no second pass). */
   fillMask?: { topK: number; maskId: number };
+  /** Which rows get logits: every row (default), the last one (what the next token needs), or
+   *  none (hidden states and attention only: a (T, V) copy of GPT-2 at T = 512 is 98 MiB). */
+  logits?: 'all' | 'last' | 'none';
 }
 
 export interface GenerateOptions {
@@ -88,6 +91,7 @@ export class Model {
       ids: Int32Array.from(ids), attention: options.attention ?? false, tokenTypeIds: ints(options.tokenTypeIds),
       attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
       ...(options.fillMask ? { fillMask: { ...options.fillMask } } : {}),
+      ...(options.logits && options.logits !== 'all' ? { logitsLast: options.logits === 'last' ? 1 : -1 } : {}),
     };
     const r = await this.request({ kind: 'forward', model: this.handle, args });
     if (r.ok && r.kind === 'forward') return r.result;

@@ -177,7 +177,7 @@ export class Models {
       const mask = ints(a.attentionMask, 'attentionMask'), tgt = ints(a.tgtIds, 'tgtIds');
       const list = this.out((slot) => withParams(this.m, 'tfp_forward_params', {
         ids, n: a.ids.length, token_type_ids: types, attention_mask: mask, tgt_ids: tgt,
-        n_tgt: a.tgtIds?.length ?? 0, want_attention: a.attention ? 1 : 0,
+        n_tgt: a.tgtIds?.length ?? 0, want_attention: a.attention ? 1 : 0, logits_last: a.logitsLast ?? 0,
       }, (p) => this.m._tfp_model_forward(ptr, p, slot)));
       try {
         const all = this.listAll(list);
@@ -193,7 +193,7 @@ export class Models {
           workerMs: performance.now() - started,
         };
         if (logits) result.logits = { data: logits.data, dims: logits.dims };
-        if (a.fillMask && logits && logits.dims.length === 2) {
+        if (a.fillMask && logits && logits.dims.length === 2 && logits.dims[0] === a.ids.length) {
           // The same top-k as fillMask, from the logits still in the heap (no second pass).
           const li = all.indexOf(logits), V = logits.dims[1]!, n = a.ids.length, fm = a.fillMask;
           const at = this.m._tfp_tensors_data(list, li);

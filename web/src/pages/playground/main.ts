@@ -510,8 +510,11 @@ async function compute(): Promise<void> {
     // A masked LM's fillers come from this pass's logits (no second forward pass).
     const maskId = model.info.head === 'masked_lm' ? model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1 : -1;
     await ablation.sync(model, state);  // the ablated heads (URL) apply to every call below
+    // Only an encoder's outputs read this pass's logits (labels, fillers): an LM's next token
+    // comes from the generator, so its (T, V) logits are never made.
     const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
-                                           ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}) });
+                                           ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}),
+                                           logits: arch === 'encoder_only' ? 'all' : 'none' });
     current.forward = fwd;
     precisionSwitch.noteForward(fwd.workerMs, ids.length);
     debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
