@@ -154,10 +154,15 @@ std::vector<double> warped_probabilities(std::span<const float> logits, const Sa
 }
 
 int32_t sample_token(std::span<const float> logits, const SamplingOptions& opt, Pcg32& rng) {
-  const Warped w = warp(logits, opt);
   // Greedy draws no random number (a top-p that keeps one token still does: the stream
-  // of a seed does not depend on how many tokens a step happened to keep).
-  if (opt.temperature == 0.0f || opt.top_k == 1) return w.order[0];
+  // of a seed does not depend on how many tokens a step happened to keep), and needs no
+  // warped distribution (a V-long vector of doubles per token).
+  if (opt.temperature == 0.0f || opt.top_k == 1) {
+    check_sampling(opt);
+    check_logits(logits);
+    return argmax(logits);
+  }
+  const Warped w = warp(logits, opt);
   // Inverse CDF over the kept tokens in w.order; the total is 1 up to rounding.
   double total = 0;
   for (size_t i = 0; i < w.keep; ++i) total += w.probs[w.order[i]];
