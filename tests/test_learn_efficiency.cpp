@@ -183,6 +183,26 @@ TEST_CASE("int8 per-channel quantisation: round trip within scale/2, zero rows, 
   std::vector<float> nan_w = {1.0f, NAN};
   CHECK_THROWS_WITH_AS(quantize_int8_channels(nan_w.data(), 1, 2, 2, 1), doctest::Contains("weight [0, 1]"),
                        tfp::Error);
+  std::vector<float> inf_w = {1.0f, 2.0f, -INFINITY};
+  CHECK_THROWS_WITH_AS(quantize_int8_channels(inf_w.data(), 1, 3, 3, 1), doctest::Contains("weight [0, 2] is -inf"),
+                       tfp::Error);
+}
+
+TEST_CASE("int8 per-channel quantisation rounds half away from zero, as std::round of w / scale") {
+  // scale = 127 / 127 = 1: w / scale is w itself; halves, the float just below a half, signs
+  std::vector<float> w = {127.0f, 0.5f, -0.5f, 1.5f, -2.5f, std::nextafter(0.5f, 0.0f), -std::nextafter(0.5f, 0.0f),
+                          126.5f, -126.5f, 0.0f, -0.0f, 3.49999976f};
+  std::vector<float> r = randn(4096, 9);  // and many ordinary values at another scale
+  for (float& x : r) x *= 3.0f;
+  for (const std::vector<float>* v : {&w, &r}) {
+    const int64_t I = static_cast<int64_t>(v->size());
+    const Int8Channels q = quantize_int8_channels(v->data(), 1, I, I, 1);
+    for (int64_t i = 0; i < I; ++i) {
+      INFO("input ", i, " = ", (*v)[static_cast<size_t>(i)]);
+      const float want = std::clamp(std::round((*v)[static_cast<size_t>(i)] / q.scale[0]), -127.0f, 127.0f);
+      CHECK(int(q.q[static_cast<size_t>(i)]) == int(want));
+    }
+  }
 }
 
 TEST_CASE("learn efficiency C API: pattern, timing columns, int8 brown-gpt") {

@@ -80,6 +80,10 @@ bool matmul_b16_decode(const MatmulArgs& args);
 // gives what f32 would. See src/kernels/simd/gemm_int8.cpp.
 void matmul_int8(const MatmulArgs& args);
 
+// q[i] = x[i] / s rounded half away from zero (as std::round), clamped to [-127, 127]; s > 0
+// and x finite (nn::quantize_int8_channels checks both). One row of per-channel int8 weights.
+void quantize_row_int8(const float* x, int64_t n, float s, int8_t* q);
+
 // Row-wise softmax in place over (rows, cols) with row stride ld (>= cols).
 // Subtracts the row max first (exp never overflows). Masked entries are -inf on input
 // and come out exactly 0; a row that is entirely -inf comes out all 0, never NaN.

@@ -196,6 +196,47 @@ void gemm_dequant(const MatmulArgs& a) {
 
 }  // namespace
 
+void quantize_row_int8(const float* x, int64_t n, float s, int8_t* q) {
+  int64_t i = 0;
+#if TFP_I8_WASM
+  const v128_t vs = wasm_f32x4_splat(s), half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f),
+               lim = wasm_f32x4_splat(127.0f), sign = wasm_f32x4_splat(-0.0f);
+  auto four = [&](const float* p) {
+    const v128_t qf = wasm_f32x4_div(wasm_v128_load(p), vs);
+    const v128_t a = wasm_f32x4_abs(qf), t = wasm_f32x4_trunc(a);
+    v128_t r = wasm_f32x4_add(t, wasm_v128_and(wasm_f32x4_ge(wasm_f32x4_sub(a, t), half), one));
+    r = wasm_v128_or(wasm_f32x4_min(r, lim), wasm_v128_and(qf, sign));
+    return wasm_i32x4_trunc_sat_f32x4(r);
+  };
+  for (; i + 16 <= n; i += 16) {
+    const v128_t lo = wasm_i16x8_narrow_i32x4(four(x + i), four(x + i + 4));
+    const v128_t hi = wasm_i16x8_narrow_i32x4(four(x + i + 8), four(x + i + 12));
+    wasm_v128_store(q + i, wasm_i8x16_narrow_i16x8(lo, hi));
+  }
+#elif TFP_I8_SSE
+  const __m128 vs = _mm_set1_ps(s), half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f), lim = _mm_set1_ps(127.0f),
+               sign = _mm_set1_ps(-0.0f);
+  auto four = [&](const float* p) {
+    const __m128 qf = _mm_div_ps(_mm_loadu_ps(p), vs);
+    const __m128 a = _mm_andnot_ps(sign, qf), t = _mm_round_ps(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    __m128 r = _mm_add_ps(t, _mm_and_ps(_mm_cmpge_ps(_mm_sub_ps(a, t), half), one));
+    r = _mm_or_ps(_mm_min_ps(r, lim), _mm_and_ps(qf, sign));
+    return _mm_cvttps_epi32(r);
+  };
+  for (; i + 16 <= n; i += 16) {
+    const __m128i lo = _mm_packs_epi32(four(x + i), four(x + i + 4));
+    const __m128i hi = _mm_packs_epi32(four(x + i + 8), four(x + i + 12));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm_packs_epi16(lo, hi));
+  }
+#endif
+  for (; i < n; ++i) {  // the same steps, one at a time
+    const float qf = x[i] / s;
+    const float a = std::fabs(qf), t = std::trunc(a);
+    const float m = std::min(t + (a - t >= 0.5f ? 1.0f : 0.0f), 127.0f);
+    q[i] = static_cast<int8_t>(qf < 0 ? -m : m);
+  }
+}
+
 void matmul_int8(const MatmulArgs& a) {
   TFP_CHECK(a.M >= 0 && a.N >= 0 && a.K >= 0, "matmul_int8: negative size M=", a.M, " N=", a.N, " K=", a.K);
   if (a.M == 0 || a.N == 0) return;
