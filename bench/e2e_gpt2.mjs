@@ -3,11 +3,13 @@
 // (bench/e2e_gpt2_files.py writes a Hugging Face GPT-2 folder and the same network as ONNX
 // into build/e2e/ when they are missing).
 //
-//   node bench/e2e_gpt2.mjs [--threads 1] [--ort-threads 1] [--rounds 5] [--quick] [--dtype F32|F16]
+//   node bench/e2e_gpt2.mjs [--threads 1] [--ort-threads 1] [--rounds 5] [--quick] [--dtype F32|F16|I8]
 //                           [--precision f32|f16|int8] [--settle-ms 50]
 //
 // --dtype F16: our engine reads an F16 checkpoint (kept 16-bit in memory, widened inside
 // the kernels); ORT runs the same values in f32 (its graph stores them widened).
+// --dtype I8: our engine reads an int8 checkpoint (I8 matrices with per-output F32 scales, held
+// as they are); ORT runs the dequantised values in f32.
 //
 // First both must agree: the logits of one 32-token forward are compared (max |Δ|). Then,
 // in interleaved rounds (one warm-up round first, not counted), each engine in turn:
@@ -43,7 +45,7 @@ const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
 const SETTLE_MS = Number(opt('--settle-ms', 50));  // pause before each engine's turn
 const LOGITS_BLOCK_BYTES = 16 << 20;  // ours: the LM head's output a vocabulary block at a time
 const DTYPE = opt('--dtype', 'F32');  // how our engine's copy is stored: F32, or F16 (kept 16-bit in memory)
-const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : 'gpt2');
+const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : DTYPE === 'I8' ? 'gpt2-i8' : 'gpt2');
 const MEMORY = opt('--memory-only', '');  // child process: 'ours' | 'ort'
 const PRECISION = opt('--precision', '');  // '' = as stored
 const DIR = join(ROOT, 'build/e2e');
@@ -206,7 +208,8 @@ const a = await ours(), b = await onnx();
   for (let i = 0; i < la.length; i++) { diff = Math.max(diff, Math.abs(la[i] - lb[i])); scale = Math.max(scale, Math.abs(lb[i])); }
   console.log(`logits agree: max |ours - ort| = ${diff.toExponential(2)} over T = 32 (max |logit| ${scale.toFixed(3)})`);
   if (PRECISION && PRECISION !== 'f32') console.log(`  (ours holds ${PRECISION} weights: the difference is its accuracy cost)`);
-  else if (!(diff < 1e-3 * Math.max(1, scale))) throw new Error('the two engines disagree: the comparison would be meaningless');
+  else if (DTYPE === 'I8') console.log('  (both run the int8 weights; ours also rounds the activations to int16 at M <= 4)');
+  else if (!(diff < (DTYPE === 'I8' ? 1e-2 : 1e-3) * Math.max(1, scale))) throw new Error('the two engines disagree: the comparison would be meaningless');
 }
 
 const cases = [...LENGTHS.map((T) => ({ label: `forward T = ${T}`, run: async (e) => { const t = performance.now(); await e.forward(ids(T)); return [performance.now() - t]; } })),

@@ -18,7 +18,7 @@ Only standard ONNX ops (opset 17: LayerNormalization, Gemm, MatMul, Softmax, Tan
 onnxruntime's own graph optimiser decides what to fuse, as it would for a user's export.
 
   /usr/bin/python3 bench/e2e_gpt2_files.py [--out build/e2e] [--layers 12] [--d-model 768]
-      [--heads 12] [--vocab 50257] [--positions 1024] [--seed 0] [--name gpt2] [--dtype F32|F16]
+      [--heads 12] [--vocab 50257] [--positions 1024] [--seed 0] [--name gpt2] [--dtype F32|F16|I8]
       [--no-onnx]   (GPT-2-medium in the page: --layers 24 --d-model 1024 --heads 16 --dtype F16
                      --no-onnx --out build/real-models --name gpt2-medium-f16; bench/real_size_page.mjs)
 
@@ -63,18 +63,49 @@ def weights(layers, d, vocab, positions, seed):
     return w
 
 
+# The matrices an int8 checkpoint holds as I8 (the token table doubles as the tied head).
+INT8_MATRICES = ('wte.weight', '.c_attn.weight', '.c_proj.weight', '.c_fc.weight')
+
+
+def quantize_int8(name, a):
+    """Per-output-channel symmetric int8, as the engine's model/precision.h reads it: the I8
+    tensor in the stored layout plus '<name>_scale' (F32, one per output). Conv1D weights
+    are (in, out): outputs are columns; the token table's outputs are its rows."""
+    axis = 1 if name == 'wte.weight' else 0  # the axis summed over (the inputs)
+    scale = np.abs(a).max(axis=axis) / 127
+    x = a / np.expand_dims(np.where(scale == 0, 1, scale), axis)  # an all-zero channel stays 0
+    q = np.clip(np.sign(x) * np.floor(np.abs(x.astype(np.float64)) + 0.5), -127, 127).astype(np.int8)
+    return q, scale.astype(np.float32)
+
+
+def int8_tensors(w):
+    """(dtype, array) per tensor name, matrices quantised; and the weights they stand for
+    (q·scale in f32), which the ONNX graph gets so that both engines compute one function."""
+    out, values = {}, {}
+    for name, a in w.items():
+        if name.endswith(INT8_MATRICES):
+            q, scale = quantize_int8(name, a)
+            out[name], out[name + '_scale'] = ('I8', q), ('F32', scale)
+            values[name] = q.astype(np.float32) * (scale[:, None] if name == 'wte.weight' else scale[None, :])
+        else:
+            out[name], values[name] = ('F32', a), a
+    return out, values
+
+
 def write_safetensors(path, tensors, dtype='F32'):
-    tensors = {k: a.astype(np.float16) if dtype == 'F16' else a for k, a in tensors.items()}
+    """tensors: name -> array (stored as dtype F32 or F16) or name -> (dtype, array)."""
+    tensors = {k: v if isinstance(v, tuple) else (dtype, v.astype(np.float16) if dtype == 'F16' else v)
+               for k, v in tensors.items()}
     header, offset = {}, 0
-    for name, a in tensors.items():
-        header[name] = {'dtype': dtype, 'shape': list(a.shape), 'data_offsets': [offset, offset + a.nbytes]}
+    for name, (kind, a) in tensors.items():
+        header[name] = {'dtype': kind, 'shape': list(a.shape), 'data_offsets': [offset, offset + a.nbytes]}
         offset += a.nbytes
     text = json.dumps(header, separators=(',', ':')).encode()
     text += b' ' * (-len(text) % 8)
     with open(path, 'wb') as f:
         f.write(struct.pack('<Q', len(text)))
         f.write(text)
-        for a in tensors.values():
+        for _, a in tensors.values():
             f.write(np.ascontiguousarray(a).tobytes())
 
 
@@ -164,13 +195,17 @@ def main():
     a.add_argument('--vocab', type=int, default=50257)
     a.add_argument('--positions', type=int, default=1024)
     a.add_argument('--seed', type=int, default=0)
-    a.add_argument('--dtype', choices=['F32', 'F16'], default='F32',
-                   help='how the safetensors stores the weights; the ONNX graph gets the same values in f32')
+    a.add_argument('--dtype', choices=['F32', 'F16', 'I8'], default='F32',
+                   help='how the safetensors stores the weights (I8: the matrices, with per-output scales); '
+                        'the ONNX graph gets the same values in f32')
     a.add_argument('--no-onnx', action='store_true', help='only the Hugging Face folder (e.g. for the page)')
     o = a.parse_args()
     w = weights(o.layers, o.d_model, o.vocab, o.positions, o.seed)
+    stored = w
     if o.dtype == 'F16':  # both engines then compute with the same (f16-representable) values
-        w = {k: a.astype(np.float16).astype(np.float32) for k, a in w.items()}
+        w = stored = {k: a.astype(np.float16).astype(np.float32) for k, a in w.items()}
+    elif o.dtype == 'I8':
+        stored, w = int8_tensors(w)
     folder = os.path.join(o.out, o.name)
     os.makedirs(folder, exist_ok=True)
     config = {'architectures': ['GPT2LMHeadModel'], 'model_type': 'gpt2', 'activation_function': 'gelu_new',
@@ -180,7 +215,7 @@ def main():
               'torch_dtype': 'float16' if o.dtype == 'F16' else 'float32'}
     with open(os.path.join(folder, 'config.json'), 'w') as f:
         json.dump(config, f, indent=2)
-    write_safetensors(os.path.join(folder, 'model.safetensors'), w, o.dtype)
+    write_safetensors(os.path.join(folder, 'model.safetensors'), stored, o.dtype)
     if o.no_onnx:
         print(json.dumps({'folder': folder, 'parameters': int(sum(a.size for a in w.values()))}))
         return

@@ -233,7 +233,7 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
     used.insert(e);
     if (e->dtype == io::DType::I8 && slot.int8) {  // int8 + its scales (model/precision.h)
       if (slot.linear && slot.view == &slot.linear->weight) slot.linear->layout = layout;
-      if (std::string why = bind_int8(st, *e, slot, transform != NameRule::Transform::none, w, used); !why.empty())
+      if (std::string why = bind_int8(st, *e, slot, transform != NameRule::Transform::none, used); !why.empty())
         problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") " + why);
       else
         ++report.bound;

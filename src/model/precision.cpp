@@ -183,7 +183,7 @@ std::string weights_precision_held(const ModelConfig& cfg, const ModelWeights& w
 }
 
 std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, WeightSlot& slot, bool transformed,
-                      ModelWeights& w, std::unordered_set<const io::TensorEntry*>& used) {
+                      std::unordered_set<const io::TensorEntry*>& used) {
   if (transformed) return "is I8, but this family's tensor is rearranged at load: int8 is not supported for it";
   const Shape want = slot.expected_now();
   if (e.shape != want) return "has shape " + shape_str(e.shape) + ", expected " + shape_str(want);
@@ -200,11 +200,14 @@ std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, Weigh
     if (!std::isfinite(scale.data[o]) || scale.data[o] < 0)
       return "has scale " + std::to_string(scale.data[o]) + " at [" + std::to_string(o) + "] (scales must be finite and >= 0)";
   const int8_t* q = reinterpret_cast<const int8_t*>(st.bytes(e).data());
-  if (is_in_out(slot)) {  // (in, out) → (out, in), once
-    std::vector<int8_t>& t = w.storage8.emplace_back(static_cast<size_t>(O * I));
+  if (is_in_out(slot)) {
+    // (in, out) → (out, in) once, in place: a SafeTensors owns its bytes (parsed from a
+    // moved-in vector), so the weights stay held once (a copy kept GPT-2-small's 81 MiB of
+    // Conv1D int8 twice); one matrix of scratch, as model/weight_layout.h does for f32.
+    int8_t* held = const_cast<int8_t*>(q);
+    const std::vector<int8_t> scratch(q, q + O * I);
     for (int64_t i = 0; i < I; ++i)
-      for (int64_t o = 0; o < O; ++o) t[static_cast<size_t>(o * I + i)] = q[i * O + o];
-    q = t.data();
+      for (int64_t o = 0; o < O; ++o) held[o * I + i] = scratch[static_cast<size_t>(i * O + o)];
     slot.linear->layout = nn::WeightLayout::OutIn;
   }
   *slot.view = TensorView(nullptr, slot.expected);

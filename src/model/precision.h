@@ -49,10 +49,9 @@ std::string weights_precision_held(const ModelConfig& cfg, const ModelWeights& w
 
 // For the checkpoint binder: binds I8 tensor e and its e.name + "_scale" companion to
 // slot (a Linear weight or token table), transposing an InOut Linear's (in, out) matrix
-// into w.storage8. Marks the scale entry used. Returns "" or why it cannot ("has no
-// companion 'x_scale' tensor ...").
+// to (out, in) in place, in st's own bytes. Marks the scale entry used. Returns "" or why
+// it cannot ("has no companion 'x_scale' tensor ...").
 std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, WeightSlot& slot,
-                      bool transformed, ModelWeights& w,
-                      std::unordered_set<const io::TensorEntry*>& used);
+                      bool transformed, std::unordered_set<const io::TensorEntry*>& used);
 
 }  // namespace tfp::model

@@ -71,7 +71,6 @@ struct ModelWeights {
   // Tensors the views may point into when nobody else owns them (converted f16
   // weights, randomly initialised test models). A deque keeps element addresses stable.
   std::deque<Tensor> storage;
-  std::deque<std::vector<int8_t>> storage8;  // int8 weights transposed at load (model/precision.h)
 
   ModelWeights() = default;
   ModelWeights(ModelWeights&&) = default;             // deque move keeps addresses
