@@ -22,6 +22,7 @@ Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_
   // One pass for max|w| and "any non-finite", then the SIMD rounding kernel (GPT-2-small's
   // 124 M weights quantised at load took ~1.5 s in WASM through std::round and a check per
   // weight).
+  std::vector<float> gathered;
   for (int64_t o = 0; o < O; ++o) {
     const float* row = w + o * stride_o;
     float amax = 0;
@@ -37,19 +38,14 @@ Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_
                   row[i * stride_i]);
     const float s = amax / 127.0f;
     r.scale[static_cast<size_t>(o)] = s;
-    int8_t* q = r.q.data() + o * I;
-    if (!(s > 0)) {
-      std::fill(q, q + I, int8_t{0});
-      continue;
+    if (!(s > 0)) continue;  // an all-zero channel: q stays 0 (resize zeroed it)
+    const float* dense = row;
+    if (stride_i != 1) {  // a strided row (an (I, O) matrix's column): gathered first
+      gathered.resize(static_cast<size_t>(I));
+      for (int64_t i = 0; i < I; ++i) gathered[static_cast<size_t>(i)] = row[i * stride_i];
+      dense = gathered.data();
     }
-    if (stride_i == 1) {
-      kernels::quantize_row_int8(row, I, s, q);
-      continue;
-    }
-    for (int64_t i = 0; i < I; ++i) {  // a strided row: gathered, then the same kernel
-      float x = row[i * stride_i];
-      kernels::quantize_row_int8(&x, 1, s, q + i);
-    }
+    kernels::quantize_row_int8(dense, I, s, r.q.data() + o * I);
   }
   return r;
 }

@@ -209,7 +209,7 @@ bool matmul_b16_decode(const MatmulArgs& a) {
   Seen seen;
   std::mutex seen_mutex;
   auto columns = [&](int j0, int j1) {
-    const MatmulArgs b = j0 == 0 && j1 == a.N ? a : column_block(a, j0, j1);
+    const MatmulArgs b = column_block(a, j0, j1);
     Seen s;
     if (a.layout == BLayout::NK) {
       if (a.B16_bf16) gemv_nk16<true>(b, x, s);
