@@ -84,6 +84,13 @@ void matmul_int8(const MatmulArgs& args);
 // and x finite (nn::quantize_int8_channels checks both). One row of per-channel int8 weights.
 void quantize_row_int8(const float* x, int64_t n, float s, int8_t* q);
 
+// Index of the first NaN in x[0:n], or -1 when there is none.
+int64_t first_nan(const float* x, int64_t n);
+
+// Index of the first maximum of x[0:n] (ties go to the lower index, as torch.argmax),
+// -1 when n == 0. x must hold no NaN (first_nan says); -inf entries are fine.
+int64_t argmax(const float* x, int64_t n);
+
 // Row-wise softmax in place over (rows, cols) with row stride ld (>= cols).
 // Subtracts the row max first (exp never overflows). Masked entries are -inf on input
 // and come out exactly 0; a row that is entirely -inf comes out all 0, never NaN.

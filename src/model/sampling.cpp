@@ -50,16 +50,13 @@ namespace {
 
 void check_logits(std::span<const float> logits) {
   TFP_CHECK(!logits.empty(), "sampling: no logits");
-  for (size_t i = 0; i < logits.size(); ++i)
-    TFP_CHECK(!std::isnan(logits[i]), "sampling: logit ", i, " is NaN");
+  const int64_t nan = kernels::first_nan(logits.data(), static_cast<int64_t>(logits.size()));
+  TFP_CHECK(nan < 0, "sampling: logit ", nan, " is NaN");
 }
 
 // First index of the maximum: ties go to the lower id, as torch.argmax does.
 int32_t argmax(std::span<const float> logits) {
-  size_t best = 0;
-  for (size_t i = 1; i < logits.size(); ++i)
-    if (logits[i] > logits[best]) best = i;
-  return static_cast<int32_t>(best);
+  return static_cast<int32_t>(kernels::argmax(logits.data(), static_cast<int64_t>(logits.size())));
 }
 
 }  // namespace

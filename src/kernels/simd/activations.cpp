@@ -27,9 +27,10 @@ fbatch<A> relu_b(const fbatch<A>& v) {
 template <class A>
 fbatch<A> gelu_tanh_b(const fbatch<A>& v) {
   using B = fbatch<A>;
-  const B k(0.7978845608028654f), c(0.044715f), half(0.5f), one(1.0f);
+  const B k(0.7978845608028654f), c(0.044715f), one(1.0f);
   const B u = k * xsimd::fma(c * v * v, v, v);  // √(2/π)·(x + 0.044715·x³)
-  return half * v * (one + xsimd::tanh(u));
+  // ½·x·(1 + tanh u) = x / (1 + e^(-2u)): one exp, no cancellation near u = 0
+  return v / (one + exp_fast<A>(B(-2.0f) * u));
 }
 
 template <class A>
@@ -42,7 +43,7 @@ fbatch<A> gelu_erf_b(const fbatch<A>& v) {
 template <class A>
 fbatch<A> silu_b(const fbatch<A>& v) {
   using B = fbatch<A>;
-  return v / (B(1.0f) + xsimd::exp(-v));
+  return v / (B(1.0f) + exp_fast<A>(-v));
 }
 
 }  // namespace

@@ -38,12 +38,12 @@ void softmax_row(float* x, int n) {
   B vsum(0.0f);
   j = 0;
   for (; j + W <= n; j += W) {
-    const B e = xsimd::exp(B::load_unaligned(x + j) - vm);
+    const B e = exp_fast<A>(B::load_unaligned(x + j) - vm);
     e.store_unaligned(x + j);
     vsum += e;
   }
   if (j < n) {  // tail through the same vector exp; padding lanes are -inf -> 0
-    const B e = xsimd::exp(load_partial<A>(x + j, n - j, kNegInf) - vm);
+    const B e = exp_fast<A>(load_partial<A>(x + j, n - j, kNegInf) - vm);
     store_partial<A>(x + j, n - j, e);
     vsum += e;
   }
