@@ -43,7 +43,9 @@ const THREADS = Number(opt('--ort-threads', 1));
 const OUR_THREADS = Number(opt('--threads', 1));  // > 1: tfp_mt.mjs on that many threads
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
 const SETTLE_MS = Number(opt('--settle-ms', 50));  // pause before each engine's turn
-const LOGITS_BLOCK_BYTES = 16 << 20;  // ours: the LM head's output a vocabulary block at a time
+// Ours: the LM head's output a vocabulary block at a time, a block 1/32 of the weights as
+// held (1 to 16 MiB), so a small int8 model is not dwarfed by its own logits buffer.
+const logitsBlockBytes = (weightsBytes) => Math.min(16 << 20, Math.max(1 << 20, Math.floor(weightsBytes / 32)));
 const DTYPE = opt('--dtype', 'F32');  // how our engine's copy is stored: F32, or F16 (kept 16-bit in memory)
 const NAME = opt('--model', DTYPE === 'F16' ? 'gpt2-f16' : DTYPE === 'I8' ? 'gpt2-i8' : 'gpt2');
 const MEMORY = opt('--memory-only', '');  // child process: 'ours' | 'ort'
@@ -88,8 +90,9 @@ async function ours() {
   m._tfp_model_files_free(files);
   const loadMs = performance.now() - t0;
   const idsAt = (a) => put(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  const weightsBytes = JSON.parse(m.UTF8ToString(m._tfp_model_info_json(model))).weights_bytes;
   return {
-    name: 'ours', loadMs, close: () => m.terminateThreads?.(), heapBytes: () => m.HEAPU8.buffer.byteLength,
+    name: 'ours', loadMs, weightsBytes, close: () => m.terminateThreads?.(), heapBytes: () => m.HEAPU8.buffer.byteLength,
     /** The heap's high-water mark (tfp_memory_stats out[1]): the peak of what the engine held. */
     heapPeak: () => { m._tfp_memory_stats(slot); return new Float64Array(m.HEAPU8.buffer, slot, 2)[1]; },
     /** Every position's logits (T, V), copied out: the pass keeps only "hidden" (logits_last
@@ -106,7 +109,7 @@ async function ours() {
         const hidden = m._tfp_tensors_data(list, m._tfp_tensors_find(list, name));
         m._tfp_free(name);
         const T = x.length, out = new Float32Array(T * V);
-        const width = Math.min(V, Math.max(16, Math.floor(LOGITS_BLOCK_BYTES / (4 * T) / 16) * 16));
+        const width = Math.min(V, Math.max(16, Math.floor(logitsBlockBytes(weightsBytes) / (4 * T) / 16) * 16));
         block = m._tfp_alloc(4 * T * width);
         for (let v0 = 0; v0 < V; v0 += width) {
           const w = Math.min(width, V - v0);
@@ -190,7 +193,7 @@ if (MEMORY) {
   const rss0 = process.memoryUsage().rss;
   const e = MEMORY === 'ours' ? await ours() : await onnx();
   await e.forward(ids(Math.min(512, config.n_positions)));
-  console.log(JSON.stringify({ rss_growth: process.memoryUsage().rss - rss0, max_rss_kb: process.resourceUsage().maxRSS, heap: e.heapBytes?.() ?? null, peak: e.heapPeak?.() ?? null }));
+  console.log(JSON.stringify({ rss_growth: process.memoryUsage().rss - rss0, max_rss_kb: process.resourceUsage().maxRSS, heap: e.heapBytes?.() ?? null, peak: e.heapPeak?.() ?? null, weights: e.weightsBytes ?? null }));
   e.close?.();
   process.exit(0);
 }
@@ -232,8 +235,8 @@ cases.forEach((c, i) => row(c.label, median(times[i].ours), median(times[i].ort)
 
 const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--dtype', DTYPE, '--ort-threads', String(THREADS), '--threads', String(OUR_THREADS), ...(PRECISION ? ['--precision', PRECISION] : [])], { encoding: 'utf8' }).trim().split('\n').pop());
 const mo = mem('ours'), mr = mem('ort');
-const weightsMb = readFileSync(join(DIR, NAME, 'model.safetensors')).length / 2 ** 20;
-console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB, `
+const weightsMb = mo.weights / 2 ** 20;  // the matrices as held (tfp_model_info_json's weights_bytes)
+console.log(`memory after a T = ${Math.min(512, config.n_positions)} forward (weights as held ${weightsMb.toFixed(0)} MiB): ours heap ${(mo.heap / 2 ** 20).toFixed(0)} MiB, `
   + `peak held ${(mo.peak / 2 ** 20).toFixed(0)} MiB (${(mo.peak / 2 ** 20 / weightsMb).toFixed(2)}× the weights; the ${Math.min(512, config.n_positions)} rows of logits, copied out a vocabulary block at a time, would be `
   + `${(Math.min(512, config.n_positions) * V * 4 / 2 ** 20).toFixed(0)} MiB), RSS growth ours ${(mo.rss_growth / 2 ** 20).toFixed(0)} MiB, ort ${(mr.rss_growth / 2 ** 20).toFixed(0)} MiB, `
   + `ratio ${(mo.rss_growth / mr.rss_growth).toFixed(2)}`);

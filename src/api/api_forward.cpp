@@ -64,8 +64,7 @@ int tfp_model_logits(tfp_model* model, const float* hidden, int n, int v_begin, 
     const int64_t V = c.vocab_size;
     TFP_API_REQUIRE(0 <= v_begin && v_begin < v_end && v_end <= V, "tfp_model_logits: the vocabulary range [", v_begin,
                     ", ", v_end, ") is not inside [0, ", V, ")");
-    const tfp::Tensor logits = m::lm_logits(c, lm.weights(), tfp::TensorView(hidden, {n, c.d_model}), nullptr, v_begin, v_end);
-    std::copy(logits.data.begin(), logits.data.end(), out);
+    m::lm_logits_into(c, lm.weights(), tfp::TensorView(hidden, {n, c.d_model}), v_begin, v_end, out);
   });
 }
 

@@ -240,28 +240,48 @@ TensorView logit_rows(const Tensor& hidden, int64_t last_logits) {
   return TensorView(hidden.row(T - k), {k, hidden.dim(1)});
 }
 
-Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
-                 nn::Observer* obs, int64_t v_begin, int64_t v_end) {
+namespace {
+
+// The LM head as an nn::Linear: the separate head, or the tied embedding table (V, C).
+nn::Linear head_of(const ModelConfig& cfg, const ModelWeights& w) {
   nn::Linear head = w.lm_head;
   if (cfg.tied_lm_head) {
-    // Tied: the output projection is the input embedding table, (V, C) as nn.Linear.
     head = nn::Linear{};
     head.weight = target_embeddings(cfg, w).token;
     head.weight16 = target_embeddings(cfg, w).token16;
     head.weight8 = target_embeddings(cfg, w).token8;  // per-row scales = per-output scales
   }
   TFP_CHECK(!head.empty(), "lm_logits: the model has no LM head weight");
+  return head;
+}
+
+}  // namespace
+
+void lm_logits_into(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden, int64_t v_begin,
+                    int64_t v_end, float* out) {
+  const nn::Linear head = head_of(cfg, w);
   if (v_end < 0) v_end = head.out_features();
-  Tensor logits;
   if (cfg.lm_head_scale != 1.0f) {  // T5's tied head reads the hidden states × d_model^-½
     Tensor scaled = copy_of(hidden);
     for (float& v : scaled.data) v *= cfg.lm_head_scale;
-    logits = nn::linear_slice(scaled.view(), head, v_begin, v_end, "lm_head");  // (T, V)
+    nn::linear_slice_into(scaled.view(), head, v_begin, v_end, out, "lm_head");
   } else {
-    logits = nn::linear_slice(hidden, head, v_begin, v_end, "lm_head");  // (T, V)
+    nn::linear_slice_into(hidden, head, v_begin, v_end, out, "lm_head");
   }
-  if (cfg.final_softcap > 0.0f)  // Gemma 2: logits squashed into (-cap, cap)
-    for (float& v : logits.data) v = cfg.final_softcap * std::tanh(v / cfg.final_softcap);
+  if (cfg.final_softcap > 0.0f) {  // Gemma 2: logits squashed into (-cap, cap)
+    const int64_t n = hidden.numel() / std::max<int64_t>(1, hidden.dim(-1)) * (v_end - v_begin);
+    for (int64_t i = 0; i < n; ++i) out[i] = cfg.final_softcap * std::tanh(out[i] / cfg.final_softcap);
+  }
+}
+
+Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
+                 nn::Observer* obs, int64_t v_begin, int64_t v_end) {
+  if (v_end < 0) v_end = head_of(cfg, w).out_features();
+  TFP_CHECK(hidden.rank() >= 1, "lm_head: hidden must have at least 1 dimension");
+  Shape shape = hidden.shape;
+  shape.back() = std::max<int64_t>(0, v_end - v_begin);
+  Tensor logits(shape);  // (T, v_end - v_begin); lm_logits_into checks the range and widths
+  lm_logits_into(cfg, w, hidden, v_begin, v_end, logits.ptr());
   nn::Scope(obs).emit("logits", logits);
   return logits;
 }

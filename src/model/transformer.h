@@ -78,6 +78,11 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
 Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
                  nn::Observer* obs = nullptr, int64_t v_begin = 0, int64_t v_end = -1);
 
+// lm_logits over [v_begin, v_end) written into the caller's (T, v_end - v_begin) buffer out
+// (nothing reported): the C API's blocks of logits with no second copy in the heap.
+void lm_logits_into(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden, int64_t v_begin,
+                    int64_t v_end, float* out);
+
 // The rows of hidden (T, C) that get logits: last_logits = 0 every row, k > 0 the last
 // min(k, T) rows (a generation needs the last alone).
 TensorView logit_rows(const Tensor& hidden, int64_t last_logits);

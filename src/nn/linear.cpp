@@ -36,8 +36,10 @@ int64_t Linear::out_features() const {
   return layout == WeightLayout::OutIn ? weight.shape[0] : weight.shape[1];
 }
 
-Tensor linear_slice(const TensorView& x,  // (..., I)
-                    const Linear& layer, int64_t o_begin, int64_t o_end, const char* op) {
+namespace {
+
+// The checks of a slice and its output shape (..., o_end - o_begin).
+Shape slice_shape(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end, const char* op) {
   check_layer(layer, op);
   const int64_t I = layer.in_features(), O = layer.out_features();
   TFP_CHECK(x.rank() >= 1, op, ": input must have at least 1 dimension, got ",
@@ -53,11 +55,19 @@ Tensor linear_slice(const TensorView& x,  // (..., I)
   const int64_t N = o_end - o_begin;
   TFP_CHECK(rows <= INT_MAX && N <= INT_MAX && I <= INT_MAX, op, ": sizes too large for the kernel: ",
             shape_str(x.shape));
-
   Shape out_shape = x.shape;
   out_shape.back() = N;
-  Tensor y(out_shape);  // (..., N)
-  if (rows == 0) return y;
+  return out_shape;
+}
+
+}  // namespace
+
+void linear_slice_into(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end, float* out,
+                       const char* op) {
+  const Shape out_shape = slice_shape(x, layer, o_begin, o_end, op);
+  const int64_t I = layer.in_features(), O = layer.out_features();
+  const int64_t N = o_end - o_begin, rows = numel_of(out_shape) / N;
+  if (rows == 0) return;
 
   kernels::MatmulArgs a;
   a.M = static_cast<int>(rows);
@@ -80,16 +90,22 @@ Tensor linear_slice(const TensorView& x,  // (..., I)
     a.B16 = layer.weight16.data + first;
     a.B16_bf16 = layer.weight16.bf16;
   }
-  a.C = y.ptr();
+  a.C = out;
   a.ldc = N;
   a.bias = layer.bias.empty() ? nullptr : layer.bias.data + o_begin;
   if (I == 0) {  // an empty sum: y = bias (the kernel need not handle K = 0)
     for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < N; ++c) y.ptr()[r * N + c] = a.bias ? a.bias[c] : 0.0f;
-    return y;
+      for (int64_t c = 0; c < N; ++c) out[r * N + c] = a.bias ? a.bias[c] : 0.0f;
+    return;
   }
   if (a.B8) kernels::matmul_int8(a);
   else if (!(a.B16 && a.M == 1 && kernels::matmul_b16_decode(a))) kernels::matmul(a);
+}
+
+Tensor linear_slice(const TensorView& x,  // (..., I)
+                    const Linear& layer, int64_t o_begin, int64_t o_end, const char* op) {
+  Tensor y(slice_shape(x, layer, o_begin, o_end, op));  // (..., o_end - o_begin)
+  linear_slice_into(x, layer, o_begin, o_end, y.ptr(), op);
   return y;
 }
 

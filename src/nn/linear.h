@@ -41,4 +41,9 @@ Tensor linear(const TensorView& x, const Linear& layer, const char* op = "linear
 Tensor linear_slice(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end,
                     const char* op = "linear");
 
+// linear_slice written into the caller's buffer out (rows of x × (o_end - o_begin) floats):
+// the C API's logits go straight where the caller wants them, with no second copy.
+void linear_slice_into(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end, float* out,
+                       const char* op = "linear");
+
 }  // namespace tfp::nn
