@@ -161,12 +161,21 @@ export class Engine implements Channel {
 
   /** Starts the worker and waits until the module answers. */
   static async create(): Promise<Engine> {
+    return Engine.start().ready;
+  }
+
+  /** Starts the worker: `engine` at once (requests sent to it wait in the worker's queue
+   *  until the module runs: a page can ask for its first model before the module has
+   *  answered), `ready` once the module answers, as create(). */
+  static start(): { engine: Engine; ready: Promise<Engine> } {
     const engine = new Engine(takeWorker(), { version: '', simdArch: '', threads: 1, threadsNow: 1 });
     engine.listen();
-    const reply = await engine.send({ kind: 'info' });
-    if (reply.ok && reply.kind === 'info') Object.assign(engine.info, reply.result);
-    engine.started = true;
-    return engine;
+    const ready = engine.send({ kind: 'info' }).then((reply) => {
+      if (reply.ok && reply.kind === 'info') Object.assign(engine.info, reply.result);
+      engine.started = true;
+      return engine;
+    });
+    return { engine, ready };
   }
 
   /** Calls `listener` when the worker stops and when a new one answers; returns the

@@ -9,6 +9,7 @@
 // the single-threaded build). If the threaded build fails to start, the single-threaded
 // one runs instead.
 import type { TfpModule, TfpModuleOptions } from './wasm/tfp.mjs';
+import type { WasmFromPage } from './start_worker';
 
 /** tfp_mt.mjs also takes the size of its pthread pool (cmake/wasm_module_mt_pre.js). */
 type MtFactory = (options?: TfpModuleOptions & { tfpPoolSize?: number }) => Promise<TfpModule>;
@@ -20,6 +21,11 @@ export interface LoadedModule {
   threads: number;
 }
 
+/** Whether the page sends this worker its compiled module (start_worker.ts: "wasm=page"). */
+export function wasmFromPage(name: string): boolean {
+  return /\bwasm=page\b/.test(name);
+}
+
 /** The thread count asked for by the worker's name ("tfp-engine threads=2"), or null. */
 export function requestedThreads(name: string): number | null {
   const match = /\bthreads=(\d+)\b/.exec(name);
@@ -29,33 +35,49 @@ export function requestedThreads(name: string): number | null {
 type InstantiateWasm = (imports: WebAssembly.Imports,
                         done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
 
-/** Fetches the .wasm now, while the module's JavaScript is still being imported, and gives
- *  Emscripten an instantiateWasm that compiles that response as it streams in (else the
- *  .wasm is only asked for once the JavaScript has arrived and run: one round trip more on
- *  a page's first load). Falls back to the bytes when streaming is refused (a host that
- *  does not send application/wasm). `failed` rejects if neither works: Emscripten itself
- *  would wait for the instance for ever. */
-function fetchedEarly(url: URL): { instantiateWasm: InstantiateWasm; failed: Promise<never> } {
-  const response = fetch(url);
+/** Emscripten's instantiateWasm for the .wasm at `url`. The module is the one the page
+ *  compiled for this worker when it sent one (`fromPage`, start_worker.ts: it read the file
+ *  while this worker's own script was still loading); else the .wasm is fetched here, at
+ *  once, while the module's JavaScript is still being imported, and compiled as it streams
+ *  in (else it is only asked for once the JavaScript has arrived and run: one round trip
+ *  more on a page's first load). Falls back to the bytes when streaming is refused (a host
+ *  that does not send application/wasm). `failed` rejects if nothing works: Emscripten
+ *  itself would wait for the instance for ever. */
+function fetchedEarly(url: URL, fromPage: Promise<WasmFromPage> | null): { instantiateWasm: InstantiateWasm; failed: Promise<never> } {
   let fail: (e: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => { fail = reject; });
   failed.catch(() => {});  // raced below; never an unhandled rejection on its own
+  // The page's module if it is of this file (null: none, or the page could not read it).
+  const given = fromPage ? fromPage.then((m) => (m.url === url.href ? m.module : null)) : Promise.resolve(null);
+  // The file, read here: at once when no module is to come from the page, else if none came.
+  const response = fromPage ? given.then((m) => (m ? null : fetch(url))) : fetch(url);
+  response.catch(() => {});  // instantiateStreaming reports it
+  const streamed = (imports: WebAssembly.Imports) =>
+    WebAssembly.instantiateStreaming(response.then((r) => r ?? fetch(url)), imports)
+      .catch(async () => WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports));
   const instantiateWasm: InstantiateWasm = (imports, done) => {
-    WebAssembly.instantiateStreaming(response, imports)
-      .catch(async () => WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports))
-      .then((r) => done(r.instance, r.module), fail);
+    given.then(async (module) => {
+      if (module) {
+        try {
+          return { instance: await WebAssembly.instantiate(module, imports), module };
+        } catch { /* then the file, read here, as without the page's module */ }
+      }
+      return streamed(imports);
+    }).then((r) => done(r.instance, r.module), fail);
     return {};
   };
   return { instantiateWasm, failed };
 }
 
-export async function loadEngineModule(workerName: string): Promise<LoadedModule> {
+/** `fromPage`: the module the page compiled for this worker (start_worker.ts; its name
+ *  says "wasm=page"), else the worker reads the .wasm itself. */
+export async function loadEngineModule(workerName: string, fromPage: Promise<WasmFromPage> | null = null): Promise<LoadedModule> {
   const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } };
   const cores = g.navigator?.hardwareConcurrency ?? 1;
   const want = requestedThreads(workerName) ?? Math.min(cores, 4);
   if (g.crossOriginIsolated === true && typeof SharedArrayBuffer !== 'undefined' && want > 1) {
     try {
-      const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp_mt.wasm', import.meta.url));
+      const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp_mt.wasm', import.meta.url), fromPage);
       const createTfpMt: MtFactory = (await import('./wasm/tfp_mt.mjs')).default;
       // The pool holds the threads besides this one: no idle workers on small machines.
       const threads = Math.min(want, 4);
@@ -68,7 +90,7 @@ export async function loadEngineModule(workerName: string): Promise<LoadedModule
       console.warn(`threaded engine failed to start, using the single-threaded one: ${String(e)}`);
     }
   }
-  const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp.wasm', import.meta.url));
+  const { instantiateWasm, failed } = fetchedEarly(new URL('./wasm/tfp.wasm', import.meta.url), fromPage);
   const { default: createTfp } = await import('./wasm/tfp.mjs');
   return { m: await Promise.race([createTfp({ instantiateWasm }), failed]), threads: 1 };
 }

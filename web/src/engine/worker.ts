@@ -3,7 +3,8 @@
 // Requests are handled one at a time, in order (a load that streams its weights holds the
 // queue until it is done). Generation is one request per token, so a generation is
 // cancelled simply by not asking for the next token (and freeing it).
-import { loadEngineModule } from './load_module';
+import { loadEngineModule, wasmFromPage } from './load_module';
+import type { WasmFromPage } from './start_worker';
 import { isTrap } from './restart_policy';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
@@ -13,13 +14,17 @@ import { ATTENTION_STEPS_TENSORS, ATTENTION_TENSORS, type FloatTensor, type Repl
 
 // The worker global, typed by hand so this file needs only the DOM library.
 interface WorkerScope {
-  onmessage: ((ev: MessageEvent<Request>) => void) | null;
+  onmessage: ((ev: MessageEvent<Request | WasmFromPage>) => void) | null;
   postMessage(message: Reply, transfer?: Transferable[]): void;
 }
 const scope = self as unknown as WorkerScope;
 
 // tfp_mt.mjs (threads) on a cross-origin isolated page, else tfp.mjs (load_module.ts).
-const ready = loadEngineModule((self as unknown as { name?: string }).name ?? '').then(({ m, threads }) => {
+const workerName = (self as unknown as { name?: string }).name ?? '';
+// The module the page compiled for this worker (start_worker.ts), when its name says one comes.
+let takeWasm: ((m: WasmFromPage) => void) | null = null;
+const fromPage = wasmFromPage(workerName) ? new Promise<WasmFromPage>((resolve) => { takeWasm = resolve; }) : null;
+const ready = loadEngineModule(workerName, fromPage).then(({ m, threads }) => {
   const calls = new Calls(m, threads);
   return { calls, m, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
 });
@@ -136,7 +141,12 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
 let queue: Promise<void> = Promise.resolve();
 // A trap ends the worker: the request's reply says so (fatal), the requests queued behind
 // it get none, and the page's Engine (engine.ts) starts a new worker.
-scope.onmessage = (ev: MessageEvent<Request>) => {
+scope.onmessage = (ev: MessageEvent<Request | WasmFromPage>) => {
+  if (ev.data.kind === 'wasm-from-page') {
+    takeWasm?.(ev.data);
+    takeWasm = null;
+    return;
+  }
   const req = ev.data;
   queue = queue.then(() => (dead ? undefined : ready.then(
     (engine) => handle(req, engine).catch((e: unknown) => {

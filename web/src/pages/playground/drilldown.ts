@@ -108,6 +108,7 @@ export class DrillDown {
   /** The family's machinery in words: rotated dimensions, soft-cap, positional bias, window. */
   private readonly notes = el('div', 'qk-machinery');
   private katex: typeof import('katex').default | null = null;
+  private mathsAsked = false;
   private formulaShown = '';
   /** Where the queries are decoder positions: says so, and what the token strip picks. */
   private readonly decoderNote = el('p', 'qk-note');
@@ -118,17 +119,23 @@ export class DrillDown {
   private pickerKey = '';
 
   constructor(private readonly onQuery: (query: number) => void) {
-    // KaTeX (≈ 260 kB) loads on its own, after the page's first paint: the engine's worker
-    // starts sooner, and the formula appears a moment after the panel.
     this.formulaShown = FORMULA;
-    void Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([{ default: katex }]) => {
-      this.katex = katex;
-      katex.render(this.formulaShown, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
-    });
     this.relabel();
     this.decoderNote.hidden = true;
     this.notes.hidden = true;
     this.element.append(this.picker, this.decoderNote, this.formula, this.summary, this.notes, this.body);
+  }
+
+  /** Loads KaTeX (≈ 260 kB) and renders the formula with it; once, when the drill-down is
+   *  first shown. Not at the page's start: its download, parse and first render (~100 ms of
+   *  CPU) competed with the engine's start and the first attention map. */
+  private loadMaths(): void {
+    if (this.mathsAsked) return;
+    this.mathsAsked = true;
+    void Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([{ default: katex }]) => {
+      this.katex = katex;
+      katex.render(this.formulaShown, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    });
   }
 
   /** The fixed labels, in the page's language (the page re-renders on a switch). */
@@ -184,6 +191,7 @@ export class DrillDown {
     const { family: f, steps: r, query } = d;
     const D = r.q.dims[0]!, Tk = r.scores.dims[0]!;
     this.relabel();
+    this.loadMaths();
     this.last = d;
     this.updatePicker(f.rowTokens, query, f.rowHints);
     this.decoderNote.hidden = !f.decoderRows;

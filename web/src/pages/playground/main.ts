@@ -3,7 +3,7 @@
 // engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
 import { onThemeChange } from '../../widgets/theme';
-import { Engine, type ForwardResult, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
+import { Engine, type ForwardResult, type LoadProgress, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
@@ -258,8 +258,24 @@ let currentName: () => string = () => current.label;
 let reopen: (() => Promise<void>) | null = null;
 let restoring = false;
 
+/** A tokenization asked for ahead of compute() (loadModel), taken once if it is of the
+ *  same model and text. */
+let tokenizedAhead: { model: Model; text: string; enc: Promise<TokenizeResult> } | null = null;
+function tokenize(model: Model, text: string): Promise<TokenizeResult> {
+  const ahead = tokenizedAhead;
+  tokenizedAhead = null;
+  return ahead && ahead.model === model && ahead.text === text ? ahead.enc : model.tokenize(text);
+}
+
+/** The first catalog model's load, asked of the engine as soon as the page has read its
+ *  files, before the engine's module has answered (the request waits in the worker's queue
+ *  and runs the moment the module is up, not a round trip through this page later);
+ *  loadCatalog() takes it for those files. */
+interface EarlyLoad { files: Fetched; model: Promise<Model>; progress: { to: ((p: LoadProgress) => void) | null } }
+let earlyLoad: EarlyLoad | null = null;
+
 async function loadModel(source: Parameters<Engine['load']>[0], name: () => string, id: string,
-                         again?: () => Promise<void>): Promise<void> {
+                         again?: () => Promise<void>, early?: EarlyLoad): Promise<void> {
   if (!engine) return;
   const label = name();
   loadError.hidden = true;
@@ -271,16 +287,15 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
   // (and after an engine restart); a different model opens as its checkpoint stores it.
   const precision = debug.loads === 0 || restoring || id === state.model ? state.precision : '';
   try {
-    const model = await engine.load(source, {
-      ...(precision ? { precision } : {}),
-      onProgress: (p) => {
-        if (p.total > 0) progressBar.value = p.bytes / p.total;
-        const kib = (p.bytes / 1024).toFixed(0);
-        progressLabel.textContent = p.stage === 'reading'
-          ? (p.total ? t('play.readingOf', { label, kib, total: (p.total / 1024).toFixed(0) }) : t('play.reading', { label, kib }))
-          : p.stage === 'parsing' ? t('play.parsing', { label }) : t('play.binding', { label });
-      },
-    });
+    const onProgress = (p: LoadProgress) => {
+      if (p.total > 0) progressBar.value = p.bytes / p.total;
+      const kib = (p.bytes / 1024).toFixed(0);
+      progressLabel.textContent = p.stage === 'reading'
+        ? (p.total ? t('play.readingOf', { label, kib, total: (p.total / 1024).toFixed(0) }) : t('play.reading', { label, kib }))
+        : p.stage === 'parsing' ? t('play.parsing', { label }) : t('play.binding', { label });
+    };
+    if (early) early.progress.to = onProgress;
+    const model = await (early ? early.model : engine.load(source, { ...(precision ? { precision } : {}), onProgress }));
     // A token model without tokenizer.json reads the ids typed in the text box (ids_input.ts);
     // a model that reads vectors splits words (the engine's fallback).
     const idsOnly = readsIds(model.info);
@@ -291,6 +306,11 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
         textBox.value = state.text;
       }
     }
+    // The text's tokens are asked for now: the worker tokenizes while this page sets itself
+    // up for the model below; compute() takes them (tokenizedAhead).
+    const ahead = { model, text: state.text, enc: model.tokenize(state.text) };
+    ahead.enc.catch(() => undefined);  // compute() reports it, if it takes it
+    tokenizedAhead = ahead;
     const old = current.model;
     precisionSwitch.setModel(model.info);
     current.model = model;
@@ -371,8 +391,12 @@ function loadCatalog(id: string, files: Fetched | null = null): Promise<void> {
   const source = files && c.id === id ? { name: c.id, ...files }
     : { name: c.id, config: new URL(c.config, base), weights: new URL(c.weights, base),
         ...(c.tokenizer ? { tokenizer: new URL(c.tokenizer, base) } : {}) };
+  // The first model's load, already asked for (earlyLoad), when these are its files.
+  const early = earlyLoad && files && earlyLoad.files === files && c.id === id ? earlyLoad : undefined;
+  if (earlyLoad && !early) void earlyLoad.model.then((m) => m.dispose(), () => undefined);  // not wanted after all
+  earlyLoad = null;
   // Transferred weights are gone after a load: opening it again reads the URLs.
-  return loadModel(source, () => catalogLabel(c), c.id, files ? () => loadCatalog(c.id) : undefined);
+  return loadModel(source, () => catalogLabel(c), c.id, files ? () => loadCatalog(c.id) : undefined, early);
 }
 
 /** The engine's worker was replaced (shell/engine_restart.ts): the model it held is gone.
@@ -477,7 +501,7 @@ async function compute(): Promise<void> {
   const text = state.text;
   try {
     const started = performance.now();
-    const enc = await model.tokenize(text);
+    const enc = await tokenize(model, text);
     const max = model.info.max_positions || MAX_VECTOR_TOKENS;  // nn.Transformer has no limit of its own
     const truncated = enc.ids.length > max;
     const T = Math.min(enc.ids.length, max);
@@ -806,15 +830,28 @@ onLocaleChange(() => {
 
 showInspectorControls();
 // Time to the first map: the first model's files are read while the engine's module
-// compiles in its worker, instead of after (the worker streams weights into its heap, so
-// it can only start once the module runs).
+// compiles, instead of after (the worker streams weights into its heap, so it can only
+// start once the module runs), and its load is asked for as soon as they are here.
 const firstModel = firstCatalogModel(location.search);  // the rule entry.ts read early by
-const starting = Engine.create();  // first: the worker's script and module are asked for before the model
+const begun = Engine.start();  // first: the worker's script and module are asked for before the model
+const starting = begun.ready;
 // A model handed over by the training page (train.html opens ?from=train): read from this
 // browser's IndexedDB (pages/train/handover.ts), loaded as files the reader opened.
 const fromTrain = new URLSearchParams(location.search).get('from') === 'train';
 const handedOver = fromTrain ? readHandover().catch(() => null) : Promise.resolve(null);
 const prefetched = fromTrain ? Promise.resolve(null) : takeCatalogFiles(firstModel);  // entry.ts began reading it
+// The first model is asked for the moment its files are read (earlyLoad; loadModel shows it
+// once the engine has answered, as before). The precision is the address's, as loadModel's
+// rule gives the first load.
+void prefetched.then((files) => {
+  const c = CATALOG.find((x) => x.id === firstModel);
+  if (!files || !c || debug.loads > 0 || current.model) return;
+  const progress: EarlyLoad['progress'] = { to: null };
+  const model = begun.engine.load({ name: c.id, ...files }, { ...(state.precision ? { precision: state.precision } : {}),
+    onProgress: (p) => progress.to?.(p) });
+  model.catch(() => undefined);  // loadModel reports it (or the engine did not start: that is reported)
+  earlyLoad = { files, model, progress };
+});
 starting.then(
   async (e) => {
     engine = e;
