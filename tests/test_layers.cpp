@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "nn/observer.h"
 #include "nn/transformer_block.h"
@@ -128,6 +129,35 @@ TEST_CASE("layers: layer norm by hand") {
   const Tensor bad_gamma({3}, 1.0f);
   CHECK_THROWS_WITH_AS(nn::layer_norm(x.view(), {bad_gamma.view(), {}, 1e-5f}),
                        "layer_norm: gamma has shape [3], expected [4]", Error);
+}
+
+TEST_CASE("layers: feed-forward over a long input, in row chunks, = the whole-T pass, same bits") {
+  // Unobserved, T > 64 rows go through the hidden layer in balanced chunks; observed
+  // ("ffn.hidden" wanted) the whole (T, F) is computed at once. Plain and gated, T values
+  // that leave uneven chunks (65 = 33 + 32, 200 = 4 × 50).
+  const int64_t C = 24, F = 40;
+  auto filled = [](Shape s, float k) {
+    Tensor t(std::move(s));
+    for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = std::sin(k * static_cast<float>(i + 1));
+    return t;
+  };
+  const Tensor w1 = filled({F, C}, 0.37f), b1 = filled({F}, 0.11f), wg = filled({F, C}, 0.23f);
+  const Tensor w2 = filled({C, F}, 0.71f), b2 = filled({C}, 0.19f);
+  for (const bool gated : {false, true})
+    for (const int64_t T : {65, 200}) {
+      nn::FeedForwardWeights f;
+      f.fc1 = {w1.view(), b1.view()};
+      f.fc2 = {w2.view(), b2.view()};
+      if (gated) f.gate = {wg.view(), {}};
+      const Tensor x = filled({T, C}, 0.013f);
+      const Tensor chunked = nn::feed_forward(x.view(), f, nn::Activation::silu);
+      nn::RecordingObserver obs({"ffn.hidden"});
+      const Tensor whole = nn::feed_forward(x.view(), f, nn::Activation::silu, nn::Scope(&obs, "ffn"));
+      REQUIRE(obs.has("ffn.hidden"));
+      CHECK(obs.get("ffn.hidden").shape == Shape({T, F}));
+      REQUIRE(chunked.shape == whole.shape);
+      CHECK(std::memcmp(chunked.ptr(), whole.ptr(), sizeof(float) * chunked.data.size()) == 0);
+    }
 }
 
 TEST_CASE("layers: feed-forward by hand and activation names") {
