@@ -105,6 +105,18 @@ TEST_CASE("sampling: report_token (float, SIMD softmax) agrees with token_probab
       CHECK(std::fabs(r.top[i].second - want[i].second) <= 2e-5 * want[i].second);
     }
   }
+  // Without a top-n the probability comes from the softmax's sum alone (no V-long copy):
+  // the same value within float rounding, for every id kind (top, tie, banned, last).
+  for (const int32_t id : {0, 3, 7, 11, 12345, 50256}) {
+    CAPTURE(id);
+    const float fast = report_token(logits, id).prob, full = report_token(logits, id, 1).prob;
+    CHECK(std::fabs(fast - p[static_cast<size_t>(id)]) <= 2e-5 * p[static_cast<size_t>(id)] + 1e-12);
+    CHECK(std::fabs(fast - full) <= 1e-5 * full);
+  }
+  const std::vector<float> one = {-2.5f}, banned(5, -INFINITY);
+  CHECK(report_token(one, 0).prob == 1.0f);
+  CHECK(report_token(banned, 2).prob == 0.0f);  // no distribution: 0, as the softmax gives
+  CHECK(report_token(banned, 2, 3).prob == 0.0f);
   CHECK(report_token(logits, 3).prob == 0.0f);
   CHECK(report_token(logits, 5, 0).top.empty());
   CHECK_THROWS_WITH_AS(report_token(logits, 50257), "report_token: id 50257 outside the 50257 logits", Error);

@@ -97,3 +97,26 @@ TEST_CASE("kernels/first_nan and argmax: the scalar loops' answers, every positi
   CHECK(argmax(nullptr, 0) == -1);
   CHECK(first_nan(nullptr, 0) == -1);
 }
+
+TEST_CASE("kernels/sum_exp: the softmax's sum, every length, -inf terms add nothing") {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> nd(0.0f, 4.0f);
+  for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 31, 1000, 50257}) {
+    std::vector<float> x(static_cast<size_t>(n));
+    for (float& v : x) v = nd(rng);
+    if (n > 1) x[0] = -kInf;  // a masked term
+    const float shift = x[static_cast<size_t>(argmax(x.data(), n))];
+    double want = 0;
+    for (float v : x) want += std::exp(static_cast<double>(v) - shift);
+    CAPTURE(n);
+    CHECK(std::fabs(sum_exp(x.data(), n, shift) - want) <= 1e-6 * (4 + std::sqrt(static_cast<double>(n))) * want);
+    // softmax_rows' p_j = its term / the sum (one row through the kernel, compared per element)
+    std::vector<float> p = x;
+    softmax_rows(p.data(), 1, n, n);
+    const float sum = sum_exp(x.data(), n, shift);
+    for (int j : {0, n / 2, n - 1})
+      CHECK(std::fabs(sum_exp(x.data() + j, 1, shift) * (1.0f / sum) - p[static_cast<size_t>(j)]) <=
+            1e-5f * p[static_cast<size_t>(j)] + 1e-30f);
+  }
+  CHECK(sum_exp(nullptr, 0, 0.0f) == 0.0f);
+}

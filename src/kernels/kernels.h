@@ -91,6 +91,10 @@ int64_t first_nan(const float* x, int64_t n);
 // -1 when n == 0. x must hold no NaN (first_nan says); -inf entries are fine.
 int64_t argmax(const float* x, int64_t n);
 
+// Σ exp(x[i] - shift) over x[0:n], each term as softmax_rows computes it (so
+// exp(x[j] - max) / sum_exp(x, n, max) is softmax_rows' p_j up to the order of the sum).
+float sum_exp(const float* x, int64_t n, float shift);
+
 // Row-wise softmax in place over (rows, cols) with row stride ld (>= cols).
 // Subtracts the row max first (exp never overflows). Masked entries are -inf on input
 // and come out exactly 0; a row that is entirely -inf comes out all 0, never NaN.

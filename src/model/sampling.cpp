@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "kernels/kernels.h"
@@ -77,12 +78,19 @@ TokenReport report_token(std::span<const float> logits, int32_t id, int top_n) {
   check_logits(logits);
   TFP_CHECK(id >= 0 && static_cast<size_t>(id) < logits.size(), "report_token: id ", id, " outside the ",
             logits.size(), " logits");
+  TokenReport r;
+  if (top_n <= 0) {  // one probability: the softmax's own terms, no V-long copy of them
+    const int64_t V = static_cast<int64_t>(logits.size());
+    const float mx = logits[static_cast<size_t>(kernels::argmax(logits.data(), V))];
+    if (mx == -std::numeric_limits<float>::infinity()) return r;  // every token banned: 0, as softmax_rows
+    const float sum = kernels::sum_exp(logits.data(), V, mx);
+    r.prob = kernels::sum_exp(logits.data() + id, 1, mx) * (1.0f / sum);
+    return r;
+  }
   thread_local std::vector<float> p;
   p.assign(logits.begin(), logits.end());
   kernels::softmax_rows(p.data(), 1, static_cast<int>(p.size()), static_cast<int64_t>(p.size()));
-  TokenReport r;
   r.prob = p[static_cast<size_t>(id)];
-  if (top_n <= 0) return r;
   const size_t k = std::min(p.size(), static_cast<size_t>(top_n));
   std::vector<int32_t> order(p.size());
   std::iota(order.begin(), order.end(), 0);
