@@ -80,10 +80,9 @@ TokenReport report_token(std::span<const float> logits, int32_t id, int top_n) {
             logits.size(), " logits");
   TokenReport r;
   if (top_n <= 0) {  // one probability: the softmax's own terms, no V-long copy of them
-    const int64_t V = static_cast<int64_t>(logits.size());
-    const float mx = logits[static_cast<size_t>(kernels::argmax(logits.data(), V))];
+    const float mx = logits[static_cast<size_t>(argmax(logits))];
     if (mx == -std::numeric_limits<float>::infinity()) return r;  // every token banned: 0, as softmax_rows
-    const float sum = kernels::sum_exp(logits.data(), V, mx);
+    const float sum = kernels::sum_exp(logits.data(), static_cast<int64_t>(logits.size()), mx);
     r.prob = kernels::sum_exp(logits.data() + id, 1, mx) * (1.0f / sum);
     return r;
   }

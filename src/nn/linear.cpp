@@ -60,11 +60,9 @@ Shape slice_shape(const TensorView& x, const Linear& layer, int64_t o_begin, int
   return out_shape;
 }
 
-}  // namespace
-
-void linear_slice_into(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end, float* out,
-                       const char* op) {
-  const Shape out_shape = slice_shape(x, layer, o_begin, o_end, op);
+// The product itself, once slice_shape has checked it: out (rows, o_end - o_begin).
+void run_slice(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end, const Shape& out_shape,
+               float* out, const char* op) {
   const int64_t I = layer.in_features(), O = layer.out_features();
   const int64_t N = o_end - o_begin, rows = numel_of(out_shape) / N;
   if (rows == 0) return;
@@ -102,10 +100,18 @@ void linear_slice_into(const TensorView& x, const Linear& layer, int64_t o_begin
   else if (!(a.B16 && a.M == 1 && kernels::matmul_b16_decode(a))) kernels::matmul(a);
 }
 
+}  // namespace
+
+void linear_slice_into(const TensorView& x, const Linear& layer, int64_t o_begin, int64_t o_end, float* out,
+                       const char* op) {
+  run_slice(x, layer, o_begin, o_end, slice_shape(x, layer, o_begin, o_end, op), out, op);
+}
+
 Tensor linear_slice(const TensorView& x,  // (..., I)
                     const Linear& layer, int64_t o_begin, int64_t o_end, const char* op) {
-  Tensor y(slice_shape(x, layer, o_begin, o_end, op));  // (..., o_end - o_begin)
-  linear_slice_into(x, layer, o_begin, o_end, y.ptr(), op);
+  const Shape out_shape = slice_shape(x, layer, o_begin, o_end, op);
+  Tensor y(out_shape);  // (..., o_end - o_begin)
+  run_slice(x, layer, o_begin, o_end, out_shape, y.ptr(), op);
   return y;
 }
 
