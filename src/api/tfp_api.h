@@ -500,6 +500,15 @@ const char* tfp_generator_text(const tfp_generator* gen);
 /* The latest token's most probable alternatives: up to cap (id, prob) pairs written to
  * ids/probs (caller-owned), most probable first; returns how many. */
 int tfp_generator_top(const tfp_generator* gen, int32_t* ids, float* probs, int cap);
+/* The same report from logits the caller already has: the most probable next tokens of
+ * one row of a language model's logits (V values, borrowed; e.g. the last row of a
+ * tfp_model_forward pass with logits_last = 1), so a page that just ran the text through
+ * the model shows the next token without a second pass. Probabilities at temperature 1;
+ * up to top_n (1..64) pairs written to out_ids/out_probs, most probable first, ties to the
+ * lower id, exactly as a generator's first step reports them; *n_out receives how many
+ * (min(top_n, V)). A NaN logit is TFP_ERR_ENGINE; V < 1, top_n outside 1..64 or a NULL
+ * pointer is TFP_ERR_INVALID_ARGUMENT. */
+int tfp_top_tokens_logits(const float* logits, int V, int top_n, int32_t* out_ids, float* out_probs, int* n_out);
 
 /* ---- encoder-decoder decoding ------------------------------------------------------- */
 

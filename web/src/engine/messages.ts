@@ -175,6 +175,10 @@ export interface ForwardArgs {
   /** Which rows get logits (tfp_forward_params.logits_last): 0 or absent every row, k > 0
    *  the last k, -1 none. */
   logitsLast?: number;
+  /** Language models: also the next token's topN candidates, from this pass's last row of
+   *  logits (tfp_top_tokens_logits: what a generator's first step reports, no second pass).
+   *  The pass computes that row even when logitsLast is -1 (it is then not returned). */
+  next?: { topN: number };
 }
 
 export interface ForwardResult {
@@ -191,6 +195,9 @@ export interface ForwardResult {
   workerMs: number;
   /** When args.fillMask was given and the model returned logits. */
   fillMask?: FillMaskResult;
+  /** When args.next was given and the model has an LM head: the next token's candidates,
+   *  most probable first, probabilities at temperature 1. */
+  next?: TokenChoice[];
 }
 
 export interface GenerateArgs {

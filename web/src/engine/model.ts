@@ -33,6 +33,10 @@ export interface ForwardOptions {
   /** Which rows get logits: every row (default), the last one (what the next token needs), or
    *  none (hidden states and attention only: a (T, V) copy of GPT-2 at T = 512 is 98 MiB). */
   logits?: 'all' | 'last' | 'none';
+  /** Language models: also the next token's `topN` most probable candidates (result.next),
+   *  from this pass's last row in the engine, as `generate()`'s first step reports them
+   *  (no second pass; the row is computed even with logits 'none'). */
+  next?: { topN: number };
 }
 
 export interface GenerateOptions {
@@ -92,6 +96,7 @@ export class Model {
       attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
       ...(options.fillMask ? { fillMask: { ...options.fillMask } } : {}),
       ...(options.logits && options.logits !== 'all' ? { logitsLast: options.logits === 'last' ? 1 : -1 } : {}),
+      ...(options.next ? { next: { topN: options.next.topN } } : {}),
     };
     const r = await this.request({ kind: 'forward', model: this.handle, args });
     if (r.ok && r.kind === 'forward') return r.result;

@@ -12,7 +12,7 @@ import { Calls, TfpError } from './calls';
 import { withParams } from './params.mjs';
 import type {
   FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
-  NamedTensor, TextSource, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
+  NamedTensor, TextSource, TokenChoice, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
@@ -175,9 +175,11 @@ export class Models {
     try {
       const ids = ints(a.ids, 'ids'), types = ints(a.tokenTypeIds, 'tokenTypeIds');
       const mask = ints(a.attentionMask, 'attentionMask'), tgt = ints(a.tgtIds, 'tgtIds');
+      // args.next needs the last row even when no logits are wanted back.
+      const hideLogits = a.next !== undefined && a.logitsLast === -1;
       const list = this.out((slot) => withParams(this.m, 'tfp_forward_params', {
         ids, n: a.ids.length, token_type_ids: types, attention_mask: mask, tgt_ids: tgt,
-        n_tgt: a.tgtIds?.length ?? 0, want_attention: a.attention ? 1 : 0, logits_last: a.logitsLast ?? 0,
+        n_tgt: a.tgtIds?.length ?? 0, want_attention: a.attention ? 1 : 0, logits_last: hideLogits ? 1 : a.logitsLast ?? 0,
       }, (p) => this.m._tfp_model_forward(ptr, p, slot)));
       try {
         const all = this.listAll(list);
@@ -188,11 +190,16 @@ export class Models {
         const result: ForwardResult = {
           hidden: { data: hidden.data, dims: hidden.dims },
           hiddenNorm: { data: norm.data, dims: norm.dims },
-          ...(argmax ? { argmax: { data: argmax.data, dims: argmax.dims } } : {}),
+          ...(argmax && !hideLogits ? { argmax: { data: argmax.data, dims: argmax.dims } } : {}),
           attention: all.filter((t) => t.name.endsWith('.probs')),
           workerMs: performance.now() - started,
         };
-        if (logits) result.logits = { data: logits.data, dims: logits.dims };
+        if (logits && !hideLogits) result.logits = { data: logits.data, dims: logits.dims };
+        if (a.next && logits && logits.dims.length === 2 && this.models.get(model)!.info.head === 'lm') {
+          const V = logits.dims[1]!, rows = logits.dims[0]!;
+          const last = this.m._tfp_tensors_data(list, all.indexOf(logits)) + 4 * (rows - 1) * V;
+          result.next = this.topTokens(model, last, V, a.next.topN);
+        }
         if (a.fillMask && logits && logits.dims.length === 2 && logits.dims[0] === a.ids.length) {
           // The same top-k as fillMask, from the logits still in the heap (no second pass).
           const li = all.indexOf(logits), V = logits.dims[1]!, n = a.ids.length, fm = a.fillMask;
@@ -380,6 +387,19 @@ export class Models {
     const model = this.nextHandle++;
     this.models.set(model, { ptr, info });
     return { model, info };
+  }
+
+  /** tfp_top_tokens_logits on a row of V logits in the heap, with the vocabulary's spelling. */
+  private topTokens(model: number, row: number, V: number, topN: number): TokenChoice[] {
+    const k = Math.min(64, Math.max(1, Math.floor(topN)));
+    // Layout of one scratch buffer: count (4) | ids (k) | probs (k).
+    return this.c.withBuffer(4 + 8 * k, (buf) => {
+      const ids = buf + 4, probs = ids + 4 * k;
+      this.c.check(this.m._tfp_top_tokens_logits(row, V, k, ids, probs, buf));
+      const count = this.c.readU32(buf), heap = this.m.HEAPU8.buffer;
+      const outIds = new Int32Array(heap, ids, count).slice(), outProbs = new Float32Array(heap, probs, count).slice();
+      return Array.from(outIds, (id, i) => ({ id, prob: outProbs[i]!, token: this.token(model, id) }));
+    });
   }
 
   private token(model: number, id: number): string {

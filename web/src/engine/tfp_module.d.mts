@@ -96,6 +96,7 @@ export interface TfpModule {
                        nMasked: number): number;
   _tfp_fill_mask_logits(logits: number, V: number, params: number, positions: number, outIds: number,
                         outProbs: number, nMasked: number): number;
+  _tfp_top_tokens_logits(logits: number, V: number, topN: number, outIds: number, outProbs: number, nOut: number): number;
 
   _tfp_model_set_head_mask(model: number, set: number, layer: number, scales: number, nHeads: number): number;
   _tfp_model_clear_head_mask(model: number): number;

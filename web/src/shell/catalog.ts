@@ -1,14 +1,17 @@
 /// <reference types="vite/client" />
-import { t, type MessageKey } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/i18n';
 // The models the picker offers, found at build time: every folder under models/ that
 // holds config.json and model.safetensors (shipped models, trained by our trainer), then
 // small test fixtures from tests/fixtures/checkpoints/ so the page always opens with a
 // model even when no shipped model exists yet. Files are emitted as assets and loaded by
 // URL (the engine streams the weights into its heap).
+// No runtime import here: the playground's entry reads it to start fetching the first model
+// before the page's other code (and the i18n messages) have run (entry.ts); the names in the
+// page's language are catalog_label.ts's.
 
 export interface CatalogEntry {
   id: string;          // URL id: "brown-gpt", "fixture-gpt2_tiny"
-  label: string;       // the name as the page opened; shown through catalogLabel()
+  label: string;       // the folder's name; shown through catalogLabel(), which prefers labelKey
   labelKey?: MessageKey;
   config: string;      // URLs
   weights: string;
@@ -31,11 +34,6 @@ const FIXTURE_LABELS: Record<string, MessageKey> = {
   bert_tiny: 'play.fixtureBert',
   bert_mlm_tiny: 'play.fixtureBertMlm',
 };
-
-/** An entry's name in the page's language (shipped models go by their folder name). */
-export function catalogLabel(c: CatalogEntry): string {
-  return c.labelKey ? t(c.labelKey) : c.label;
-}
 
 /** model_type values that tfp_model_load refuses, with the reason shown under the
  * picker. Empty: every shipped model loads (the recurrent encoder–decoder numbers-gru,
@@ -74,7 +72,7 @@ function group(files: Record<string, string>, isShipped: boolean): CatalogEntry[
     }
     out.push({
       id: isShipped ? dir : `fixture-${dir}`,
-      label: isShipped ? dir : FIXTURE_LABELS[dir] ? t(FIXTURE_LABELS[dir]!) : dir,
+      label: dir,
       ...(!isShipped && FIXTURE_LABELS[dir] ? { labelKey: FIXTURE_LABELS[dir]! } : {}),
       config: f['config.json'],
       weights: f['model.safetensors'],

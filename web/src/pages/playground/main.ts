@@ -8,7 +8,8 @@ import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Labe
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import { firstCatalogModel, takeCatalogFiles, type Fetched } from './first_model';
-import { CATALOG, catalogLabel, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
+import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
+import { catalogLabel } from '../../shell/catalog_label';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
@@ -534,10 +535,11 @@ async function compute(): Promise<void> {
     // A masked LM's fillers come from this pass's logits (no second forward pass).
     const maskId = model.info.head === 'masked_lm' ? model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1 : -1;
     await ablation.sync(model, state);  // the ablated heads (URL) apply to every call below
-    // Only an encoder's outputs read this pass's logits (labels, fillers): an LM's next token
-    // comes from the generator, so its (T, V) logits are never made.
+    // Only an encoder's outputs read this pass's logits (labels, fillers); an LM's next-token
+    // bars are its last row's candidates, reported by the engine: no (T, V) logits are made.
     const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
                                            ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}),
+                                           ...(arch === 'decoder_only' ? { next: { topN: Outputs.NEXT_TOP_N } } : {}),
                                            logits: arch === 'encoder_only' ? 'all' : 'none' });
     current.forward = fwd;
     precisionSwitch.noteForward(fwd.workerMs, ids.length);
@@ -547,7 +549,7 @@ async function compute(): Promise<void> {
     const stepOpts = arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {};
     inspector.steps = (pick) => model.attentionSteps(ids, pick, stepOpts);
     outputs.noteByteLevel(byteLevel);
-    if (arch === 'decoder_only') await outputs.showNext(ids);
+    if (arch === 'decoder_only') outputs.showNext(fwd.next);
     if (arch === 'encoder_only') outputs.showPerToken(model.info, tokens, fwd);
     if (arch === 'encoder_only') await outputs.showFillMask(ids, tokens, fwd.fillMask);
     // The logit lens reads this same input (a decoder's; the encoder-decoder's decoder

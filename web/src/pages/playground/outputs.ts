@@ -8,7 +8,7 @@
 import { perTokenTable } from './per_token_table';
 import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
 import { bindAttr, bindText, setLabelText, t as tr, type Label, type MessageKey } from '../../i18n/i18n';
-import type { FillMaskResult } from '../../engine/messages';
+import type { FillMaskResult, TokenChoice } from '../../engine/messages';
 import { ProbBars } from '../../widgets/prob_bars';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import type { PlayState } from './state';
@@ -198,23 +198,19 @@ export class Outputs {
              maxTokens: Math.round(n(m!, 1, 512, 20)), seed: Math.round(n(seed!, 0, 4294967295, 0)) };
   }
 
-  /** Next-token top 10 after `ids`: the first step of a greedy one-token generation. */
-  async showNext(ids: Int32Array): Promise<void> {
-    const model = this.model;
-    if (!model || model.info.architecture !== 'decoder_only') return;
-    const it = model.generate(ids, { maxTokens: 1, temperature: 0, topN: 10 });
-    try {
-      const first = await it.next();
-      if (first.done) return;
-      this.nextTokens = first.value.top.map((c) => ({ ...c }));
-      // A byte-level BPE (GPT-2's, brown-gpt's) spells a leading space "Ġ": shown as "·"
-      // like the token strip. Sticky per model: the page's text or these candidates tell.
-      this.byteLevel ||= looksByteLevel(first.value.top.map((c) => c.token));
-      // A model without tokenizer.json (ids_input.ts) has no spellings: its tokens are ids.
-      this.bars.update(first.value.top.map((c) => ({ label: c.token === '' ? String(c.id) : visibleToken(c.token, this.byteLevel), value: c.prob, note: tr('play.out.tokenId', { id: c.id }) })));
-    } finally {
-      await it.return();
-    }
+  /** How many next-token candidates the bars show (the forward pass's `next.topN`). */
+  static readonly NEXT_TOP_N = 10;
+
+  /** The next-token bars: the candidates the forward pass reported from its last row
+   *  (ForwardOptions.next), as a greedy generation's first step would report them. */
+  showNext(top: readonly TokenChoice[] | undefined): void {
+    if (!this.model || this.model.info.architecture !== 'decoder_only' || !top) return;
+    this.nextTokens = top.map((c) => ({ ...c }));
+    // A byte-level BPE (GPT-2's, brown-gpt's) spells a leading space "Ġ": shown as "·"
+    // like the token strip. Sticky per model: the page's text or these candidates tell.
+    this.byteLevel ||= looksByteLevel(top.map((c) => c.token));
+    // A model without tokenizer.json (ids_input.ts) has no spellings: its tokens are ids.
+    this.bars.update(top.map((c) => ({ label: c.token === '' ? String(c.id) : visibleToken(c.token, this.byteLevel), value: c.prob, note: tr('play.out.tokenId', { id: c.id }) })));
   }
 
   async generate(): Promise<void> {
