@@ -67,6 +67,41 @@ test('load from a folder URL with progress, forward equals the C API in Node', {
   }
 });
 
+test('a pass on a text the worker tokenizes, with the next token: forwardText = forward on the cut ids, next = a generation\'s first step', { timeout: 60_000 }, async () => {
+  const r = await page.evaluate(async (url) => {
+    const model = await window.tfpEngine.load(url);
+    const text = 'Hello wörld, hello';
+    const enc = await model.tokenize(text);
+    const cut = Array.from(enc.ids.slice(0, 4));
+    const ahead = await model.forwardText(text, 4, { attention: true, next: { topN: 5 }, logits: 'none' });
+    const plain = await model.forward(cut, { attention: true });
+    const it = model.generate(cut, { maxTokens: 1, temperature: 0, topN: 5 });
+    const first = (await it.next()).value;
+    await it.return();
+    let empty = '';
+    try { await model.forwardText('', 4, { attention: true }); } catch (e) { empty = e.message; }
+    const again = await model.forwardText(text, 100, { next: { topN: 3 } });  // the model still runs
+    await model.dispose();
+    return {
+      cut, total: enc.ids.length, aheadIds: Array.from(ahead.ids), logits: ahead.logits === undefined, argmax: ahead.argmax === undefined,
+      aheadAtt: ahead.attention.map((a) => Array.from(a.data)), plainAtt: plain.attention.map((a) => Array.from(a.data)),
+      hidden: [Array.from(ahead.hidden.data), Array.from(plain.hidden.data)], next: ahead.next, top: first.top, empty,
+      againIds: Array.from(again.ids), againNext: again.next.length,
+    };
+  }, fixtureUrl('gpt2_tiny'));
+  assert.ok(r.total > 4, 'the text is longer than the cut');
+  assert.deepEqual(r.aheadIds, r.cut);
+  assert.ok(r.logits && r.argmax, 'logits "none": the row made for next is not returned');
+  assert.deepEqual(r.aheadAtt, r.plainAtt);
+  assert.deepEqual(r.hidden[0], r.hidden[1]);
+  assert.deepEqual(r.next.map((c) => c.id), r.top.map((c) => c.id));
+  assert.deepEqual(r.next.map((c) => c.token), r.top.map((c) => c.token));
+  close(r.next.map((c) => c.prob), r.top.map((c) => c.prob), 'next-token probabilities');
+  assert.match(r.empty, /\S/, 'an empty text is refused with a message');
+  assert.equal(r.againIds.length, r.total);
+  assert.equal(r.againNext, 3);
+});
+
 test('generation streams seeded tokens and stops on break and on abort', { timeout: 60_000 }, async () => {
   const r = await page.evaluate(async (url) => {
     const engine = window.tfpEngine;

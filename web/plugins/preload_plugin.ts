@@ -1,15 +1,15 @@
 // A Vite plugin (production builds only): <link rel="modulepreload"> in a page's HTML for
 // the code its entry imports dynamically and needs at once. The playground's entry.ts
-// starts the engine's worker, then import()s main.ts: without this the browser asks for
-// main.ts and its chunks only once the entry has run, one round trip (and on a slow
-// connection, a whole download) after the HTML; with it they are fetched and parsed
-// alongside the entry. Nothing runs earlier than before: a preloaded module is evaluated
-// when it is imported.
+// starts the engine's worker, then import()s the shell (i18n/boot.ts) and main.ts: without
+// this the browser asks for them and their chunks only once the entry has run, one round
+// trip (and on a slow connection, a whole download) after the HTML; with it they are
+// fetched and parsed alongside the entry. Nothing runs earlier than before: a preloaded
+// module is evaluated when it is imported.
 import { posix } from 'node:path';
 import type { Plugin } from 'vite';
 
 /** Modules (paths from web/) whose chunks are preloaded by the pages that import() them. */
-const EAGER = ['src/pages/playground/main.ts'];
+const EAGER = ['src/i18n/boot.ts', 'src/pages/playground/main.ts'];
 
 export function preloadPlugin(): Plugin {
   let root = '';

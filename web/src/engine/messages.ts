@@ -163,6 +163,10 @@ export interface TokenizeResult {
 
 export interface ForwardArgs {
   ids: Int32Array;
+  /** Instead of ids: the worker tokenizes this text itself (special tokens added, as
+   *  tokenize does) and runs the first maxTokens ids (result.ids says which), so a page can
+   *  ask for a text's pass together with its tokens, without waiting for them. */
+  fromText?: { text: string; maxTokens: number };
   attention?: boolean;
   tokenTypeIds?: Int32Array;
   /** Hugging Face convention: 1 = real token, 0 = padding. */
@@ -198,6 +202,8 @@ export interface ForwardResult {
   /** When args.next was given and the model has an LM head: the next token's candidates,
    *  most probable first, probabilities at temperature 1. */
   next?: TokenChoice[];
+  /** With args.fromText: the ids the pass ran on. */
+  ids?: Int32Array;
 }
 
 export interface GenerateArgs {

@@ -7,7 +7,7 @@
 //   for await (const t of model.generate('The cat', { maxTokens: 20, seed: 1 })) show(t.text);
 //   model.dispose();
 import type {
-  FillMaskResult, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
+  FillMaskResult, ForwardArgs, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
@@ -71,6 +71,16 @@ function ints(x: ArrayLike<number> | undefined): Int32Array | undefined {
   return x === undefined ? undefined : Int32Array.from(x);
 }
 
+function forwardArgs(ids: Int32Array, options: ForwardOptions): ForwardArgs {
+  return {
+    ids, attention: options.attention ?? false, tokenTypeIds: ints(options.tokenTypeIds),
+    attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
+    ...(options.fillMask ? { fillMask: { ...options.fillMask } } : {}),
+    ...(options.logits && options.logits !== 'all' ? { logitsLast: options.logits === 'last' ? 1 : -1 } : {}),
+    ...(options.next ? { next: { topN: options.next.topN } } : {}),
+  };
+}
+
 export class Model {
   private disposed = false;
 
@@ -91,16 +101,20 @@ export class Model {
 
   /** One forward pass: logits (T, V) and/or hidden (T, C), attention per layer on request. */
   async forward(ids: ArrayLike<number>, options: ForwardOptions = {}): Promise<ForwardResult> {
-    const args = {
-      ids: Int32Array.from(ids), attention: options.attention ?? false, tokenTypeIds: ints(options.tokenTypeIds),
-      attentionMask: ints(options.attentionMask), tgtIds: ints(options.tgtIds),
-      ...(options.fillMask ? { fillMask: { ...options.fillMask } } : {}),
-      ...(options.logits && options.logits !== 'all' ? { logitsLast: options.logits === 'last' ? 1 : -1 } : {}),
-      ...(options.next ? { next: { topN: options.next.topN } } : {}),
-    };
+    return this.forwardArgs(forwardArgs(Int32Array.from(ids), options));
+  }
+
+  private async forwardArgs(args: ForwardArgs): Promise<ForwardResult> {
     const r = await this.request({ kind: 'forward', model: this.handle, args });
     if (r.ok && r.kind === 'forward') return r.result;
     throw unexpected('forward');
+  }
+
+  /** forward() on a text the worker tokenizes itself (as tokenize() does), cut to its first
+   *  `maxTokens` tokens (result.ids): the pass is asked for at once, not a round trip after
+   *  the tokens, e.g. beside a tokenize() of the same text for the page's own use. */
+  async forwardText(text: string, maxTokens: number, options: ForwardOptions = {}): Promise<ForwardResult> {
+    return this.forwardArgs({ ...forwardArgs(new Int32Array(0), options), fromText: { text, maxTokens } });
   }
 
   /**

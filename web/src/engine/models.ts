@@ -160,9 +160,12 @@ export class Models {
     return Array.from(ids, (id) => this.token(model, id));
   }
 
-  forward(model: number, a: ForwardArgs): ForwardResult {
+  forward(model: number, args: ForwardArgs): ForwardResult {
     const started = performance.now();
     const ptr = this.model(model);
+    const fromText = args.fromText
+      ? this.tokenize(model, args.fromText.text, true).ids.slice(0, Math.max(0, Math.floor(args.fromText.maxTokens))) : null;
+    const a = fromText ? { ...args, ids: fromText } : args;
     const ptrs: number[] = [];
     const ints = (x: Int32Array | undefined, what: string): number => {
       if (!x) return 0;
@@ -195,6 +198,7 @@ export class Models {
           workerMs: performance.now() - started,
         };
         if (logits && !hideLogits) result.logits = { data: logits.data, dims: logits.dims };
+        if (fromText) result.ids = fromText;
         if (a.next && logits && logits.dims.length === 2 && this.models.get(model)!.info.head === 'lm') {
           const V = logits.dims[1]!, rows = logits.dims[0]!;
           const last = this.m._tfp_tensors_data(list, all.indexOf(logits)) + 4 * (rows - 1) * V;

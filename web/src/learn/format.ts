@@ -3,7 +3,7 @@
 // Non-finite values read as '—' except where a chapter shows ∞/NaN on purpose
 // (widgets/number_matrix.ts formatNumber).
 import { locale } from '../i18n/i18n';
-import { formatNumber } from '../widgets/number_matrix';
+import { formatNumber, groupDigits } from '../widgets/number_matrix';
 
 export const fixed = (v: number, digits = 3): string => (Number.isFinite(v) ? formatNumber(v, digits) : '—');
 
@@ -16,7 +16,7 @@ export const num = (v: number, digits = 0): string =>
   new Intl.NumberFormat(locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
 
 /** A number for TeX: thousands separated by a thin space. */
-export const texNum = (v: number): string => String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '\\,');
+export const texNum = (v: number): string => groupDigits(v, '\\,');
 
 /** Between items of a list in running text. */
 export const listSep = (): string => (locale() === 'zh-CN' ? '；' : '; ');

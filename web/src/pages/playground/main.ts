@@ -10,6 +10,7 @@ import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import { firstCatalogModel, takeCatalogFiles, type Fetched } from './first_model';
 import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { catalogLabel } from '../../shell/catalog_label';
+import { groupDigits } from '../../widgets/number_matrix';
 import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
@@ -21,6 +22,7 @@ import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
 import { machinery, showArchitecture } from './architecture';
 import { estimateText, folderEstimate, refusalText } from './open_files';
 import type { MemoryEstimate } from '../../engine/checkpoint_memory';
+import type { ForwardOptions } from '../../engine/model';
 import type { EngineInfo } from '../../engine/messages';
 import { watchRestarts } from '../../shell/engine_restart';
 import { PrecisionSwitch } from './precision';
@@ -154,11 +156,11 @@ function setState(next: PlayState, recompute: boolean): void {
   const beamEffect = next.beam !== state.beam && next.ablate !== '' && current.model?.info.architecture === 'encoder_decoder';
   state = next;
   debug.state = next;
+  if (recompute || beamEffect) schedule();  // first: compute() asks the worker before it awaits
   saveUrl();
   showInspectorControls();
   strip.setSelected(stripPicksKeys(next) ? next.key : next.token);
-  if (recompute || beamEffect) schedule();
-  else inspector.update({ families: current.families }, state);
+  if (!(recompute || beamEffect)) inspector.update({ families: current.families }, state);
 }
 
 // The URL mirrors the state, but rewriting it costs ≈ 5 ms a change (the whole text is
@@ -259,15 +261,6 @@ let currentName: () => string = () => current.label;
 let reopen: (() => Promise<void>) | null = null;
 let restoring = false;
 
-/** A tokenization asked for ahead of compute() (loadModel), taken once if it is of the
- *  same model and text. */
-let tokenizedAhead: { model: Model; text: string; enc: Promise<TokenizeResult> } | null = null;
-function tokenize(model: Model, text: string): Promise<TokenizeResult> {
-  const ahead = tokenizedAhead;
-  tokenizedAhead = null;
-  return ahead && ahead.model === model && ahead.text === text ? ahead.enc : model.tokenize(text);
-}
-
 /** The first catalog model's load, asked of the engine as soon as the page has read its
  *  files, before the engine's module has answered (the request waits in the worker's queue
  *  and runs the moment the module is up, not a round trip through this page later);
@@ -307,11 +300,6 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
         textBox.value = state.text;
       }
     }
-    // The text's tokens are asked for now: the worker tokenizes while this page sets itself
-    // up for the model below; compute() takes them (tokenizedAhead).
-    const ahead = { model, text: state.text, enc: model.tokenize(state.text) };
-    ahead.enc.catch(() => undefined);  // compute() reports it, if it takes it
-    tokenizedAhead = ahead;
     const old = current.model;
     precisionSwitch.setModel(model.info);
     current.model = model;
@@ -321,6 +309,16 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     if (!restoring) current.translation = null;
     reopen = again ?? (() => loadModel(source, name, id));
     if (old) void old.dispose();
+    outputs.setModel(model, model.info.family === 'gpt2', state);
+    // The attention set and the ablated heads belong to a model: the URL's apply to the
+    // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
+    // only fills an empty set); a model picked later starts clean, on its own first set.
+    // The same model opened again in another precision keeps them.
+    const fresh = debug.loads > 1 && !restoring && id !== state.model;
+    // compute() asks the worker for the text's tokens and pass now; the page sets itself up
+    // for the model below while the worker runs them (the rest of this function is
+    // synchronous, so none of compute()'s replies is handled before it is done).
+    setState({ ...state, model: id, precision, ...(fresh ? { set: '', ablate: '' } : {}) }, true);
     debug.modelInfo = model.info;
     debug.modelLabel = label;
     debug.loads += 1;
@@ -337,16 +335,16 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
         label: name(), module: moduleName(torchModule(i)),
         architecture: ARCH_KEYS[i.architecture] ? t(ARCH_KEYS[i.architecture]!) : i.architecture.replace('_', '-'),
         layers: layers(), heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model,
-        parameters: i.parameters.toLocaleString('en') })
+        parameters: groupDigits(i.parameters) })
       : r
       ? () => t('play.modelInfoRecurrent', {
         label: name(), bidirectional: r.bidirectional_encoder ? t('play.bidirectional') : '', encoderHidden: r.encoder_hidden,
-        decoderHidden: r.decoder_hidden, attention: r.attention, parameters: i.parameters.toLocaleString('en'),
+        decoderHidden: r.decoder_hidden, attention: r.attention, parameters: groupDigits(i.parameters),
         context: i.max_positions, vocab: i.vocab_size })
       : () => t('play.modelInfo', {
         label: name(), architecture: ARCH_KEYS[i.architecture] ? t(ARCH_KEYS[i.architecture]!) : i.architecture.replace('_', '-'),
         family: i.family, layers: layers(),
-        heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model, parameters: i.parameters.toLocaleString('en'),
+        heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model, parameters: groupDigits(i.parameters),
         context: i.max_positions, vocab: i.vocab_size });
     modelInfoLine.textContent = labelText(modelInfoText);
     // The strip's ids: vocabulary entries, or (the engine's words split) first-appearance
@@ -361,13 +359,6 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
       applyMarkup(stripHelp);
     }
     showArchitecture(archBox, i);
-    outputs.setModel(model, model.info.family === 'gpt2', state);
-    // The attention set and the ablated heads belong to a model: the URL's apply to the
-    // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
-    // only fills an empty set); a model picked later starts clean, on its own first set.
-    // The same model opened again in another precision keeps them.
-    const fresh = debug.loads > 1 && !restoring && id !== state.model;
-    setState({ ...state, model: id, precision, ...(fresh ? { set: '', ablate: '' } : {}) }, true);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const still = current.model ? currentName : null;
@@ -480,6 +471,9 @@ dropzone.addEventListener('drop', (e) => {
 
 // ---- text → tokens → forward ----------------------------------------------------------
 
+const sameIds = (a: Int32Array | undefined, b: Int32Array): boolean =>
+  a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
 let running = false;
 let queued = false;
 /** What the token strip shows (redrawn as is on a language switch). */
@@ -502,8 +496,28 @@ async function compute(): Promise<void> {
   const text = state.text;
   try {
     const started = performance.now();
-    const enc = await tokenize(model, text);
     const max = model.info.max_positions || MAX_VECTOR_TOKENS;  // nn.Transformer has no limit of its own
+    const arch = model.info.architecture;
+    // A masked LM's fillers come from this pass's logits (no second forward pass).
+    const maskId = model.info.head === 'masked_lm' ? model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1 : -1;
+    const passOptions = (ids: ArrayLike<number>): ForwardOptions => ({
+      attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
+      ...(maskId >= 0 && Array.from(ids).includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}),
+      // Only an encoder's outputs read this pass's logits (labels, fillers); an LM's next-token
+      // bars are its last row's candidates, reported by the engine: no (T, V) logits are made.
+      ...(arch === 'decoder_only' ? { next: { topN: Outputs.NEXT_TOP_N } } : {}),
+      logits: arch === 'encoder_only' ? 'all' : 'none' });
+    // The ablated heads (URL) apply to every call below: asked for first, as the worker
+    // answers in order.
+    const synced = model.info.has_embeddings ? ablation.sync(model, state) : Promise.resolve(0);
+    const tokenized = model.tokenize(text);
+    // The pass is asked for right behind the tokens, not a round trip after them, when its
+    // options do not depend on them (no [MASK] to look for) and the worker tokenizes as this
+    // page does; the tokens still come first (the strip is shown while the pass runs).
+    const ahead = model.info.has_embeddings && !readsIds(model.info) && maskId < 0
+      ? model.forwardText(text, max, passOptions([])) : null;
+    ahead?.catch(() => undefined);  // an empty text, a text the tokenizer refuses: reported below
+    const enc = await tokenized;
     const truncated = enc.ids.length > max;
     const T = Math.min(enc.ids.length, max);
     const ids = enc.ids.slice(0, T);
@@ -529,18 +543,11 @@ async function compute(): Promise<void> {
       await computeVectors(model, tokens, started, enc.ids.length, truncated, max);
       return;
     }
-    const arch = model.info.architecture;
+    await synced;
     // Encoder-decoder: the decoder reads the start token and then the translation so
     // far (teacher forcing), so its rows are labelled with those tokens.
-    // A masked LM's fillers come from this pass's logits (no second forward pass).
-    const maskId = model.info.head === 'masked_lm' ? model.info.mask_token_id ?? model.info.tokenizer?.special.mask ?? -1 : -1;
-    await ablation.sync(model, state);  // the ablated heads (URL) apply to every call below
-    // Only an encoder's outputs read this pass's logits (labels, fillers); an LM's next-token
-    // bars are its last row's candidates, reported by the engine: no (T, V) logits are made.
-    const fwd = await model.forward(ids, { attention: true, ...(arch === 'encoder_decoder' ? { tgtIds: decoderInput().ids } : {}),
-                                           ...(maskId >= 0 && ids.includes(maskId) ? { fillMask: { topK: 10, maskId } } : {}),
-                                           ...(arch === 'decoder_only' ? { next: { topN: Outputs.NEXT_TOP_N } } : {}),
-                                           logits: arch === 'encoder_only' ? 'all' : 'none' });
+    const early = ahead ? await ahead.catch(() => null) : null;  // if it failed, the pass below says why
+    const fwd = early && sameIds(early.ids, ids) ? early : await model.forward(ids, passOptions(ids));
     current.forward = fwd;
     precisionSwitch.noteForward(fwd.workerMs, ids.length);
     debug.attention = fwd.attention.map((a) => ({ name: a.name, dims: a.dims, data: a.data }));
