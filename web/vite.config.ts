@@ -8,6 +8,7 @@ import { precachePlugin } from './plugins/precache_plugin.ts';
 import { cspPlugin } from './plugins/csp_plugin.ts';
 import { preloadPlugin } from './plugins/preload_plugin.ts';
 import { weightsTypePlugin } from './plugins/weights_type_plugin.ts';
+import { precompressedPlugin } from './plugins/precompressed_plugin.ts';
 
 // Every page: each .html file in web/ (index.html = the playground, lab.html, ...) and
 // in its page folders (learn/index.html = the Learn contents, learn/<chapter>.html).
@@ -31,7 +32,7 @@ export default defineConfig({
   // Every page, built or served: one Content-Security-Policy (plugins/csp_plugin.ts).
   // Production builds: the playground's main.ts is fetched with its entry (plugins/preload_plugin.ts).
   // Served: model weights as application/octet-stream, not gzipped on the fly (plugins/weights_type_plugin.ts).
-  plugins: [precachePlugin(), cspPlugin(), preloadPlugin(), weightsTypePlugin()],
+  plugins: [precachePlugin(), cspPlugin(), preloadPlugin(), weightsTypePlugin(), precompressedPlugin()],
   server: { headers: isolation },
   preview: { headers: isolation },
   // Workers are bundled as classic scripts: the threaded engine's pthread worker
