@@ -10,8 +10,6 @@ import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } fr
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
 import { withParams } from './params.mjs';
-
-const WARM_UP_CONFIG = '{"model_type":"gpt2","n_layer":1,"n_head":2,"n_embd":16,"vocab_size":64,"n_positions":16}';
 import type {
   FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
   NamedTensor, TextSource, TokenChoice, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
@@ -113,20 +111,6 @@ export class Models {
     } finally {
       this.c.free(cfg);
       if (tok) this.c.free(tok);
-    }
-  }
-
-  /** Runs a tiny random GPT-2 (one layer, width 16) through one pass with its attention and
-   *  next-token report, then frees it. A browser compiles each WebAssembly function the
-   *  first time it runs, on this thread: done here, while the worker waits for a page's
-   *  first model, the model's own first pass does not wait for it (the playground's first
-   *  map, on a cold load). */
-  warmUp(): void {
-    const { model } = this.random(WARM_UP_CONFIG, undefined, 1);
-    try {
-      this.forward(model, { ids: Int32Array.from({ length: 8 }, (_, i) => i + 1), attention: true, logitsLast: -1, next: { topN: 5 } });
-    } finally {
-      this.dispose(model);
     }
   }
 

@@ -26,13 +26,7 @@ let takeWasm: ((m: WasmFromPage) => void) | null = null;
 const fromPage = wasmFromPage(workerName) ? new Promise<WasmFromPage>((resolve) => { takeWasm = resolve; }) : null;
 const ready = loadEngineModule(workerName, fromPage).then(({ m, threads }) => {
   const calls = new Calls(m, threads);
-  const models = new Models(calls, m);
-  try {
-    models.warmUp();  // before the first request: usually the page's first model is still on its way
-  } catch (e) {
-    console.warn(`engine warm-up failed (the engine works without it): ${String(e)}`);
-  }
-  return { calls, m, lab: new AttentionLab(calls, m), models };
+  return { calls, m, lab: new AttentionLab(calls, m), models: new Models(calls, m) };
 });
 ready.catch((e: unknown) => scope.postMessage({ id: -1, ok: false, error: `engine failed to start: ${String(e)}` }));
 
