@@ -234,6 +234,21 @@ test('brown-gpt: ablating a head changes the bars as the engine says; reset rest
   assert.deepEqual(site.problems, []);
 });
 
+test('another model picked starts without the ablated heads and on its own attention set', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
+  await page.goto(`${base}/?model=brown-gpt&view=model&set=dec&ablate=${encodeURIComponent('dec.1.1=0')}&text=${encodeURIComponent(TEXT)}`);
+  await after_('loads', 0, 60_000);
+  await settled('model', 'dec.1.1=0');
+  const loads = await num('loads');
+  await page.locator('#model-select').selectOption('fixture-gpt2_tiny');
+  await after_('loads', loads, 60_000);
+  await page.waitForFunction(() => window.tfpPlay.state.model === 'fixture-gpt2_tiny' && window.tfpPlay.attention.length > 0);
+  const s = await page.evaluate(() => window.tfpPlay.state);
+  assert.equal(s.ablate, '');
+  assert.equal(s.set, '');
+  await page.waitForFunction(() => !location.search.includes('ablate='));
+  assert.deepEqual(site.problems, []);
+});
+
 const HAVE_NT = hasShipped('numbers-transformer');
 const pageEffect = () => page.evaluate(() => {
   const e = window.tfpPlay.ablation.effect;

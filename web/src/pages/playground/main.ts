@@ -314,7 +314,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     // first one (a link with set=dec opens on dec, and translating keeps it: onTranslated
     // only fills an empty set); a model picked later starts clean, on its own first set.
     // The same model opened again in another precision keeps them.
-    const fresh = debug.loads > 1 && !restoring && id !== state.model;
+    const fresh = debug.loads > 0 && !restoring && id !== state.model;  // loads counts this one below
     // compute() asks the worker for the text's tokens and pass now; the page sets itself up
     // for the model below while the worker runs them (the rest of this function is
     // synchronous, so none of compute()'s replies is handled before it is done).
