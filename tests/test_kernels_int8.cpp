@@ -153,3 +153,24 @@ TEST_CASE("kernels/int8: int8 B must be NK; null pointers are errors") {
   a.B8_scale = nullptr;
   CHECK_THROWS(matmul_int8(a));
 }
+
+TEST_CASE("kernels/int8: every activation and weight at full scale: no int32 overflow (K = 516 .. 4111)") {
+  // Constant rows quantise to |qa| = 32767 and |q| = 127 everywhere: the integer total
+  // K · 32767 · 127 passes 2^31 from K = 516 on. Signs alternate in A and B alike, so
+  // every term is positive.
+  for (const int K : {515, 516, 768, 3072, 4111})
+    for (const int M : {1, 3}) {
+      Int8Problem p = make(M, 6, K, false, 1.0f, true, false, 11);
+      std::vector<float> W(static_cast<size_t>(6) * K);
+      for (int n = 0; n < 6; ++n)
+        for (int k = 0; k < K; ++k) W[static_cast<size_t>(n) * K + k] = (k % 2 ? -0.25f : 0.25f) * float(n + 1);
+      p.q = tfp::nn::quantize_int8_channels(W.data(), 6, K, K, 1);
+      for (size_t x = 0; x < W.size(); ++x) p.B8[x] = p.q.q[x];
+      for (int i = 0; i < M; ++i)
+        for (int k = 0; k < K; ++k) p.A[static_cast<size_t>(i) * p.lda + k] = k % 2 ? -1.5f : 1.5f;
+      check(p, true);
+      std::vector<float> C;
+      matmul_int8(args_of(p, C));
+      CHECK(C[5] == doctest::Approx(p.bias_v[5] + 1.5 * 0.25 * 6 * K).epsilon(1e-5));
+    }
+}
