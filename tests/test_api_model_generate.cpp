@@ -229,7 +229,9 @@ TEST_CASE("api generate: greedy decoding equals argmax over full passes; beam se
   opt.beam_size = 200;  // > 5^3 sequences: nothing is pruned
   const Translation beam = decode_seq2seq(c, w, src, opt);
   CHECK(beam.ids == best_ids);
-  CHECK(std::fabs(beam.score - best) < 1e-9);
+  // The beams run one-row decode steps, the exhaustive walk full passes: different kernels,
+  // whose float sums may round differently (a few 1e-8 here), never by 1e-6.
+  CHECK(std::fabs(beam.score - best) < 1e-6);
   // A beam of 1 is greedy.
   opt.beam_size = 1;
   opt.max_tokens = 6;

@@ -26,6 +26,7 @@
 #include "kernels/kernels.h"
 #include "kernels/parallel.h"
 #include "kernels/simd/simd.h"
+#include "kernels/two_streams.h"
 
 namespace tfp::kernels {
 namespace simd {
@@ -382,20 +383,20 @@ inline float dot_row(const float* __restrict x, const float* __restrict y, int K
 
 template <class A>
 void gemv_nk(const MatmulArgs& a) {
-  if (a.M == 1 || a.B16) {  // B row by row, one sequential stream (measured fastest from DRAM)
+  if (a.M == 1 || a.B16) {  // B row by row, each row read sequentially, two streams (two_streams.h)
     float* wide = a.B16 ? scratch(3, static_cast<size_t>(a.K)) : nullptr;
-    for (int j = 0; j < a.N; ++j) {
+    two_streams(0, a.N, 1, [&](int j, int) {
       const float* bj = wide;
       if (wide) widen(a, a.B16 + static_cast<int64_t>(j) * a.ldb, wide, a.K);
       else bj = a.B + static_cast<int64_t>(j) * a.ldb;
       for (int i = 0; i < a.M; ++i) {
         const float* ai = a.A + static_cast<int64_t>(i) * a.lda;
-        const float v = a.alpha * (a.M == 1 ? dot_row<A, 8>(ai, bj, a.K) : dot_rows_one<A>(ai, bj, a.K)) +
+        const float v = a.alpha * (a.M == 1 ? dot_row<A, 4>(ai, bj, a.K) : dot_rows_one<A>(ai, bj, a.K)) +
                         (a.bias ? a.bias[j] : 0.0f);
         float& c = a.C[static_cast<int64_t>(i) * a.ldc + j];
         c = a.accumulate ? c + v : v;
       }
-    }
+    });
     return;
   }
   for (int j = 0; j < a.N; j += 4) {

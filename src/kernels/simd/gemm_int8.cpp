@@ -194,11 +194,12 @@ void gemv_int8(const MatmulArgs& a) {
     ref::matmul_int8(r);
   }
   // Row by row of B, one sequential stream (4 rows interleaved ran 3x slower from DRAM
-  // in WASM: 50257 x 768 in 8.1 ms against 2.7 ms); column blocks over the threads, each
-  // column computed as one thread computes it.
+  // in WASM: 50257 x 768 in 8.1 ms against 2.7 ms; two streams far apart, which help the
+  // f32 GEMV (two_streams.h), made this compute-bound loop 2.5 % slower); column blocks over
+  // the threads, each column computed as one thread computes it.
   const int16_t* qa = t_qa.data();  // the caller's: the workers read it
   auto columns = [&](int n0, int n1) {
-    for (int n = n0; n < n1; n += 4) {  // 4 rows of B, then the next 4: still one stream
+    for (int n = n0; n < n1; n += 4) {  // 4 rows of B, then the next 4: one stream
       const int nb = std::min(4, n1 - n);
       for (int i = 0; i < a.M; ++i) {
         if (!std::isfinite(sa[i])) continue;

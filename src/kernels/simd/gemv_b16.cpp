@@ -9,7 +9,7 @@
 // 16-bit arithmetic shift + mask (the high halves), one 16-bit shift (the low halves) and two
 // interleaves. The activations are scaled by 2^112 instead (exact while max|x| < 2^16), so
 // every product (x·2^112)·(w·2^-112) is the real x·w and rounds as x·w does: the sums below
-// repeat gemm.cpp's gemv_nk (dot_row<A, 8>) and gemv_kn (8 rows, 512-column blocks) step for
+// repeat gemm.cpp's gemv_nk (dot_row<A, 4>) and gemv_kn (8 rows, 512-column blocks) step for
 // step, so the result equals the f32 path on widened B bit for bit. bf16 is a 16-bit
 // interleave with zeros (exact, no scaling).
 // Not taken (kernels::matmul_b16_decode returns false, the caller runs matmul): M != 1, an
@@ -24,6 +24,7 @@
 #include "kernels/kernels.h"
 #include "kernels/parallel.h"
 #include "kernels/simd/simd.h"
+#include "kernels/two_streams.h"
 
 namespace tfp::kernels::simd {
 
@@ -71,10 +72,10 @@ inline bool has_inf_nan(const Seen& seen) {
   return seen.bad || *std::max_element(l, l + 8) >= 0xf800;
 }
 
-// gemm.cpp's dot_row<A, 8> with B converted as it is read: U = 8 partial sums of 4 lanes.
+// gemm.cpp's dot_row<A, 4> with B converted as it is read: U = 4 partial sums of 4 lanes.
 template <bool BF16>
 float dot_row16(const float* __restrict x, const uint16_t* __restrict y, int K, Seen& seen) {
-  constexpr int W = 4, U = 8;
+  constexpr int W = 4, U = 4;
   F s[U];
   for (int u = 0; u < U; ++u) s[u] = F(0.0f);
   int k = 0;
@@ -98,12 +99,12 @@ float dot_row16(const float* __restrict x, const uint16_t* __restrict y, int K, 
 
 template <bool BF16>
 void gemv_nk16(const MatmulArgs& a, const float* x, Seen& seen) {
-  for (int j = 0; j < a.N; ++j) {
+  two_streams(0, a.N, 1, [&](int j, int) {  // rows from two streams far apart (two_streams.h)
     const float v = a.alpha * dot_row16<BF16>(x, a.B16 + static_cast<int64_t>(j) * a.ldb, a.K, seen);
     const float r = v + (a.bias ? a.bias[j] : 0.0f);
     float& c = a.C[j];
     c = a.accumulate ? c + r : r;
-  }
+  });
 }
 
 // gemm.cpp's gemv_kn for M = 1: y[0:N] = Σ_p x[p] · B[p, 0:N], 8 rows a pass, 512 columns
