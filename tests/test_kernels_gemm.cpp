@@ -234,3 +234,38 @@ TEST_CASE("kernels/gemm: pre-packed B must match the call's shape") {
   CHECK_NOTHROW(matmul_packed(dense(2, 2, 3, A, B, C), pb));
   CHECK_THROWS_AS(pack_b(B, 1, 2, 3, BLayout::NK), tfp::Error);  // ldb < K
 }
+
+TEST_CASE("kernels/gemm: one row against at most 64 KN columns gives the general path's bits") {
+  // M = 1, N <= 64, KN (decode attention's probabilities times values) keeps its partial sums
+  // in registers; each column must be summed as the general M <= 4 path sums it. That path
+  // computes each row of A alone, so row 0 of an M = 2 call is the reference, bit for bit
+  // (odd N: whole vector groups, single vectors, scalar columns; K across its 8-row passes).
+  std::mt19937 rng(21);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (const int K : {1, 7, 8, 9, 128, 300})
+    for (const int N : {1, 3, 4, 5, 31, 32, 37, 63, 64}) {
+      const int ldb = N + 3, ldc = N + 2;
+      std::vector<float> A(static_cast<size_t>(2) * K), B(static_cast<size_t>(K) * ldb), bias(N);
+      for (float& x : B) x = nd(rng);
+      for (float& x : bias) x = nd(rng);
+      for (int k = 0; k < K; ++k) A[static_cast<size_t>(k)] = A[static_cast<size_t>(K + k)] = nd(rng);
+      for (const bool acc : {false, true}) {
+        std::vector<float> two(static_cast<size_t>(2) * ldc, 0.5f), one(static_cast<size_t>(ldc), 0.5f);
+        MatmulArgs a = dense(2, N, K, A.data(), B.data(), two.data(), BLayout::KN);
+        a.ldb = ldb;
+        a.ldc = ldc;
+        a.alpha = -0.75f;
+        a.bias = bias.data();
+        a.accumulate = acc;
+        matmul(a);
+        a.M = 1;
+        a.C = one.data();
+        matmul(a);
+        for (int j = 0; j < N; ++j) {
+          INFO("K=", K, " N=", N, " j=", j);
+          CHECK(std::memcmp(&one[j], &two[j], sizeof(float)) == 0);
+        }
+        for (int j = N; j < ldc; ++j) CHECK(one[j] == 0.5f);
+      }
+    }
+}
