@@ -99,7 +99,7 @@ float dot_row16(const float* __restrict x, const uint16_t* __restrict y, int K, 
 
 template <bool BF16>
 void gemv_nk16(const MatmulArgs& a, const float* x, Seen& seen) {
-  two_streams(0, a.N, 1, [&](int j, int) {  // rows from two streams far apart (two_streams.h)
+  two_streams(a.N, [&](int j) {  // rows from two streams far apart (two_streams.h)
     const float v = a.alpha * dot_row16<BF16>(x, a.B16 + static_cast<int64_t>(j) * a.ldb, a.K, seen);
     const float r = v + (a.bias ? a.bias[j] : 0.0f);
     float& c = a.C[j];
