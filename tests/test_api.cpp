@@ -13,25 +13,11 @@
 #include <vector>
 
 #include "api/tfp_api.h"
+#include "test_api_tensors.h"
+
+using tfp::testing::Tensors;
 
 namespace {
-
-struct Tensors {  // reads a tfp_tensors list by name; frees it at the end
-  tfp_tensors* list = nullptr;
-  ~Tensors() { tfp_tensors_free(list); }
-  std::vector<int> dims(const char* name) const {
-    const int i = tfp_tensors_find(list, name);
-    REQUIRE(i >= 0);
-    const int32_t* d = tfp_tensors_dims(list, i);
-    return std::vector<int>(d, d + tfp_tensors_rank(list, i));
-  }
-  std::vector<float> data(const char* name) const {
-    const int i = tfp_tensors_find(list, name);
-    REQUIRE(i >= 0);
-    const float* p = tfp_tensors_data(list, i);
-    return std::vector<float>(p, p + tfp_tensors_numel(list, i));
-  }
-};
 
 std::vector<float> seeded_x(const std::vector<std::string>& words, int C, uint32_t seed) {
   std::string bytes;

@@ -36,24 +36,15 @@
 #include "model/torch_inputs.h"
 #include "model/transformer.h"
 #include "test_api_params.h"
+#include "test_api_tensors.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
 using namespace tfp::model;
 
-namespace {
+using testing::Tensors;
 
-struct Tensors {
-  tfp_tensors* list = nullptr;
-  ~Tensors() { tfp_tensors_free(list); }
-  bool has(const std::string& name) const { return tfp_tensors_find(list, name.c_str()) >= 0; }
-  TensorView get(const std::string& name) const {
-    const int i = tfp_tensors_find(list, name.c_str());
-    REQUIRE_MESSAGE(i >= 0, name);
-    const int32_t* d = tfp_tensors_dims(list, i);
-    return TensorView(tfp_tensors_data(list, i), Shape(d, d + tfp_tensors_rank(list, i)));
-  }
-};
+namespace {
 
 struct Fixture {
   tfp_model* api = nullptr;

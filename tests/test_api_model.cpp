@@ -17,9 +17,12 @@
 #include "io/file.h"
 #include "model/model.h"
 #include "test_api_params.h"
+#include "test_api_tensors.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
+
+using testing::Tensors;
 
 namespace {
 
@@ -55,16 +58,6 @@ tfp_model* load_staged(const Files& f, bool with_tokenizer = true) {
   return m;
 }
 
-struct Tensors {
-  tfp_tensors* list = nullptr;
-  ~Tensors() { tfp_tensors_free(list); }
-  TensorView get(const char* name) const {
-    const int i = tfp_tensors_find(list, name);
-    REQUIRE_MESSAGE(i >= 0, name);
-    const int32_t* d = tfp_tensors_dims(list, i);
-    return TensorView(tfp_tensors_data(list, i), Shape(d, d + tfp_tensors_rank(list, i)));
-  }
-};
 
 }  // namespace
 
