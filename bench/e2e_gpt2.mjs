@@ -19,7 +19,8 @@
 // and once each: load time (files in memory → ready to run) and the memory held after a
 // T = 512 forward (ours: the WASM heap, which only grows; ORT: the process's RSS growth,
 // measured in a child process of its own). Prints medians, ratio = ours / ORT (< 1: we are
-// faster), the machine and the load average. --ort-threads 2 runs ORT with two threads;
+// faster), our decode step against ORT's T = 1 forward (what issue 14's decode targets
+// compare), the machine and the load average. --ort-threads 2 runs ORT with two threads;
 // --threads 2 runs ours on the threaded module (tfp_mt.mjs) with two threads (1: tfp.mjs,
 // the single-threaded build). --quick: T = 1 and 32, context 128, 2 rounds.
 // --precision: our engine holds the matrices in that precision (tfp_model_files_set_precision,
@@ -232,6 +233,12 @@ for (let round = 0; round <= ROUNDS; round++) {
 const row = (label, x, y, unit = 'ms') => console.log(`${label.padEnd(28)} ours ${x.toFixed(1).padStart(8)} ${unit}   ort ${y.toFixed(1).padStart(8)} ${unit}   ratio ${(x / y).toFixed(2)}`);
 row('load (bytes in memory)', a.loadMs, b.loadMs);
 cases.forEach((c, i) => row(c.label, median(times[i].ours), median(times[i].ort)));
+// Issue 14's decode targets compare our decode step with ORT's full T = 1 forward.
+const t1 = cases.findIndex((c) => c.label === 'forward T = 1');
+cases.forEach((c, i) => {
+  if (t1 >= 0 && c.label.startsWith('decode'))
+    console.log(`${`${c.label.replace('decode / token', 'our decode')} vs ORT's T = 1 forward`.padEnd(56)} ratio ${(median(times[i].ours) / median(times[t1].ort)).toFixed(2)}`);
+});
 
 const mem = (which) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory-only', which, '--model', NAME, '--dtype', DTYPE, '--ort-threads', String(THREADS), '--threads', String(OUR_THREADS), ...(PRECISION ? ['--precision', PRECISION] : [])], { encoding: 'utf8' }).trim().split('\n').pop());
 const mo = mem('ours'), mr = mem('ort');
