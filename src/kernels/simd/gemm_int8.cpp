@@ -204,9 +204,8 @@ void gemv_int8(const MatmulArgs& a) {
       for (int i = 0; i < a.M; ++i) {
         if (!std::isfinite(sa[i])) continue;
         const int16_t* qi = qa + static_cast<size_t>(i) * K16;
-        Lanes r[4];
-        for (int j = 0; j < 4; ++j)  // rows past the block's end: K = 0, zero lanes
-          r[j] = dot_i8_lanes(qi, a.B8 + static_cast<int64_t>(n + std::min(j, nb - 1)) * a.ldb, j < nb ? a.K : 0);
+        Lanes r[4] = {};  // rows past the block's end keep zero lanes
+        for (int j = 0; j < nb; ++j) r[j] = dot_i8_lanes(qi, a.B8 + static_cast<int64_t>(n + j) * a.ldb, a.K);
         alignas(16) float d[4];
         dots4(r, d);
         for (int j = 0; j < nb; ++j) store(a, i, n + j, d[j] * sa[i] * a.B8_scale[n + j]);
