@@ -3,7 +3,7 @@
 // 16-bit B: the bits of matmul on the widened f32 B.
 // Oracle: matmul with B widened to f32 (memcmp, NaN bits included), on odd shapes around the
 // 32-float / 8-row unrolls and the 512-column blocks, both layouts, strides, alpha, bias and
-// accumulate, f16 and bf16; and the cases it must hand back (returns false, C as it was):
+// accumulate, f16 (checked as read, or vouched finite by the caller) and bf16; and the cases it must hand back (returns false, C as it was):
 // an f16 infinity or NaN in B (vector body and scalar tail) and |x| >= 2^16.
 #include <doctest/doctest.h>
 
@@ -23,7 +23,7 @@ std::normal_distribution<float> nd(0.0f, 1.0f);
 // Runs matmul_b16_decode and matmul on the widened B from the same C; checks equal bits.
 // Returns whether the fused path was taken.
 bool check_same(int N, int K, BLayout layout, int pad, bool bf16, float alpha, bool bias, bool acc,
-                const std::vector<float>& x, const std::vector<uint16_t>& b16) {
+                const std::vector<float>& x, const std::vector<uint16_t>& b16, bool finite = false) {
   const int64_t ldb = (layout == BLayout::KN ? N : K) + pad;
   std::vector<float> wide(b16.size());
   if (bf16) bf16_to_f32(b16.data(), wide.data(), b16.size());
@@ -40,6 +40,7 @@ bool check_same(int N, int K, BLayout layout, int pad, bool bf16, float alpha, b
   a.B = nullptr;
   a.B16 = b16.data();
   a.B16_bf16 = bf16;
+  a.B16_finite = finite;
   const std::vector<float> before = got;
   const bool taken = matmul_b16_decode(a);
   if (!taken) {  // C untouched; the caller then runs matmul (its own 16-bit path)
@@ -58,21 +59,22 @@ std::vector<uint16_t> random_b(size_t n, bool bf16) {
 
 }  // namespace
 
-TEST_CASE("kernels/b16 decode: odd shapes, both layouts, f16 and bf16 give matmul's bits") {
+TEST_CASE("kernels/b16 decode: odd shapes, both layouts, f16 (checked, vouched finite) and bf16 give matmul's bits") {
   const int shapes[][2] = {{1, 1}, {3, 7}, {13, 35}, {9, 45}, {40, 97}, {600, 33}, {1100, 300}, {5, 1}};
   int taken = 0, runs = 0;
   for (const auto& s : shapes)
     for (const BLayout layout : {BLayout::NK, BLayout::KN})
-      for (const bool bf16 : {false, true}) {
+      for (const int kind : {0, 1, 2}) {  // f16 checked as read, f16 vouched finite, bf16
+        const bool bf16 = kind == 2, finite = kind == 1;
         const int N = s[0], K = s[1], pad = (N + K) % 3;
         std::vector<float> x(static_cast<size_t>(K));
         for (float& v : x) v = nd(rng);
         const size_t rows = static_cast<size_t>(layout == BLayout::KN ? K : N);
         const size_t cols = static_cast<size_t>(layout == BLayout::KN ? N : K) + pad;
         const std::vector<uint16_t> b = random_b(rows * cols, bf16);
-        CAPTURE(N); CAPTURE(K); CAPTURE(static_cast<int>(layout)); CAPTURE(bf16);
-        taken += check_same(N, K, layout, pad, bf16, 1.0f, false, false, x, b);
-        taken += check_same(N, K, layout, pad, bf16, -0.75f, true, true, x, b);
+        CAPTURE(N); CAPTURE(K); CAPTURE(static_cast<int>(layout)); CAPTURE(kind);
+        taken += check_same(N, K, layout, pad, bf16, 1.0f, false, false, x, b, finite);
+        taken += check_same(N, K, layout, pad, bf16, -0.75f, true, true, x, b, finite);
         runs += 2;
       }
   MESSAGE("fused path taken in ", taken, " of ", runs, " runs (0 in 8-lane builds)");

@@ -46,6 +46,8 @@ TEST_CASE("weights 16-bit: kept as stored, the same numbers as widened at load, 
     CHECK(fc1.weight.data == nullptr);
     CHECK(fc1.weight16.data != nullptr);
     CHECK(fc1.weight16.bf16 == (dt == io::DType::BF16));
+    CHECK(fc1.weight16.finite);  // checked at bind: the decode GEMV skips its own check
+    CHECK(kept.w.embed.token16.finite);
     CHECK(kept.w.embed.token16.data != nullptr);
     CHECK(wide.w.decoder_layers[0].ffn.fc1.weight16.empty());
     CHECK(wide.w.embed.token16.empty());

@@ -20,6 +20,7 @@ int64_t numel_of(const Shape& shape);
 struct HalfView {
   const uint16_t* data = nullptr;
   bool bf16 = false;  // bfloat16 instead of IEEE half
+  bool finite = false;  // checked to hold no infinity or NaN (the kernels may skip their check)
   bool empty() const { return data == nullptr; }
 };
 

@@ -263,11 +263,12 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
     const std::span<const uint8_t> raw = st.bytes(*e);
     if (keep16 && slot.half && e->dtype != io::DType::F32 && transform == NameRule::Transform::none &&
         reinterpret_cast<uintptr_t>(raw.data()) % alignof(uint16_t) == 0) {
-      const HalfView h{reinterpret_cast<const uint16_t*>(raw.data()), e->dtype == io::DType::BF16};
+      HalfView h{reinterpret_cast<const uint16_t*>(raw.data()), e->dtype == io::DType::BF16};
       if (const auto [bad, nan] = first_non_finite16(h, e->shape); bad >= 0) {
         non_finite(bad, nan);
         continue;
       }
+      h.finite = true;
       *slot.view = TensorView(nullptr, e->shape);
       *slot.half = h;
       ++report.bound;

@@ -87,6 +87,7 @@ void run_slice(const TensorView& x, const Linear& layer, int64_t o_begin, int64_
   } else {
     a.B16 = layer.weight16.data + first;
     a.B16_bf16 = layer.weight16.bf16;
+    a.B16_finite = layer.weight16.finite;
   }
   a.C = out;
   a.ldc = N;

@@ -14,7 +14,8 @@
 // interleave with zeros (exact, no scaling).
 // Not taken (kernels::matmul_b16_decode returns false, the caller runs matmul): M != 1, an
 // 8-lane build (AVX2), max|x| >= 2^16, or an f16 infinity/NaN in B (found by an unsigned max
-// over the bits).
+// over the bits, two of the ~12 instructions per 8 weights: skipped when the caller vouches
+// for B, MatmulArgs::B16_finite, as a model does after its load-time check).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -42,16 +43,21 @@ struct Seen {
 
 thread_local std::vector<float> t_x;  // x · 2^112 (f16) or x (bf16)
 
+// What B16 holds: bfloat16, IEEE half (checked for infinity/NaN as it is read), or IEEE half
+// the caller vouched for (MatmulArgs::B16_finite).
+enum class Kind { bf16, f16, f16_finite };
+
 // 8 halves → 2 × 4 floats (w·2^-112 for f16, w for bf16); `hmax` collects max(h << 1).
-template <bool BF16>
+template <Kind B>
 inline void convert8(const uint16_t* p, __m128& lo, __m128& hi, Seen& seen) {
   const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  if constexpr (BF16) {
+  if constexpr (B == Kind::bf16) {
     const __m128i z = _mm_setzero_si128();
     lo = _mm_castsi128_ps(_mm_unpacklo_epi16(z, h));
     hi = _mm_castsi128_ps(_mm_unpackhi_epi16(z, h));
   } else {
-    seen.hmax = _mm_max_epu16(seen.hmax, _mm_slli_epi16(h, 1));  // exponent 31 (inf/NaN) ⇔ h<<1 >= 0xf800
+    if constexpr (B == Kind::f16)  // exponent 31 (inf/NaN) ⇔ h<<1 >= 0xf800
+      seen.hmax = _mm_max_epu16(seen.hmax, _mm_slli_epi16(h, 1));
     const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), _mm_set1_epi16(static_cast<short>(0x8fff)));
     const __m128i bot = _mm_slli_epi16(h, 13);
     lo = _mm_castsi128_ps(_mm_unpacklo_epi16(bot, top));
@@ -59,10 +65,10 @@ inline void convert8(const uint16_t* p, __m128& lo, __m128& hi, Seen& seen) {
   }
 }
 
-template <bool BF16>
+template <Kind B>
 inline float convert1(uint16_t h, Seen& seen) {
-  if constexpr (BF16) return __builtin_bit_cast(float, static_cast<uint32_t>(h) << 16);
-  seen.bad = seen.bad || (h & 0x7c00u) == 0x7c00u;
+  if constexpr (B == Kind::bf16) return __builtin_bit_cast(float, static_cast<uint32_t>(h) << 16);
+  if constexpr (B == Kind::f16) seen.bad = seen.bad || (h & 0x7c00u) == 0x7c00u;
   return __builtin_bit_cast(float, (static_cast<uint32_t>(h & 0x8000u) << 16) | (static_cast<uint32_t>(h & 0x7fffu) << 13));
 }
 
@@ -73,7 +79,7 @@ inline bool has_inf_nan(const Seen& seen) {
 }
 
 // gemm.cpp's dot_row<A, 4> with B converted as it is read: U = 4 partial sums of 4 lanes.
-template <bool BF16>
+template <Kind B>
 float dot_row16(const float* __restrict x, const uint16_t* __restrict y, int K, Seen& seen) {
   constexpr int W = 4, U = 4;
   F s[U];
@@ -82,25 +88,25 @@ float dot_row16(const float* __restrict x, const uint16_t* __restrict y, int K, 
   for (; k + U * W <= K; k += U * W)
     for (int u = 0; u < U; u += 2) {
       __m128 lo, hi;
-      convert8<BF16>(y + k + u * W, lo, hi, seen);
+      convert8<B>(y + k + u * W, lo, hi, seen);
       s[u] = xsimd::fma(F::load_unaligned(x + k + u * W), F(lo), s[u]);
       s[u + 1] = xsimd::fma(F::load_unaligned(x + k + (u + 1) * W), F(hi), s[u + 1]);
     }
   for (; k + W <= K; k += W) {
     alignas(16) float w[W];
-    for (int i = 0; i < W; ++i) w[i] = convert1<BF16>(y[k + i], seen);
+    for (int i = 0; i < W; ++i) w[i] = convert1<B>(y[k + i], seen);
     s[0] = xsimd::fma(F::load_unaligned(x + k), F::load_aligned(w), s[0]);
   }
   for (int u = 1; u < U; ++u) s[0] += s[u];
   float t = xsimd::hadd(s[0]);
-  for (; k < K; ++k) t += x[k] * convert1<BF16>(y[k], seen);
+  for (; k < K; ++k) t += x[k] * convert1<B>(y[k], seen);
   return t;
 }
 
-template <bool BF16>
+template <Kind B>
 void gemv_nk16(const MatmulArgs& a, const float* x, Seen& seen) {
   two_streams(a.N, [&](int j) {  // rows from two streams far apart (two_streams.h)
-    const float v = a.alpha * dot_row16<BF16>(x, a.B16 + static_cast<int64_t>(j) * a.ldb, a.K, seen);
+    const float v = a.alpha * dot_row16<B>(x, a.B16 + static_cast<int64_t>(j) * a.ldb, a.K, seen);
     const float r = v + (a.bias ? a.bias[j] : 0.0f);
     float& c = a.C[j];
     c = a.accumulate ? c + r : r;
@@ -109,7 +115,7 @@ void gemv_nk16(const MatmulArgs& a, const float* x, Seen& seen) {
 
 // gemm.cpp's gemv_kn for M = 1: y[0:N] = Σ_p x[p] · B[p, 0:N], 8 rows a pass, 512 columns
 // a block, then C = alpha·y + bias (+ C).
-template <bool BF16>
+template <Kind B>
 void gemv_kn16(const MatmulArgs& a, const float* x, Seen& seen) {
   constexpr int W = 4, R = 8, JB = 512;
   float* acc = scratch(2, static_cast<size_t>(a.N));
@@ -127,7 +133,7 @@ void gemv_kn16(const MatmulArgs& a, const float* x, Seen& seen) {
           F s0 = F::load_unaligned(y + j), s1 = F::load_unaligned(y + j + W);
           for (int r = 0; r < R; ++r) {
             __m128 lo, hi;
-            convert8<BF16>(a.B16 + static_cast<int64_t>(p + r) * a.ldb + jb + j, lo, hi, seen);
+            convert8<B>(a.B16 + static_cast<int64_t>(p + r) * a.ldb + jb + j, lo, hi, seen);
             s0 = xsimd::fma(av[r], F(lo), s0);
             s1 = xsimd::fma(av[r], F(hi), s1);
           }
@@ -138,14 +144,14 @@ void gemv_kn16(const MatmulArgs& a, const float* x, Seen& seen) {
           F s = F::load_unaligned(y + j);
           for (int r = 0; r < R; ++r) {
             alignas(16) float w[W];
-            for (int i = 0; i < W; ++i) w[i] = convert1<BF16>(a.B16[static_cast<int64_t>(p + r) * a.ldb + jb + j + i], seen);
+            for (int i = 0; i < W; ++i) w[i] = convert1<B>(a.B16[static_cast<int64_t>(p + r) * a.ldb + jb + j + i], seen);
             s = xsimd::fma(av[r], F::load_aligned(w), s);
           }
           s.store_unaligned(y + j);
         }
         for (; j < jn; ++j) {
           float s = y[j];
-          for (int r = 0; r < R; ++r) s += x[p + r] * convert1<BF16>(a.B16[static_cast<int64_t>(p + r) * a.ldb + jb + j], seen);
+          for (int r = 0; r < R; ++r) s += x[p + r] * convert1<B>(a.B16[static_cast<int64_t>(p + r) * a.ldb + jb + j], seen);
           y[j] = s;
         }
       } else {  // fewer than 8 rows left: one row at a time (axpy_rows<A, 1>)
@@ -155,12 +161,12 @@ void gemv_kn16(const MatmulArgs& a, const float* x, Seen& seen) {
           int jj = 0;
           for (; jj + W <= jn; jj += W) {
             alignas(16) float w[W];
-            for (int i = 0; i < W; ++i) w[i] = convert1<BF16>(b[jj + i], seen);
+            for (int i = 0; i < W; ++i) w[i] = convert1<B>(b[jj + i], seen);
             xsimd::fma(av, F::load_aligned(w), F::load_unaligned(y + jj)).store_unaligned(y + jj);
           }
           for (; jj < jn; ++jj) {
             float s = y[jj];
-            s += x[p + r] * convert1<BF16>(b[jj], seen);
+            s += x[p + r] * convert1<B>(b[jj], seen);
             y[jj] = s;
           }
         }
@@ -202,8 +208,9 @@ bool matmul_b16_decode(const MatmulArgs& a) {
   for (int k = 0; k < a.K; ++k) t_x[static_cast<size_t>(k)] = a.A[k] * scale;
   // f16: an infinity or NaN in B is known only after the pass (C already written): C is put
   // back as it was and the caller's matmul computes it (N floats kept: small beside N·K).
+  const bool check = !a.B16_bf16 && !a.B16_finite;
   std::vector<float> c0;
-  if (!a.B16_bf16) c0.assign(a.C, a.C + a.N);
+  if (check) c0.assign(a.C, a.C + a.N);
   // Column blocks over the threads at multiples of 16 (gemv_kn16's 8-column body then covers
   // the columns it covers in one call: the same bits); each block's Seen joins the total.
   const float* x = t_x.data();  // the caller's: the workers read it
@@ -212,19 +219,16 @@ bool matmul_b16_decode(const MatmulArgs& a) {
   auto columns = [&](int j0, int j1) {
     const MatmulArgs b = column_block(a, j0, j1);
     Seen s;
-    if (a.layout == BLayout::NK) {
-      if (a.B16_bf16) gemv_nk16<true>(b, x, s);
-      else gemv_nk16<false>(b, x, s);
-    } else {
-      if (a.B16_bf16) gemv_kn16<true>(b, x, s);
-      else gemv_kn16<false>(b, x, s);
-    }
+    const bool nk = a.layout == BLayout::NK;
+    if (a.B16_bf16) nk ? gemv_nk16<Kind::bf16>(b, x, s) : gemv_kn16<Kind::bf16>(b, x, s);
+    else if (check) nk ? gemv_nk16<Kind::f16>(b, x, s) : gemv_kn16<Kind::f16>(b, x, s);
+    else nk ? gemv_nk16<Kind::f16_finite>(b, x, s) : gemv_kn16<Kind::f16_finite>(b, x, s);
     std::lock_guard<std::mutex> lk(seen_mutex);
     seen.hmax = _mm_max_epu16(seen.hmax, s.hmax);
     seen.bad = seen.bad || s.bad;
   };
   if (!parallel_column_blocks(a.N, static_cast<int64_t>(a.N) * a.K, 16, columns)) columns(0, a.N);
-  if (a.B16_bf16 || !has_inf_nan(seen)) return true;
+  if (!check || !has_inf_nan(seen)) return true;
   std::copy(c0.begin(), c0.end(), a.C);
   return false;
 }
