@@ -116,6 +116,21 @@ TEST_CASE("kernels/transpose: every element moved, odd shapes and tile edges, = 
   }
 }
 
+TEST_CASE("kernels/transpose16: every element moved, odd shapes, 8 x 8 blocks and tile edges") {
+  for (const std::pair<int64_t, int64_t> shape : std::vector<std::pair<int64_t, int64_t>>{
+           {1, 1}, {1, 9}, {9, 1}, {7, 7}, {8, 8}, {8, 9}, {9, 8}, {16, 64}, {63, 65}, {64, 130}, {130, 17}, {200, 75}}) {
+    const int64_t rows = shape.first, cols = shape.second;
+    std::vector<uint16_t> src(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint16_t>(i * 40503u + 7);  // distinct for < 65536
+    std::vector<uint16_t> got(src.size() + 3, 0xdead);  // and nothing written past the end
+    transpose16(src.data(), rows, cols, got.data());
+    CAPTURE(rows); CAPTURE(cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) REQUIRE(got[static_cast<size_t>(c * rows + r)] == src[static_cast<size_t>(r * cols + c)]);
+    for (size_t i = src.size(); i < got.size(); ++i) CHECK(got[i] == 0xdead);
+  }
+}
+
 // ---- half precision ---------------------------------------------------------------
 namespace {
 // IEEE half in double, straight from the definition.

@@ -119,6 +119,7 @@ void add_inplace(float* y, const float* x, size_t n);
 
 // dst (cols, rows) = the transpose of src (rows, cols), both dense; src and dst distinct.
 void transpose(const float* src, int64_t rows, int64_t cols, float* dst);
+void transpose16(const uint16_t* src, int64_t rows, int64_t cols, uint16_t* dst);  // 16-bit floats, as bits
 
 // Half-precision storage formats → f32.
 void f16_to_f32(const uint16_t* src, float* dst, size_t n);
