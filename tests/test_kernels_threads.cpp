@@ -66,6 +66,21 @@ TEST_CASE("kernels/threads: parallel_for runs each task once, rethrows, nests in
   }
 }
 
+TEST_CASE("kernels/threads: jobs right after the pool starts, while its threads are still starting") {
+  // A worker joins from the first job published after it began running: jobs published
+  // before neither wait for it nor lose a task (each runs exactly once either way).
+  ThreadsScope keep;
+  for (int round = 0; round < 200; ++round) {
+    set_threads(1);
+    set_threads(1 + round % 3);
+    for (int job = 0; job < 3; ++job) {
+      std::vector<std::atomic<int>> hits(17);
+      parallel_for(17, [&](int i) { hits[static_cast<size_t>(i)].fetch_add(1); });
+      for (const auto& h : hits) REQUIRE(h.load() == 1);
+    }
+  }
+}
+
 TEST_CASE("kernels/threads: matmul on 2 and 3 threads equals 1 thread bit for bit") {
   ThreadsScope keep;
   struct Shape { int M, N, K; };

@@ -84,15 +84,13 @@ class Pool {
     work_cv_.notify_all();
     for (std::thread& t : workers_) t.join();
     workers_.clear();
+    live_ = 0;
     stop_.store(false, std::memory_order_relaxed);
-    // A worker starts from the current generation: a job published before it first
-    // looks is still its to join (busy_ counts it).
-    const uint64_t gen = generation_.load(std::memory_order_relaxed);
     // A thread the system refuses (Emscripten: the pthread pool is used up, which
     // PTHREAD_POOL_SIZE_STRICT=2 reports instead of deadlocking) leaves a smaller pool.
     for (int i = 1; i < n; ++i) {
       try {
-        workers_.emplace_back([this, gen] { worker_loop(gen); });
+        workers_.emplace_back([this] { worker_loop(); });
       } catch (const std::system_error&) {
         break;
       }
@@ -113,7 +111,8 @@ class Pool {
       fn_ = &fn;
       n_tasks_ = n_tasks;
       next_.store(0, std::memory_order_relaxed);
-      busy_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+      busy_.store(live_, std::memory_order_relaxed);  // the workers running now; one still
+                                                      // starting joins from the next job
       error_ = nullptr;
       generation_.fetch_add(1, std::memory_order_release);  // spinning workers start here
       wake = sleepers_ > 0;
@@ -143,7 +142,17 @@ class Pool {
     t_in_task = false;
   }
 
-  void worker_loop(uint64_t seen) {
+  void worker_loop() {
+    // Counted from the next job on: a job published before this thread ran (a Web Worker's
+    // pthread can take milliseconds to start, right when the first requests run) neither
+    // waits for it nor is joined by it.
+    uint64_t seen;
+    {
+      std::lock_guard<std::mutex> lk(m_);
+      if (stop_.load(std::memory_order_relaxed)) return;
+      ++live_;
+      seen = generation_.load(std::memory_order_relaxed);
+    }
     auto has_news = [&] {
       return stop_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
     };
@@ -176,6 +185,7 @@ class Pool {
   std::atomic<uint64_t> generation_{0};  // bumped once per job, after its fields are set
   std::atomic<bool> stop_{false};
   int sleepers_ = 0;                     // workers asleep on work_cv_
+  int live_ = 0;                         // workers that have started their loop
   std::exception_ptr error_;
 };
 
