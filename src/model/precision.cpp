@@ -141,9 +141,16 @@ std::vector<uint8_t> weights_at_precision(const ModelConfig& cfg, const ModelWei
                            std::memcpy(o, s.half->data, static_cast<size_t>(numel) * 2);
                            return;
                          }
-                         const Tensor t = matrix_out_in(s);
+                         // An f32 (out, in) matrix is read where it is: a copy of the token table
+                         // alone would add its f32 size to the load's peak (154 MB for GPT-2's).
+                         Tensor t;
+                         const float* src = s.view->data;
+                         if (s.view->empty() || is_in_out(s)) {
+                           t = matrix_out_in(s);
+                           src = t.ptr();
+                         }
                          for (int64_t i = 0; i < numel; ++i)
-                           o[i] = keep_bf16 ? kernels::f32_to_bf16_one(t.ptr()[i]) : kernels::f32_to_f16_one(t.ptr()[i]);
+                           o[i] = keep_bf16 ? kernels::f32_to_bf16_one(src[i]) : kernels::f32_to_f16_one(src[i]);
                        }});
     } else {
       items.push_back({s.role, io::DType::F32, shape, static_cast<size_t>(numel) * 4, [&s, matrix, numel](uint8_t* d) {
