@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "io/file.h"
+#include "kernels/kernels.h"
 #include "model/model.h"
 #include "nn/quantize_int8.h"
 #include "test_checkpoint_util.h"
@@ -121,4 +122,65 @@ TEST_CASE("precision: an I8 file with <name>_scale tensors loads as stored, in b
   CHECK(max_diff(logits_of(mixed), want) > 0);
   CHECK_THROWS_WITH(model::load_model(write(false)),
                     doctest::Contains("has no companion 'h.0.mlp.c_fc.weight_scale' tensor"));
+}
+
+TEST_CASE("precision: int8 of a 16-bit matrix, a block of rows at a time, equals widening it all first") {
+  const int64_t O = 37, I = 19;  // blocks of 1, 5 and 8 rows: partial last blocks
+  std::vector<uint16_t> h(static_cast<size_t>(O * I));
+  for (size_t i = 0; i < h.size(); ++i) h[i] = kernels::f32_to_f16_one(std::sin(0.37f * static_cast<float>(i)) * 3.0f);
+  for (const bool bf16 : {false, true}) {
+    std::vector<uint16_t> b = h;
+    if (bf16)
+      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint16_t>(h[i] ^ 0x0100u);  // other bits, same shape
+    std::vector<float> wide(b.size());
+    if (bf16) kernels::bf16_to_f32(b.data(), wide.data(), wide.size());
+    else kernels::f16_to_f32(b.data(), wide.data(), wide.size());
+    const nn::Int8Channels want = nn::quantize_int8_channels(wide.data(), O, I, I, 1);
+    for (const int64_t block : {int64_t{1}, int64_t{5}, int64_t{8}, O, int64_t{100}}) {
+      CAPTURE(bf16); CAPTURE(block);
+      const nn::Int8Channels got = nn::quantize_int8_channels16(b.data(), bf16, O, I, block);
+      CHECK(got.channels == O);
+      CHECK(got.inputs == I);
+      CHECK(got.q == want.q);
+      CHECK(got.scale == want.scale);
+    }
+  }
+}
+
+TEST_CASE("precision: a 16-bit file asked for f16 is bound as stored; for int8, quantised from its halves") {
+  // gpt2_tiny with every tensor stored F16 under its Hugging Face name: a small file, which
+  // the stored load widens to f32 (names_table.h), but f16 and int8 must not widen it first.
+  const std::string dir = testing::checkpoint_dir("gpt2_tiny");
+  const io::SafeTensors hf = io::SafeTensors::parse(io::read_file(dir + "/model.safetensors"), "hf");
+  io::SafeTensorsWriter wr;
+  for (const io::TensorEntry& e : hf.entries()) wr.add_f32(e.name, e.shape, hf.f32(e).data, io::DType::F16);
+  const std::vector<uint8_t> f16_file = wr.finish();
+  auto files = [&](model::Precision p) {
+    model::ModelFiles f;
+    f.name = "gpt2_tiny_f16";
+    f.config_json = io::read_text_file(dir + "/config.json");
+    f.safetensors = f16_file;
+    f.precision = p;
+    return f;
+  };
+  const model::LoadedModel stored = model::load_model(files(model::Precision::stored));
+  const model::LoadedModel f16 = model::load_model(files(model::Precision::f16));
+  const model::LoadedModel i8 = model::load_model(files(model::Precision::int8));
+  CHECK(model::weights_precision_held(stored.config(), stored.weights()) == "f32");  // small: widened
+  CHECK(model::weights_precision_held(f16.config(), f16.weights()) == "f16");
+  CHECK(model::weights_precision_held(i8.config(), i8.weights()) == "int8");
+  // Bound as stored: the token table is the file's own bytes, not a rewritten copy.
+  REQUIRE(f16.tensors != nullptr);
+  const io::TensorEntry* wte = f16.tensors->find("wte.weight");
+  REQUIRE(wte != nullptr);
+  CHECK(reinterpret_cast<const uint8_t*>(f16.weights().embed.token16.data) == f16.tensors->bytes(*wte).data());
+  // Same numbers as the widened load (f16 kept = f16 widened, bit for bit).
+  CHECK(max_diff(logits_of(f16), logits_of(stored)) == 0);
+  // int8 from the halves = int8 from the same values held as f32.
+  model::ModelFiles wide;
+  wide.name = "gpt2_tiny_f16_widened";
+  wide.config_json = model::config_to_json(stored.config());
+  wide.safetensors = model::save_weights_by_role(stored.config(), stored.weights(), io::DType::F32);
+  wide.precision = model::Precision::int8;
+  CHECK(max_diff(logits_of(i8), logits_of(model::load_model(std::move(wide)))) == 0);
 }

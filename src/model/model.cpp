@@ -82,7 +82,10 @@ LoadedModel load_model(ModelFiles files) {
   if (m.family == CheckpointFamily::bert && bert_has_mlm_head(*st))
     m.model.config.encoder_head = EncoderHead::masked_lm;
   m.model.weights = ModelWeights::for_config(m.model.config);
-  m.report = bind_checkpoint(m.model.config, m.family, *st, m.model.weights);
+  // Asked for f16 or int8: a 16-bit file's matrices are bound as stored, whatever its size
+  // (widening them first would only add their f32 size to the load's peak).
+  const bool to_narrow = files.precision == Precision::f16 || files.precision == Precision::int8;
+  m.report = bind_checkpoint(m.model.config, m.family, *st, m.model.weights, to_narrow ? 0 : kKeep16BitMinBytes);
   if (m.model.config.encoder_head == EncoderHead::masked_lm && m.family == CheckpointFamily::bert)
     check_bert_decoder_bias(*st, m.model.weights.mlm_bias);
   m.tensors = st;
@@ -111,9 +114,11 @@ LoadedModel load_model(ModelFiles files) {
 
   // Another precision: rewrite the weights by role in it and bind those; the file's own
   // bytes (and every f32 copy made from them) are released here (model/precision.h).
-  // (Already held that way, e.g. f32 asked of an F32 file: nothing to do.)
-  if (files.precision != Precision::stored &&
-      weights_precision_held(m.model.config, m.model.weights) != precision_name(files.precision)) {
+  // (Already held that way, e.g. f32 asked of an F32 file, or f16 of a BF16 file, whose
+  // matrices stay BF16 under f16: nothing to do.)
+  const std::string held = weights_precision_held(m.model.config, m.model.weights);
+  if (files.precision != Precision::stored && held != precision_name(files.precision) &&
+      !(files.precision == Precision::f16 && held == "bf16")) {
     std::vector<uint8_t> bytes = weights_at_precision(m.model.config, m.model.weights, files.precision);
     m.model.weights = ModelWeights::for_config(m.model.config);
     m.model.backing.reset();

@@ -50,6 +50,28 @@ Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_
   return r;
 }
 
+Int8Channels quantize_int8_channels16(const uint16_t* w, bool bf16, int64_t O, int64_t I, int64_t block_rows) {
+  TFP_CHECK(O >= 0 && I >= 0 && block_rows > 0, "quantize_int8_channels16: sizes must be >= 0 (block > 0), got ", O,
+            " x ", I, " in blocks of ", block_rows);
+  TFP_CHECK(w || O * I == 0, "quantize_int8_channels16: weight is null");
+  Int8Channels out;
+  out.channels = O;
+  out.inputs = I;
+  out.q.resize(static_cast<size_t>(O * I));
+  out.scale.resize(static_cast<size_t>(O));
+  std::vector<float> wide;
+  for (int64_t r0 = 0; r0 < O; r0 += block_rows) {  // each row is one channel: blocks are independent
+    const int64_t n = std::min(block_rows, O - r0);
+    wide.resize(static_cast<size_t>(n * I));
+    if (bf16) kernels::bf16_to_f32(w + r0 * I, wide.data(), wide.size());
+    else kernels::f16_to_f32(w + r0 * I, wide.data(), wide.size());
+    const Int8Channels b = quantize_int8_channels(wide.data(), n, I, I, 1);
+    std::copy(b.q.begin(), b.q.end(), out.q.begin() + r0 * I);
+    std::copy(b.scale.begin(), b.scale.end(), out.scale.begin() + r0);
+  }
+  return out;
+}
+
 void dequantize_int8_channels(const Int8Channels& q, float* w, int64_t stride_o, int64_t stride_i) {
   for (int64_t o = 0; o < q.channels; ++o)
     for (int64_t i = 0; i < q.inputs; ++i)
