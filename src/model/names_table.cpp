@@ -182,13 +182,14 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   if (table)
     for (const NameRule& r : table->rules) rules.emplace(r.role, &r);
 
-  // 16-bit matrices stay as stored when the checkpoint is large (keeping them halves what
-  // the model holds, so Gemma-3-270M or a GPT-2-medium fit the page's 2 GiB heap); a
-  // smaller one is widened once here, because WASM has no half-precision instructions: the
-  // kernels widen in software, which keeps a GPT-2-small f16 step ~15 % slower than f32
-  // (decode 20.1 vs 17.4 ms, T = 32 263 vs 235 ms; bench/RESULTS.md, 2026-11-26; it was
-  // several times slower before the conversion moved into the GEMV); f32 then costs at most
-  // 2 x keep16_min_bytes more memory. `--precision f16` keeps any size 16-bit.
+  // 16-bit matrices stay as stored (the model holds half of f32's bytes, and the load's peak
+  // is the file itself: GPT-2-small F16 247 MiB instead of 722 widened), except in a tiny
+  // checkpoint (the playground's own models, 2 MB), which is widened once here: WASM has no
+  // half-precision instructions, the kernels widen in software, and a small forward pays
+  // for it (brown-gpt's first map: forward stage 80 vs 86 ms in paired cold loads; a
+  // GPT-2-small f16 decode step is ~15 % slower than f32's, 20.1 vs 17.4 ms; bench/RESULTS.md,
+  // 2026-11-26). Widening costs at most 2 x keep16_min_bytes more memory. `--precision f16`
+  // keeps any size 16-bit, `f32` widens any size.
   size_t bytes16 = 0;
   for (const io::TensorEntry& e : st.entries())
     if (e.dtype == io::DType::F16 || e.dtype == io::DType::BF16) bytes16 += e.nbytes;

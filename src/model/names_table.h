@@ -81,8 +81,9 @@ struct BindReport {
 // The views live as long as `st`.
 // F16/BF16 Linear weights and token tables stay 16-bit (nn::Linear::weight16,
 // EmbeddingWeights::token16) when the file's 16-bit tensors total at least
-// keep16_min_bytes, and are widened to f32 otherwise (see names_table.cpp for why).
-constexpr size_t kKeep16BitMinBytes = size_t{384} << 20;
+// keep16_min_bytes (16 MiB by default: all but tiny checkpoints), and are widened to f32
+// otherwise (see names_table.cpp for why).
+constexpr size_t kKeep16BitMinBytes = size_t{16} << 20;
 BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                            const io::SafeTensors& st, ModelWeights& w,
                            size_t keep16_min_bytes = kKeep16BitMinBytes);

@@ -1,6 +1,6 @@
 // The precision a model's matrices are held in, chosen at load (issue 14):
-//   stored  as the checkpoint stores them (F32; F16/BF16 kept 16-bit from
-//           kKeep16BitMinBytes on, names_table.h; I8 + scales as int8)
+//   stored  as the checkpoint stores them (F32; F16/BF16 kept 16-bit unless tiny,
+//           kKeep16BitMinBytes, names_table.h; I8 + scales as int8)
 //   f32     every matrix widened to f32
 //   f16     Linear weights and token tables as IEEE half (a BF16 checkpoint's stay BF16);
 //           the kernels widen them as they read (kernels.h MatmulArgs::B16)

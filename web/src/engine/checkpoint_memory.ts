@@ -6,7 +6,7 @@
 // The heap holds, once a model is loaded (io/safetensors.h, model/model.h):
 //   - every weight file's bytes (F32 tensors are used where they lie);
 //   - an f32 copy of the F16/BF16 tensors the engine widens (model/names_table.h): all of
-//     them when the file's 16-bit tensors total less than 384 MiB; otherwise only those that
+//     them when the file's 16-bit tensors total less than 16 MiB; otherwise only those that
 //     are not matrices it reads as stored (Linear weights, token tables stay 16-bit), and
 //     twice for a per-head fused q|k|v (GPT-NeoX, BLOOM), which is widened and reordered.
 // Activations, the KV cache and the tokenizer come on top; for the models this page is
@@ -67,7 +67,7 @@ export function pickShards(names: string[], files: NamedBlob[]): NamedBlob[] {
 
 /** model/names_table.h's kKeep16BitMinBytes: from this many bytes of 16-bit tensors on, the
  *  engine keeps matrices 16-bit instead of widening them at load. */
-export const KEEP_16BIT_MIN_BYTES = 384 * 2 ** 20;
+export const KEEP_16BIT_MIN_BYTES = 16 * 2 ** 20;
 
 /** A 16-bit tensor of a header: its name, rank and element count. */
 interface HalfTensor { name: string; rank: number; elements: number }
