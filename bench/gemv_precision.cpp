@@ -1,6 +1,6 @@
 // One decode step's matrix-vector products (M = 1) of a GPT-2-small-shaped model, with the
 // weights in f32, int8 (per-output-channel scales: kernels::matmul_int8) and f16
-// (MatmulArgs::B16), both layouts where the model has them (Conv1D KN, the tied head NK).
+// (MatmulArgs::B16), in the (out, in) layout a model holds them in.
 //   build/native/gemv_precision      node build/wasm/gemv_precision.js
 // Prints the best of 8 runs per shape and the sum over one token (12 layers + LM head), from a
 // second pass over the shapes (the first warms V8's optimising tier up).
@@ -32,8 +32,10 @@ double best_ms(F&& f) {
 
 int main() {
   struct Shape { const char* what; int N, K, per_token; BLayout layout; };
-  const Shape shapes[] = {{"attn.c_attn", 2304, 768, 12, BLayout::KN}, {"attn.c_proj", 768, 768, 12, BLayout::KN},
-                          {"mlp.c_fc", 3072, 768, 12, BLayout::KN},    {"mlp.c_proj", 768, 3072, 12, BLayout::KN},
+  // (out, in) = NK throughout: a model holds GPT-2's Conv1D (in, out) matrices transposed,
+  // f32 and 16-bit alike (model/weight_layout.h).
+  const Shape shapes[] = {{"attn.c_attn", 2304, 768, 12, BLayout::NK}, {"attn.c_proj", 768, 768, 12, BLayout::NK},
+                          {"mlp.c_fc", 3072, 768, 12, BLayout::NK},    {"mlp.c_proj", 768, 3072, 12, BLayout::NK},
                           {"lm_head (tied)", 50257, 768, 1, BLayout::NK}};
   std::printf("simd: %s\n%-16s %6s %5s  %9s %9s %9s\n", simd_arch_name(), "matrix", "N", "K", "f32 ms", "int8 ms", "f16 ms");
   double tot[3] = {0, 0, 0};
