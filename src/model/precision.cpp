@@ -72,9 +72,9 @@ std::vector<uint8_t> write_items(std::vector<Item>& items, Precision p) {
   uint8_t* data = out.data() + 8 + header.size();
   std::vector<size_t> at(items.size());
   for (size_t i = 0, o = 0; i < items.size(); o += items[i].nbytes, ++i) at[i] = o;
-  // Filled smallest element first: an int8 matrix's bytes (laid out after every F32 item)
-  // before its F32 scales, so that each quantised matrix is written and dropped at once
-  // instead of all of them waiting for the scales' turn (GPT-2-small: 122 MB at the peak).
+  // Filled smallest element first: an int8 matrix (laid out after every F32 item) is
+  // quantised into its place before its F32 scales are copied, so no quantised matrix waits
+  // in a buffer of its own.
   for (size_t i = items.size(); i-- > 0;) {
     items[i].fill(data + at[i]);
     items[i].fill = nullptr;  // drop what the closure holds as soon as it is written
@@ -112,38 +112,34 @@ std::vector<uint8_t> weights_at_precision(const ModelConfig& cfg, const ModelWei
     const bool matrix = is_matrix(s) && shape.size() == 2;
     if (matrix && p == Precision::int8) {
       const int64_t O = shape[0], I = shape[1];
-      // The quantised matrix and its scales are made once, shared by the two items.
-      auto q = std::make_shared<nn::Int8Channels>();
-      auto make = [q, &s, O, I]() {
-        if (q->channels || O == 0) return;
-        if (!s.int8 || s.int8->empty()) {
-          if (is_in_out(s)) {  // (I, O): transposed once, then read along rows (two passes)
-            const Tensor t = matrix_out_in(s);
-            *q = nn::quantize_int8_channels(t.ptr(), O, I, I, 1);
-          } else if (s.view->empty() && s.half && !s.half->empty()) {
-            // 16-bit (out, in): widened and quantised a block of rows at a time, not as one
-            // f32 copy of the matrix (GPT-2's token table: 154 MB of it at the load's peak).
-            const int64_t block = std::max<int64_t>(1, (int64_t{1} << 18) / std::max<int64_t>(1, I));
-            *q = nn::quantize_int8_channels16(s.half->data, s.half->bf16, O, I, block);
-          } else {
-            Tensor tmp;
-            const TensorView v = s.f32(tmp);
-            *q = nn::quantize_int8_channels(v.data, O, I, I, 1);
-          }
-        } else {  // already int8 (O, I): copy
-          q->channels = O;
-          q->inputs = I;
-          q->q.assign(s.int8->q, s.int8->q + O * I);
-          q->scale.assign(s.int8->scale, s.int8->scale + O);
-        }
-      };
+      // The matrix is quantised straight into its place in the file; its scales wait for
+      // their own item, which write_items fills after it (smaller elements first).
+      auto scale = std::make_shared<std::vector<float>>();
       items.push_back({s.role + kInt8ScaleSuffix, io::DType::F32, {O}, static_cast<size_t>(O) * 4,
-                       [q, make](uint8_t* d) { make(); std::memcpy(d, q->scale.data(), q->scale.size() * 4); }});
-      items.push_back({s.role, io::DType::I8, shape, static_cast<size_t>(numel),
-                       [q, make](uint8_t* d) {
-                         make();
-                         std::memcpy(d, q->q.data(), q->q.size());
-                         std::vector<int8_t>().swap(q->q);  // freed now (`= {}` keeps the capacity)
+                       [scale, O](uint8_t* d) {
+                         TFP_CHECK(static_cast<int64_t>(scale->size()) == O,
+                                   "weights_at_precision: an int8 matrix's scales were asked for before the matrix");
+                         std::memcpy(d, scale->data(), scale->size() * 4);
+                       }});
+      items.push_back({s.role, io::DType::I8, shape, static_cast<size_t>(numel), [scale, &s, O, I](uint8_t* d) {
+                         int8_t* q = reinterpret_cast<int8_t*>(d);
+                         scale->resize(static_cast<size_t>(O));
+                         if (s.int8 && !s.int8->empty()) {  // already int8 (O, I): copied
+                           std::memcpy(q, s.int8->q, static_cast<size_t>(O * I));
+                           std::copy_n(s.int8->scale, O, scale->data());
+                         } else if (is_in_out(s)) {  // (I, O): transposed once, then read along rows
+                           const Tensor t = matrix_out_in(s);
+                           nn::quantize_int8_channels_into(t.ptr(), O, I, I, 1, q, scale->data());
+                         } else if (s.view->empty() && s.half && !s.half->empty()) {
+                           // 16-bit (out, in): widened a block of rows at a time, not as one f32
+                           // copy of the matrix (GPT-2's token table: 154 MB of it at the peak).
+                           const int64_t block = std::max<int64_t>(1, (int64_t{1} << 18) / std::max<int64_t>(1, I));
+                           nn::quantize_int8_channels16_into(s.half->data, s.half->bf16, O, I, block, q, scale->data());
+                         } else {
+                           Tensor tmp;
+                           const TensorView v = s.f32(tmp);
+                           nn::quantize_int8_channels_into(v.data, O, I, I, 1, q, scale->data());
+                         }
                        }});
     } else if (matrix && p == Precision::f16) {
       const bool keep_bf16 = s.half && !s.half->empty() && s.half->bf16;  // a BF16 file stays BF16

@@ -10,15 +10,10 @@
 
 namespace tfp::nn {
 
-Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_t stride_o,
-                                    int64_t stride_i) {
+void quantize_int8_channels_into(const float* w, int64_t O, int64_t I, int64_t stride_o, int64_t stride_i,
+                                 int8_t* q, float* scale) {
   TFP_CHECK(O >= 0 && I >= 0, "quantize_int8_channels: sizes must be >= 0, got ", O, " x ", I);
   TFP_CHECK(w || O * I == 0, "quantize_int8_channels: weight is null");
-  Int8Channels r;
-  r.channels = O;
-  r.inputs = I;
-  r.q.resize(static_cast<size_t>(O * I));
-  r.scale.resize(static_cast<size_t>(O));
   // One pass for max|w| and "any non-finite", then the SIMD rounding kernel (GPT-2-small's
   // 124 M weights quantised at load took ~1.5 s in WASM through std::round and a check per
   // weight).
@@ -37,39 +32,62 @@ Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_
         TFP_CHECK(std::isfinite(row[i * stride_i]), "quantize_int8_channels: weight [", o, ", ", i, "] is ",
                   row[i * stride_i]);
     const float s = amax / 127.0f;
-    r.scale[static_cast<size_t>(o)] = s;
-    if (!(s > 0)) continue;  // an all-zero channel: q stays 0 (resize zeroed it)
+    scale[o] = s;
+    if (!(s > 0)) {  // an all-zero channel
+      std::fill(q + o * I, q + (o + 1) * I, int8_t{0});
+      continue;
+    }
     const float* dense = row;
     if (stride_i != 1) {  // a strided row (an (I, O) matrix's column): gathered first
       gathered.resize(static_cast<size_t>(I));
       for (int64_t i = 0; i < I; ++i) gathered[static_cast<size_t>(i)] = row[i * stride_i];
       dense = gathered.data();
     }
-    kernels::quantize_row_int8(dense, I, s, r.q.data() + o * I);
+    kernels::quantize_row_int8(dense, I, s, q + o * I);
   }
+}
+
+namespace {
+
+Int8Channels sized(int64_t O, int64_t I) {
+  Int8Channels r;
+  r.channels = std::max<int64_t>(O, 0);
+  r.inputs = std::max<int64_t>(I, 0);
+  r.q.resize(static_cast<size_t>(r.channels * r.inputs));
+  r.scale.resize(static_cast<size_t>(r.channels));
   return r;
 }
 
-Int8Channels quantize_int8_channels16(const uint16_t* w, bool bf16, int64_t O, int64_t I, int64_t block_rows) {
+}  // namespace
+
+Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_t stride_o,
+                                    int64_t stride_i) {
+  TFP_CHECK(O >= 0 && I >= 0, "quantize_int8_channels: sizes must be >= 0, got ", O, " x ", I);
+  Int8Channels r = sized(O, I);
+  quantize_int8_channels_into(w, O, I, stride_o, stride_i, r.q.data(), r.scale.data());
+  return r;
+}
+
+void quantize_int8_channels16_into(const uint16_t* w, bool bf16, int64_t O, int64_t I, int64_t block_rows,
+                                   int8_t* q, float* scale) {
   TFP_CHECK(O >= 0 && I >= 0 && block_rows > 0, "quantize_int8_channels16: sizes must be >= 0 (block > 0), got ", O,
             " x ", I, " in blocks of ", block_rows);
   TFP_CHECK(w || O * I == 0, "quantize_int8_channels16: weight is null");
-  Int8Channels out;
-  out.channels = O;
-  out.inputs = I;
-  out.q.resize(static_cast<size_t>(O * I));
-  out.scale.resize(static_cast<size_t>(O));
   std::vector<float> wide;
   for (int64_t r0 = 0; r0 < O; r0 += block_rows) {  // each row is one channel: blocks are independent
     const int64_t n = std::min(block_rows, O - r0);
     wide.resize(static_cast<size_t>(n * I));
     if (bf16) kernels::bf16_to_f32(w + r0 * I, wide.data(), wide.size());
     else kernels::f16_to_f32(w + r0 * I, wide.data(), wide.size());
-    const Int8Channels b = quantize_int8_channels(wide.data(), n, I, I, 1);
-    std::copy(b.q.begin(), b.q.end(), out.q.begin() + r0 * I);
-    std::copy(b.scale.begin(), b.scale.end(), out.scale.begin() + r0);
+    quantize_int8_channels_into(wide.data(), n, I, I, 1, q + r0 * I, scale + r0);
   }
-  return out;
+}
+
+Int8Channels quantize_int8_channels16(const uint16_t* w, bool bf16, int64_t O, int64_t I, int64_t block_rows) {
+  TFP_CHECK(O >= 0 && I >= 0, "quantize_int8_channels16: sizes must be >= 0, got ", O, " x ", I);
+  Int8Channels r = sized(O, I);
+  quantize_int8_channels16_into(w, bf16, O, I, block_rows, r.q.data(), r.scale.data());
+  return r;
 }
 
 void dequantize_int8_channels(const Int8Channels& q, float* w, int64_t stride_o, int64_t stride_i) {
