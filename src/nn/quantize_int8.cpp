@@ -47,23 +47,14 @@ void quantize_int8_channels_into(const float* w, int64_t O, int64_t I, int64_t s
   }
 }
 
-namespace {
-
-Int8Channels sized(int64_t O, int64_t I) {
-  Int8Channels r;
-  r.channels = std::max<int64_t>(O, 0);
-  r.inputs = std::max<int64_t>(I, 0);
-  r.q.resize(static_cast<size_t>(r.channels * r.inputs));
-  r.scale.resize(static_cast<size_t>(r.channels));
-  return r;
-}
-
-}  // namespace
-
 Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_t stride_o,
                                     int64_t stride_i) {
   TFP_CHECK(O >= 0 && I >= 0, "quantize_int8_channels: sizes must be >= 0, got ", O, " x ", I);
-  Int8Channels r = sized(O, I);
+  Int8Channels r;
+  r.channels = O;
+  r.inputs = I;
+  r.q.resize(static_cast<size_t>(O * I));
+  r.scale.resize(static_cast<size_t>(O));
   quantize_int8_channels_into(w, O, I, stride_o, stride_i, r.q.data(), r.scale.data());
   return r;
 }
@@ -81,13 +72,6 @@ void quantize_int8_channels16_into(const uint16_t* w, bool bf16, int64_t O, int6
     else kernels::f16_to_f32(w + r0 * I, wide.data(), wide.size());
     quantize_int8_channels_into(wide.data(), n, I, I, 1, q + r0 * I, scale + r0);
   }
-}
-
-Int8Channels quantize_int8_channels16(const uint16_t* w, bool bf16, int64_t O, int64_t I, int64_t block_rows) {
-  TFP_CHECK(O >= 0 && I >= 0, "quantize_int8_channels16: sizes must be >= 0, got ", O, " x ", I);
-  Int8Channels r = sized(O, I);
-  quantize_int8_channels16_into(w, bf16, O, I, block_rows, r.q.data(), r.scale.data());
-  return r;
 }
 
 void dequantize_int8_channels(const Int8Channels& q, float* w, int64_t stride_o, int64_t stride_i) {

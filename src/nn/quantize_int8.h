@@ -33,11 +33,9 @@ Int8Channels quantize_int8_channels(const float* w, int64_t O, int64_t I, int64_
 void quantize_int8_channels_into(const float* w, int64_t O, int64_t I, int64_t stride_o, int64_t stride_i,
                                  int8_t* q, float* scale);
 
-// The same of a 16-bit (O, I) row-major matrix (bf16 or IEEE half, as bits), widened
-// `block_rows` rows at a time: no f32 copy of the whole matrix exists (GPT-2's token table
-// would be 154 MB of it). Equal to widening it all first, then quantising.
-Int8Channels quantize_int8_channels16(const uint16_t* w, bool bf16, int64_t O, int64_t I,
-                                      int64_t block_rows = 4096);
+// The same of a 16-bit (O, I) row-major matrix (bf16 or IEEE half, as bits), into caller
+// memory, widened `block_rows` rows at a time: no f32 copy of the whole matrix exists
+// (GPT-2's token table would be 154 MB of it). Equal to widening it all first, then quantising.
 void quantize_int8_channels16_into(const uint16_t* w, bool bf16, int64_t O, int64_t I, int64_t block_rows,
                                    int8_t* q, float* scale);
 
