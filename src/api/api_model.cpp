@@ -5,6 +5,7 @@
 #include "api/api_edge.h"
 #include "api/api_gru.h"
 #include "api/api_model.h"
+#include "io/file.h"
 #include "model/weights.h"
 #include "tokenizer/word_split.h"
 
@@ -175,12 +176,47 @@ int tfp_model_files_set_precision(tfp_model_files* files, const char* precision)
   });
 }
 
+int tfp_model_files_stream_begin(tfp_model_files* files, size_t weights_bytes) {
+  return tfp::api::guard("tfp_model_files_stream_begin", [&] {
+    const char* f = "tfp_model_files_stream_begin";
+    TFP_API_REQUIRE(files != nullptr, f, ": files is NULL");
+    TFP_API_REQUIRE(!files->taken && !files->stream && files->files.safetensors.empty() && files->files.shards.empty(),
+                    f, ": these files already hold weights (create them with weights_bytes 0)");
+    files->stream = std::make_unique<tfp::model::WeightsStream>(
+        weights_bytes, tfp::io::join_path(files->files.name, "model.safetensors"), files->files.config_json,
+        files->files.precision);
+  });
+}
+
+int tfp_model_files_stream_next(tfp_model_files* files, size_t n, uint8_t** where) {
+  if (where) *where = nullptr;
+  return tfp::api::guard("tfp_model_files_stream_next", [&] {
+    const char* f = "tfp_model_files_stream_next";
+    TFP_API_REQUIRE(files != nullptr && where != nullptr, f, ": files or where is NULL");
+    TFP_API_REQUIRE(files->stream && !files->taken, f, ": no stream begun (tfp_model_files_stream_begin)");
+    *where = files->stream->next(n);
+  });
+}
+
+int tfp_model_files_stream_commit(tfp_model_files* files, size_t n) {
+  return tfp::api::guard("tfp_model_files_stream_commit", [&] {
+    const char* f = "tfp_model_files_stream_commit";
+    TFP_API_REQUIRE(files != nullptr, f, ": files is NULL");
+    TFP_API_REQUIRE(files->stream && !files->taken, f, ": no stream begun (tfp_model_files_stream_begin)");
+    files->stream->commit(n);
+  });
+}
+
 int tfp_model_load(tfp_model_files* files, tfp_model** out) {
   if (out) *out = nullptr;
   return tfp::api::guard("tfp_model_load", [&] {
     TFP_API_REQUIRE(files != nullptr && out != nullptr, "tfp_model_load: files or out is NULL");
     TFP_API_REQUIRE(!files->taken, "tfp_model_load: these files were already loaded (stage them again)");
     files->taken = true;
+    if (files->stream) {
+      std::unique_ptr<tfp::model::WeightsStream> stream = std::move(files->stream);
+      files->files.safetensors = stream->finish();
+    }
     tfp::model::ModelFiles f = std::move(files->files);
     files->files = {};
     if (tfp::model::is_gru_config_json(f.config_json)) *out = tfp::api::load_gru_model(std::move(f));

@@ -12,9 +12,11 @@
 #include "model/generate.h"
 #include "model/gru_seq2seq.h"
 #include "model/model.h"
+#include "model/weights_stream.h"
 
 struct tfp_model_files {
   tfp::model::ModelFiles files;
+  std::unique_ptr<tfp::model::WeightsStream> stream;  // tfp_model_files_stream_begin: the weights as they arrive
   bool taken = false;  // the weights were handed to tfp_model_load
 };
 

@@ -233,6 +233,19 @@ int tfp_model_files_set_name(tfp_model_files* files, const char* name);
  * tfp_model_info_json reports "precision" and "weights_bytes". A GRU model ignores it. */
 int tfp_model_files_set_precision(tfp_model_files* files, const char* precision);
 
+/* model.safetensors streamed in piece by piece instead of reserved whole (create the files
+ * with weights_bytes 0): set the config and precision first, then begin with the file's
+ * size, and for each piece, in order: tfp_model_files_stream_next(files, n, &p), write its
+ * n bytes at p, tfp_model_files_stream_commit(files, n). Asked for f16 or int8, the F32
+ * matrices are narrowed as they arrive (model/weights_stream.h), so the heap never holds
+ * the F32 file: GPT-2-small at f16 peaks near 1x its 247 MiB of weights, not 3x. Otherwise
+ * the bytes go straight into a buffer of the whole file, as tfp_model_files_create's.
+ * Errors: more bytes than announced, a NaN or infinity in a matrix being quantised (named),
+ * TFP_ERR_OUT_OF_MEMORY; the stream then refuses more (stage the files again). */
+int tfp_model_files_stream_begin(tfp_model_files* files, size_t weights_bytes);
+int tfp_model_files_stream_next(tfp_model_files* files, size_t n, uint8_t** where);
+int tfp_model_files_stream_commit(tfp_model_files* files, size_t n);
+
 /* Parses and binds the staged files. The weights buffer is moved into the model (the
  * staging handle is left empty either way: a failed load must be staged again).
  * *out receives the model (caller-owned), NULL on failure. */

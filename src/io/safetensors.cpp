@@ -116,21 +116,41 @@ SafeTensors SafeTensors::parse(std::vector<uint8_t> bytes, std::string source) {
   SafeTensors st;
   st.source_ = std::move(source);
   st.buffer_ = std::move(bytes);
+  st.read_header(st.buffer_, st.buffer_.size());
+  return st;
+}
+
+SafeTensors SafeTensors::parse_header(std::span<const uint8_t> head, uint64_t file_size, std::string source) {
+  SafeTensors st;
+  st.source_ = std::move(source);
+  st.header_only_ = true;
+  st.read_header(head, file_size);
+  return st;
+}
+
+size_t SafeTensors::bytes_before_data(std::span<const uint8_t> first8) {
+  if (first8.size() < 8) return 0;
+  const uint64_t n = read_u64_le(first8.data());
+  return n > kMaxHeaderBytes ? 0 : static_cast<size_t>(8 + n);
+}
+
+void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size) {
+  SafeTensors& st = *this;
   const Ctx ctx{st.source_};
-  const uint64_t file_size = st.buffer_.size();
 
   // 1. The header length and the header bytes.
   if (file_size < 8)
     ctx.fail("file is ", file_size, " bytes, too short for the 8-byte header length (truncated?)");
-  const uint64_t n = read_u64_le(st.buffer_.data());
+  TFP_CHECK(head.size() >= 8, "safetensors '", source_, "': the header length is not among the bytes given");
+  const uint64_t n = read_u64_le(head.data());
   if (n > file_size - 8)
     ctx.fail("header length ", n, " runs past the end of the file (", file_size,
              " bytes; truncated or not a safetensors file?)");
   if (n > kMaxHeaderBytes) ctx.fail("header length ", n, " is over the 100 MB limit");
   if (n < 2) ctx.fail("header length ", n, " is too small for a JSON object");
   st.header_size_ = static_cast<size_t>(n);
-  const std::string_view header(reinterpret_cast<const char*>(st.buffer_.data()) + 8,
-                                static_cast<size_t>(n));
+  TFP_CHECK(head.size() >= 8 + n, "safetensors '", source_, "': the header's ", n, " bytes are not all among the bytes given");
+  const std::string_view header(reinterpret_cast<const char*>(head.data()) + 8, static_cast<size_t>(n));
   size_t bad = 0;
   if (!valid_utf8(header, &bad)) ctx.fail("header is not valid UTF-8 (byte ", bad, " of the header)");
 
@@ -239,7 +259,6 @@ SafeTensors SafeTensors::parse(std::vector<uint8_t> bytes, std::string source) {
   // 5. Index by name; f32 copies are made when first asked for (f32()).
   st.converted_.resize(st.entries_.size());
   for (size_t i = 0; i < st.entries_.size(); ++i) st.index_.emplace(st.entries_[i].name, i);
-  return st;
 }
 
 namespace {
@@ -259,6 +278,11 @@ void to_f32(const uint8_t* src, DType dtype, size_t first, size_t count, float* 
 }
 
 }  // namespace
+
+const uint8_t* SafeTensors::data_of(const TensorEntry& e) const {
+  TFP_CHECK(!header_only_, "safetensors '", source_, "': tensor '", e.name, "' has no data here (header only)");
+  return (e.shard == 0 ? buffer_ : shard_buffers_[e.shard - 1]).data() + e.offset;
+}
 
 void f32_row(const SafeTensors& st, const TensorEntry& e, int64_t r, float* out) {
   TFP_CHECK(dtype_is_float_supported(e.dtype) && e.shape.size() == 2 && r >= 0 && r < e.shape[0],

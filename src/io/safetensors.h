@@ -62,6 +62,13 @@ class SafeTensors {
   // every error: "safetensors 'model.safetensors': tensor 'wte.weight': ...".
   static SafeTensors parse(std::vector<uint8_t> bytes, std::string source = "<memory>");
   static SafeTensors load(const std::string& path);
+  // Only the header: the entries of a file of file_size bytes whose first bytes are `head`
+  // (at least bytes_before_data of them), validated as parse does, with no data to read:
+  // f32() and bytes() throw. For planning a file that is still arriving.
+  static SafeTensors parse_header(std::span<const uint8_t> head, uint64_t file_size, std::string source);
+  // 8 + the header length the file's first 8 bytes announce: where its data begins. 0
+  // when fewer than 8 bytes are given or the length is over the 100 MB limit.
+  static size_t bytes_before_data(std::span<const uint8_t> first8);
   // The files of a sharded checkpoint (model-00001-of-00003.safetensors, ...) as one set
   // of tensors: each keeps its own buffer; a name in two shards is an error naming both.
   static SafeTensors merge(std::vector<SafeTensors> shards, std::string source);
@@ -92,10 +99,10 @@ class SafeTensors {
   std::vector<uint8_t> buffer_;
   std::vector<std::vector<uint8_t>> shard_buffers_;  // files 1.. of a merged set
   size_t header_size_ = 0;
+  bool header_only_ = false;  // parse_header: entries without data
 
-  const uint8_t* data_of(const TensorEntry& e) const {
-    return (e.shard == 0 ? buffer_ : shard_buffers_[e.shard - 1]).data() + e.offset;
-  }
+  void read_header(std::span<const uint8_t> head, uint64_t file_size);
+  const uint8_t* data_of(const TensorEntry& e) const;
   std::vector<TensorEntry> entries_;
   std::unordered_map<std::string, size_t> index_;  // name → entries_ position
   mutable std::vector<std::vector<float>> converted_;  // per entry; empty unless copied (lazily)

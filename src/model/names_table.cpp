@@ -149,6 +149,89 @@ const NameTable* name_table_for(CheckpointFamily family) {
   return nullptr;
 }
 
+namespace {
+
+// A file's tensors by name with the table's optional prefix removed ("transformer.h.0..."
+// → "h.0..."), and the table's rules by role pattern.
+struct FileNames {
+  const NameTable* table;
+  std::unordered_map<std::string, const io::TensorEntry*> by_name;
+  std::unordered_map<const io::TensorEntry*, std::string> short_name;
+  // The prefix the file's names of each first component carry ("layers" → "model.",
+  // "lm_head" → ""): a missing tensor is named as this file would spell it.
+  std::unordered_map<std::string, std::string> prefix_of;
+  std::unordered_map<std::string, const NameRule*> rules;
+  std::vector<std::string> problems;  // two tensors with the same name once unprefixed
+
+  FileNames(const NameTable* t, const io::SafeTensors& st) : table(t) {
+    for (const io::TensorEntry& e : st.entries()) {
+      std::string key = e.name;
+      if (table)
+        for (const char* p : table->prefixes)
+          if (key.starts_with(p)) {
+            key = key.substr(std::string_view(p).size());
+            prefix_of.emplace(head(key), p);
+            break;
+          }
+      const auto [it, fresh] = by_name.emplace(key, &e);
+      if (!fresh)
+        problems.push_back("tensors '" + it->second->name + "' and '" + e.name + "' are both '" + key + "'");
+      short_name[&e] = key;
+    }
+    if (table)
+      for (const NameRule& r : table->rules) rules.emplace(r.role, &r);
+  }
+  static std::string head(const std::string& key) { return key.substr(0, key.find('.')); }
+  // The prefix this file would spell `key` with ("" when none of its names has one).
+  std::string prefix_for(const std::string& key) const {
+    const auto it = prefix_of.find(head(key));
+    return it == prefix_of.end() ? std::string() : it->second;
+  }
+};
+
+// Where a slot's tensor would come from: the names to look for (first = the current one),
+// the entry found, the layout and transform. known = false when the table has no rule.
+struct Found {
+  bool known = true;
+  std::vector<std::string> candidates;
+  SlotSource source;
+};
+
+Found find_source(const FileNames& names, const WeightSlot& slot) {
+  Found f;
+  if (!names.table) {
+    f.candidates.push_back(slot.role);  // our own files are named by role
+  } else {
+    const auto [pattern, index] = role_pattern(slot.role);
+    const auto it = names.rules.find(pattern);
+    if (it == names.rules.end()) {
+      f.known = false;
+      return f;
+    }
+    for (const std::string& alt : split_alternatives(it->second->names))
+      f.candidates.push_back(substitute_index(alt, index));
+    f.source.layout = it->second->layout;
+    f.source.transform = it->second->transform;
+  }
+  for (const std::string& c : f.candidates)
+    if (const auto e = names.by_name.find(c); e != names.by_name.end()) {
+      f.source.entry = e->second;
+      break;
+    }
+  return f;
+}
+
+}  // namespace
+
+std::vector<SlotSource> slot_sources(CheckpointFamily family, const io::SafeTensors& st,
+                                     const std::vector<WeightSlot>& slots) {
+  const FileNames names(name_table_for(family), st);
+  std::vector<SlotSource> out;
+  out.reserve(slots.size());
+  for (const WeightSlot& slot : slots) out.push_back(find_source(names, slot).source);
+  return out;
+}
+
 BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                            const io::SafeTensors& st, ModelWeights& w, size_t keep16_min_bytes) {
   const NameTable* table = name_table_for(family);
@@ -156,31 +239,8 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   std::vector<std::string> problems;
   BindReport report;
 
-  // File names with an optional prefix removed ("transformer.h.0..." → "h.0...").
-  std::unordered_map<std::string, const io::TensorEntry*> by_name;
-  std::unordered_map<const io::TensorEntry*, std::string> short_name;
-  // The prefix the file's names of each first component carry ("layers" → "model.", "lm_head"
-  // → ""): a missing tensor is named as this file would spell it.
-  std::unordered_map<std::string, std::string> prefix_of;
-  const auto head = [](const std::string& key) { return key.substr(0, key.find('.')); };
-  for (const io::TensorEntry& e : st.entries()) {
-    std::string key = e.name;
-    if (table)
-      for (const char* p : table->prefixes)
-        if (key.starts_with(p)) {
-          key = key.substr(std::string_view(p).size());
-          prefix_of.emplace(head(key), p);
-          break;
-        }
-    const auto [it, fresh] = by_name.emplace(key, &e);
-    if (!fresh)
-      problems.push_back("tensors '" + it->second->name + "' and '" + e.name + "' are both '" + key + "'");
-    short_name[&e] = key;
-  }
-
-  std::unordered_map<std::string, const NameRule*> rules;
-  if (table)
-    for (const NameRule& r : table->rules) rules.emplace(r.role, &r);
+  const FileNames names(table, st);
+  problems = names.problems;
 
   // 16-bit matrices stay as stored (the model holds half of f32's bytes, and the load's peak
   // is the file itself: GPT-2-small F16 247 MiB instead of 722 widened), except in a tiny
@@ -197,38 +257,22 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
 
   std::unordered_set<const io::TensorEntry*> used;
   for (WeightSlot& slot : weight_slots(cfg, w)) {
-    std::vector<std::string> candidates;
-    nn::WeightLayout layout = nn::WeightLayout::OutIn;
-    NameRule::Transform transform = NameRule::Transform::none;
-    if (!table) {
-      candidates.push_back(slot.role);  // our own files are named by role
-    } else {
-      const auto [pattern, index] = role_pattern(slot.role);
-      const auto it = rules.find(pattern);
-      if (it == rules.end()) {
-        problems.push_back("role " + slot.role + " has no checkpoint name in the " + family_str +
-                           " table (this config is not supported for " + family_str + " files)");
-        continue;
-      }
-      for (const std::string& alt : split_alternatives(it->second->names))
-        candidates.push_back(substitute_index(alt, index));
-      layout = it->second->layout;
-      transform = it->second->transform;
+    const Found found = find_source(names, slot);
+    if (!found.known) {
+      problems.push_back("role " + slot.role + " has no checkpoint name in the " + family_str +
+                         " table (this config is not supported for " + family_str + " files)");
+      continue;
     }
-    const io::TensorEntry* e = nullptr;
-    for (const std::string& c : candidates) {
-      const auto f = by_name.find(c);
-      if (f != by_name.end()) {
-        e = f->second;
-        break;
-      }
-    }
+    const std::vector<std::string>& candidates = found.candidates;
+    const io::TensorEntry* e = found.source.entry;
+    const nn::WeightLayout layout = found.source.layout;
+    const NameRule::Transform transform = found.source.transform;
     if (!e) {
       // (The layers' attention and MLP biases: those the config's options declare.)
       const bool declared_bias = table && table->declared_biases_required && slot.role.ends_with(".bias") &&
                                  (slot.role.find(".attn.") != std::string::npos || slot.role.find(".ffn.") != std::string::npos);
       if (slot.required || declared_bias)
-        problems.push_back("missing tensor '" + prefix_of[head(candidates.front())] + candidates.front() + "' (role " +
+        problems.push_back("missing tensor '" + names.prefix_for(candidates.front()) + candidates.front() + "' (role " +
                            slot.role + ")");
       continue;
     }
@@ -290,7 +334,7 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   // Every tensor of the file is accounted for.
   for (const io::TensorEntry& e : st.entries()) {
     if (used.count(&e)) continue;
-    const std::string& key = short_name[&e];
+    const std::string& key = names.short_name.at(&e);
     if (table && match_any(table->ignored, key)) {
       report.ignored.push_back(e.name);
     } else if (table && match_any(table->allowed_unused, key)) {

@@ -88,6 +88,17 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
                            const io::SafeTensors& st, ModelWeights& w,
                            size_t keep16_min_bytes = kKeep16BitMinBytes);
 
+// The tensor of `st` each slot would be bound from, found as bind_checkpoint finds it but
+// nothing bound or checked (st may be header only): entry null when the file has none or
+// the table has no name for the role. For the streamed load (model/weights_stream.h).
+struct SlotSource {
+  const io::TensorEntry* entry = nullptr;
+  nn::WeightLayout layout = nn::WeightLayout::OutIn;
+  NameRule::Transform transform = NameRule::Transform::none;
+};
+std::vector<SlotSource> slot_sources(CheckpointFamily family, const io::SafeTensors& st,
+                                     const std::vector<WeightSlot>& slots);
+
 // '*' matches any run of characters; "{i}" matches a run of digits.
 bool name_pattern_match(std::string_view pattern, std::string_view name);
 
