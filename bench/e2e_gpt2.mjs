@@ -75,9 +75,8 @@ async function ours() {
   const weights = readFileSync(join(DIR, NAME, 'model.safetensors'));
   const configBytes = readFileSync(join(DIR, NAME, 'config.json'));
   const t0 = performance.now();
-  check(m._tfp_model_files_create(weights.length, slot), 'tfp_model_files_create');
+  check(m._tfp_model_files_create(0, slot), 'tfp_model_files_create');
   const files = u32(slot);
-  m.HEAPU8.set(weights, m._tfp_model_files_weights(files));
   const cp = put(configBytes);
   check(m._tfp_model_files_set_config(files, cp, configBytes.length), 'tfp_model_files_set_config');
   m._tfp_free(cp);
@@ -85,6 +84,15 @@ async function ours() {
     const pp = put(new TextEncoder().encode(PRECISION + '\0'));
     check(m._tfp_model_files_set_precision(files, pp), 'tfp_model_files_set_precision');
     m._tfp_free(pp);
+  }
+  // The weights streamed in 1 MiB pieces, as the page streams a file (at f16/int8 the F32
+  // matrices are narrowed as they arrive: the heap never holds the F32 file).
+  check(m._tfp_model_files_stream_begin(files, weights.length), 'tfp_model_files_stream_begin');
+  for (let at = 0; at < weights.length; at += 1 << 20) {
+    const piece = weights.subarray(at, at + (1 << 20));
+    check(m._tfp_model_files_stream_next(files, piece.length, slot), 'tfp_model_files_stream_next');
+    m.HEAPU8.set(piece, u32(slot));
+    check(m._tfp_model_files_stream_commit(files, piece.length), 'tfp_model_files_stream_commit');
   }
   check(m._tfp_model_load(files, slot), 'tfp_model_load');
   const model = u32(slot);

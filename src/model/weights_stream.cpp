@@ -278,6 +278,13 @@ void WeightsStream::Impl::narrow(const uint8_t* p, size_t n, size_t pos) {
 // `count` whole elements of matrix t, following those already done.
 void WeightsStream::Impl::elements(const Planned& t, const uint8_t* p, int64_t count) {
   const io::TensorEntry& e = *t.in;
+  if (t.kind != Kind::f16 && held.empty()) {
+    // Room for a row, or the whole (I, O) matrix, at once: growing by doubling would hold
+    // twice the matrix while it copies.
+    const int64_t need = t.kind == Kind::int8_rows ? t.I : t.O * t.I;
+    if (held.capacity() < static_cast<size_t>(need)) held = std::vector<float>();
+    held.reserve(static_cast<size_t>(need));
+  }
   constexpr int64_t kBlock = 16384;
   while (count > 0) {
     const int64_t k = std::min(count, kBlock);

@@ -75,7 +75,7 @@ export class ModelApi extends Api {
   }
 
   /** Loads { config, weights, tokenizer } through the staged path; returns the model pointer. */
-  load({ config, weights, tokenizer }, name = 'fixture') {
+  load({ config, weights, tokenizer }, name = 'fixture', precision = '') {
     const files = this.out((s) => this.m._tfp_model_files_create(weights.byteLength, s));
     try {
       this.m.HEAPU8.set(weights, this.m._tfp_model_files_weights(files));
@@ -83,6 +83,28 @@ export class ModelApi extends Api {
       if (tokenizer !== null && tokenizer !== undefined)
         this.withBytes(enc.encode(tokenizer), (p, n) => this.check(this.m._tfp_model_files_set_tokenizer(files, p, n)));
       this.withBytes(enc.encode(name + '\0'), (p) => this.check(this.m._tfp_model_files_set_name(files, p)));
+      if (precision) this.withBytes(enc.encode(precision + '\0'), (p) => this.check(this.m._tfp_model_files_set_precision(files, p)));
+      return this.out((s) => this.m._tfp_model_load(files, s));
+    } finally {
+      this.m._tfp_model_files_free(files);
+    }
+  }
+  /** The same, the weights streamed in `piece`-byte pieces (tfp_model_files_stream_*) as the
+   * page streams a file, held in `precision`. */
+  loadStreamed({ config, weights, tokenizer }, { name = 'fixture', precision = '', piece = 4096 } = {}) {
+    const files = this.out((s) => this.m._tfp_model_files_create(0, s));
+    try {
+      this.withBytes(enc.encode(config), (p, n) => this.check(this.m._tfp_model_files_set_config(files, p, n)));
+      if (tokenizer !== null && tokenizer !== undefined)
+        this.withBytes(enc.encode(tokenizer), (p, n) => this.check(this.m._tfp_model_files_set_tokenizer(files, p, n)));
+      this.withBytes(enc.encode(name + '\0'), (p) => this.check(this.m._tfp_model_files_set_name(files, p)));
+      if (precision) this.withBytes(enc.encode(precision + '\0'), (p) => this.check(this.m._tfp_model_files_set_precision(files, p)));
+      this.check(this.m._tfp_model_files_stream_begin(files, weights.byteLength));
+      for (let at = 0; at < weights.byteLength; at += piece) {
+        const part = weights.subarray(at, at + piece);
+        this.m.HEAPU8.set(part, this.out((s) => this.m._tfp_model_files_stream_next(files, part.length, s)));
+        this.check(this.m._tfp_model_files_stream_commit(files, part.length));
+      }
       return this.out((s) => this.m._tfp_model_load(files, s));
     } finally {
       this.m._tfp_model_files_free(files);

@@ -86,12 +86,15 @@ export class Models {
     const [config, tokenizer] = await Promise.all([readText(args.config, `${args.name}/config.json`),
       args.tokenizer ? readText(args.tokenizer, `${args.name}/tokenizer.json`) : null]);
     if (config === null) throw new TfpError(1, `${args.name}: config.json is missing`);
-    const files = await this.stageWeights(args.weights, progress);
+    if (args.weights.kind === 'file') await this.checkFits([{ name: 'model.safetensors', file: args.weights.file }], 'this checkpoint');
+    const files = this.out((slot) => this.m._tfp_model_files_create(0, slot));
     try {
+      // The config and precision first: the weights are narrowed as they stream in.
       this.setText(files, config, (p, n) => this.m._tfp_model_files_set_config(files, p, n));
       if (tokenizer !== null) this.setText(files, tokenizer, (p, n) => this.m._tfp_model_files_set_tokenizer(files, p, n));
       this.setText(files, args.name + '\0', (p) => this.m._tfp_model_files_set_name(files, p));
       if (args.precision) this.setText(files, args.precision + '\0', (p) => this.m._tfp_model_files_set_precision(files, p));
+      await this.stageWeights(files, args.weights, progress);
       progress({ stage: 'parsing', bytes: 0, total: 0 });
       const ptr = this.out((slot) => this.m._tfp_model_load(files, slot));
       return this.register(ptr);
@@ -469,7 +472,7 @@ export class Models {
    * A sharded checkpoint: the index's shards, each streamed into its own heap buffer
    * (tfp_model_files_add_shard), one progress over all their bytes, then the index.
    */
-  private async stageShards(src: Extract<WeightsSource, { kind: 'shards' }>, progress: (p: LoadProgress) => void): Promise<number> {
+  private async stageShards(files: number, src: Extract<WeightsSource, { kind: 'shards' }>, progress: (p: LoadProgress) => void): Promise<void> {
     const indexText = await readText(src.index, INDEX_NAME);
     if (indexText === null) throw new TfpError(1, `${INDEX_NAME} is missing`);
     let shards: NamedBlob[];
@@ -480,54 +483,47 @@ export class Models {
     }
     await this.checkFits(shards, 'this sharded checkpoint');
     const total = shards.reduce((a, s) => a + s.file.size, 0);
-    const files = this.out((slot) => this.m._tfp_model_files_create(0, slot));
-    try {
-      let done = 0;
-      for (const shard of shards) {
-        const name = utf8.encode(shard.name + '\0');
-        const namePtr = this.c.put(name);
-        let data: number;
-        try {
-          data = this.out((slot) => this.m._tfp_model_files_add_shard(files, namePtr, shard.file.size, slot));
-        } finally {
-          this.c.free(namePtr);
-        }
-        const reader = shard.file.stream().getReader();
-        let at = 0;
-        for (;;) {
-          const { done: end, value } = await reader.read();
-          if (end) break;
-          if (at + value.length > shard.file.size) throw new TfpError(1, `${shard.name}: more than its ${shard.file.size} bytes`);
-          this.m.HEAPU8.set(value, data + at);  // a fresh view: the heap may have grown
-          at += value.length;
-          progress({ stage: 'reading', bytes: done + at, total });
-        }
-        if (at !== shard.file.size) throw new TfpError(1, `${shard.name}: read ${at} bytes, expected ${shard.file.size}`);
-        done += at;
+    let done = 0;
+    for (const shard of shards) {
+      const name = utf8.encode(shard.name + '\0');
+      const namePtr = this.c.put(name);
+      let data: number;
+      try {
+        data = this.out((slot) => this.m._tfp_model_files_add_shard(files, namePtr, shard.file.size, slot));
+      } finally {
+        this.c.free(namePtr);
       }
-      this.setText(files, indexText, (p, n) => this.m._tfp_model_files_set_index(files, p, n));
-      return files;
-    } catch (e) {
-      this.m._tfp_model_files_free(files);
-      throw e;
+      const reader = shard.file.stream().getReader();
+      let at = 0;
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        if (at + value.length > shard.file.size) throw new TfpError(1, `${shard.name}: more than its ${shard.file.size} bytes`);
+        this.m.HEAPU8.set(value, data + at);  // a fresh view: the heap may have grown
+        at += value.length;
+        progress({ stage: 'reading', bytes: done + at, total });
+      }
+      if (at !== shard.file.size) throw new TfpError(1, `${shard.name}: read ${at} bytes, expected ${shard.file.size}`);
+      done += at;
     }
+    this.setText(files, indexText, (p, n) => this.m._tfp_model_files_set_index(files, p, n));
   }
 
-  /** Creates the staging handle and writes the weights into its heap buffer. */
-  private async stageWeights(src: WeightsSource, progress: (p: LoadProgress) => void): Promise<number> {
-    if (src.kind === 'shards') return this.stageShards(src, progress);
-    if (src.kind === 'file') await this.checkFits([{ name: 'model.safetensors', file: src.file }], 'this checkpoint');
-    if (src.kind === 'buffer') {
-      const total = src.data.byteLength;
-      const files = this.out((slot) => this.m._tfp_model_files_create(total, slot));
-      this.m.HEAPU8.set(new Uint8Array(src.data), this.m._tfp_model_files_weights(files));
-      progress({ stage: 'reading', bytes: total, total });
-      return files;
-    }
-    let stream: ReadableStream<Uint8Array>;
+  /**
+   * Streams model.safetensors into the staged files, piece by piece
+   * (tfp_model_files_stream_*): at f16 or int8 the engine narrows F32 matrices as they
+   * arrive, so the heap never holds the F32 file; otherwise each piece lands where the
+   * file's bytes are kept.
+   */
+  private async stageWeights(files: number, src: WeightsSource, progress: (p: LoadProgress) => void): Promise<void> {
+    if (src.kind === 'shards') return this.stageShards(files, src, progress);
+    let pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
     let total: number;
-    if (src.kind === 'file') {
-      stream = src.file.stream();
+    if (src.kind === 'buffer') {
+      total = src.data.byteLength;
+      pieces = slices(new Uint8Array(src.data), 4 << 20);  // a bounded piece: the engine may copy each
+    } else if (src.kind === 'file') {
+      pieces = chunks(src.file.stream());
       total = src.file.size;
     } else {
       const r = await fetch(src.url);
@@ -536,30 +532,37 @@ export class Models {
       // A compressed transfer reports the compressed length: only trust it uncompressed.
       total = Number.isFinite(length) && !r.headers.get('content-encoding') ? length : -1;
       if (total < 0) {
-        // Unknown size: read it whole (one transient copy), then copy it once into the heap.
+        // Unknown size: read it whole (one transient copy), then stream it from memory.
         const data = await r.arrayBuffer();
-        return this.stageWeights({ kind: 'buffer', data }, progress);
+        return this.stageWeights(files, { kind: 'buffer', data }, progress);
       }
-      stream = r.body;
+      pieces = chunks(r.body);
     }
-    const files = this.out((slot) => this.m._tfp_model_files_create(total, slot));
-    try {
-      const reader = stream.getReader();
-      let at = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (at + value.length > total) throw new TfpError(1, `weights: more than the ${total} bytes announced`);
-        // The heap may have grown since the last chunk: take its view now.
-        this.m.HEAPU8.set(value, this.m._tfp_model_files_weights(files) + at);
-        at += value.length;
-        progress({ stage: 'reading', bytes: at, total });
-      }
-      if (at !== total) throw new TfpError(1, `weights: read ${at} bytes, expected ${total}`);
-      return files;
-    } catch (e) {
-      this.m._tfp_model_files_free(files);
-      throw e;
+    this.c.check(this.m._tfp_model_files_stream_begin(files, total));
+    let at = 0;
+    for await (const value of pieces) {
+      if (at + value.length > total) throw new TfpError(1, `weights: more than the ${total} bytes announced`);
+      const where = this.out((slot) => this.m._tfp_model_files_stream_next(files, value.length, slot));
+      this.m.HEAPU8.set(value, where);  // a fresh view: the heap may have grown
+      this.c.check(this.m._tfp_model_files_stream_commit(files, value.length));
+      at += value.length;
+      progress({ stage: 'reading', bytes: at, total });
     }
+    if (at !== total) throw new TfpError(1, `weights: read ${at} bytes, expected ${total}`);
   }
+}
+
+/** A stream's chunks. */
+async function* chunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
+/** Views of `bytes`, `size` at a time. */
+function* slices(bytes: Uint8Array, size: number): Iterable<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }

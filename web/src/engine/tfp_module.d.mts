@@ -62,6 +62,9 @@ export interface TfpModule {
   _tfp_model_files_set_tokenizer(files: number, text: number, bytes: number): number;
   _tfp_model_files_set_name(files: number, name: number): number;
   _tfp_model_files_set_precision(files: number, precision: number): number;
+  _tfp_model_files_stream_begin(files: number, weightsBytes: number): number;
+  _tfp_model_files_stream_next(files: number, bytes: number, where: number): number;
+  _tfp_model_files_stream_commit(files: number, bytes: number): number;
   _tfp_model_load(files: number, out: number): number;
   _tfp_model_load_buffers(config: number, configBytes: number, weights: number, weightsBytes: number,
                           tokenizer: number, tokenizerBytes: number, name: number, out: number): number;
