@@ -10,7 +10,9 @@
 //           an embedding lookup dequantises its one row
 // Biases, norms, position tables stay f32. Whatever the precision, the weights are held
 // once: the checkpoint is rewritten by role in the target precision and its own bytes
-// are released (peak during the load: the file + the converted weights).
+// are released (peak during the load: the file + the converted weights). A file streamed
+// in (model/weights_stream.h, the page's way) has its matrices narrowed as they arrive
+// instead: the peak is about the converted weights alone.
 //
 // int8 in a safetensors file (our format, and what the int8 load writes internally):
 //   <name>        dtype I8, the matrix as the slot expects it ((out, in) for our role-named
