@@ -184,3 +184,28 @@ TEST_CASE("precision: a 16-bit file asked for f16 is bound as stored; for int8, 
   wide.precision = model::Precision::int8;
   CHECK(max_diff(logits_of(i8), logits_of(model::load_model(std::move(wide)))) == 0);
 }
+
+TEST_CASE("precision: 16-bit matrices rewritten as f32 are widened in place, bit for bit") {
+  // A model holding f16 matrices (GPT-2's Conv1D turned (out, in) at load), written back
+  // as an f32 file: every matrix is the exact widening of its halves, so the f32 model's
+  // logits equal the f16 model's (whose kernels widen B exactly) bit for bit.
+  const model::LoadedModel f16 = model::load_model(tiny_files(model::Precision::f16));
+  REQUIRE(model::weights_precision_held(f16.config(), f16.weights()) == "f16");
+  model::ModelFiles f;
+  f.name = "f16-as-f32";
+  f.config_json = model::config_to_json(f16.config());
+  f.safetensors = model::weights_at_precision(f16.config(), f16.weights(), model::Precision::f32);
+  const model::LoadedModel f32 = model::load_model(std::move(f));
+  CHECK(model::weights_precision_held(f32.config(), f32.weights()) == "f32");
+  CHECK(model::weights_bytes_held(f32.config(), f32.weights()) > model::weights_bytes_held(f16.config(), f16.weights()));
+  const HalfView& wte = f16.weights().embed.token16;
+  REQUIRE(!wte.empty());
+  const TensorView& wide = f32.weights().embed.token;
+  REQUIRE(wide.data != nullptr);
+  for (int64_t i = 0; i < wide.numel(); i += 97) {
+    float w = 0;
+    kernels::f16_to_f32(wte.data + i, &w, 1);
+    CHECK(wide.data[i] == w);
+  }
+  CHECK(max_diff(logits_of(f32), logits_of(f16)) == 0);
+}

@@ -162,12 +162,23 @@ std::vector<uint8_t> weights_at_precision(const ModelConfig& cfg, const ModelWei
                            o[i] = keep_bf16 ? kernels::f32_to_bf16_one(src[i]) : kernels::f32_to_f16_one(src[i]);
                        }});
     } else {
-      items.push_back({s.role, io::DType::F32, shape, static_cast<size_t>(numel) * 4, [&s, matrix, numel](uint8_t* d) {
-                         if (matrix || is_in_out(s)) {
-                           const Tensor t = matrix_out_in(s);
-                           std::memcpy(d, t.ptr(), static_cast<size_t>(numel) * 4);
-                         } else {
-                           std::memcpy(d, s.view->data, static_cast<size_t>(numel) * 4);
+      // Each matrix is written straight into its place: an f32 temporary of it would add the
+      // largest one's f32 size to the load's peak (GPT-2's token table from F16: 147 MiB).
+      items.push_back({s.role, io::DType::F32, shape, static_cast<size_t>(numel) * 4, [&s, numel](uint8_t* d) {
+                         float* o = reinterpret_cast<float*>(d);
+                         if (is_in_out(s)) {  // (in, out) → (out, in)
+                           Tensor tmp;
+                           const TensorView v = s.f32(tmp);
+                           kernels::transpose(v.data, v.shape[0], v.shape[1], o);
+                         } else if (!s.view->empty()) {
+                           std::memcpy(o, s.view->data, static_cast<size_t>(numel) * 4);
+                         } else if (s.half && !s.half->empty()) {
+                           if (s.half->bf16) kernels::bf16_to_f32(s.half->data, o, static_cast<size_t>(numel));
+                           else kernels::f16_to_f32(s.half->data, o, static_cast<size_t>(numel));
+                         } else {  // int8: dequantised
+                           Tensor tmp;
+                           const TensorView v = s.f32(tmp);
+                           std::memcpy(o, v.data, static_cast<size_t>(numel) * 4);
                          }
                        }});
     }

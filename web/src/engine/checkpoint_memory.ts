@@ -3,12 +3,22 @@
 // it is sharded. No DOM: the page asks before loading, the worker checks again before it
 // allocates anything.
 //
-// The heap holds, once a model is loaded (io/safetensors.h, model/model.h):
+// As stored (no precision asked), the heap holds once a model is loaded (io/safetensors.h,
+// model/model.h):
 //   - every weight file's bytes (F32 tensors are used where they lie);
 //   - an f32 copy of the F16/BF16 tensors the engine widens (model/names_table.h): all of
 //     them when the file's 16-bit tensors total less than 16 MiB; otherwise only those that
 //     are not matrices it reads as stored (Linear weights, token tables stay 16-bit), and
 //     twice for a per-head fused q|k|v (GPT-NeoX, BLOOM), which is widened and reordered.
+// Asked for f32, f16 or int8 (model/precision.h), the matrices are held in that precision
+// and everything else in f32. How the load gets there sets its peak:
+//   - one model.safetensors at f16 or int8 is narrowed as it streams in
+//     (model/weights_stream.h): the heap holds the narrowed file, not the stored one. A
+//     per-head fused q|k|v is not narrowed on the way: the whole model is then rewritten
+//     once more in the heap (narrowed file + the weights as held). A GPT-2 file with its
+//     own lm_head.weight passes through whole;
+//   - otherwise (shards, f32, a pass-through file) the stored files are bound first and, when
+//     they do not already hold that precision, rewritten in it: files + f32 copies + held.
 // Activations, the KV cache and the tokenizer come on top; for the models this page is
 // meant for they are small beside the weights (a 32-token forward pass of a 262k-token
 // vocabulary's logits is 33 MB), so the estimate names the weights only.
@@ -20,15 +30,21 @@ export const WASM_HEAP_LIMIT = 2 ** 31;
 
 export const INDEX_NAME = 'model.safetensors.index.json';
 
+/** The precision a load asks for (tfp_model_files_set_precision); '' = as stored. */
+export type LoadPrecision = '' | 'f32' | 'f16' | 'int8';
+
 export interface MemoryEstimate {
+  precision: LoadPrecision;
   /** Bytes of the weight files (all shards), or what their headers declare when that is more. */
   fileBytes: number;
-  /** Bytes of the f32 copies of the 16-bit tensors the engine widens. */
+  /** As stored: bytes of the f32 copies of the 16-bit tensors the engine widens. */
   f32CopyBytes: number;
-  /** fileBytes + f32CopyBytes. */
+  /** The weights as the model holds them once loaded. */
+  heldBytes: number;
+  /** The most the heap holds while the weights load: what must fit. */
   totalBytes: number;
   limitBytes: number;
-  /** Tensors stored as F16/BF16 that the engine widens, and all tensors. */
+  /** Tensors stored as F16/BF16 that the engine widens (as stored), and all tensors. */
   sixteenBit: number;
   tensors: number;
   files: number;
@@ -69,17 +85,30 @@ export function pickShards(names: string[], files: NamedBlob[]): NamedBlob[] {
  *  engine keeps matrices 16-bit instead of widening them at load. */
 export const KEEP_16BIT_MIN_BYTES = 16 * 2 ** 20;
 
-/** A 16-bit tensor of a header: its name, rank and element count. */
-interface HalfTensor { name: string; rank: number; elements: number }
+/** One tensor of a header. */
+interface HeaderTensor { name: string; dtype: string; shape: number[]; elements: number; bytes: number }
 
-/** Whether the engine reads this tensor as stored when it keeps 16-bit matrices: Linear
- *  weights and token tables, not position/relative/type tables nor per-head fused q|k|v. */
-function keptAsStored(t: HalfTensor): boolean {
-  return t.rank === 2 && !/wpe|position|relative_attention_bias|token_type|query_key_value/.test(t.name);
+const isHalf = (t: HeaderTensor) => t.dtype === 'F16' || t.dtype === 'BF16';
+const isFloat = (t: HeaderTensor) => t.dtype === 'F32' || isHalf(t);
+/** A per-head fused q|k|v (GPT-NeoX, BLOOM): reordered at load, so not narrowed as it streams. */
+const isFusedQkv = (t: HeaderTensor) => /query_key_value/.test(t.name);
+
+/** A matrix the precision applies to (model/precision.h: Linear weights and token tables), not
+ *  a position, relative-bias or token-type table. */
+function isMatrix(t: HeaderTensor): boolean {
+  return t.shape.length === 2 && (isFloat(t) || t.dtype === 'I8') && !/wpe|position|relative_attention_bias|token_type/.test(t.name);
 }
 
-/** Tensor count, the 16-bit tensors and the bytes the header declares (header + data). */
-async function headerCost(f: NamedBlob): Promise<{ tensors: number; halves: HalfTensor[]; declared: number }> {
+/** Whether the engine reads this 16-bit tensor as stored when it keeps 16-bit matrices. */
+const keptAsStored = (t: HeaderTensor) => isMatrix(t) && !isFusedQkv(t);
+
+/** Bytes of a matrix held at p: 4 (f32), 2 (f16), or 1 + its f32 scale per row (int8). */
+function matrixBytes(t: HeaderTensor, p: Exclude<LoadPrecision, ''>): number {
+  return p === 'f32' ? 4 * t.elements : p === 'f16' ? 2 * t.elements : t.elements + 4 * t.shape[0]!;
+}
+
+/** The header's tensors and the bytes it declares (header + data). */
+async function readHeader(f: NamedBlob): Promise<{ tensors: HeaderTensor[]; declared: number }> {
   if (f.file.size < 8) throw new Error(`${f.name}: ${f.file.size} bytes, too short for a safetensors header`);
   const head = new DataView(await f.file.slice(0, 8).arrayBuffer());
   const n = Number(head.getBigUint64(0, true));
@@ -91,37 +120,68 @@ async function headerCost(f: NamedBlob): Promise<{ tensors: number; halves: Half
   } catch (e) {
     throw new Error(`${f.name}: the header is not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
-  let tensors = 0, declared = 8 + n;
-  const halves: HalfTensor[] = [];
+  let declared = 8 + n;
+  const tensors: HeaderTensor[] = [];
   for (const [name, t] of Object.entries(header)) {
     if (name === '__metadata__') continue;
-    tensors += 1;
-    const end = Number(t.data_offsets?.[1]);
+    const [begin, end] = [Number(t.data_offsets?.[0]), Number(t.data_offsets?.[1])];
     if (Number.isFinite(end)) declared = Math.max(declared, 8 + n + end);
-    if (t.dtype === 'F16' || t.dtype === 'BF16')
-      halves.push({ name, rank: (t.shape ?? []).length, elements: (t.shape ?? []).reduce((a, b) => a * b, 1) });
-    // other dtypes: F32 is used in place; the engine names those it refuses
+    const shape = t.shape ?? [];
+    const bytes = Number.isFinite(begin) && Number.isFinite(end) ? Math.max(0, end - begin) : 0;
+    tensors.push({ name, dtype: t.dtype ?? '', shape, elements: shape.reduce((a, b) => a * b, 1), bytes });
   }
-  return { tensors, halves, declared };
+  return { tensors, declared };
 }
 
-/** The estimate for these weight files (one model.safetensors, or every shard). */
-export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEAP_LIMIT): Promise<MemoryEstimate> {
-  let fileBytes = 0, f32CopyBytes = 0, tensors = 0, sixteenBit = 0;
-  const halves: HalfTensor[] = [];
+/** f32 copies the engine makes of 16-bit tensors when it binds them; keep: matrices stay 16-bit. */
+function f32Copies(tensors: HeaderTensor[], keep: boolean): { bytes: number; count: number } {
+  let bytes = 0, count = 0;
+  for (const t of tensors) {
+    if (!isHalf(t) || (keep && keptAsStored(t))) continue;
+    count += 1;
+    bytes += 4 * t.elements * (isFusedQkv(t) ? 2 : 1);
+  }
+  return { bytes, count };
+}
+
+/** The estimate for these weight files (one model.safetensors, or every shard), loaded
+ *  in `precision` ('' = as stored). */
+export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEAP_LIMIT,
+                                     precision: LoadPrecision = ''): Promise<MemoryEstimate> {
+  let fileBytes = 0;
+  const tensors: HeaderTensor[] = [];
   for (const w of weights) {
-    const c = await headerCost(w);
-    fileBytes += Math.max(w.file.size, c.declared);
-    tensors += c.tensors;
-    halves.push(...c.halves);
+    const h = await readHeader(w);
+    fileBytes += Math.max(w.file.size, h.declared);
+    tensors.push(...h.tensors);
   }
-  const keep = halves.reduce((a, t) => a + 2 * t.elements, 0) >= KEEP_16BIT_MIN_BYTES;
-  for (const t of halves) {
-    if (keep && keptAsStored(t)) continue;
-    sixteenBit += 1;
-    f32CopyBytes += 4 * t.elements * (/query_key_value/.test(t.name) ? 2 : 1);
+  const halfBytes = tensors.filter(isHalf).reduce((a, t) => a + 2 * t.elements, 0);
+  const stored = f32Copies(tensors, halfBytes >= KEEP_16BIT_MIN_BYTES);
+  const base = { precision, fileBytes, f32CopyBytes: stored.bytes, limitBytes, sixteenBit: stored.count,
+    tensors: tensors.length, files: weights.length };
+  if (precision === '') return { ...base, heldBytes: fileBytes + stored.bytes, totalBytes: fileBytes + stored.bytes };
+
+  // Held: matrices in the precision, every other float tensor in f32, the rest as stored.
+  const held = tensors.reduce((a, t) => a + (isMatrix(t) ? matrixBytes(t, precision) : isFloat(t) ? 4 * t.elements : t.bytes), 0);
+  // Already so: what a matrix is stored as counts as held in that precision (f16 takes BF16 as is).
+  const already = (t: HeaderTensor) => precision === 'f32' ? t.dtype === 'F32' : precision === 'f16' ? isHalf(t) : t.dtype === 'I8';
+  if (precision === 'f32') {
+    const keep = halfBytes >= KEEP_16BIT_MIN_BYTES;
+    const rewritten = tensors.some((t) => isMatrix(t) && !already(t) && (keep || !isHalf(t)));
+    return { ...base, heldBytes: held, totalBytes: fileBytes + stored.bytes + (rewritten ? held : 0) };
   }
-  return { fileBytes, f32CopyBytes, totalBytes: fileBytes + f32CopyBytes, limitBytes, sixteenBit, tensors, files: weights.length };
+  // f16 / int8: 16-bit matrices are bound as stored (only the rest is widened).
+  const copies = f32Copies(tensors, true).bytes;
+  const names = new Set(tensors.map((t) => t.name));
+  const passesThrough = weights.length > 1 || (names.has('lm_head.weight') && (names.has('wte.weight') || names.has('transformer.wte.weight')))
+    || !tensors.some((t) => keptAsStored(t) && !already(t));
+  if (passesThrough) {
+    const rewritten = tensors.some((t) => isMatrix(t) && !already(t));
+    return { ...base, heldBytes: held, totalBytes: fileBytes + copies + (rewritten ? held : 0) };
+  }
+  const narrowed = fileBytes + tensors.reduce((a, t) => a + (keptAsStored(t) && !already(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
+  const rewritten = tensors.some((t) => isMatrix(t) && !keptAsStored(t) && !already(t));
+  return { ...base, heldBytes: held, totalBytes: narrowed + copies + (rewritten ? held : 0) };
 }
 
 /** "1,234 MB" (10^6 bytes, as file managers show sizes). */
@@ -129,10 +189,13 @@ export function megabytes(bytes: number): string {
   return `${Math.round(bytes / 1e6).toLocaleString('en')} MB`;
 }
 
-/** The refusal's text when a checkpoint cannot fit, else null. */
+/** The refusal's text when a checkpoint cannot fit, else null (the worker's words; the
+ *  page shows its own, translated, before it asks). */
 export function refusal(e: MemoryEstimate, what: string): string | null {
   if (e.totalBytes <= e.limitBytes) return null;
-  return `${what} needs about ${megabytes(e.totalBytes)} of memory (${megabytes(e.fileBytes)} of weight files + `
-    + `${megabytes(e.f32CopyBytes)} for the f32 copy of its 16-bit weights), more than the ${megabytes(e.limitBytes)} `
-    + 'this page\'s WebAssembly module can use';
+  const need = e.precision === ''
+    ? `about ${megabytes(e.totalBytes)} of memory (${megabytes(e.fileBytes)} of weight files + `
+      + `${megabytes(e.f32CopyBytes)} for the f32 copy of its 16-bit weights)`
+    : `about ${megabytes(e.totalBytes)} of memory while it loads in ${e.precision} (${megabytes(e.heldBytes)} once loaded)`;
+  return `${what} needs ${need}, more than the ${megabytes(e.limitBytes)} this page's WebAssembly module can use`;
 }

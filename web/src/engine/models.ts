@@ -16,7 +16,7 @@ import type {
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
-import { INDEX_NAME, estimateMemory, pickShards, refusal, shardNames, type NamedBlob } from './checkpoint_memory';
+import { INDEX_NAME, WASM_HEAP_LIMIT, estimateMemory, pickShards, refusal, shardNames, type LoadPrecision, type NamedBlob } from './checkpoint_memory';
 
 const utf8 = new TextEncoder();
 
@@ -86,7 +86,8 @@ export class Models {
     const [config, tokenizer] = await Promise.all([readText(args.config, `${args.name}/config.json`),
       args.tokenizer ? readText(args.tokenizer, `${args.name}/tokenizer.json`) : null]);
     if (config === null) throw new TfpError(1, `${args.name}: config.json is missing`);
-    if (args.weights.kind === 'file') await this.checkFits([{ name: 'model.safetensors', file: args.weights.file }], 'this checkpoint');
+    const precision = args.precision ?? '';
+    if (args.weights.kind === 'file') await this.checkFits([{ name: 'model.safetensors', file: args.weights.file }], 'this checkpoint', precision);
     const files = this.out((slot) => this.m._tfp_model_files_create(0, slot));
     try {
       // The config and precision first: the weights are narrowed as they stream in.
@@ -94,7 +95,7 @@ export class Models {
       if (tokenizer !== null) this.setText(files, tokenizer, (p, n) => this.m._tfp_model_files_set_tokenizer(files, p, n));
       this.setText(files, args.name + '\0', (p) => this.m._tfp_model_files_set_name(files, p));
       if (args.precision) this.setText(files, args.precision + '\0', (p) => this.m._tfp_model_files_set_precision(files, p));
-      await this.stageWeights(files, args.weights, progress);
+      await this.stageWeights(files, args.weights, progress, precision);
       progress({ stage: 'parsing', bytes: 0, total: 0 });
       const ptr = this.out((slot) => this.m._tfp_model_load(files, slot));
       return this.register(ptr);
@@ -457,10 +458,10 @@ export class Models {
   }
 
   /** Refuses, before anything is allocated, weights that cannot fit the module's heap. */
-  private async checkFits(weights: NamedBlob[], what: string): Promise<void> {
+  private async checkFits(weights: NamedBlob[], what: string, precision: LoadPrecision): Promise<void> {
     let estimate;
     try {
-      estimate = await estimateMemory(weights);
+      estimate = await estimateMemory(weights, WASM_HEAP_LIMIT, precision);
     } catch {
       return;  // a malformed header: the engine names what is wrong with it
     }
@@ -472,7 +473,8 @@ export class Models {
    * A sharded checkpoint: the index's shards, each streamed into its own heap buffer
    * (tfp_model_files_add_shard), one progress over all their bytes, then the index.
    */
-  private async stageShards(files: number, src: Extract<WeightsSource, { kind: 'shards' }>, progress: (p: LoadProgress) => void): Promise<void> {
+  private async stageShards(files: number, src: Extract<WeightsSource, { kind: 'shards' }>, progress: (p: LoadProgress) => void,
+                            precision: LoadPrecision): Promise<void> {
     const indexText = await readText(src.index, INDEX_NAME);
     if (indexText === null) throw new TfpError(1, `${INDEX_NAME} is missing`);
     let shards: NamedBlob[];
@@ -481,7 +483,7 @@ export class Models {
     } catch (e) {
       throw new TfpError(1, e instanceof Error ? e.message : String(e));
     }
-    await this.checkFits(shards, 'this sharded checkpoint');
+    await this.checkFits(shards, 'this sharded checkpoint', precision);
     const total = shards.reduce((a, s) => a + s.file.size, 0);
     let done = 0;
     for (const shard of shards) {
@@ -493,11 +495,8 @@ export class Models {
       } finally {
         this.c.free(namePtr);
       }
-      const reader = shard.file.stream().getReader();
       let at = 0;
-      for (;;) {
-        const { done: end, value } = await reader.read();
-        if (end) break;
+      for await (const value of chunks(shard.file.stream())) {
         if (at + value.length > shard.file.size) throw new TfpError(1, `${shard.name}: more than its ${shard.file.size} bytes`);
         this.m.HEAPU8.set(value, data + at);  // a fresh view: the heap may have grown
         at += value.length;
@@ -515,8 +514,9 @@ export class Models {
    * arrive, so the heap never holds the F32 file; otherwise each piece lands where the
    * file's bytes are kept.
    */
-  private async stageWeights(files: number, src: WeightsSource, progress: (p: LoadProgress) => void): Promise<void> {
-    if (src.kind === 'shards') return this.stageShards(files, src, progress);
+  private async stageWeights(files: number, src: WeightsSource, progress: (p: LoadProgress) => void,
+                             precision: LoadPrecision): Promise<void> {
+    if (src.kind === 'shards') return this.stageShards(files, src, progress, precision);
     let pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
     let total: number;
     if (src.kind === 'buffer') {
@@ -534,7 +534,7 @@ export class Models {
       if (total < 0) {
         // Unknown size: read it whole (one transient copy), then stream it from memory.
         const data = await r.arrayBuffer();
-        return this.stageWeights(files, { kind: 'buffer', data }, progress);
+        return this.stageWeights(files, { kind: 'buffer', data }, progress, precision);
       }
       pieces = chunks(r.body);
     }

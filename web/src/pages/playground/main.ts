@@ -15,13 +15,13 @@ import { exportJson, exportPng, exportSvg } from './export';
 import { Inspector, type AttentionFamily, type Shown } from './inspector';
 import { Outputs } from './outputs';
 import { Ablation } from './ablation';
-import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type View } from './state';
+import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type Precision, type View } from './state';
 import { readHandover } from '../train/handover';
 import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
 import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
 import { machinery, showArchitecture } from './architecture';
-import { estimateText, folderEstimate, refusalText } from './open_files';
-import type { MemoryEstimate } from '../../engine/checkpoint_memory';
+import { estimateText, folderEstimate, NarrowerChoices, narrowerFits, refusalText } from './open_files';
+import { WASM_HEAP_LIMIT, type LoadPrecision, type MemoryEstimate } from '../../engine/checkpoint_memory';
 import type { ForwardOptions } from '../../engine/model';
 import type { EngineInfo } from '../../engine/messages';
 import { watchRestarts } from '../../shell/engine_restart';
@@ -42,6 +42,9 @@ export interface PlayDebug {
   errors: string[];
   /** The memory estimate of the last folder opened (open_files.ts). */
   memoryEstimate?: MemoryEstimate;
+  /** Tests only: a smaller heap limit for the page's check of a folder before it opens it
+   *  (the worker still checks against the module's own). */
+  heapLimitBytes?: number;
   /** The engine worker's heap size now (bench/real_size_page.mjs reads it). */
   heapBytes?: () => Promise<number>;
   /** Tests only: makes the engine's module trap (the worker restarts, the model reloads). */
@@ -71,6 +74,9 @@ const progressBox = byId('load-progress');
 const progressBar = byId<HTMLProgressElement>('load-bar');
 const progressLabel = byId('load-label');
 const loadError = byId('load-error');
+// Under a refusal, the precisions in which the folder would fit, each a button that opens it so.
+const narrower = new NarrowerChoices();
+loadError.after(narrower.element);
 const modelInfoLine = byId('model-info');
 const textBox = byId<HTMLTextAreaElement>('text');
 const textEcho = byId('text-echo');
@@ -269,17 +275,19 @@ interface EarlyLoad { files: Fetched; model: Promise<Model>; progress: { to: ((p
 let earlyLoad: EarlyLoad | null = null;
 
 async function loadModel(source: Parameters<Engine['load']>[0], name: () => string, id: string,
-                         again?: () => Promise<void>, early?: EarlyLoad): Promise<void> {
+                         again?: () => Promise<void>, early?: EarlyLoad, asked?: Precision): Promise<void> {
   if (!engine) return;
   const label = name();
   loadError.hidden = true;
   loadErrorText = null;
+  narrower.hide();
   progressBox.hidden = false;
   progressBar.removeAttribute('value');
   progressLabel.textContent = t('play.loadingModel', { label });
   // The URL's precision applies to the first model, the switch's to the model it reopens
   // (and after an engine restart); a different model opens as its checkpoint stores it.
-  const precision = debug.loads === 0 || restoring || id === state.model ? state.precision : '';
+  // `asked`: the reader opened their folder in a precision it fits in (open_files.ts).
+  const precision = asked ?? (debug.loads === 0 || restoring || id === state.model ? state.precision : '');
   try {
     const onProgress = (p: LoadProgress) => {
       if (p.total > 0) progressBar.value = p.bytes / p.total;
@@ -425,24 +433,28 @@ function hideMemoryEstimate(): void {
   memoryLine.hidden = true;
 }
 
-async function loadFiles(files: File[]): Promise<void> {
+/** Opens a folder of the reader's own, as stored or with its matrices in `precision`. */
+async function loadFiles(files: File[], precision: LoadPrecision = ''): Promise<void> {
   const label = files.map((f) => f.name).join(', ');
   const name = () => t('play.yourFiles', { names: label });
-  const estimate = await folderEstimate(files);
+  const limit = debug.heapLimitBytes ?? WASM_HEAP_LIMIT;
+  const estimate = await folderEstimate(files, precision, limit);
   memoryText = estimate ? () => estimateText(estimate) : null;
   memoryLine.hidden = !estimate;
   memoryLine.textContent = memoryText ? memoryText() : '';
+  narrower.hide();
   if (estimate) {
     debug.memoryEstimate = estimate;
     // A folder that cannot fit is refused before anything is read into the heap: the
     // model already open stays as it is.
     if (refusalText(estimate, name())) {
       showLoadError(() => refusalText(estimate, name()) ?? '');
+      if (!precision) narrower.show(await narrowerFits(files, limit), (p) => void loadFiles(files, p));
       document.body.dataset.loadErrors = String(Number(document.body.dataset.loadErrors ?? 0) + 1);
       return;
     }
   }
-  return loadModel(files, name, 'local');
+  return loadModel(files, name, 'local', undefined, undefined, precision || undefined);
 }
 
 /** Files of a dropped folder (one level deep) or the dropped files themselves. */
@@ -825,6 +837,7 @@ onLocaleChange(() => {
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
   if (memoryText) memoryLine.textContent = memoryText();
+  narrower.text();
   if (threadsText) threadsLine.textContent = threadsText();
   if (current.model) modelInfoLine.textContent = labelText(modelInfoText);
   if (stripHelpText) stripHelp.textContent = stripHelpText();
