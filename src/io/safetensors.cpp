@@ -261,12 +261,8 @@ void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size)
   for (size_t i = 0; i < st.entries_.size(); ++i) st.index_.emplace(st.entries_[i].name, i);
 }
 
-namespace {
-
-// count floats of a tensor starting at element `first`, as f32, from its bytes.
-void to_f32(const uint8_t* src, DType dtype, size_t first, size_t count, float* dst) {
+void to_f32(const uint8_t* src, DType dtype, size_t count, float* dst) {
   if (count == 0) return;
-  src += first * dtype_size(dtype);
   if (dtype == DType::F32) {
     std::memcpy(dst, src, count * sizeof(float));
     return;
@@ -277,8 +273,6 @@ void to_f32(const uint8_t* src, DType dtype, size_t first, size_t count, float* 
   else kernels::bf16_to_f32(halves.data(), dst, count);
 }
 
-}  // namespace
-
 const uint8_t* SafeTensors::data_of(const TensorEntry& e) const {
   TFP_CHECK(!header_only_, "safetensors '", source_, "': tensor '", e.name, "' has no data here (header only)");
   return (e.shard == 0 ? buffer_ : shard_buffers_[e.shard - 1]).data() + e.offset;
@@ -288,7 +282,7 @@ void f32_row(const SafeTensors& st, const TensorEntry& e, int64_t r, float* out)
   TFP_CHECK(dtype_is_float_supported(e.dtype) && e.shape.size() == 2 && r >= 0 && r < e.shape[0],
             "safetensors '", st.source(), "': tensor '", e.name, "' has no float row ", r);
   const size_t C = static_cast<size_t>(e.shape[1]);
-  to_f32(st.bytes(e).data(), e.dtype, static_cast<size_t>(r) * C, C, out);
+  to_f32(st.bytes(e).data() + static_cast<size_t>(r) * C * dtype_size(e.dtype), e.dtype, C, out);
 }
 
 const TensorEntry* SafeTensors::find(std::string_view name) const {
@@ -315,7 +309,7 @@ TensorView SafeTensors::f32(const TensorEntry& e) const {
   if (in_place) return TensorView(reinterpret_cast<const float*>(src), e.shape);
   if (copy.empty() && e.nbytes > 0) {  // converted (or aligned) once, on first use
     copy.resize(e.nbytes / dtype_size(e.dtype));
-    to_f32(src, e.dtype, 0, copy.size(), copy.data());
+    to_f32(src, e.dtype, copy.size(), copy.data());
   }
   return TensorView(copy.data(), e.shape);
 }

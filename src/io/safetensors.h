@@ -109,6 +109,10 @@ class SafeTensors {
   std::map<std::string, std::string> metadata_;
 };
 
+// count elements of a float dtype (F32, F16, BF16) at src, as f32 into dst; src may sit at
+// any byte offset (a piece of a file being read).
+void to_f32(const uint8_t* src, DType dtype, size_t count, float* dst);
+
 // Row r of a 2-D float tensor (F32, F16, BF16) as f32 into out (shape[1] floats), read
 // from the file's bytes: no converted copy is made or kept.
 void f32_row(const SafeTensors& st, const TensorEntry& e, int64_t r, float* out);

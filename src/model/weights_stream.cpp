@@ -289,14 +289,7 @@ void WeightsStream::Impl::elements(const Planned& t, const uint8_t* p, int64_t c
   while (count > 0) {
     const int64_t k = std::min(count, kBlock);
     floats.resize(static_cast<size_t>(k));
-    if (e.dtype == io::DType::F32) {
-      std::memcpy(floats.data(), p, static_cast<size_t>(k) * 4);
-    } else {
-      std::vector<uint16_t> halves(static_cast<size_t>(k));  // aligned: a piece may start anywhere
-      std::memcpy(halves.data(), p, static_cast<size_t>(k) * 2);
-      if (e.dtype == io::DType::F16) kernels::f16_to_f32(halves.data(), floats.data(), halves.size());
-      else kernels::bf16_to_f32(halves.data(), floats.data(), halves.size());
-    }
+    io::to_f32(p, e.dtype, static_cast<size_t>(k), floats.data());
     if (t.kind != Kind::f16)  // named as the binder names a bad weight (an f16 one it checks itself)
       for (int64_t i = 0; i < k; ++i)
         if (const float x = floats[static_cast<size_t>(i)]; !std::isfinite(x))
