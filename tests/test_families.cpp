@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "model/kv_cache.h"
 #include "model/model.h"
 #include "model/transformer.h"
+#include "model/weights_stream.h"
 #include "nn/observer.h"
 #include "api/tfp_inspect_api.h"
 #include "io/file.h"
@@ -385,5 +387,61 @@ TEST_CASE("families: the logit lens and head ablation work on the new families (
     CHECK(tensor_of(effect, "before") != tensor_of(effect, "after"));
     tfp_tensors_free(effect);
     tfp_model_free(m);
+  }
+}
+
+TEST_CASE("families: a per-head fused q|k|v is reordered where it lies, kept 16-bit or int8 (GPT-NeoX, BLOOM)") {
+  // The fixture rewritten as F16: asked for f16 the binder keeps every matrix 16-bit as stored,
+  // the fused q|k|v too (its rows reordered in the file's bytes); as stored, this small file is
+  // widened to f32 at bind. The 16-bit kernels widen B exactly, so the logits are equal bit for bit.
+  // Then the F32 fixture streamed in at int8: the stream writes the q|k|v as I8 rows in the
+  // file's order, the binder reorders rows and scales; the logits equal the in-heap int8 load's
+  // (rows are quantised one by one: the order does not change them).
+  const std::vector<int32_t> ids = {3, 17, 5, 42, 8, 1, 29};
+  for (const char* name : {"pythia_parallel", "bloom_alibi"}) {
+    CAPTURE(name);
+    const std::string dir = family_dir(name);
+    const std::string config = io::read_text_file(dir + "/config.json");
+    const io::SafeTensors f32_file = io::SafeTensors::load(dir + "/model.safetensors");
+    io::SafeTensorsWriter w;
+    for (const io::TensorEntry& e : f32_file.entries()) w.add_f32(e.name, e.shape, f32_file.f32(e).data, io::DType::F16);
+    const std::vector<uint8_t> f16_bytes = w.finish();
+    auto load_as = [&](std::vector<uint8_t> bytes, Precision p) {
+      ModelFiles f;
+      f.name = name;
+      f.config_json = config;
+      f.safetensors = std::move(bytes);
+      f.precision = p;
+      return load_model(std::move(f));
+    };
+    const LoadedModel kept = load_as(f16_bytes, Precision::f16), widened = load_as(f16_bytes, Precision::stored);
+    const nn::Linear& qkv = kept.weights().decoder_layers[0].attn.qkv;
+    CHECK_FALSE(qkv.weight16.empty());
+    CHECK(widened.weights().decoder_layers[0].attn.qkv.weight16.empty());
+    const Tensor a = forward_decoder_only(kept.config(), kept.weights(), ids).logits;
+    const Tensor b = forward_decoder_only(widened.config(), widened.weights(), ids).logits;
+    CHECK(diff(a, b) == 0);
+    // Against the reference: the F16 rounding of the weights only.
+    const nlohmann::json want = read_json(dir + "/expected.json");
+    if (want["input_ids"].get<std::vector<int32_t>>() == ids) CHECK(max_abs_diff(a.view(), want["logits"]) < 1e-2);
+
+    const std::vector<uint8_t> f32_bytes = io::read_file(dir + "/model.safetensors");
+    const LoadedModel in_heap = load_as(f32_bytes, Precision::int8);
+    WeightsStream s(f32_bytes.size(), "stream", config, Precision::int8);
+    std::memcpy(s.next(f32_bytes.size()), f32_bytes.data(), f32_bytes.size());
+    s.commit(f32_bytes.size());
+    REQUIRE(s.narrowing());
+    std::vector<uint8_t> narrowed = s.finish();
+    const io::SafeTensors header = io::SafeTensors::parse(std::vector<uint8_t>(narrowed), "stream");
+    bool qkv_i8 = false;
+    for (const io::TensorEntry& e : header.entries())
+      if (e.name.find("query_key_value.weight") != std::string::npos && e.name.find("_scale") == std::string::npos)
+        qkv_i8 = e.dtype == io::DType::I8;
+    CHECK(qkv_i8);
+    const LoadedModel streamed = load_as(std::move(narrowed), Precision::int8);
+    CHECK_FALSE(streamed.weights().decoder_layers[0].attn.qkv.weight8.q == nullptr);
+    const Tensor c = forward_decoder_only(streamed.config(), streamed.weights(), ids).logits;
+    const Tensor d = forward_decoder_only(in_heap.config(), in_heap.weights(), ids).logits;
+    CHECK(diff(c, d) == 0);
   }
 }

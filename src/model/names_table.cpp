@@ -52,21 +52,20 @@ std::string substitute_index(std::string name, const std::string& index) {
   return name;
 }
 
-// [h][q k v][D] rows (or entries, for a bias) → [q k v][h][D]: the view of a fused
-// per-head projection the engine's q | k | v layout expects.
-Tensor per_head_qkv_to_blocks(const TensorView& t, int64_t H, int64_t D) {
-  const int64_t rows = t.dim(0), cols = t.rank() == 2 ? t.dim(1) : 1;
-  TFP_CHECK(rows == 3 * H * D, "per-head q|k|v tensor ", shape_str(t.shape), " does not hold 3 × ", H,
-            " heads × ", D);
-  Tensor out(t.shape);
+}  // namespace
+
+void per_head_qkv_rows_in_place(void* data, int64_t rows, int64_t H, int64_t D, size_t row_bytes) {
+  TFP_CHECK(rows == 3 * H * D, "a per-head q|k|v tensor of ", rows, " rows does not hold 3 × ", H, " heads × ", D);
+  uint8_t* p = static_cast<uint8_t*>(data);
+  const std::vector<uint8_t> was(p, p + static_cast<size_t>(rows) * row_bytes);
   for (int64_t h = 0; h < H; ++h)
     for (int64_t part = 0; part < 3; ++part)
-      for (int64_t d = 0; d < D; ++d) {
-        const float* src = t.data + ((h * 3 + part) * D + d) * cols;
-        std::copy(src, src + cols, out.ptr() + ((part * H + h) * D + d) * cols);
-      }
-  return out;
+      for (int64_t d = 0; d < D; ++d)
+        std::memcpy(p + static_cast<size_t>((part * H + h) * D + d) * row_bytes,
+                    was.data() + static_cast<size_t>((h * 3 + part) * D + d) * row_bytes, row_bytes);
 }
+
+namespace {
 
 int64_t first_non_finite(const TensorView& v) {
   const int64_t n = v.numel();
@@ -279,7 +278,8 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
     used.insert(e);
     if (e->dtype == io::DType::I8 && slot.int8) {  // int8 + its scales (model/precision.h)
       if (slot.linear && slot.view == &slot.linear->weight) slot.linear->layout = layout;
-      if (std::string why = bind_int8(st, *e, slot, transform != NameRule::Transform::none, used); !why.empty())
+      const bool per_head = transform == NameRule::Transform::per_head_qkv;
+      if (std::string why = bind_int8(st, *e, slot, per_head ? cfg.n_heads : 0, cfg.head_dim(), used); !why.empty())
         problems.push_back("tensor '" + e->name + "' (role " + slot.role + ") " + why);
       else
         ++report.bound;
@@ -307,13 +307,22 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
     // A 16-bit matrix (a Linear weight, a token table) of a large checkpoint stays as
     // stored: the kernels widen what they read, so the model holds no f32 copy of it.
     const std::span<const uint8_t> raw = st.bytes(*e);
-    if (keep16 && slot.half && e->dtype != io::DType::F32 && transform == NameRule::Transform::none &&
+    // A per-head fused q|k|v is put in q | k | v order where it lies, in the file's own bytes
+    // (the model holds them; no reordered copy): rows of a matrix, entries of a bias.
+    const bool per_head = transform == NameRule::Transform::per_head_qkv;
+    const auto reorder = [&](const void* data, size_t elem_bytes) {
+      const int64_t cols = e->shape.size() == 2 ? e->shape[1] : 1;
+      per_head_qkv_rows_in_place(const_cast<void*>(data), e->shape[0], cfg.n_heads, cfg.head_dim(),
+                                 static_cast<size_t>(cols) * elem_bytes);
+    };
+    if (keep16 && slot.half && e->dtype != io::DType::F32 &&
         reinterpret_cast<uintptr_t>(raw.data()) % alignof(uint16_t) == 0) {
       HalfView h{reinterpret_cast<const uint16_t*>(raw.data()), e->dtype == io::DType::BF16};
       if (const auto [bad, nan] = first_non_finite16(h, e->shape); bad >= 0) {
         non_finite(bad, nan);
         continue;
       }
+      if (per_head) reorder(raw.data(), 2);
       h.finite = true;
       *slot.view = TensorView(nullptr, e->shape);
       *slot.half = h;
@@ -325,9 +334,8 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
       non_finite(bad, std::isnan(v.data[bad]));
       continue;
     }
-    *slot.view = transform == NameRule::Transform::per_head_qkv
-                     ? w.own(per_head_qkv_to_blocks(v, cfg.n_heads, cfg.head_dim()))
-                     : v;
+    if (per_head) reorder(v.data, sizeof(float));  // the file's F32 bytes, or its f32 copy of 16-bit ones
+    *slot.view = v;
     ++report.bound;
   }
 

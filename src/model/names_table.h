@@ -33,7 +33,8 @@ namespace tfp::model {
 struct NameRule {
   // How the file's tensor becomes the role's: as it is, or reordered from a q|k|v
   // projection fused per head ([h0: q k v][h1: q k v]…, GPT-NeoX and BLOOM) into the
-  // engine's q | k | v blocks (a copy the model owns).
+  // engine's q | k | v blocks, in place in the checkpoint's bytes (whatever its dtype:
+  // f32, 16-bit kept as stored, int8 rows with their scales).
   enum class Transform { none, per_head_qkv };
 
   const char* role;   // "dec.{i}.attn.qkv.weight"
@@ -98,6 +99,11 @@ struct SlotSource {
 };
 std::vector<SlotSource> slot_sources(CheckpointFamily family, const io::SafeTensors& st,
                                      const std::vector<WeightSlot>& slots);
+
+// Rows [h][q k v][D] → [q k v][h][D] in place, each row_bytes long (a weight row, a bias
+// entry, an int8 row's scale): a per-head fused q|k|v (GPT-NeoX, BLOOM) in the engine's
+// q | k | v order. rows must be 3·H·D. One copy of the tensor as scratch.
+void per_head_qkv_rows_in_place(void* data, int64_t rows, int64_t H, int64_t D, size_t row_bytes);
 
 // '*' matches any run of characters; "{i}" matches a run of digits.
 bool name_pattern_match(std::string_view pattern, std::string_view name);

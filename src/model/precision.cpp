@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "kernels/kernels.h"
+#include "model/names_table.h"
 #include "nn/quantize_int8.h"
 
 namespace tfp::model {
@@ -209,9 +210,8 @@ std::string weights_precision_held(const ModelConfig& cfg, const ModelWeights& w
   return kind.empty() ? "f32" : kind;
 }
 
-std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, WeightSlot& slot, bool transformed,
-                      std::unordered_set<const io::TensorEntry*>& used) {
-  if (transformed) return "is I8, but this family's tensor is rearranged at load: int8 is not supported for it";
+std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, WeightSlot& slot, int64_t qkv_heads,
+                      int64_t qkv_head_dim, std::unordered_set<const io::TensorEntry*>& used) {
   const Shape want = slot.expected_now();
   if (e.shape != want) return "has shape " + shape_str(e.shape) + ", expected " + shape_str(want);
   const int64_t O = slot.expected[0], I = slot.expected.size() == 2 ? slot.expected[1] : 0;
@@ -227,6 +227,12 @@ std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, Weigh
     if (!std::isfinite(scale.data[o]) || scale.data[o] < 0)
       return "has scale " + std::to_string(scale.data[o]) + " at [" + std::to_string(o) + "] (scales must be finite and >= 0)";
   const int8_t* q = reinterpret_cast<const int8_t*>(st.bytes(e).data());
+  if (qkv_heads > 0) {  // a per-head fused q|k|v: its rows and their scales in q | k | v order, in place
+    if (is_in_out(slot) || O != 3 * qkv_heads * qkv_head_dim)
+      return "is a per-head fused q|k|v of shape " + shape_str(e.shape) + " that int8 cannot reorder";
+    per_head_qkv_rows_in_place(const_cast<int8_t*>(q), O, qkv_heads, qkv_head_dim, static_cast<size_t>(I));
+    per_head_qkv_rows_in_place(const_cast<float*>(scale.data), O, qkv_heads, qkv_head_dim, sizeof(float));
+  }
   if (is_in_out(slot)) {
     // (in, out) → (out, in) once, in place: a SafeTensors owns its bytes (parsed from a
     // moved-in vector), so the weights stay held once (a copy kept GPT-2-small's 81 MiB of

@@ -51,9 +51,10 @@ std::string weights_precision_held(const ModelConfig& cfg, const ModelWeights& w
 
 // For the checkpoint binder: binds I8 tensor e and its e.name + "_scale" companion to
 // slot (a Linear weight or token table), transposing an InOut Linear's (in, out) matrix
-// to (out, in) in place, in st's own bytes. Marks the scale entry used. Returns "" or why
-// it cannot ("has no companion 'x_scale' tensor ...").
-std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, WeightSlot& slot,
-                      bool transformed, std::unordered_set<const io::TensorEntry*>& used);
+// to (out, in) in place, in st's own bytes, and putting a per-head fused q|k|v's rows and
+// scales in q | k | v order (qkv_heads > 0: its H heads of qkv_head_dim). Marks the scale
+// entry used. Returns "" or why it cannot ("has no companion 'x_scale' tensor ...").
+std::string bind_int8(const io::SafeTensors& st, const io::TensorEntry& e, WeightSlot& slot, int64_t qkv_heads,
+                      int64_t qkv_head_dim, std::unordered_set<const io::TensorEntry*>& used);
 
 }  // namespace tfp::model

@@ -168,7 +168,8 @@ bool WeightsStream::Impl::plan_narrowing(size_t total) {
     WeightSlot& slot = slots[i];
     const SlotSource& src = sources[i];
     const io::TensorEntry* e = src.entry;
-    if (!e || !slot.half || slot.expected.size() != 2 || src.transform != NameRule::Transform::none) continue;
+    // (A per-head fused q|k|v is narrowed in the file's row order: the binder reorders its rows.)
+    if (!e || !slot.half || slot.expected.size() != 2) continue;
     const bool linear_weight = slot.linear && slot.view == &slot.linear->weight;
     if (linear_weight) slot.linear->layout = src.layout;
     if (e->shape != slot.expected_now()) continue;  // the binder names the mismatch

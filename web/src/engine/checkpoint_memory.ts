@@ -8,15 +8,13 @@
 //   - every weight file's bytes (F32 tensors are used where they lie);
 //   - an f32 copy of the F16/BF16 tensors the engine widens (model/names_table.h): all of
 //     them when the file's 16-bit tensors total less than 16 MiB; otherwise only those that
-//     are not matrices it reads as stored (Linear weights, token tables stay 16-bit), and
-//     twice for a per-head fused q|k|v (GPT-NeoX, BLOOM), which is widened and reordered.
+//     are not matrices it reads as stored (Linear weights and token tables stay 16-bit; a
+//     per-head fused q|k|v of GPT-NeoX or BLOOM is reordered where it lies).
 // Asked for f32, f16 or int8 (model/precision.h), the matrices are held in that precision
 // and everything else in f32. How the load gets there sets its peak:
 //   - one model.safetensors at f16 or int8 is narrowed as it streams in
 //     (model/weights_stream.h): the heap holds the narrowed file, not the stored one. A
-//     per-head fused q|k|v is not narrowed on the way: the whole model is then rewritten
-//     once more in the heap (narrowed file + the weights as held). A GPT-2 file with its
-//     own lm_head.weight passes through whole;
+//     GPT-2 file with its own lm_head.weight passes through whole;
 //   - otherwise (shards, f32, a pass-through file) the stored files are bound first and, when
 //     they do not already hold that precision, rewritten in it: files + f32 copies + held.
 // Activations, the KV cache and the tokenizer come on top; for the models this page is
@@ -90,17 +88,12 @@ interface HeaderTensor { name: string; dtype: string; shape: number[]; elements:
 
 const isHalf = (t: HeaderTensor) => t.dtype === 'F16' || t.dtype === 'BF16';
 const isFloat = (t: HeaderTensor) => t.dtype === 'F32' || isHalf(t);
-/** A per-head fused q|k|v (GPT-NeoX, BLOOM): reordered at load, so not narrowed as it streams. */
-const isFusedQkv = (t: HeaderTensor) => /query_key_value/.test(t.name);
 
 /** A matrix the precision applies to (model/precision.h: Linear weights and token tables), not
  *  a position, relative-bias or token-type table. */
 function isMatrix(t: HeaderTensor): boolean {
   return t.shape.length === 2 && (isFloat(t) || t.dtype === 'I8') && !/wpe|position|relative_attention_bias|token_type/.test(t.name);
 }
-
-/** Whether the engine reads this 16-bit tensor as stored when it keeps 16-bit matrices. */
-const keptAsStored = (t: HeaderTensor) => isMatrix(t) && !isFusedQkv(t);
 
 /** Bytes of a matrix held at p: 4 (f32), 2 (f16), or 1 + its f32 scale per row (int8). */
 function matrixBytes(t: HeaderTensor, p: Exclude<LoadPrecision, ''>): number {
@@ -137,9 +130,9 @@ async function readHeader(f: NamedBlob): Promise<{ tensors: HeaderTensor[]; decl
 function f32Copies(tensors: HeaderTensor[], keep: boolean): { bytes: number; count: number } {
   let bytes = 0, count = 0;
   for (const t of tensors) {
-    if (!isHalf(t) || (keep && keptAsStored(t))) continue;
+    if (!isHalf(t) || (keep && isMatrix(t))) continue;
     count += 1;
-    bytes += 4 * t.elements * (isFusedQkv(t) ? 2 : 1);
+    bytes += 4 * t.elements;
   }
   return { bytes, count };
 }
@@ -174,14 +167,13 @@ export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEA
   const copies = f32Copies(tensors, true).bytes;
   const names = new Set(tensors.map((t) => t.name));
   const passesThrough = weights.length > 1 || (names.has('lm_head.weight') && (names.has('wte.weight') || names.has('transformer.wte.weight')))
-    || !tensors.some((t) => keptAsStored(t) && !already(t));
+    || !tensors.some((t) => isMatrix(t) && !already(t));
   if (passesThrough) {
     const rewritten = tensors.some((t) => isMatrix(t) && !already(t));
     return { ...base, heldBytes: held, totalBytes: fileBytes + copies + (rewritten ? held : 0) };
   }
-  const narrowed = fileBytes + tensors.reduce((a, t) => a + (keptAsStored(t) && !already(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
-  const rewritten = tensors.some((t) => isMatrix(t) && !keptAsStored(t) && !already(t));
-  return { ...base, heldBytes: held, totalBytes: narrowed + copies + (rewritten ? held : 0) };
+  const narrowed = fileBytes + tensors.reduce((a, t) => a + (isMatrix(t) && !already(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
+  return { ...base, heldBytes: held, totalBytes: narrowed + copies };
 }
 
 /** "1,234 MB" (10^6 bytes, as file managers show sizes). */
