@@ -265,6 +265,8 @@ let currentName: () => string = () => current.label;
 /** How to open the current model again after the engine's worker was replaced (its
  * weights may have been transferred to the old worker), and whether that is under way. */
 let reopen: (() => Promise<void>) | null = null;
+/** The precision the open model was asked for ('' = as stored): what a failed reopen returns to. */
+let openedPrecision: PlayState['precision'] = '';
 let restoring = false;
 
 /** The first catalog model's load, asked of the engine as soon as the page has read its
@@ -326,6 +328,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     // compute() asks the worker for the text's tokens and pass now; the page sets itself up
     // for the model below while the worker runs them (the rest of this function is
     // synchronous, so none of compute()'s replies is handled before it is done).
+    openedPrecision = precision;
     setState({ ...state, model: id, precision, ...(fresh ? { set: '', ablate: '' } : {}) }, true);
     debug.modelInfo = model.info;
     debug.modelLabel = label;
@@ -372,7 +375,11 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     const still = current.model ? currentName : null;
     showLoadError(() => t('play.loadFailed', { label: name(), message: msg }) + (still ? t('play.stillUsing', { label: still() }) : ''));
     debug.errors.push(msg);
-    if (current.model) modelSelect.value = state.model;
+    if (current.model) {  // the open model stays: so do the picker, the switch and the URL's precision
+      modelSelect.value = state.model;
+      precisionSwitch.setModel(current.model.info);
+      setState({ ...state, precision: openedPrecision }, false);
+    }
     document.body.dataset.loadErrors = String(Number(document.body.dataset.loadErrors ?? 0) + 1);
   } finally {
     progressBox.hidden = true;
