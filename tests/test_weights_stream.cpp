@@ -65,7 +65,7 @@ TEST_CASE("weights stream: every family, f16 and int8, any piece size: the numbe
     bool narrows;  // false: nothing the stream can narrow, or a file it must pass through
   };
   const Case cases[] = {
-      {"gpt2_tiny", true},            {"gpt2_tiny_lmhead_f16", false},  // lm_head.weight: its tie is checked on the file
+      {"gpt2_tiny", true},            {"gpt2_tiny_lmhead_f16", true},  // lm_head.weight kept; its tie checked at int8
       {"bert_mlm_tiny", true},        {"bert_tiny_f16", true},  // f16: stays as stored; int8: narrowed
       {"torch_transformer", true},    {"torch_decoder", true},
       {"families/llama_gqa", true},   {"families/llama_bf16", true},
@@ -175,5 +175,37 @@ TEST_CASE("weights stream: bad input is named, and a file the load would refuse 
                          Error);
     Streamed tiny = stream_in(std::vector<uint8_t>{1, 2, 3}, config, Precision::int8, 2);
     CHECK_THROWS_WITH_AS(load(config, std::move(tiny.file), Precision::int8), doctest::Contains("too short"), Error);
+  }
+}
+
+TEST_CASE("weights stream: GPT-2 with its own lm_head.weight is narrowed; the tie is checked in wte's precision") {
+  // lm_head.weight stays as the file stores it; wte is narrowed. The load compares them with
+  // the head narrowed as wte was: equal for a tied head (the logits of a whole-file load at
+  // that precision, bit for bit), refused for an untied one.
+  const std::string dir = testing::checkpoint_dir("gpt2_tiny");
+  const std::string config = io::read_text_file(dir + "/config.json");
+  const io::SafeTensors st = io::SafeTensors::load(dir + "/model.safetensors");
+  auto with_head = [&](float bump) {
+    io::SafeTensorsWriter w;
+    for (const io::TensorEntry& e : st.entries()) w.add_f32(e.name, e.shape, st.f32(e).data);
+    const TensorView wte = st.f32("wte.weight");
+    std::vector<float> head(wte.data, wte.data + wte.numel());
+    head[17] += bump;
+    w.add_f32("lm_head.weight", wte.shape, head.data());
+    return w.finish();
+  };
+  const std::vector<uint8_t> tied = with_head(0), untied = with_head(0.5f);
+  const std::vector<int32_t> ids = {5, 77, 3, 200, 13, 1, 263, 42};
+  for (const Precision p : {Precision::f16, Precision::int8}) {
+    CAPTURE(precision_name(p));
+    Streamed s = stream_in(tied, config, p, 4096);
+    CHECK(s.narrowed);
+    const LoadedModel a = load(config, std::move(s.file), p), b = load(config, tied, p);
+    const Tensor la = forward_decoder_only(a.config(), a.weights(), ids).logits;
+    const Tensor lb = forward_decoder_only(b.config(), b.weights(), ids).logits;
+    REQUIRE(la.data.size() == lb.data.size());
+    CHECK(std::memcmp(la.data.data(), lb.data.data(), la.data.size() * sizeof(float)) == 0);
+    Streamed u = stream_in(untied, config, p, 4096);
+    CHECK_THROWS_WITH_AS(load(config, std::move(u.file), p), doctest::Contains("lm_head.weight differs from wte.weight"), Error);
   }
 }

@@ -188,6 +188,32 @@ int tfp_model_files_stream_begin(tfp_model_files* files, size_t weights_bytes) {
   });
 }
 
+namespace {
+
+// The stream's file, once all its bytes are in: model.safetensors, or the shard it receives.
+void end_stream(tfp_model_files* files) {
+  if (!files->stream) return;
+  const std::unique_ptr<tfp::model::WeightsStream> stream = std::move(files->stream);
+  if (files->stream_shard.empty()) files->files.safetensors = stream->finish();
+  else files->files.shards.emplace_back(std::move(files->stream_shard), stream->finish());
+  files->stream_shard.clear();
+}
+
+}  // namespace
+
+int tfp_model_files_stream_shard_begin(tfp_model_files* files, const char* name, size_t bytes) {
+  return tfp::api::guard("tfp_model_files_stream_shard_begin", [&] {
+    const char* f = "tfp_model_files_stream_shard_begin";
+    TFP_API_REQUIRE(files != nullptr && name != nullptr && *name, f, ": files or name is NULL or empty");
+    TFP_API_REQUIRE(!files->taken && files->files.safetensors.empty() && (!files->stream || !files->stream_shard.empty()),
+                    f, ": these files hold model.safetensors (create them with weights_bytes 0)");
+    end_stream(files);
+    files->stream = std::make_unique<tfp::model::WeightsStream>(
+        bytes, tfp::io::join_path(files->files.name, name), files->files.config_json, files->files.precision);
+    files->stream_shard = name;
+  });
+}
+
 int tfp_model_files_stream_next(tfp_model_files* files, size_t n, uint8_t** where) {
   if (where) *where = nullptr;
   return tfp::api::guard("tfp_model_files_stream_next", [&] {
@@ -213,10 +239,7 @@ int tfp_model_load(tfp_model_files* files, tfp_model** out) {
     TFP_API_REQUIRE(files != nullptr && out != nullptr, "tfp_model_load: files or out is NULL");
     TFP_API_REQUIRE(!files->taken, "tfp_model_load: these files were already loaded (stage them again)");
     files->taken = true;
-    if (files->stream) {
-      std::unique_ptr<tfp::model::WeightsStream> stream = std::move(files->stream);
-      files->files.safetensors = stream->finish();
-    }
+    end_stream(files);
     tfp::model::ModelFiles f = std::move(files->files);
     files->files = {};
     if (tfp::model::is_gru_config_json(f.config_json)) *out = tfp::api::load_gru_model(std::move(f));

@@ -17,6 +17,7 @@
 struct tfp_model_files {
   tfp::model::ModelFiles files;
   std::unique_ptr<tfp::model::WeightsStream> stream;  // tfp_model_files_stream_begin: the weights as they arrive
+  std::string stream_shard;  // the shard `stream` receives (tfp_model_files_stream_shard_begin); "" = model.safetensors
   bool taken = false;  // the weights were handed to tfp_model_load
 };
 

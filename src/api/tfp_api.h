@@ -245,6 +245,14 @@ int tfp_model_files_set_precision(tfp_model_files* files, const char* precision)
 int tfp_model_files_stream_begin(tfp_model_files* files, size_t weights_bytes);
 int tfp_model_files_stream_next(tfp_model_files* files, size_t n, uint8_t** where);
 int tfp_model_files_stream_commit(tfp_model_files* files, size_t n);
+/* A sharded checkpoint streamed in (create the files with weights_bytes 0, set the config
+ * and precision first): begins the shard file `name` (as model.safetensors.index.json names
+ * it) of `bytes` bytes, whose pieces then go through tfp_model_files_stream_next / _commit
+ * as above. The next shard's begin, or tfp_model_load, ends it (a shard short of its bytes
+ * is an error naming it). Asked for f16 or int8, each shard's matrices are narrowed as they
+ * arrive, so the heap never holds the stored shards; otherwise a shard's bytes go straight
+ * into its own buffer, as tfp_model_files_add_shard's. */
+int tfp_model_files_stream_shard_begin(tfp_model_files* files, const char* name, size_t bytes);
 
 /* Parses and binds the staged files. The weights buffer is moved into the model (the
  * staging handle is left empty either way: a failed load must be staged again).

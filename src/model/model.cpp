@@ -11,6 +11,7 @@
 #include "io/file.h"
 #include "kernels/kernels.h"
 #include "model/weight_layout.h"
+#include "nn/quantize_int8.h"
 #include "tokenizer/tokenizer_json.h"
 
 namespace tfp::model {
@@ -91,21 +92,30 @@ LoadedModel load_model(ModelFiles files) {
   m.tensors = st;
   m.model.backing = st;
   // GPT-2 ties its LM head to wte; a stored lm_head.weight is accepted only if it is that
-  // same matrix (an untied head would otherwise be silently replaced by wte).
+  // same matrix (an untied head would otherwise be silently replaced by wte), compared in
+  // the precision the table is held in: a table narrowed as the file streamed in
+  // (model/weights_stream.h) must be the head narrowed the same way.
   if (m.family == CheckpointFamily::gpt2) {
     if (const io::TensorEntry* head = st->find("lm_head.weight"); head && io::dtype_is_float_supported(head->dtype)) {
-      // Row by row, widening 16-bit rows into small buffers (no f32 copy of either table).
+      // Row by row, through small buffers (no f32 copy of either table).
       const EmbeddingWeights& e = m.model.weights.embed;
       bool same = head->shape == e.token.shape && head->shape.size() == 2;
       const int64_t C = same ? head->shape[1] : 0;
-      std::vector<float> a(static_cast<size_t>(C)), b(static_cast<size_t>(C));
+      std::vector<float> a(static_cast<size_t>(C));
+      std::vector<int8_t> q(static_cast<size_t>(C));
       for (int64_t r = 0; same && r < head->shape[0]; ++r) {
         io::f32_row(*st, *head, r, a.data());
-        if (!e.token8.empty()) for (int64_t c = 0; c < C; ++c) b[c] = static_cast<float>(e.token8.q[r * C + c]) * e.token8.scale[r];
-        else if (e.token16.empty()) std::copy_n(e.token.data + r * C, C, b.data());
-        else if (e.token16.bf16) kernels::bf16_to_f32(e.token16.data + r * C, b.data(), b.size());
-        else kernels::f16_to_f32(e.token16.data + r * C, b.data(), b.size());
-        same = a == b;
+        if (!e.token8.empty()) {  // int8: quantised as a table row is (one channel)
+          float scale = 0;
+          nn::quantize_int8_channels_into(a.data(), 1, C, C, 1, q.data(), &scale);
+          same = scale == e.token8.scale[r] && std::equal(q.begin(), q.end(), e.token8.q + r * C);
+        } else if (!e.token16.empty()) {  // 16-bit: rounded as the table's format rounds
+          const uint16_t* row = e.token16.data + r * C;
+          for (int64_t c = 0; same && c < C; ++c)
+            same = (e.token16.bf16 ? kernels::f32_to_bf16_one(a[c]) : kernels::f32_to_f16_one(a[c])) == row[c];
+        } else {
+          same = std::equal(a.begin(), a.end(), e.token.data + r * C);
+        }
       }
       TFP_CHECK(same, st->source(), ": lm_head.weight differs from wte.weight, but GPT-2 ties them "
                 "(untied heads are not supported)");

@@ -157,8 +157,6 @@ bool WeightsStream::Impl::plan_narrowing(size_t total) {
   }
   ModelConfig cfg = parsed.config;
   if (parsed.family == CheckpointFamily::bert && bert_has_mlm_head(st)) cfg.encoder_head = EncoderHead::masked_lm;
-  if (parsed.family == CheckpointFamily::gpt2 && (st.contains("lm_head.weight") || st.contains("transformer.lm_head.weight")))
-    return false;
 
   ModelWeights w = ModelWeights::for_config(cfg);
   std::vector<WeightSlot> slots = weight_slots(cfg, w);

@@ -18,8 +18,9 @@
 // The bytes pass through unchanged (the file is held whole, as before) when narrowing does
 // not apply or cannot be planned from the header and config: precision stored or f32, no
 // config, a header or config that does not parse (the load then reports it as usual),
-// nothing to narrow, a GPT-2 lm_head.weight (its tie to wte is checked on the file's
-// values), a tensor named like a scale the stream would add.
+// nothing to narrow, a tensor named like a scale the stream would add. (A GPT-2
+// lm_head.weight is kept as it is: the load checks its tie to wte in the precision wte is
+// held in.)
 #pragma once
 #include <cstddef>
 #include <cstdint>

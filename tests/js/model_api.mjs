@@ -102,9 +102,40 @@ export class ModelApi extends Api {
       this.check(this.m._tfp_model_files_stream_begin(files, weights.byteLength));
       for (let at = 0; at < weights.byteLength; at += piece) {
         const part = weights.subarray(at, at + piece);
-        this.m.HEAPU8.set(part, this.out((s) => this.m._tfp_model_files_stream_next(files, part.length, s)));
+        const where = this.out((s) => this.m._tfp_model_files_stream_next(files, part.length, s));
+        this.m.HEAPU8.set(part, where);  // a view made after the call: the heap may have grown
         this.check(this.m._tfp_model_files_stream_commit(files, part.length));
       }
+      return this.out((s) => this.m._tfp_model_load(files, s));
+    } finally {
+      this.m._tfp_model_files_free(files);
+    }
+  }
+  /** A sharded checkpoint ({ name, bytes } shards and the index's text), each shard reserved
+   * whole (tfp_model_files_add_shard) or, with `stream`, streamed in `piece`-byte pieces
+   * (tfp_model_files_stream_shard_begin) as the page streams them; held in `precision`. */
+  loadShards({ config, shards, index }, { name = 'fixture', precision = '', stream = false, piece = 4096 } = {}) {
+    const files = this.out((s) => this.m._tfp_model_files_create(0, s));
+    try {
+      this.withBytes(enc.encode(config), (p, n) => this.check(this.m._tfp_model_files_set_config(files, p, n)));
+      this.withBytes(enc.encode(name + '\0'), (p) => this.check(this.m._tfp_model_files_set_name(files, p)));
+      if (precision) this.withBytes(enc.encode(precision + '\0'), (p) => this.check(this.m._tfp_model_files_set_precision(files, p)));
+      for (const shard of shards) {
+        const n = enc.encode(shard.name + '\0');
+        if (!stream) {
+          const data = this.withBytes(n, (p) => this.out((s) => this.m._tfp_model_files_add_shard(files, p, shard.bytes.length, s)));
+          this.m.HEAPU8.set(shard.bytes, data);  // a view made after the call: the heap may have grown
+          continue;
+        }
+        this.withBytes(n, (p) => this.check(this.m._tfp_model_files_stream_shard_begin(files, p, shard.bytes.length)));
+        for (let at = 0; at < shard.bytes.length; at += piece) {
+          const part = shard.bytes.subarray(at, at + piece);
+          const where = this.out((s) => this.m._tfp_model_files_stream_next(files, part.length, s));
+          this.m.HEAPU8.set(part, where);
+          this.check(this.m._tfp_model_files_stream_commit(files, part.length));
+        }
+      }
+      this.withBytes(enc.encode(index), (p, n) => this.check(this.m._tfp_model_files_set_index(files, p, n)));
       return this.out((s) => this.m._tfp_model_load(files, s));
     } finally {
       this.m._tfp_model_files_free(files);

@@ -3,7 +3,8 @@
 // (tfp_model_files_create) at the same precision: identical info and logits, bit for bit
 // (model/weights_stream.h narrows exactly as the whole-file load does; the native suite,
 // test_weights_stream.cpp, checks every family). Bad input is a message, and the module
-// then loads and runs a good model.
+// then loads and runs a good model. A sharded checkpoint streams shard by shard
+// (tfp_model_files_stream_shard_begin): the same info and logits as its shards reserved whole.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp } from './tfp_module.mjs';
@@ -68,5 +69,84 @@ test('streamed bad input: more bytes than announced, a NaN to quantise, a trunca
     assert.equal(api.info(m).precision, 'int8');
   } finally {
     api.free(m);
+  }
+});
+
+/** A safetensors file split into two shards (its first tensors, the rest) and their index. */
+function twoShards(bytes) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  const names = Object.keys(header).filter((k) => k !== '__metadata__');
+  const groups = [names.slice(0, names.length >> 1), names.slice(names.length >> 1)];
+  const shards = groups.map((group, i) => {
+    const head = {}, parts = [];
+    let at = 0;
+    for (const k of group) {
+      const [b, e] = header[k].data_offsets;
+      parts.push(bytes.subarray(8 + n + b, 8 + n + e));
+      head[k] = { dtype: header[k].dtype, shape: header[k].shape, data_offsets: [at, at + e - b] };
+      at += e - b;
+    }
+    let text = JSON.stringify(head);
+    text += ' '.repeat((8 - (text.length % 8)) % 8);
+    const h = new TextEncoder().encode(text), out = new Uint8Array(8 + h.length + at);
+    new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+    out.set(h, 8);
+    let o = 8 + h.length;
+    for (const p of parts) { out.set(p, o); o += p.length; }
+    return { name: `model-0000${i + 1}-of-00002.safetensors`, bytes: out };
+  });
+  const index = { weight_map: Object.fromEntries(groups.flatMap((g, i) => g.map((k) => [k, shards[i].name]))) };
+  return { shards, index: JSON.stringify(index) };
+}
+
+for (const precision of ['', 'f16', 'int8']) {
+  test(`gpt2_tiny in two shards streamed at ${precision || 'stored'}: the info and logits of its shards reserved whole`, () => {
+    const files = readFixture('gpt2_tiny');
+    const sharded = { config: files.config, ...twoShards(files.weights) };
+    const whole = api.loadShards(sharded, { precision });
+    try {
+      const want = api.forward(whole, ids).logits;
+      assert.equal(api.info(whole).precision, precision || 'f32');
+      for (const piece of [1, 333, 65536]) {
+        const m = api.loadShards(sharded, { precision, stream: true, piece });
+        try {
+          const a = api.info(m), b = api.info(whole);
+          assert.equal(a.precision, b.precision);
+          assert.equal(a.weights_bytes, b.weights_bytes);
+          assert.deepEqual(Array.from(api.forward(m, ids).logits.data), Array.from(want.data), `piece ${piece}`);
+        } finally {
+          api.free(m);
+        }
+      }
+    } finally {
+      api.free(whole);
+    }
+  });
+}
+
+test('a streamed shard short of its bytes is named when the next begins; the module then loads a good model', () => {
+  const files = readFixture('gpt2_tiny');
+  const { shards, index } = twoShards(files.weights);
+  const short = [{ ...shards[0], bytes: shards[0].bytes }, shards[1]];
+  // Announce one byte more than given: the first shard ends short.
+  const m = api.m, enc = new TextEncoder();
+  const staged = api.out((s) => m._tfp_model_files_create(0, s));
+  try {
+    api.withBytes(enc.encode(files.config), (p, n) => api.check(m._tfp_model_files_set_config(staged, p, n)));
+    api.withBytes(enc.encode('short\0'), (p) => api.check(m._tfp_model_files_set_name(staged, p)));
+    api.withBytes(enc.encode(short[0].name + '\0'), (p) => api.check(m._tfp_model_files_stream_shard_begin(staged, p, short[0].bytes.length + 1)));
+    m.HEAPU8.set(short[0].bytes, api.out((s) => m._tfp_model_files_stream_next(staged, short[0].bytes.length, s)));
+    api.check(m._tfp_model_files_stream_commit(staged, short[0].bytes.length));
+    assert.throws(() => api.withBytes(enc.encode(short[1].name + '\0'), (p) => api.check(m._tfp_model_files_stream_shard_begin(staged, p, short[1].bytes.length))),
+      (e) => e.status === 2 && /short\/model-00001-of-00002\.safetensors/.test(e.message));
+  } finally {
+    m._tfp_model_files_free(staged);
+  }
+  const good = api.loadShards({ config: files.config, shards, index }, { precision: 'int8', stream: true });
+  try {
+    assert.equal(api.info(good).precision, 'int8');
+  } finally {
+    api.free(good);
   }
 });

@@ -12,11 +12,11 @@
 //     per-head fused q|k|v of GPT-NeoX or BLOOM is reordered where it lies).
 // Asked for f32, f16 or int8 (model/precision.h), the matrices are held in that precision
 // and everything else in f32. How the load gets there sets its peak:
-//   - one model.safetensors at f16 or int8 is narrowed as it streams in
-//     (model/weights_stream.h): the heap holds the narrowed file, not the stored one. A
-//     GPT-2 file with its own lm_head.weight passes through whole;
-//   - otherwise (shards, f32, a pass-through file) the stored files are bound first and, when
-//     they do not already hold that precision, rewritten in it: files + f32 copies + held.
+//   - at f16 or int8, model.safetensors or each shard is narrowed as it streams in
+//     (model/weights_stream.h): the heap holds the narrowed files, not the stored ones (a
+//     GPT-2 file's own lm_head.weight stays as stored: the load checks its tie to wte);
+//   - at f32 the stored files are bound first and, when they do not already hold f32,
+//     rewritten in it: files + f32 copies + held.
 // Activations, the KV cache and the tokenizer come on top; for the models this page is
 // meant for they are small beside the weights (a 32-token forward pass of a 262k-token
 // vocabulary's logits is 33 MB), so the estimate names the weights only.
@@ -154,8 +154,12 @@ export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEA
     tensors: tensors.length, files: weights.length };
   if (precision === '') return { ...base, heldBytes: fileBytes + stored.bytes, totalBytes: fileBytes + stored.bytes };
 
+  // GPT-2's own lm_head.weight beside wte: not a weight of the model (wte is its head), kept
+  // in the files for the load's check of the tie.
+  const names = new Set(tensors.map((t) => t.name));
+  const tiedHead = (t: HeaderTensor) => /(^|\.)lm_head\.weight$/.test(t.name) && (names.has('wte.weight') || names.has('transformer.wte.weight'));
   // Held: matrices in the precision, every other float tensor in f32, the rest as stored.
-  const held = tensors.reduce((a, t) => a + (isMatrix(t) ? matrixBytes(t, precision) : isFloat(t) ? 4 * t.elements : t.bytes), 0);
+  const held = tensors.reduce((a, t) => a + (tiedHead(t) ? 0 : isMatrix(t) ? matrixBytes(t, precision) : isFloat(t) ? 4 * t.elements : t.bytes), 0);
   // Already so: what a matrix is stored as counts as held in that precision (f16 takes BF16 as is).
   const already = (t: HeaderTensor) => precision === 'f32' ? t.dtype === 'F32' : precision === 'f16' ? isHalf(t) : t.dtype === 'I8';
   if (precision === 'f32') {
@@ -163,16 +167,11 @@ export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEA
     const rewritten = tensors.some((t) => isMatrix(t) && !already(t) && (keep || !isHalf(t)));
     return { ...base, heldBytes: held, totalBytes: fileBytes + stored.bytes + (rewritten ? held : 0) };
   }
-  // f16 / int8: 16-bit matrices are bound as stored (only the rest is widened).
+  // f16 / int8: narrowed as the files stream in; 16-bit matrices are bound as stored (only the
+  // rest is widened).
   const copies = f32Copies(tensors, true).bytes;
-  const names = new Set(tensors.map((t) => t.name));
-  const passesThrough = weights.length > 1 || (names.has('lm_head.weight') && (names.has('wte.weight') || names.has('transformer.wte.weight')))
-    || !tensors.some((t) => isMatrix(t) && !already(t));
-  if (passesThrough) {
-    const rewritten = tensors.some((t) => isMatrix(t) && !already(t));
-    return { ...base, heldBytes: held, totalBytes: fileBytes + copies + (rewritten ? held : 0) };
-  }
-  const narrowed = fileBytes + tensors.reduce((a, t) => a + (isMatrix(t) && !already(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
+  const narrows = (t: HeaderTensor) => isMatrix(t) && !tiedHead(t) && !already(t);
+  const narrowed = fileBytes + tensors.reduce((a, t) => a + (narrows(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
   return { ...base, heldBytes: held, totalBytes: narrowed + copies };
 }
 

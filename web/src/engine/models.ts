@@ -470,8 +470,9 @@ export class Models {
   }
 
   /**
-   * A sharded checkpoint: the index's shards, each streamed into its own heap buffer
-   * (tfp_model_files_add_shard), one progress over all their bytes, then the index.
+   * A sharded checkpoint: the index's shards, each streamed in piece by piece
+   * (tfp_model_files_stream_shard_begin; at f16 or int8 narrowed as they arrive, as a single
+   * file is), one progress over all their bytes, then the index.
    */
   private async stageShards(files: number, src: Extract<WeightsSource, { kind: 'shards' }>, progress: (p: LoadProgress) => void,
                             precision: LoadPrecision): Promise<void> {
@@ -487,23 +488,10 @@ export class Models {
     const total = shards.reduce((a, s) => a + s.file.size, 0);
     let done = 0;
     for (const shard of shards) {
-      const name = utf8.encode(shard.name + '\0');
-      const namePtr = this.c.put(name);
-      let data: number;
-      try {
-        data = this.out((slot) => this.m._tfp_model_files_add_shard(files, namePtr, shard.file.size, slot));
-      } finally {
-        this.c.free(namePtr);
-      }
-      let at = 0;
-      for await (const value of chunks(shard.file.stream())) {
-        if (at + value.length > shard.file.size) throw new TfpError(1, `${shard.name}: more than its ${shard.file.size} bytes`);
-        this.m.HEAPU8.set(value, data + at);  // a fresh view: the heap may have grown
-        at += value.length;
-        progress({ stage: 'reading', bytes: done + at, total });
-      }
-      if (at !== shard.file.size) throw new TfpError(1, `${shard.name}: read ${at} bytes, expected ${shard.file.size}`);
-      done += at;
+      this.setText(files, shard.name + '\0', (p) => this.m._tfp_model_files_stream_shard_begin(files, p, shard.file.size));
+      await this.streamPieces(files, chunks(shard.file.stream()), shard.file.size, shard.name,
+        (at) => progress({ stage: 'reading', bytes: done + at, total }));
+      done += shard.file.size;
     }
     this.setText(files, indexText, (p, n) => this.m._tfp_model_files_set_index(files, p, n));
   }
@@ -539,16 +527,22 @@ export class Models {
       pieces = chunks(r.body);
     }
     this.c.check(this.m._tfp_model_files_stream_begin(files, total));
+    await this.streamPieces(files, pieces, total, 'weights', (at) => progress({ stage: 'reading', bytes: at, total }));
+  }
+
+  /** The pieces of one file (`total` bytes, named `what` in errors) into the stream begun. */
+  private async streamPieces(files: number, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, total: number,
+                             what: string, read: (at: number) => void): Promise<void> {
     let at = 0;
     for await (const value of pieces) {
-      if (at + value.length > total) throw new TfpError(1, `weights: more than the ${total} bytes announced`);
+      if (at + value.length > total) throw new TfpError(1, `${what}: more than the ${total} bytes announced`);
       const where = this.out((slot) => this.m._tfp_model_files_stream_next(files, value.length, slot));
       this.m.HEAPU8.set(value, where);  // a fresh view: the heap may have grown
       this.c.check(this.m._tfp_model_files_stream_commit(files, value.length));
       at += value.length;
-      progress({ stage: 'reading', bytes: at, total });
+      read(at);
     }
-    if (at !== total) throw new TfpError(1, `weights: read ${at} bytes, expected ${total}`);
+    if (at !== total) throw new TfpError(1, `${what}: read ${at} bytes, expected ${total}`);
   }
 }
 

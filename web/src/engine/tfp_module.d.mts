@@ -65,6 +65,7 @@ export interface TfpModule {
   _tfp_model_files_stream_begin(files: number, weightsBytes: number): number;
   _tfp_model_files_stream_next(files: number, bytes: number, where: number): number;
   _tfp_model_files_stream_commit(files: number, bytes: number): number;
+  _tfp_model_files_stream_shard_begin(files: number, name: number, bytes: number): number;
   _tfp_model_load(files: number, out: number): number;
   _tfp_model_load_buffers(config: number, configBytes: number, weights: number, weightsBytes: number,
                           tokenizer: number, tokenizerBytes: number, name: number, out: number): number;
