@@ -156,6 +156,37 @@ inline Lanes dot_i8_lanes(const int16_t* __restrict qa, const int8_t* __restrict
 #endif
 }
 
+#if TFP_I8_WASM
+// dot_i8_lanes on two rows of B at once, each load of qa used for both. The int32 lanes hold
+// the same exact sums as dot_i8_lanes' (integer adds in another order), so the results are
+// its bits.
+inline void dot_i8_lanes2(const int16_t* __restrict qa, const int8_t* __restrict b0, const int8_t* __restrict b1, int K,
+                          Lanes& r0, Lanes& r1) {
+  float tail0 = 0, tail1 = 0;
+  v128_t total0 = wasm_f32x4_splat(0.0f), total1 = total0;
+  for (int k0 = 0; k0 < K; k0 += kFlushK) {
+    const int kn = std::min(kFlushK, K - k0);
+    const int kv = kn & ~31;
+    v128_t s0 = wasm_i32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
+    for (int k = k0; k < k0 + kv; k += 16) {
+      const v128_t a0 = wasm_v128_load(qa + k), a1 = wasm_v128_load(qa + k + 8);
+      s0 = wasm_i32x4_add(s0, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(b0 + k), a0));
+      s1 = wasm_i32x4_add(s1, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(b0 + k + 8), a1));
+      s2 = wasm_i32x4_add(s2, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(b1 + k), a0));
+      s3 = wasm_i32x4_add(s3, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(b1 + k + 8), a1));
+    }
+    total0 = wasm_f32x4_add(total0, wasm_f32x4_convert_i32x4(wasm_i32x4_add(s0, s1)));
+    total1 = wasm_f32x4_add(total1, wasm_f32x4_convert_i32x4(wasm_i32x4_add(s2, s3)));
+    int32_t rest0 = 0, rest1 = 0;
+    for (int k = k0 + kv; k < k0 + kn; ++k) rest0 += int32_t(qa[k]) * b0[k], rest1 += int32_t(qa[k]) * b1[k];
+    tail0 += static_cast<float>(rest0);
+    tail1 += static_cast<float>(rest1);
+  }
+  r0 = wasm_f32x4_add(total0, wasm_f32x4_make(tail0, 0.0f, 0.0f, 0.0f));
+  r1 = wasm_f32x4_add(total1, wasm_f32x4_make(tail1, 0.0f, 0.0f, 0.0f));
+}
+#endif
+
 // out[j] = the total of r[j]'s lanes, j < 4: a 4 × 4 transpose and three adds.
 inline void dots4(const Lanes r[4], float out[4]) {
 #if TFP_I8_WASM
@@ -193,12 +224,32 @@ void gemv_int8(const MatmulArgs& a) {
     r.C = a.C + static_cast<int64_t>(i) * a.ldc;
     ref::matmul_int8(r);
   }
-  // Row by row of B, one sequential stream (4 rows interleaved ran 3x slower from DRAM
-  // in WASM: 50257 x 768 in 8.1 ms against 2.7 ms; two streams far apart, which help the
-  // f32 GEMV (two_streams.h), made this compute-bound loop 2.5 % slower); column blocks over
-  // the threads, each column computed as one thread computes it.
+  // WASM: rows j and j + half two at a time, sharing the loads of qa: two streams far apart
+  // (two_streams.h) and 7 instead of 8 instructions per 16 weights (AMD EPYC family 26: one
+  // decode step's int8 GEMVs 4.7 -> 3.7 ms, the 50257 x 768 head from DRAM 1.52 -> 1.20 ms;
+  // 4 adjacent rows interleaved had run 3x slower from DRAM, and two streams of single rows
+  // 2.5 % slower, on the family-25 EPYC). Then, and elsewhere, row by row of B, 4 rows per
+  // transpose of their lanes. Column blocks over the threads, each column computed as one
+  // thread computes it.
   const int16_t* qa = t_qa.data();  // the caller's: the workers read it
   auto columns = [&](int n0, int n1) {
+#if TFP_I8_WASM
+    const int half = (n1 - n0) / 4 * 2;
+    for (int j = n0; j < n0 + half; j += 2) {
+      for (int i = 0; i < a.M; ++i) {
+        if (!std::isfinite(sa[i])) continue;
+        const int16_t* qi = qa + static_cast<size_t>(i) * K16;
+        Lanes r[4];
+        dot_i8_lanes2(qi, a.B8 + static_cast<int64_t>(j) * a.ldb, a.B8 + static_cast<int64_t>(j + half) * a.ldb, a.K, r[0], r[1]);
+        dot_i8_lanes2(qi, a.B8 + static_cast<int64_t>(j + 1) * a.ldb, a.B8 + static_cast<int64_t>(j + 1 + half) * a.ldb, a.K, r[2], r[3]);
+        alignas(16) float d[4];
+        dots4(r, d);
+        const int rows[4] = {j, j + half, j + 1, j + 1 + half};
+        for (int t = 0; t < 4; ++t) store(a, i, rows[t], d[t] * sa[i] * a.B8_scale[rows[t]]);
+      }
+    }
+    n0 += 2 * half;
+#endif
     for (int n = n0; n < n1; n += 4) {  // 4 rows of B, then the next 4: one stream
       const int nb = std::min(4, n1 - n);
       for (int i = 0; i < a.M; ++i) {
