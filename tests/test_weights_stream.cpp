@@ -57,6 +57,14 @@ std::vector<uint8_t> exported(const LoadedModel& m) {
   return save_weights_by_role(m.config(), m.weights(), io::DType::F32);
 }
 
+// The two models' logits for the same ids, bit for bit.
+bool same_logits(const LoadedModel& a, const LoadedModel& b) {
+  const std::vector<int32_t> ids = {5, 77, 3, 200, 13, 1, 263, 42};
+  const Tensor la = forward_decoder_only(a.config(), a.weights(), ids).logits;
+  const Tensor lb = forward_decoder_only(b.config(), b.weights(), ids).logits;
+  return la.data.size() == lb.data.size() && std::memcmp(la.data.data(), lb.data.data(), la.data.size() * sizeof(float)) == 0;
+}
+
 }  // namespace
 
 TEST_CASE("weights stream: every family, f16 and int8, any piece size: the numbers of a whole-file load") {
@@ -105,15 +113,10 @@ TEST_CASE("weights stream: GPT-2 at int8, the logits of a whole-file load bit fo
   const std::string dir = testing::checkpoint_dir("gpt2_tiny");
   const std::string config = io::read_text_file(dir + "/config.json");
   const std::vector<uint8_t> bytes = io::read_file(dir + "/model.safetensors");
-  const std::vector<int32_t> ids = {5, 77, 3, 200, 13, 1, 263, 42};
   for (const Precision p : {Precision::f16, Precision::int8}) {
     Streamed s = stream_in(bytes, config, p, 1000);
     REQUIRE(s.narrowed);
-    const LoadedModel a = load(config, std::move(s.file), p), b = load(config, bytes, p);
-    const Tensor la = forward_decoder_only(a.config(), a.weights(), ids).logits;
-    const Tensor lb = forward_decoder_only(b.config(), b.weights(), ids).logits;
-    REQUIRE(la.data.size() == lb.data.size());
-    CHECK(std::memcmp(la.data.data(), lb.data.data(), la.data.size() * sizeof(float)) == 0);
+    CHECK(same_logits(load(config, std::move(s.file), p), load(config, bytes, p)));
   }
   for (const Precision p : {Precision::stored, Precision::f32}) {
     Streamed s = stream_in(bytes, config, p, 333);
@@ -195,16 +198,11 @@ TEST_CASE("weights stream: GPT-2 with its own lm_head.weight is narrowed; the ti
     return w.finish();
   };
   const std::vector<uint8_t> tied = with_head(0), untied = with_head(0.5f);
-  const std::vector<int32_t> ids = {5, 77, 3, 200, 13, 1, 263, 42};
   for (const Precision p : {Precision::f16, Precision::int8}) {
     CAPTURE(precision_name(p));
     Streamed s = stream_in(tied, config, p, 4096);
     CHECK(s.narrowed);
-    const LoadedModel a = load(config, std::move(s.file), p), b = load(config, tied, p);
-    const Tensor la = forward_decoder_only(a.config(), a.weights(), ids).logits;
-    const Tensor lb = forward_decoder_only(b.config(), b.weights(), ids).logits;
-    REQUIRE(la.data.size() == lb.data.size());
-    CHECK(std::memcmp(la.data.data(), lb.data.data(), la.data.size() * sizeof(float)) == 0);
+    CHECK(same_logits(load(config, std::move(s.file), p), load(config, tied, p)));
     Streamed u = stream_in(untied, config, p, 4096);
     CHECK_THROWS_WITH_AS(load(config, std::move(u.file), p), doctest::Contains("lm_head.weight differs from wte.weight"), Error);
   }
