@@ -170,9 +170,11 @@ export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEA
   // f16 / int8: narrowed as the files stream in; 16-bit matrices are bound as stored (only the
   // rest is widened).
   const copies = f32Copies(tensors, true).bytes;
-  const narrows = (t: HeaderTensor) => isMatrix(t) && !tiedHead(t) && !already(t);
+  const narrows = (t: HeaderTensor) => isMatrix(t) && isFloat(t) && !tiedHead(t) && !already(t);
   const narrowed = fileBytes + tensors.reduce((a, t) => a + (narrows(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
-  return { ...base, heldBytes: held, totalBytes: narrowed + copies };
+  // An int8 file asked for f16: its I8 matrices stream in as they are, then the model is rewritten.
+  const rewritten = tensors.some((t) => isMatrix(t) && !tiedHead(t) && !narrows(t) && !already(t));
+  return { ...base, heldBytes: held, totalBytes: narrowed + copies + (rewritten ? held : 0) };
 }
 
 /** "1,234 MB" (10^6 bytes, as file managers show sizes). */
