@@ -83,19 +83,18 @@ std::vector<uint8_t> write_items(std::vector<Item>& items, Precision p) {
   return out;
 }
 
-// The slot's matrix as f32 (out, in): widened if 16-bit or int8, transposed if InOut.
-Tensor matrix_out_in(const WeightSlot& s) {
+// The slot's tensor as f32 into dst, a matrix (out, in): widened if 16-bit or int8,
+// transposed if InOut. Only an InOut one goes through a temporary.
+void out_in_into(const WeightSlot& s, float* dst) {
+  if (!is_in_out(s)) return s.f32_into(dst);
   Tensor tmp;
   const TensorView v = s.f32(tmp);
-  if (!is_in_out(s)) {
-    if (!tmp.data.empty()) return tmp;
-    Tensor t(v.shape);
-    std::copy_n(v.data, v.numel(), t.ptr());
-    return t;
-  }
-  const int64_t in = v.shape[0], out = v.shape[1];
-  Tensor t({out, in});
-  kernels::transpose(v.data, in, out, t.ptr());
+  kernels::transpose(v.data, v.shape[0], v.shape[1], dst);
+}
+
+Tensor matrix_out_in(const WeightSlot& s) {
+  Tensor t(s.expected);
+  out_in_into(s, t.ptr());
   return t;
 }
 
@@ -165,23 +164,8 @@ std::vector<uint8_t> weights_at_precision(const ModelConfig& cfg, const ModelWei
     } else {
       // Each matrix is written straight into its place: an f32 temporary of it would add the
       // largest one's f32 size to the load's peak (GPT-2's token table from F16: 147 MiB).
-      items.push_back({s.role, io::DType::F32, shape, static_cast<size_t>(numel) * 4, [&s, numel](uint8_t* d) {
-                         float* o = reinterpret_cast<float*>(d);
-                         if (is_in_out(s)) {  // (in, out) → (out, in)
-                           Tensor tmp;
-                           const TensorView v = s.f32(tmp);
-                           kernels::transpose(v.data, v.shape[0], v.shape[1], o);
-                         } else if (!s.view->empty()) {
-                           std::memcpy(o, s.view->data, static_cast<size_t>(numel) * 4);
-                         } else if (s.half && !s.half->empty()) {
-                           if (s.half->bf16) kernels::bf16_to_f32(s.half->data, o, static_cast<size_t>(numel));
-                           else kernels::f16_to_f32(s.half->data, o, static_cast<size_t>(numel));
-                         } else {  // int8: dequantised
-                           Tensor tmp;
-                           const TensorView v = s.f32(tmp);
-                           std::memcpy(o, v.data, static_cast<size_t>(numel) * 4);
-                         }
-                       }});
+      items.push_back({s.role, io::DType::F32, shape, static_cast<size_t>(numel) * 4,
+                       [&s](uint8_t* d) { out_in_into(s, reinterpret_cast<float*>(d)); }});
     }
   }
   return write_items(items, p);

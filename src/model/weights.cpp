@@ -35,18 +35,24 @@ TensorView ModelWeights::own(Tensor t) {
 }
 
 TensorView WeightSlot::f32(Tensor& tmp) const {
-  if (view->empty() && int8 && !int8->empty()) {  // (rows, cols) int8, one scale per row
-    tmp = Tensor(view->shape);
-    const int64_t cols = view->shape.size() == 2 ? view->shape[1] : 0;
-    for (size_t i = 0; i < tmp.data.size(); ++i)
-      tmp.data[i] = static_cast<float>(int8->q[i]) * int8->scale[cols ? static_cast<int64_t>(i) / cols : 0];
-    return tmp.view();
-  }
-  if (!view->empty() || !half || half->empty()) return *view;
+  if (!view->empty()) return *view;
   tmp = Tensor(view->shape);
-  if (half->bf16) kernels::bf16_to_f32(half->data, tmp.ptr(), tmp.data.size());
-  else kernels::f16_to_f32(half->data, tmp.ptr(), tmp.data.size());
+  f32_into(tmp.ptr());
   return tmp.view();
+}
+
+void WeightSlot::f32_into(float* dst) const {
+  const size_t n = static_cast<size_t>(numel_of(view->shape));
+  if (view->empty() && int8 && !int8->empty()) {  // (rows, cols) int8, one scale per row
+    const int64_t cols = view->shape.size() == 2 ? view->shape[1] : 0;
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = static_cast<float>(int8->q[i]) * int8->scale[cols ? static_cast<int64_t>(i) / cols : 0];
+  } else if (view->empty() && half && !half->empty()) {
+    if (half->bf16) kernels::bf16_to_f32(half->data, dst, n);
+    else kernels::f16_to_f32(half->data, dst, n);
+  } else if (n > 0) {
+    std::copy_n(view->data, n, dst);
+  }
 }
 
 Shape WeightSlot::expected_now() const {

@@ -100,6 +100,9 @@ struct WeightSlot {
   // The tensor as f32: the view itself, or a 16-bit or int8 one widened into `tmp` (an int8
   // Linear weight is (out, in): its slot's layout is OutIn).
   TensorView f32(Tensor& tmp) const;
+  // The same values written into dst (numel of view->shape floats): copied, widened or
+  // dequantised straight into place, with no temporary.
+  void f32_into(float* dst) const;
 };
 
 // Every tensor slot cfg needs, in a stable order. Pointers point into `w`. If w has no
