@@ -232,6 +232,12 @@ void gemv_int8(const MatmulArgs& a) {
   // transpose of their lanes. Column blocks over the threads, each column computed as one
   // thread computes it.
   const int16_t* qa = t_qa.data();  // the caller's: the workers read it
+  // C[i, rows[t]] for t < count, from the lanes r[t] of row i of A against those rows of B.
+  const auto put = [&](int i, const Lanes r[4], const int rows[4], int count) {
+    alignas(16) float d[4];
+    dots4(r, d);
+    for (int t = 0; t < count; ++t) store(a, i, rows[t], d[t] * sa[i] * a.B8_scale[rows[t]]);
+  };
   auto columns = [&](int n0, int n1) {
 #if TFP_I8_WASM
     const int half = (n1 - n0) / 4 * 2;
@@ -242,10 +248,8 @@ void gemv_int8(const MatmulArgs& a) {
         Lanes r[4];
         dot_i8_lanes2(qi, a.B8 + static_cast<int64_t>(j) * a.ldb, a.B8 + static_cast<int64_t>(j + half) * a.ldb, a.K, r[0], r[1]);
         dot_i8_lanes2(qi, a.B8 + static_cast<int64_t>(j + 1) * a.ldb, a.B8 + static_cast<int64_t>(j + 1 + half) * a.ldb, a.K, r[2], r[3]);
-        alignas(16) float d[4];
-        dots4(r, d);
         const int rows[4] = {j, j + half, j + 1, j + 1 + half};
-        for (int t = 0; t < 4; ++t) store(a, i, rows[t], d[t] * sa[i] * a.B8_scale[rows[t]]);
+        put(i, r, rows, 4);
       }
     }
     n0 += 2 * half;
@@ -257,9 +261,8 @@ void gemv_int8(const MatmulArgs& a) {
         const int16_t* qi = qa + static_cast<size_t>(i) * K16;
         Lanes r[4] = {};  // rows past the block's end keep zero lanes
         for (int j = 0; j < nb; ++j) r[j] = dot_i8_lanes(qi, a.B8 + static_cast<int64_t>(n + j) * a.ldb, a.K);
-        alignas(16) float d[4];
-        dots4(r, d);
-        for (int j = 0; j < nb; ++j) store(a, i, n + j, d[j] * sa[i] * a.B8_scale[n + j]);
+        const int rows[4] = {n, n + 1, n + 2, n + 3};
+        put(i, r, rows, nb);
       }
     }
   };
