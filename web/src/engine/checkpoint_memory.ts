@@ -148,8 +148,8 @@ export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEA
     fileBytes += Math.max(w.file.size, h.declared);
     tensors.push(...h.tensors);
   }
-  const halfBytes = tensors.filter(isHalf).reduce((a, t) => a + 2 * t.elements, 0);
-  const stored = f32Copies(tensors, halfBytes >= KEEP_16BIT_MIN_BYTES);
+  const keep16 = tensors.filter(isHalf).reduce((a, t) => a + 2 * t.elements, 0) >= KEEP_16BIT_MIN_BYTES;
+  const stored = f32Copies(tensors, keep16);
   const base = { precision, fileBytes, f32CopyBytes: stored.bytes, limitBytes, sixteenBit: stored.count,
     tensors: tensors.length, files: weights.length };
   if (precision === '') return { ...base, heldBytes: fileBytes + stored.bytes, totalBytes: fileBytes + stored.bytes };
@@ -158,22 +158,22 @@ export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEA
   // in the files for the load's check of the tie.
   const names = new Set(tensors.map((t) => t.name));
   const tiedHead = (t: HeaderTensor) => /(^|\.)lm_head\.weight$/.test(t.name) && (names.has('wte.weight') || names.has('transformer.wte.weight'));
+  const weightMatrix = (t: HeaderTensor) => isMatrix(t) && !tiedHead(t);
   // Held: matrices in the precision, every other float tensor in f32, the rest as stored.
-  const held = tensors.reduce((a, t) => a + (tiedHead(t) ? 0 : isMatrix(t) ? matrixBytes(t, precision) : isFloat(t) ? 4 * t.elements : t.bytes), 0);
+  const held = tensors.reduce((a, t) => a + (tiedHead(t) ? 0 : weightMatrix(t) ? matrixBytes(t, precision) : isFloat(t) ? 4 * t.elements : t.bytes), 0);
   // Already so: what a matrix is stored as counts as held in that precision (f16 takes BF16 as is).
   const already = (t: HeaderTensor) => precision === 'f32' ? t.dtype === 'F32' : precision === 'f16' ? isHalf(t) : t.dtype === 'I8';
   if (precision === 'f32') {
-    const keep = halfBytes >= KEEP_16BIT_MIN_BYTES;
-    const rewritten = tensors.some((t) => isMatrix(t) && !already(t) && (keep || !isHalf(t)));
+    const rewritten = tensors.some((t) => weightMatrix(t) && !already(t) && (keep16 || !isHalf(t)));
     return { ...base, heldBytes: held, totalBytes: fileBytes + stored.bytes + (rewritten ? held : 0) };
   }
   // f16 / int8: narrowed as the files stream in; 16-bit matrices are bound as stored (only the
   // rest is widened).
   const copies = f32Copies(tensors, true).bytes;
-  const narrows = (t: HeaderTensor) => isMatrix(t) && isFloat(t) && !tiedHead(t) && !already(t);
+  const narrows = (t: HeaderTensor) => weightMatrix(t) && isFloat(t) && !already(t);
   const narrowed = fileBytes + tensors.reduce((a, t) => a + (narrows(t) ? matrixBytes(t, precision) - t.bytes : 0), 0);
   // An int8 file asked for f16: its I8 matrices stream in as they are, then the model is rewritten.
-  const rewritten = tensors.some((t) => isMatrix(t) && !tiedHead(t) && !narrows(t) && !already(t));
+  const rewritten = tensors.some((t) => weightMatrix(t) && !narrows(t) && !already(t));
   return { ...base, heldBytes: held, totalBytes: narrowed + copies + (rewritten ? held : 0) };
 }
 
