@@ -17,28 +17,33 @@ before(async () => {
 
 const ids = [5, 77, 3, 200, 13, 1, 263, 42];
 
+/** For pieces of 1, 333 and 65,536 bytes, the model streamed(piece) holds the info and gives
+ *  the logits of `whole` (freed after). */
+function sameAsWhole(whole, streamed) {
+  try {
+    const want = api.forward(whole, ids).logits;
+    for (const piece of [1, 333, 65536]) {
+      const m = streamed(piece);
+      try {
+        const a = api.info(m), b = api.info(whole);
+        assert.equal(a.precision, b.precision);
+        assert.equal(a.weights_bytes, b.weights_bytes);
+        const got = api.forward(m, ids).logits;
+        assert.deepEqual(got.dims, want.dims);
+        assert.deepEqual(Array.from(got.data), Array.from(want.data), `piece ${piece}`);
+      } finally {
+        api.free(m);
+      }
+    }
+  } finally {
+    api.free(whole);
+  }
+}
+
 for (const precision of ['', 'f16', 'int8']) {
   test(`gpt2_tiny streamed at ${precision || 'stored'}: the info and logits of a whole-file load`, () => {
     const files = readFixture('gpt2_tiny');
-    const whole = api.load(files, 'fixture', precision);
-    try {
-      const want = api.forward(whole, ids).logits;
-      for (const piece of [1, 333, 65536]) {
-        const m = api.loadStreamed(files, { precision, piece });
-        try {
-          const a = api.info(m), b = api.info(whole);
-          assert.equal(a.precision, b.precision);
-          assert.equal(a.weights_bytes, b.weights_bytes);
-          const got = api.forward(m, ids).logits;
-          assert.deepEqual(got.dims, want.dims);
-          assert.deepEqual(Array.from(got.data), Array.from(want.data), `piece ${piece}`);
-        } finally {
-          api.free(m);
-        }
-      }
-    } finally {
-      api.free(whole);
-    }
+    sameAsWhole(api.load(files, 'fixture', precision), (piece) => api.loadStreamed(files, { precision, piece }));
   });
 }
 
@@ -105,40 +110,24 @@ for (const precision of ['', 'f16', 'int8']) {
     const files = readFixture('gpt2_tiny');
     const sharded = { config: files.config, ...twoShards(files.weights) };
     const whole = api.loadShards(sharded, { precision });
-    try {
-      const want = api.forward(whole, ids).logits;
-      assert.equal(api.info(whole).precision, precision || 'f32');
-      for (const piece of [1, 333, 65536]) {
-        const m = api.loadShards(sharded, { precision, stream: true, piece });
-        try {
-          const a = api.info(m), b = api.info(whole);
-          assert.equal(a.precision, b.precision);
-          assert.equal(a.weights_bytes, b.weights_bytes);
-          assert.deepEqual(Array.from(api.forward(m, ids).logits.data), Array.from(want.data), `piece ${piece}`);
-        } finally {
-          api.free(m);
-        }
-      }
-    } finally {
-      api.free(whole);
-    }
+    assert.equal(api.info(whole).precision, precision || 'f32');
+    sameAsWhole(whole, (piece) => api.loadShards(sharded, { precision, stream: true, piece }));
   });
 }
 
 test('a streamed shard short of its bytes is named when the next begins; the module then loads a good model', () => {
   const files = readFixture('gpt2_tiny');
   const { shards, index } = twoShards(files.weights);
-  const short = [{ ...shards[0], bytes: shards[0].bytes }, shards[1]];
-  // Announce one byte more than given: the first shard ends short.
+  // Announce one byte more than the first shard holds: it ends short.
   const m = api.m, enc = new TextEncoder();
   const staged = api.out((s) => m._tfp_model_files_create(0, s));
   try {
     api.withBytes(enc.encode(files.config), (p, n) => api.check(m._tfp_model_files_set_config(staged, p, n)));
     api.withBytes(enc.encode('short\0'), (p) => api.check(m._tfp_model_files_set_name(staged, p)));
-    api.withBytes(enc.encode(short[0].name + '\0'), (p) => api.check(m._tfp_model_files_stream_shard_begin(staged, p, short[0].bytes.length + 1)));
-    m.HEAPU8.set(short[0].bytes, api.out((s) => m._tfp_model_files_stream_next(staged, short[0].bytes.length, s)));
-    api.check(m._tfp_model_files_stream_commit(staged, short[0].bytes.length));
-    assert.throws(() => api.withBytes(enc.encode(short[1].name + '\0'), (p) => api.check(m._tfp_model_files_stream_shard_begin(staged, p, short[1].bytes.length))),
+    api.withBytes(enc.encode(shards[0].name + '\0'), (p) => api.check(m._tfp_model_files_stream_shard_begin(staged, p, shards[0].bytes.length + 1)));
+    m.HEAPU8.set(shards[0].bytes, api.out((s) => m._tfp_model_files_stream_next(staged, shards[0].bytes.length, s)));
+    api.check(m._tfp_model_files_stream_commit(staged, shards[0].bytes.length));
+    assert.throws(() => api.withBytes(enc.encode(shards[1].name + '\0'), (p) => api.check(m._tfp_model_files_stream_shard_begin(staged, p, shards[1].bytes.length))),
       (e) => e.status === 2 && /short\/model-00001-of-00002\.safetensors/.test(e.message));
   } finally {
     m._tfp_model_files_free(staged);
