@@ -35,6 +35,15 @@ model::ModelFiles tiny_files(model::Precision p) {
 
 const std::vector<int32_t> kIds = {5, 77, 3, 200, 13, 1, 263, 42};
 
+// m's weights written by role in precision p (our own format) and loaded again.
+model::LoadedModel rewritten(const model::LoadedModel& m, model::Precision p, const std::string& name) {
+  model::ModelFiles f;
+  f.name = name;
+  f.config_json = model::config_to_json(m.config());
+  f.safetensors = model::weights_at_precision(m.config(), m.weights(), p);
+  return model::load_model(std::move(f));
+}
+
 Tensor logits_of(const model::LoadedModel& m) {
   return model::forward_decoder_only(m.config(), m.weights(), kIds).logits;
 }
@@ -81,11 +90,7 @@ TEST_CASE("precision: GPT-2 tiny held as f32, f16 and int8 (logits close, bytes 
 TEST_CASE("precision: an I8 file with <name>_scale tensors loads as stored, in both layouts") {
   // Our role-named file, written by the int8 load itself.
   const model::LoadedModel i8 = model::load_model(tiny_files(model::Precision::int8));
-  model::ModelFiles f;
-  f.name = "int8-file";
-  f.config_json = model::config_to_json(i8.config());
-  f.safetensors = model::weights_at_precision(i8.config(), i8.weights(), model::Precision::int8);
-  const model::LoadedModel again = model::load_model(std::move(f));
+  const model::LoadedModel again = rewritten(i8, model::Precision::int8, "int8-file");
   CHECK(model::weights_precision_held(again.config(), again.weights()) == "int8");
   CHECK(max_diff(logits_of(again), logits_of(i8)) == 0);
 
@@ -191,11 +196,7 @@ TEST_CASE("precision: 16-bit matrices rewritten as f32 are widened in place, bit
   // logits equal the f16 model's (whose kernels widen B exactly) bit for bit.
   const model::LoadedModel f16 = model::load_model(tiny_files(model::Precision::f16));
   REQUIRE(model::weights_precision_held(f16.config(), f16.weights()) == "f16");
-  model::ModelFiles f;
-  f.name = "f16-as-f32";
-  f.config_json = model::config_to_json(f16.config());
-  f.safetensors = model::weights_at_precision(f16.config(), f16.weights(), model::Precision::f32);
-  const model::LoadedModel f32 = model::load_model(std::move(f));
+  const model::LoadedModel f32 = rewritten(f16, model::Precision::f32, "f16-as-f32");
   CHECK(model::weights_precision_held(f32.config(), f32.weights()) == "f32");
   CHECK(model::weights_bytes_held(f32.config(), f32.weights()) > model::weights_bytes_held(f16.config(), f16.weights()));
   const HalfView& wte = f16.weights().embed.token16;
