@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -15,11 +16,31 @@
 #include "core/tensor.h"
 #include "io/file.h"
 #include "io/safetensors.h"
+#include "model/weights_stream.h"
 
 namespace tfp::testing {
 
 inline std::string checkpoint_dir(const std::string& name) {
   return std::string(TFP_FIXTURES_DIR) + "/checkpoints/" + name;
+}
+
+struct Streamed {
+  std::vector<uint8_t> file;
+  bool narrowed = false;
+};
+
+// The bytes fed through a model::WeightsStream `piece` at a time (the last piece shorter),
+// as the page feeds a stream: the file to load and whether the stream narrowed it.
+inline Streamed stream_in(const std::vector<uint8_t>& bytes, const std::string& config, model::Precision p,
+                          size_t piece) {
+  model::WeightsStream s(bytes.size(), "stream/model.safetensors", config, p);
+  for (size_t at = 0; at < bytes.size(); at += piece) {
+    const size_t n = std::min(piece, bytes.size() - at);
+    std::memcpy(s.next(n), bytes.data() + at, n);
+    s.commit(n);
+  }
+  const bool narrowed = s.narrowing();
+  return {s.finish(), narrowed};
 }
 
 // A model folder (config.json, model.safetensors and, with_tokenizer, tokenizer.json)

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -17,7 +16,6 @@
 #include "model/kv_cache.h"
 #include "model/model.h"
 #include "model/transformer.h"
-#include "model/weights_stream.h"
 #include "nn/observer.h"
 #include "api/tfp_inspect_api.h"
 #include "io/file.h"
@@ -427,18 +425,15 @@ TEST_CASE("families: a per-head fused q|k|v is reordered where it lies, kept 16-
 
     const std::vector<uint8_t> f32_bytes = io::read_file(dir + "/model.safetensors");
     const LoadedModel in_heap = load_as(f32_bytes, Precision::int8);
-    WeightsStream s(f32_bytes.size(), "stream", config, Precision::int8);
-    std::memcpy(s.next(f32_bytes.size()), f32_bytes.data(), f32_bytes.size());
-    s.commit(f32_bytes.size());
-    REQUIRE(s.narrowing());
-    std::vector<uint8_t> narrowed = s.finish();
-    const io::SafeTensors header = io::SafeTensors::parse(std::vector<uint8_t>(narrowed), "stream");
+    testing::Streamed s = testing::stream_in(f32_bytes, config, Precision::int8, f32_bytes.size());
+    REQUIRE(s.narrowed);
+    const io::SafeTensors header = io::SafeTensors::parse(std::vector<uint8_t>(s.file), "stream");
     bool qkv_i8 = false;
     for (const io::TensorEntry& e : header.entries())
       if (e.name.find("query_key_value.weight") != std::string::npos && e.name.find("_scale") == std::string::npos)
         qkv_i8 = e.dtype == io::DType::I8;
     CHECK(qkv_i8);
-    const LoadedModel streamed = load_as(std::move(narrowed), Precision::int8);
+    const LoadedModel streamed = load_as(std::move(s.file), Precision::int8);
     CHECK_FALSE(streamed.weights().decoder_layers[0].attn.qkv.weight8.q == nullptr);
     const Tensor c = forward_decoder_only(streamed.config(), streamed.weights(), ids).logits;
     const Tensor d = forward_decoder_only(in_heap.config(), in_heap.weights(), ids).logits;

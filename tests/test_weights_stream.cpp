@@ -27,22 +27,8 @@ std::string fixture(const std::string& name) {
                                              : std::string(TFP_FIXTURES_DIR) + "/" + name;
 }
 
-struct Streamed {
-  std::vector<uint8_t> file;
-  bool narrowed = false;
-};
-
-// The bytes fed `piece` at a time (the last piece shorter), as the page feeds a stream.
-Streamed stream_in(const std::vector<uint8_t>& bytes, const std::string& config, Precision p, size_t piece) {
-  WeightsStream s(bytes.size(), "stream/model.safetensors", config, p);
-  for (size_t at = 0; at < bytes.size(); at += piece) {
-    const size_t n = std::min(piece, bytes.size() - at);
-    std::memcpy(s.next(n), bytes.data() + at, n);
-    s.commit(n);
-  }
-  const bool narrowed = s.narrowing();
-  return {s.finish(), narrowed};
-}
+using testing::Streamed;
+using testing::stream_in;
 
 LoadedModel load(const std::string& config, std::vector<uint8_t> weights, Precision p) {
   ModelFiles f;
