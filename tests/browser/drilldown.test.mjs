@@ -109,7 +109,8 @@ test('brown-gpt: the drill-down shows the engine\'s steps for the chosen query, 
     await page.waitForTimeout(150);
     await page.screenshot({ path: `${SHOTS}drilldown_dark.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
+    // Charts redraw for the new width when they get to it: wait for that, not for a time.
+    await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the drill-down overflows a 390 px screen by ${overflow} px`);
     await page.locator('.drilldown').screenshot({ path: `${SHOTS}drilldown_390.png` });

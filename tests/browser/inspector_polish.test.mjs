@@ -111,7 +111,7 @@ test('brown-gpt: matrix row labels, cells and Enter pick the query token like th
   // The drill-down and the lines view use that query.
   let s = await view('qk');
   assert.equal(s.note, 'query 2');
-  await page.waitForFunction(() => /[?&]token=3(&|$)/.test(location.search), null, { timeout: 5_000 });
+  await page.waitForFunction(() => /[?&]token=3(&|$)/.test(location.search), null, { timeout: 30_000 });
   s = await view('lines');
   const drawn = await page.locator('.attention-lines line').count();
   assert.ok(drawn > 0 && drawn <= 3 * 4, `${drawn} lines for query 3 (causal: at most 3 keys a head)`);
@@ -126,7 +126,7 @@ test('brown-gpt: matrix row labels, cells and Enter pick the query token like th
   await view('matrix');
   for (let i = 0; i < 4; i++) await page.locator('#head-select').selectOption({ value: String(i % 4) });
   await page.locator('#head-select').selectOption({ value: '3' });
-  await page.waitForFunction(() => /[?&]head=4(&|$)/.test(location.search), null, { timeout: 2_000 });
+  await page.waitForFunction(() => /[?&]head=4(&|$)/.test(location.search), null, { timeout: 30_000 });
 });
 
 test('numbers-transformer: the strip picks source keys in the cross set, rows are labelled by the produced token, exports', {
@@ -253,7 +253,8 @@ for (const model of ['brown-gpt', 'brown-pos', 'numbers-transformer', 'numbers-g
       await page.waitForTimeout(100);
       await page.locator('#inspector').screenshot({ path: `${OUT}${model}_${v}_dark.png` });
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.waitForTimeout(200);
+      // Charts redraw for the new width when they get to it: wait for that, not for a time.
+      await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${model} ${v}: the page scrolls sideways by ${overflow} px at 390 px`);
       await page.screenshot({ path: `${OUT}${model}_${v}_390.png`, fullPage: true });

@@ -143,7 +143,8 @@ test('chapter 3: the language switch rewrites the prose and keeps the inputs; 39
   assert.match(await page.locator('.exercise h3').innerText(), /先预测，再验证/);
   await site.shot('learn/self_attention_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
-  await page.waitForTimeout(200);
+  // Charts redraw for the new width when they get to it: wait for that, not for a time.
+  await page.waitForFunction(() => document.documentElement.scrollWidth - document.documentElement.clientWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/self_attention_zh_390', { fullPage: true });

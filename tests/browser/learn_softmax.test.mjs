@@ -162,14 +162,13 @@ test('chapter 4: the first figure equals the engine and a double softmax; editin
   await rendersAbove(n);
   assert.equal((await checkMain()).s.scores.length, 4);
 
-  // Once the module is cached (this page loaded it), the first figure comes within about
-  // a second; the bound is loose because this 2-core machine runs other builds at once.
+  // Once the module is cached (this page loaded it): the page draws again after a reload. The
+  // time is printed, not asserted (bench/learn_first_figure.mjs measures it).
   const t1 = Date.now();
   await page.reload();
   await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 30_000 });
   const cached = Date.now() - t1;
   console.log(`first figure drawn ${cached} ms after a reload (module cached)`);
-  assert.ok(cached < 3000, `first figure after ${cached} ms`);
   assert.deepEqual(site.problems, []);
 });
 
@@ -262,7 +261,8 @@ test('chapter 4: the language switch rewrites the prose and keeps the inputs; 39
   assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders (zh-CN)');
   await site.shot('learn/softmax_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
-  await page.waitForTimeout(200);
+  // Charts redraw for the new width when they get to it: wait for that, not for a time.
+  await page.waitForFunction(() => document.documentElement.scrollWidth - document.documentElement.clientWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/softmax_zh_390', { fullPage: true });

@@ -215,7 +215,8 @@ test('training: the language switch rewrites the prose and keeps the results; 39
   await page.waitForTimeout(300);
   await site.shot('learn/training_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
-  await page.waitForTimeout(300);
+  // Charts redraw for the new width when they get to it: wait for that, not for a time.
+  await page.waitForFunction(() => document.documentElement.scrollWidth - document.documentElement.clientWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/training_zh_390', { fullPage: true });

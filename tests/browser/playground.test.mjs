@@ -148,7 +148,7 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
   assert.deepEqual([s.layer, s.head], [1, 2]);
   close(Object.values(s.panels)[0].data, headSlice(layers[1], 2), 'matrix view L2 H3');
   // The URL is written at most every 150 ms (the last change after the pause).
-  await page.waitForFunction(() => /view=matrix&layer=2&head=3/.test(location.search), null, { timeout: 2_000 });
+  await page.waitForFunction(() => /view=matrix&layer=2&head=3/.test(location.search), null, { timeout: 30_000 });
   await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_matrix.png` });
 
   s = await view('lines');
@@ -356,7 +356,8 @@ test('dark theme and a 390 px screen: no horizontal scroll', { timeout: 60_000 }
     const r = await num('renders');
     await page.locator(`#tab-${v}`).click();
     await after_('renders', r);
-    await page.waitForTimeout(100);
+    // Charts redraw for the new width when they get to it: wait for that, not for a time.
+    await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${v} view overflows a 390 px screen by ${overflow} px`);
     if (v === 'stats') {
@@ -512,7 +513,7 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
       && Object.values(window.tfpPlay.shown.panels).some((p) => !Number.isNaN(p.data[0])), null, { timeout: 20_000 });
     assert.equal((await shown()).set, 'dec', 'set=dec survives the translation');
     assert.equal(await page.evaluate(() => window.tfpPlay.state.set), 'dec');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('set') === 'dec', null, { timeout: 2_000 });
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('set') === 'dec', null, { timeout: 30_000 });
     await page.locator('#set-select').selectOption('dec');
     await page.waitForFunction(() => window.tfpPlay.shown?.view === 'stats' && window.tfpPlay.shown.set === 'dec'
       && window.tfpPlay.shown.panels['dec.0.attn.probs:stats'], null, { timeout: 20_000 });

@@ -316,7 +316,8 @@ test('t5_v1_0: encoder, decoder from the start id, cross-attention; relative bia
     assert.deepEqual(await englishRuns(), [], 'English left on the Chinese page');
     await site.shot('families_t5_zh_1280', { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
+    // Charts redraw for the new width when they get to it: wait for that, not for a time.
+    await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `390 px: the page scrolls sideways by ${overflow} px`);
     await site.shot('families_t5_zh_390', { fullPage: true });

@@ -68,7 +68,7 @@ test('precision switch: f32 → int8 → f16 reloads brown-gpt, memory drops, pr
   assert.ok(results.int8.bytes < 0.4 * f32.bytes);
   await site.shot('precision_switch');
   // The precision is in the URL: a link opens the model in it, and the switch shows it.
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('precision') === 'f16', null, { timeout: 5_000 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('precision') === 'f16', null, { timeout: 30_000 });
   await page.goto(`${site.base}/?model=brown-gpt&precision=int8&text=${encodeURIComponent(TEXT)}`);
   const linked = await settled(page, 0);
   assert.equal(linked.precision, 'int8');

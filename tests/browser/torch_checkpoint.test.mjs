@@ -171,7 +171,8 @@ test('nn.Transformer checkpoint: words → seeded vectors → the engine\'s maps
     await page.selectOption('#lang-select', 'en');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
+    // Charts redraw for the new width when they get to it: wait for that, not for a time.
+    await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 30_000 }).catch(() => {});
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal scroll at 390 px (overflow ${overflow}px)`);
     await page.screenshot({ path: `${SHOTS}torch_checkpoint_390.png`, fullPage: true });

@@ -8,8 +8,8 @@
 // and without special tokens) equal.
 // On the real files, decoding also round-trips: decode(encode(s)) = s (NFC(s) for Qwen3)
 // for every string without a literal U+2581, a special token's text or a NUL.
-// Also prints the time to encode 100 kB of text in WASM (the issue asks for well under a
-// second; the test fails above one second).
+// Also prints the time to encode 100 kB of text and each stress text in WASM (printed, not
+// asserted: a timed assertion fails on a busy machine).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -134,18 +134,20 @@ for (const { name, path, count } of [...REAL, ...MADE]) {
       console.log(`${name}: 100 kB (${Buffer.byteLength(long)} bytes, ${ids.length} tokens) encoded in ${best.toFixed(1)} ms` +
         ` in WASM (HF native: ${refMs.toFixed(1)} ms)`);
       assert.deepEqual(ids, refLong.getIds());
-      assert.ok(best < 1000, `100 kB took ${best} ms`);
+      // The times are printed, not asserted: a test that asserts a time fails on a busy
+      // machine (issue 32); a runaway (quadratic) tokenizer still ends in the test's timeout.
 
       // Long runs of one kind of character (spaces, one letter, CJK, digits, emoji, marks).
+      const stressMs = [];
       for (const [k, s] of stressTexts().entries()) {
         const t1 = performance.now();
         const got = api.tokenize(model, s).ids;
-        const ms = performance.now() - t1;
+        stressMs.push(performance.now() - t1);
         const want = (await ref.encode(s)).getIds();
         assert.ok(got.join() === want.join(), `stress text ${k}: ids differ`);
         assert.equal(decode(model, got, true), upToNul(await ref.decode(want, true)), `stress text ${k}: decode differs`);
-        assert.ok(ms < 1000, `stress text ${k} took ${ms} ms`);
       }
+      console.log(`${name}: stress texts encoded in ${stressMs.map((ms) => ms.toFixed(1)).join(', ')} ms`);
     } finally {
       api.free(model);
     }
