@@ -21,6 +21,8 @@ if compgen -G "tests/js/*.test.mjs" >/dev/null; then
   # handle; seen once in CI, head_mask_lens.test.mjs idle for 17 min) cannot stall the run.
   echo "== JS API tests"; node $NODE_WASM_FLAGS --test --test-force-exit --test-timeout=300000 tests/js/
 fi
+# The Hub road in Node against the local stand-in for the Hub (no internet).
+echo "== Hub road tests"; node --test --test-force-exit tests/hub/
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   # One production build of the site for every browser test (tests/browser/harness.mjs).
   export TFP_WEB_DIST="$PWD/build/web-test/suite/"

@@ -1,5 +1,7 @@
 // tfp_model_*: loading a model from bytes (staged so the weights are copied once), a
 // random model of a given config, the info JSON, and freeing.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "api/api_edge.h"
@@ -65,6 +67,12 @@ std::string info_json(const tfp::model::LoadedModel& m) {
                                                                             : "none";
   j["mask_token_id"] = m.tokenizer ? m.tokenizer->special_ids().mask : -1;
   j["self_attention"] = true;  // a Transformer (a GRU model says false: api_gru.cpp)
+  // Tensors of the file its family's table ignores (buffers, HF's ignore lists; model/names_table.h):
+  // the first kIgnoredTensorsShown names, and how many there are.
+  const std::vector<std::string>& ignored = m.report.ignored;
+  j["ignored_tensors"] = std::vector<std::string>(
+      ignored.begin(), ignored.begin() + static_cast<std::ptrdiff_t>(std::min(ignored.size(), tfp::model::kIgnoredTensorsShown)));
+  j["ignored_tensor_count"] = ignored.size();
   j["tokenizer"] = tokenizer_info(m.tokenizer.get());
   // How tfp_model_tokenize splits text when there is no tokenizer.json: "words" for a
   // model that takes embeddings (tokenizer/word_split.h), else null (it refuses).
@@ -262,6 +270,17 @@ int tfp_model_load_buffers(const char* config_json, size_t config_bytes, const u
     if (name) f.name = name;
     if (tfp::model::is_gru_config_json(f.config_json)) *out = tfp::api::load_gru_model(std::move(f));
     else *out = tfp::api::wrap_model(tfp::model::load_model(std::move(f)));
+  });
+}
+
+int tfp_config_check(const char* config_json, size_t config_bytes, const char* name) {
+  return tfp::api::guard("tfp_config_check", [&] {
+    TFP_API_REQUIRE(config_json != nullptr, "tfp_config_check: config_json is NULL");
+    const std::string_view text(config_json, config_bytes);
+    const std::string source = std::string(name ? name : "<memory>") + "/config.json";
+    // The loader's own parse: what it refuses here it would refuse after the weights.
+    if (tfp::model::is_gru_config_json(text)) return;
+    (void)tfp::model::parse_config_json(text, source);
   });
 }
 

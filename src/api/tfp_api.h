@@ -265,6 +265,13 @@ int tfp_model_load_buffers(const char* config_json, size_t config_bytes, const u
                            size_t weights_bytes, const char* tokenizer_json, size_t tokenizer_bytes,
                            const char* name, tfp_model** out);
 
+/* Checks config.json alone, as tfp_model_load would before it binds a weight: an unknown
+ * model_type (the message lists the supported ones) or an option the engine does not
+ * implement is refused by name. For callers that fetch weights after the config (the page's
+ * Hub road): nothing is allocated beyond the parse. name: as in messages ("owner/model"),
+ * may be NULL. */
+int tfp_config_check(const char* config_json, size_t config_bytes, const char* name);
+
 /* A model with deterministic random weights (model/weights.h random_weights, std 0.02)
  * for config_json (any model_type the loader reads), and an optional tokenizer.json:
  * for tutorials and tests that need a model of a given shape. */
@@ -291,7 +298,11 @@ void tfp_model_free(tfp_model* model);
  *                                                     "mask", "bos", "eos" } },
  *     "has_embeddings": false for models that read vectors (tfp_model_forward_embeddings),
  *     "tokenizer_fallback": "words" when such a model has no tokenizer.json (how
- *             tfp_model_tokenize splits its text), else null }
+ *             tfp_model_tokenize splits its text), else null,
+ *     "ignored_tensors": the first 20 names of the file's tensors that its family's modeling
+ *             code ignores and the loader skipped (causal-mask and rotary buffers, T5's
+ *             unused cross-attention relative bias; model/names_table.h), file order,
+ *     "ignored_tensor_count": how many it skipped (absent, like the list, for a GRU model) }
  * Special ids are -1 where the tokenizer has none. NULL for NULL. */
 const char* tfp_model_info_json(tfp_model* model);
 

@@ -21,12 +21,15 @@
 // meant for they are small beside the weights (a 32-token forward pass of a 262k-token
 // vocabulary's logits is 33 MB), so the estimate names the weights only.
 
+import { INDEX_NAME, shardNames } from './shard_names.mjs';
+
+export { INDEX_NAME, shardNames };
+
 /** The most the module's heap can grow to: the module is linked with
  *  -sALLOW_MEMORY_GROWTH=1 and no -sMAXIMUM_MEMORY (cmake/wasm_module.cmake), so
  *  Emscripten's default of 2 GiB applies (WASM32 could address 4 GiB). */
 export const WASM_HEAP_LIMIT = 2 ** 31;
 
-export const INDEX_NAME = 'model.safetensors.index.json';
 
 /** The precision a load asks for (tfp_model_files_set_precision); '' = as stored. */
 export type LoadPrecision = '' | 'f32' | 'f16' | 'int8';
@@ -50,28 +53,12 @@ export interface MemoryEstimate {
 
 /** A named weight file (a File's name, or the name the index gives it). */
 export interface NamedBlob { name: string; file: Blob }
-
-/** The shard names an index's weight_map lists, each once, sorted (model-00001-of-… first). */
-export function shardNames(indexText: string, what = INDEX_NAME): string[] {
-  let index: unknown;
-  try {
-    index = JSON.parse(indexText);
-  } catch (e) {
-    throw new Error(`${what}: not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const map = (index as { weight_map?: unknown } | null)?.weight_map;
-  if (!map || typeof map !== 'object') throw new Error(`${what}: no "weight_map" object`);
-  const names = new Set<string>();
-  for (const [tensor, file] of Object.entries(map as Record<string, unknown>)) {
-    if (typeof file !== 'string') throw new Error(`${what}: weight_map["${tensor}"] is not a file name`);
-    names.add(file);
-  }
-  if (names.size === 0) throw new Error(`${what}: the weight_map is empty`);
-  return [...names].sort();
-}
+/** What the estimate reads of a weight file: its size and its first bytes (a Blob, or the
+ *  header a Range request read of a file not downloaded yet: hub_open.mjs). */
+export interface HeaderSource { name: string; file: Pick<Blob, 'size' | 'slice'> }
 
 /** The shards an index names, found among `files` by name; a missing one is named. */
-export function pickShards(names: string[], files: NamedBlob[]): NamedBlob[] {
+export function pickShards<T extends { name: string }>(names: string[], files: T[]): T[] {
   return names.map((name) => {
     const f = files.find((x) => x.name === name);
     if (!f) throw new Error(`${INDEX_NAME} names ${name}, which is not among the files (${files.map((x) => x.name).join(', ') || 'none'})`);
@@ -101,7 +88,7 @@ function matrixBytes(t: HeaderTensor, p: Exclude<LoadPrecision, ''>): number {
 }
 
 /** The header's tensors and the bytes it declares (header + data). */
-async function readHeader(f: NamedBlob): Promise<{ tensors: HeaderTensor[]; declared: number }> {
+async function readHeader(f: HeaderSource): Promise<{ tensors: HeaderTensor[]; declared: number }> {
   if (f.file.size < 8) throw new Error(`${f.name}: ${f.file.size} bytes, too short for a safetensors header`);
   const head = new DataView(await f.file.slice(0, 8).arrayBuffer());
   const n = Number(head.getBigUint64(0, true));
@@ -139,7 +126,7 @@ function f32Copies(tensors: HeaderTensor[], keep: boolean): { bytes: number; cou
 
 /** The estimate for these weight files (one model.safetensors, or every shard), loaded
  *  in `precision` ('' = as stored). */
-export async function estimateMemory(weights: NamedBlob[], limitBytes = WASM_HEAP_LIMIT,
+export async function estimateMemory(weights: HeaderSource[], limitBytes = WASM_HEAP_LIMIT,
                                      precision: LoadPrecision = ''): Promise<MemoryEstimate> {
   let fileBytes = 0;
   const tensors: HeaderTensor[] = [];

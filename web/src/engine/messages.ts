@@ -79,8 +79,13 @@ export interface NamedTensor extends FloatTensor {
  * transferred to the worker (the caller's copy is detached) and copied once.
  */
 export type WeightsSource = { kind: 'buffer'; data: ArrayBuffer } | { kind: 'file'; file: Blob } | { kind: 'url'; url: string }
+  /** Bytes as they arrive (a Hub download, engine/hub_load.ts): `size` bytes, transferred. */
+  | ({ kind: 'stream' } & SizedStream)
   /** A sharded checkpoint: model.safetensors.index.json and the files it may name (by name). */
-  | { kind: 'shards'; index: TextSource; shards: { name: string; file: Blob }[] };
+  | { kind: 'shards'; index: TextSource; shards: ShardSource[] };
+export interface SizedStream { stream: ReadableStream<Uint8Array>; size: number }
+/** One shard: a file, or a stream of its bytes as they arrive. */
+export type ShardSource = { name: string; file: Blob } | ({ name: string } & SizedStream);
 /** `optional`: a URL answering 404 means "no such file" (a folder without tokenizer.json). */
 export type TextSource =
   | { kind: 'text'; text: string }
@@ -146,6 +151,11 @@ export interface ModelInfo {
   /** The matrices as held (model/precision.h) and the bytes of every weight as held. */
   precision?: 'f32' | 'f16' | 'bf16' | 'int8' | 'mixed';
   weights_bytes?: number;
+  /** The checkpoint's tensors its family's modeling code ignores, which the loader skipped
+   *  (causal-mask and rotary buffers, T5's unused cross-attention relative bias): the first
+   *  20 names, and how many there are. Absent for the recurrent model. */
+  ignored_tensors?: string[];
+  ignored_tensor_count?: number;
   tokenizer: null | {
     vocab_size: number;
     special: { unk: number; pad: number; cls: number; sep: number; mask: number; bos: number; eos: number };

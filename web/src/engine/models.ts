@@ -6,7 +6,7 @@
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
 import { headMaskEffect, logitLens, setHeadMask } from './interventions';
-import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
+import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult, ShardSource } from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
 import { withParams } from './params.mjs';
@@ -478,20 +478,24 @@ export class Models {
                             precision: LoadPrecision): Promise<void> {
     const indexText = await readText(src.index, INDEX_NAME);
     if (indexText === null) throw new TfpError(1, `${INDEX_NAME} is missing`);
-    let shards: NamedBlob[];
+    let shards: ShardSource[];
     try {
       shards = pickShards(shardNames(indexText), src.shards);
     } catch (e) {
       throw new TfpError(1, e instanceof Error ? e.message : String(e));
     }
-    await this.checkFits(shards, 'this sharded checkpoint', precision);
-    const total = shards.reduce((a, s) => a + s.file.size, 0);
+    // Files are checked here; streamed shards were checked from their headers by the page.
+    const asFiles = shards.filter((s): s is NamedBlob => 'file' in s);
+    if (asFiles.length === shards.length) await this.checkFits(asFiles, 'this sharded checkpoint', precision);
+    const sizeOf = (s: ShardSource) => ('file' in s ? s.file.size : s.size);
+    const total = shards.reduce((a, s) => a + sizeOf(s), 0);
     let done = 0;
     for (const shard of shards) {
-      this.setText(files, shard.name + '\0', (p) => this.m._tfp_model_files_stream_shard_begin(files, p, shard.file.size));
-      await this.streamPieces(files, chunks(shard.file.stream()), shard.file.size, shard.name,
+      const size = sizeOf(shard);
+      this.setText(files, shard.name + '\0', (p) => this.m._tfp_model_files_stream_shard_begin(files, p, size));
+      await this.streamPieces(files, chunks('file' in shard ? shard.file.stream() : shard.stream), size, shard.name,
         (at) => progress({ stage: 'reading', bytes: done + at, total }));
-      done += shard.file.size;
+      done += size;
     }
     this.setText(files, indexText, (p, n) => this.m._tfp_model_files_set_index(files, p, n));
   }
@@ -513,6 +517,9 @@ export class Models {
     } else if (src.kind === 'file') {
       pieces = chunks(src.file.stream());
       total = src.file.size;
+    } else if (src.kind === 'stream') {
+      pieces = chunks(src.stream);
+      total = src.size;
     } else {
       const r = await fetch(src.url);
       if (!r.ok || !r.body) throw new TfpError(1, `${src.url}: HTTP ${r.status}`);

@@ -71,6 +71,7 @@ export interface TfpModule {
                           tokenizer: number, tokenizerBytes: number, name: number, out: number): number;
   _tfp_model_create_random(config: number, configBytes: number, tokenizer: number, tokenizerBytes: number,
                            seed: number, out: number): number;
+  _tfp_config_check(config: number, configBytes: number, name: number): number;
   _tfp_model_free(model: number): void;
   _tfp_model_info_json(model: number): number;
 
