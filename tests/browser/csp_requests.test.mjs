@@ -44,18 +44,22 @@ const pagesOf = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) =
 const directives = (policy) => Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0])
   .map(([name, ...sources]) => [name, sources]));
 
-function checkPolicy(policy, what) {
+/** What the playground may fetch beyond its own origin: the Hub (plugins/csp_plugin.ts). */
+const HUB = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co', 'https://hf-mirror.com', 'https://*.hf-mirror.com',
+  ...(process.env.TFP_HUB_HOSTS ?? '').split(/\s+/).filter(Boolean)];
+
+function checkPolicy(policy, what, hub = false) {
   const d = directives(policy);
   assert.deepEqual(d['script-src'], ["'self'", "'wasm-unsafe-eval'"], `${what}: script-src`);
   assert.deepEqual(d['default-src'], ["'self'"], `${what}: default-src`);
   assert.deepEqual(d['worker-src'], ["'self'"], `${what}: worker-src`);
-  assert.deepEqual(d['connect-src'], ["'self'"], `${what}: connect-src`);
+  assert.deepEqual(d['connect-src'], ["'self'", ...(hub ? HUB : [])], `${what}: connect-src`);
   assert.deepEqual(d['object-src'], ["'none'"], `${what}: object-src`);
   // Inline styles: attributes only (KaTeX); no <style> element, no source outside the site.
   assert.deepEqual(d['style-src-attr'], ["'unsafe-inline'"], `${what}: style-src-attr`);
   for (const [name, sources] of Object.entries(d)) {
     for (const s of sources) {
-      const ok = ["'self'", "'none'", "'wasm-unsafe-eval'"].includes(s) || /^'nonce-[A-Za-z0-9+/=]+'$/.test(s)
+      const ok = ["'self'", "'none'", "'wasm-unsafe-eval'"].includes(s) || (hub && name === 'connect-src' && HUB.includes(s)) || /^'nonce-[A-Za-z0-9+/=]+'$/.test(s)
         || (name === 'img-src' && ['data:', 'blob:'].includes(s)) || (name === 'style-src-attr' && s === "'unsafe-inline'");
       assert.ok(ok, `${what}: ${name} allows ${s}`);
     }
@@ -74,13 +78,14 @@ test('every built page: the policy first in <head>, no inline script or handler'
     const at = metas[0].index;
     assert.ok(at < html.search(/<meta\s+name=|<title|<link|<script/), `${name}: the policy precedes every script, stylesheet and link`);
     assert.ok(html.search(/<meta\s+charset/i) < at, `${name}: after the charset`);
-    policies.add(metas[0][1]);
+    if (name === 'index.html') checkPolicy(metas[0][1], 'the playground\'s meta', true);  // it may ask the Hub
+    else policies.add(metas[0][1]);
     for (const m of html.matchAll(/<script\b([^>]*)>/g)) assert.match(m[1], /\bsrc=/, `${name}: an inline <script${m[1]}>`);
     assert.doesNotMatch(html, /\son[a-z]+\s*=/i, `${name}: an inline event handler`);
     assert.doesNotMatch(html, /javascript:/i, `${name}: a javascript: URL`);
     assert.doesNotMatch(html, /<style\b/i, `${name}: a <style> element`);
   }
-  assert.equal(policies.size, 1, 'one policy for every page');
+  assert.equal(policies.size, 1, 'one policy for every other page');
   checkPolicy([...policies][0], 'meta');
 });
 
@@ -94,7 +99,7 @@ test('vite preview sends the policy on pages, scripts, the worker, the .wasm and
     const r = await fetch(`${base}/${f}`);
     assert.equal(r.status, 200, f);
     const header = r.headers.get('content-security-policy');
-    assert.equal(header, `${meta}; frame-ancestors 'self'`, `${f}: the header is the meta's policy (+ frame-ancestors)`);
+    assert.equal(header, `${meta}; frame-ancestors 'self'`, `${f}: the header is the playground's policy (+ frame-ancestors)`);
   }
 
   // npm start: the dev server's policy, as header and meta, with the nonce Vite puts on its <style>s.
@@ -103,10 +108,12 @@ test('vite preview sends the policy on pages, scripts, the worker, the .wasm and
     const r = await fetch(`${dev.base}/learn/softmax.html`);
     const header = r.headers.get('content-security-policy');
     const html = await r.text();
-    checkPolicy(header, 'dev header');
+    checkPolicy(header, 'dev header', true);
     assert.match(header, /style-src 'self' 'nonce-[^']+'/);
     const devMeta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
-    assert.equal(`${devMeta}; frame-ancestors 'self'`, header, 'dev: the meta is the header');
+    checkPolicy(devMeta, 'dev meta');  // a Learn page: its meta narrows the header to its own origin
+    assert.equal(devMeta.replace(/connect-src [^;]*/, ''), header.replace(/connect-src [^;]*/, '').replace(/; frame-ancestors 'self'$/, ''),
+      'dev: the meta is the header but for connect-src');
     assert.doesNotMatch(html.replace(/<script type="module" src="[^"]*"( nonce="[^"]*")?><\/script>/g, ''), /<script/, 'dev: no inline script');
     await dev.page.goto(`${dev.base}/learn/softmax.html`);
     await dev.page.waitForFunction(() => document.querySelectorAll('style[nonce]').length > 0 && document.querySelector('.katex'), null, { timeout: 30_000 });

@@ -15,7 +15,12 @@
 //       <script type="module" src>); tests/browser/csp_requests.test.mjs checks it.
 //   worker-src 'self'  the engine's and the trainer's workers and the service worker are
 //       files of the site; no blob: workers.
-//   connect-src 'self'  fetch() of the shipped models and the module, nothing else.
+//   connect-src 'self'  fetch() of the shipped models and the module; on the playground
+//       (index.html) also the Hugging Face Hub and the hosts its files redirect to
+//       (HUB_CONNECT below), which the page asks only once the reader opens a model from
+//       the Hub (pages/playground/hub_picker.ts). A policy in a <meta> cannot be widened
+//       later, so the hosts are named up front; a self-hosted mirror is added at build time
+//       with TFP_HUB_HOSTS="https://mirror.example https://files.mirror.example".
 //   img-src 'self' data: blob:  data: for the pages' empty favicon (href="data:,"), blob:
 //       for the PNG export (the view's SVG drawn into an <img> from a blob: URL).
 //   font-src 'self'  KaTeX's fonts, files of the build (vite.config.ts keeps them out of
@@ -38,6 +43,15 @@
 import { randomBytes } from 'node:crypto';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 
+/** The Hub, its file hosts (LFS and Xet storage) and the best-known mirror. */
+export const HUB_CONNECT: string[] = [
+  'https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co', 'https://hf-mirror.com', 'https://*.hf-mirror.com',
+  ...(process.env.TFP_HUB_HOSTS ?? '').split(/\s+/).filter(Boolean),
+];
+
+/** The page that opens models from the Hub: the playground (the site's own index.html). */
+const HUB_PAGE = /^\/(index\.html)?$/;
+
 const BASE: Record<string, string[]> = {
   'default-src': ["'self'"],
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
@@ -52,9 +66,12 @@ const BASE: Record<string, string[]> = {
   'form-action': ["'self'"],
 };
 
-/** The policy as one header/meta value. `nonce`: the dev server's <style> nonce. */
-export function cspPolicy({ nonce, header = false }: { nonce?: string; header?: boolean } = {}): string {
+/** The policy as one header/meta value. `nonce`: the dev server's <style> nonce; `hub`: the
+ *  page may fetch from the Hub (a header, on every file, always may: each page's <meta>
+ *  narrows it, and a browser enforces both). */
+export function cspPolicy({ nonce, header = false, hub = header }: { nonce?: string; header?: boolean; hub?: boolean } = {}): string {
   const d: Record<string, string[]> = { ...BASE };
+  if (hub) d['connect-src'] = [...d['connect-src']!, ...HUB_CONNECT];
   if (nonce) d['style-src'] = [...d['style-src']!, `'nonce-${nonce}'`];
   // Only a header can say who may frame the page (a <meta> policy ignores it).
   if (header) d['frame-ancestors'] = ["'self'"];
@@ -73,14 +90,13 @@ function withMeta(html: string, policy: string): string | HtmlTagDescriptor[] {
 }
 
 export function cspPlugin(): Plugin {
-  let policy = cspPolicy();
+  let nonce: string | undefined;
   return {
     name: 'tfp-csp',
     config(_config, env) {
       const dev = env.command === 'serve' && !env.isPreview;
       if (dev) {
-        const nonce = randomBytes(16).toString('base64');
-        policy = cspPolicy({ nonce });
+        nonce = randomBytes(16).toString('base64');
         return {
           html: { cspNonce: nonce },
           server: { headers: { [CSP_HEADER]: cspPolicy({ nonce, header: true }) } },
@@ -90,7 +106,7 @@ export function cspPlugin(): Plugin {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler: (html) => withMeta(html, policy),
+      handler: (html, ctx) => withMeta(html, cspPolicy({ ...(nonce ? { nonce } : {}), hub: HUB_PAGE.test(ctx.path) })),
     },
   };
 }

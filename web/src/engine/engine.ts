@@ -20,6 +20,7 @@ import { Model, type Channel, type RequestBody } from './model';
 import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
 import type { LearnArgs, LearnName, LearnResult } from './learn_calls/index';
 import { MAX_RESTARTS, RESTART_WINDOW_MS } from './restart_policy';
+import { loadFromHub, type HubLoadOptions } from './hub_load';
 
 export type {
   AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, ForwardResult, GeneratedToken, LoadProgress,
@@ -29,6 +30,8 @@ export type { FillMaskResult, MaskFill } from './messages';
 export type { EmbeddingInput, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 export type { RolloutArgs } from './messages';
 export { Model, Generation } from './model';
+export type { HubLoadOptions, HubSource } from './hub_load';
+export { HubError } from '../hub/hub_client.mjs';
 export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';
 export type { FillMaskOptions } from './model';
 
@@ -39,7 +42,9 @@ export type { FillMaskOptions } from './model';
  *   - a folder URL ending in "/" (config.json, model.safetensors, tokenizer.json if present);
  *   - each file given separately: bytes (ArrayBuffer, transferred to the worker — the
  *     caller's buffer is detached, no second copy stays in the page), a Blob/File, a URL,
- *     or (config, tokenizer) the text itself.
+ *     or (config, tokenizer) the text itself;
+ *   - "hf:owner/name" or "hf:owner/name@revision": a Hugging Face Hub repository, fetched,
+ *     verified and stored in this browser (engine/hub_load.ts; options: HubLoadOptions).
  */
 export type ModelSource =
   | FileList
@@ -200,12 +205,31 @@ export class Engine implements Channel {
   }
 
   /** Loads a model (see ModelSource); progress reports stages and weight bytes read. */
-  async load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
+  async load(source: ModelSource, options: LoadOptions & HubLoadOptions = {}): Promise<Model> {
+    if (typeof source === 'string' && source.startsWith('hf:')) {
+      const { model, source: from } = await loadFromHub<Model>({
+        checkConfig: (config, name) => this.checkConfig(config, name),
+        loadArgs: (args, transfer, onProgress) => this.loadArgs(args, transfer, onProgress),
+      }, source, options);
+      model.hub = from;
+      return model;
+    }
     const { args, transfer } = loadArgs(source);
     if (options.precision) args.precision = options.precision;
-    const reply = await this.request({ kind: 'load', args }, transfer, options.onProgress);
+    return this.loadArgs(args, transfer, options.onProgress);
+  }
+
+  private async loadArgs(args: LoadArgs, transfer: Transferable[], onProgress?: (p: LoadProgress) => void): Promise<Model> {
+    const reply = await this.request({ kind: 'load', args }, transfer, onProgress);
     if (reply.ok && reply.kind === 'load') return new Model(this.channel(), reply.result.model, reply.result.info);
     throw new EngineError('engine: unexpected reply to load');
+  }
+
+  /** Throws (EngineError) where the engine would refuse this config.json: an unknown
+   *  model_type, an option it does not implement. Reads no weights. */
+  async checkConfig(config: string, name = 'model'): Promise<void> {
+    const reply = await this.request({ kind: 'check-config', config, name });
+    if (!(reply.ok && reply.kind === 'check-config')) throw new EngineError('engine: unexpected reply to checkConfig');
   }
 
   /** A model of the given config.json with seeded random weights (tutorials, tests). */

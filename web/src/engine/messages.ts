@@ -446,6 +446,8 @@ export type Request =
   | { id: number; kind: 'attention'; args: AttentionRequest }
   | { id: number; kind: 'load'; args: LoadArgs }
   | { id: number; kind: 'random-model'; config: string; tokenizer?: string; seed: number }
+  /** config.json alone, checked as a load would (tfp_config_check): before weights are fetched. */
+  | { id: number; kind: 'check-config'; config: string; name: string }
   | { id: number; kind: 'dispose'; model: number }
   | { id: number; kind: 'tokenize'; model: number; text: string; addSpecialTokens: boolean }
   | { id: number; kind: 'decode'; model: number; ids: Int32Array; skipSpecialTokens: boolean }
@@ -476,6 +478,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'progress'; progress: LoadProgress }
   | { id: number; ok: true; kind: 'load'; result: { model: number; info: ModelInfo } }
   | { id: number; ok: true; kind: 'dispose' }
+  | { id: number; ok: true; kind: 'check-config' }
   | { id: number; ok: true; kind: 'tokenize'; result: TokenizeResult }
   | { id: number; ok: true; kind: 'decode'; result: string }
   | { id: number; ok: true; kind: 'forward'; result: ForwardResult }

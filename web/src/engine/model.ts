@@ -12,6 +12,7 @@ import type {
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
+import type { HubSource } from './hub_load';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
 export interface Channel {
@@ -83,6 +84,8 @@ function forwardArgs(ids: Int32Array, options: ForwardOptions): ForwardArgs {
 
 export class Model {
   private disposed = false;
+  /** Where a model opened by its Hub name came from (engine/hub_load.ts); null otherwise. */
+  hub: HubSource | null = null;
 
   constructor(private readonly channel: Channel, private readonly handle: number, readonly info: ModelInfo) {}
 

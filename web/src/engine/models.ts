@@ -104,6 +104,19 @@ export class Models {
     }
   }
 
+  /** Throws the loader's own refusal of a config.json (tfp_config_check), weights unread. */
+  checkConfig(config: string, name: string): void {
+    const bytes = utf8.encode(config);
+    const p = this.c.put(bytes);
+    const n = this.c.put(utf8.encode(name + '\0'));
+    try {
+      this.c.check(this.m._tfp_config_check(p, bytes.length, n));
+    } finally {
+      this.c.free(p);
+      this.c.free(n);
+    }
+  }
+
   /** A model with seeded random weights (tfp_model_create_random). */
   random(config: string, tokenizer: string | undefined, seed: number): { model: number; info: ModelInfo } {
     const cfg = this.c.put(utf8.encode(config));

@@ -56,6 +56,9 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
     }
     case 'random-model':
       return reply({ id: req.id, ok: true, kind: 'load', result: models.random(req.config, req.tokenizer, req.seed) });
+    case 'check-config':
+      models.checkConfig(req.config, req.name);
+      return reply({ id: req.id, ok: true, kind: 'check-config' });
     case 'dispose':
       models.dispose(req.model);
       return reply({ id: req.id, ok: true, kind: 'dispose' });

@@ -26,6 +26,8 @@ import type { ForwardOptions } from '../../engine/model';
 import type { EngineInfo } from '../../engine/messages';
 import { watchRestarts } from '../../shell/engine_restart';
 import { PrecisionSwitch } from './precision';
+import { HubPicker } from './hub_picker';
+import type { HubLoadOptions } from '../../engine/hub_load';
 
 /** What tests (and curious users) can read back. */
 export interface PlayDebug {
@@ -40,6 +42,8 @@ export interface PlayDebug {
   loads: number;
   ablation?: Ablation;
   errors: string[];
+  /** The Hub panel (hub_picker.ts): its last plan and memory estimate. */
+  hub?: HubPicker;
   /** The memory estimate of the last folder opened (open_files.ts). */
   memoryEstimate?: MemoryEstimate;
   /** Tests only: a smaller heap limit for the page's check of a folder before it opens it
@@ -98,7 +102,8 @@ archBox.hidden = true;
 modelInfoLine.after(archBox);
 
 let state: PlayState = stateFromQuery(location.search);
-if (!state.model || (state.model !== 'local' && !CATALOG.some((c) => c.id === state.model))) state = { ...state, model: DEFAULT_MODEL };
+const isHubModel = (id: string) => id.startsWith('hf:');
+if (!state.model || (state.model !== 'local' && !isHubModel(state.model) && !CATALOG.some((c) => c.id === state.model))) state = { ...state, model: DEFAULT_MODEL };
 
 const outputs = new Outputs({
   change: (patch) => setState({ ...state, ...patch }, false),
@@ -232,11 +237,18 @@ const leftOut = byId('left-out');
 const localOption = new Option(t('play.ownFiles'), 'local');
 localOption.disabled = true;
 modelSelect.add(localOption);
+// The Hub's entry opens its panel (hub_picker.ts); the model opened from it gets its own option.
+const hubEntry = new Option(t('play.hub.option'), 'hf');
+modelSelect.add(hubEntry);
+const hubOption = new Option('', '');
+hubOption.hidden = true;
+modelSelect.add(hubOption);
 
 /** The picker's names and the note on models left out, in the page's language. */
 function showPickerText(): void {
   CATALOG.forEach((c, i) => { modelSelect.options[i]!.text = catalogLabel(c); });
   localOption.text = t('play.ownFiles');
+  hubEntry.text = t('play.hub.option');
   leftOut.hidden = LEFT_OUT.length === 0;
   if (LEFT_OUT.length > 0)
     leftOut.textContent = t('play.notOffered', { list: LEFT_OUT.map((m) => t('play.notOfferedItem', { id: m.id, reason: t(m.reason) })).join('; ') });
@@ -277,7 +289,8 @@ interface EarlyLoad { files: Fetched; model: Promise<Model>; progress: { to: ((p
 let earlyLoad: EarlyLoad | null = null;
 
 async function loadModel(source: Parameters<Engine['load']>[0], name: () => string, id: string,
-                         again?: () => Promise<void>, early?: EarlyLoad, asked?: Precision): Promise<void> {
+                         again?: () => Promise<void>, early?: EarlyLoad, asked?: Precision,
+                         hubOptions?: (precision: Precision | '') => HubLoadOptions): Promise<void> {
   if (!engine) return;
   const label = name();
   loadError.hidden = true;
@@ -299,7 +312,8 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
         : p.stage === 'parsing' ? t('play.parsing', { label }) : t('play.binding', { label });
     };
     if (early) early.progress.to = onProgress;
-    const model = await (early ? early.model : engine.load(source, { ...(precision ? { precision } : {}), onProgress }));
+    const model = await (early ? early.model
+      : engine.load(source, { ...(precision ? { precision } : {}), onProgress, ...hubOptions?.(precision) }));
     // A token model without tokenizer.json reads the ids typed in the text box (ids_input.ts);
     // a model that reads vectors splits words (the engine's fallback).
     const idsOnly = readsIds(model.info);
@@ -335,6 +349,8 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     debug.loads += 1;
     document.body.dataset.loads = String(debug.loads);
     localOption.disabled = id !== 'local';
+    hubOption.hidden = !isHubModel(id);
+    if (isHubModel(id)) hubOption.value = hubOption.text = id;
     modelSelect.value = id;
     const i = model.info;
     const nLayers = i.n_encoder_layers + i.n_decoder_layers;
@@ -372,6 +388,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     showArchitecture(archBox, i);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
+    if (isHubModel(id)) hubPicker.failed(e);
     const still = current.model ? currentName : null;
     showLoadError(() => t('play.loadFailed', { label: name(), message: msg }) + (still ? t('play.stillUsing', { label: still() }) : ''));
     debug.errors.push(msg);
@@ -383,7 +400,17 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     document.body.dataset.loadErrors = String(Number(document.body.dataset.loadErrors ?? 0) + 1);
   } finally {
     progressBox.hidden = true;
+    if (isHubModel(id)) hubPicker.done();
   }
+}
+
+/** Opens "hf:owner/name[@revision]" from the Hub (or this browser's store of it). */
+function loadHub(id: string, asked?: Precision): Promise<void> {
+  hideMemoryEstimate();  // the Hub panel shows its own, before the weights come
+  if (earlyLoad) void earlyLoad.model.then((m) => m.dispose(), () => undefined);  // the catalog's first model: not wanted
+  earlyLoad = null;
+  hubPicker.show(id);
+  return loadModel(id, () => id, id, () => loadHub(id), undefined, asked, (precision) => hubPicker.begin(id, precision));
 }
 
 function loadCatalog(id: string, files: Fetched | null = null): Promise<void> {
@@ -421,7 +448,23 @@ async function reloadAfterRestart(): Promise<void> {
   if (translated) await outputs.translate();  // the same translation, shown again
 }
 
-modelSelect.addEventListener('change', () => { if (modelSelect.value !== 'local') void loadCatalog(modelSelect.value); });
+modelSelect.addEventListener('change', () => {
+  const v = modelSelect.value;
+  if (v === 'hf') {  // the Hub's entry: its panel, the open model stays selected
+    modelSelect.value = state.model;
+    hubPicker.element.open = true;
+    hubPicker.element.querySelector<HTMLInputElement>('#hub-repo')?.focus();
+  } else if (isHubModel(v)) void loadHub(v);
+  else if (v !== 'local') void loadCatalog(v);
+});
+
+const hubPicker = new HubPicker({
+  open: (id, precision) => void loadHub(id, precision || undefined),
+  hubChanged: (hub) => setState({ ...state, hub }, false),
+  limitBytes: () => debug.heapLimitBytes ?? WASM_HEAP_LIMIT,
+}, state.hub);
+dropzone.after(hubPicker.element);
+debug.hub = hubPicker;
 fileInput.addEventListener('change', () => {
   if (fileInput.files && fileInput.files.length) void loadFiles(Array.from(fileInput.files));
   fileInput.value = '';
@@ -837,6 +880,7 @@ onThemeChange(() => inspector.redraw());
 // tokens and attention maps stay; only labels, status lines and views are redrawn.
 onLocaleChange(() => {
   showPickerText();
+  hubPicker.text();
   applyMarkup(precisionSwitch.element);
   precisionSwitch.text();
   tabButtons.forEach((b, k) => { b.textContent = t(VIEW_LABELS[VIEWS[k]!]); });
@@ -900,6 +944,8 @@ starting.then(
       () => readHandover().then((again) => (again ? openHandover(again) : undefined)));
     if (handed) return openHandover(handed);
     if (fromTrain) showLoadError(() => t('train.handoverMissing'));
+    // A link to a Hub model (?model=hf:…): the reader asked for it by opening the link.
+    if (isHubModel(state.model)) return loadHub(state.model, state.precision || undefined);
     return loadCatalog(firstModel, await prefetched);
   },
   (e: unknown) => {

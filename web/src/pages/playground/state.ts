@@ -14,7 +14,8 @@ export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
 export type Precision = (typeof PRECISIONS)[number];
 
 export interface PlayState {
-  model: string;       // catalog id, or "local" for files the user opened
+  model: string;       // catalog id, "local" for files the user opened, or "hf:owner/name[@revision]"
+  hub: string;         // the Hub's address for hf: models; '' = https://huggingface.co
   precision: Precision | '';  // the matrices held as; '' = as the checkpoint stores them
   text: string;
   set: AttnSet | '';   // '' = the model's first set
@@ -44,7 +45,7 @@ export interface PlayState {
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
 
 export const DEFAULT_STATE: PlayState = {
-  model: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
+  model: '', hub: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
   tgtText: '', positions: true, causal: true, ablate: '',
 };
@@ -71,6 +72,7 @@ export function stateFromQuery(query: string): PlayState {
   const precision = p.get('precision') as Precision | null;
   return {
     model: p.get('model') ?? d.model,
+    hub: p.get('hub') ?? d.hub,
     precision: precision && PRECISIONS.includes(precision) ? precision : '',
     text: p.get('text') ?? d.text,
     set: set && SETS.includes(set) ? set : '',
@@ -98,6 +100,7 @@ export function stateFromQuery(query: string): PlayState {
 export function queryOf(s: PlayState): string {
   const p = new URLSearchParams();
   if (s.model) p.set('model', s.model);
+  if (s.hub) p.set('hub', s.hub);
   if (s.precision) p.set('precision', s.precision);
   p.set('text', s.text);
   if (s.set) p.set('set', s.set);
