@@ -26,6 +26,8 @@ echo "== Hub road tests"; node --test --test-force-exit tests/hub/
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   # One production build of the site for every browser test (tests/browser/harness.mjs).
   export TFP_WEB_DIST="$PWD/build/web-test/suite/"
+  # The playground of the test build may also reach the local stand-in for the Hub (tests/hub).
+  export TFP_HUB_HOSTS="http://127.0.0.1:*"
   echo "== site build"; npx --no-install vite build web --logLevel warn --outDir "$TFP_WEB_DIST" --emptyOutDir
   echo "== browser tests"; node $NODE_WASM_FLAGS --test --test-concurrency=1 --test-force-exit tests/browser/
 fi

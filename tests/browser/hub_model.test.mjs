@@ -1,0 +1,171 @@
+// The playground opens models by their Hub name (pages/playground/hub_picker.ts,
+// engine/hub_load.ts) from the local stand-in for the Hub (tests/hub/hub_server.mjs, on its
+// own two origins): the same tokens and attention as the same folder opened from disk, the
+// memory estimate before any weight byte, progress to the total, a second open that sends no
+// file byte, the reload of ?model=hf:… with the hub unreachable, a flipped byte caught and
+// named, the token of a gated repository (never in the URL), an architecture refused after
+// config.json alone, and Cancel keeping the previous model.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSite, ROOT, attentionOn, counter, counterAbove, SHOTS } from './harness.mjs';
+import { startHub } from '../hub/hub_server.mjs';
+
+// The test build lets the page reach the stand-in (plugins/csp_plugin.ts); tools/test.sh sets it too.
+process.env.TFP_HUB_HOSTS ||= 'http://127.0.0.1:*';
+const FIX = `${ROOT}tests/fixtures/checkpoints/`;
+const TOKEN = 'hf_browser_test_token';
+let hub, site, page, tmp;
+
+before(async () => {
+  // A repository of an architecture the engine does not read (weights and all).
+  tmp = await mkdtemp(join(tmpdir(), 'tfp-hub-page-'));
+  await writeFile(join(tmp, 'config.json'), JSON.stringify({ model_type: 'mamba', architectures: ['MambaForCausalLM'] }));
+  await writeFile(join(tmp, 'model.safetensors'), await readFile(`${FIX}gpt2_tiny/model.safetensors`));
+  hub = await startHub({ repos: {
+    'test/bert-tiny': { dir: `${FIX}bert_tiny` },
+    'test/gpt2-tiny': { dir: `${FIX}gpt2_tiny`, files: ['config.json', 'model.safetensors'] },
+    'test/gated': { dir: `${FIX}bert_tiny`, token: TOKEN },
+    'test/unsupported': { dir: tmp },
+  } });
+  site = await openSite({ name: 'hub_model' });
+  page = site.page;
+}, { timeout: 180_000 });
+
+after(async () => {
+  await site?.close();
+  await hub?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+const weightGets = () => hub.requests.filter((r) => r.path.endsWith('.safetensors') && r.method === 'GET' && !/^bytes=(0-7|8-\d+)$/.test(r.range ?? ''));
+const hubUrl = (model, extra = '') => `${site.base}/index.html?model=${encodeURIComponent(model)}&hub=${encodeURIComponent(hub.url)}&text=${encodeURIComponent('the cat sat')}${extra}`;
+const loaded = async (before_) => counterAbove(page, 'loads', before_, 60_000);
+const state = () => page.evaluate(() => ({ encoding: window.tfpPlay.encoding && { ids: window.tfpPlay.encoding.ids, tokens: window.tfpPlay.encoding.tokens },
+  label: window.tfpPlay.modelLabel, estimate: window.tfpPlay.hub?.lastEstimate ?? null, url: location.href }));
+async function waitRendered() {
+  await page.waitForFunction(() => window.tfpPlay.attention.length > 0 && window.tfpPlay.encoding?.ids.length > 0, null, { timeout: 30_000 });
+}
+
+test('a model opened by name: the tokens and attention of the same folder opened from disk; estimate first; progress to the total', { timeout: 120_000 }, async () => {
+  hub.reset();
+  await page.goto(hubUrl('hf:test/bert-tiny'));
+  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
+  await waitRendered();
+  const fromHub = await state();
+  const hubMaps = await attentionOn(page);
+  assert.ok(fromHub.estimate, 'the memory estimate was shown');
+  assert.ok(await page.locator('#hub-estimate').isVisible());
+  assert.match(fromHub.url, /model=hf%3Atest%2Fbert-tiny/);
+  const bytes = (await readFile(`${FIX}bert_tiny/model.safetensors`)).length;
+  assert.equal(hub.bytesSentFor('test/bert-tiny', 'model.safetensors') >= bytes, true);
+  // The weights were asked for after the config and the header's two Range reads.
+  const order = hub.requests.filter((r) => r.method === 'GET').map((r) => `${r.path.split('/').pop()}${r.range ? ` ${r.range}` : ''}`);
+  const first = order.findIndex((o) => o.startsWith('model.safetensors') && !/bytes=(0-7|8-)/.test(o));
+  assert.ok(order.indexOf('config.json') < order.indexOf('model.safetensors bytes=0-7'), order.join(' | '));
+  assert.ok(first > order.indexOf('model.safetensors bytes=0-7'), order.join(' | '));
+  await page.locator('.model-panel').screenshot({ path: `${SHOTS}hub_model/opened.png` });
+
+  // The same folder from disk.
+  const loads = await counter(page, 'loads');
+  await page.locator('#model-files').setInputFiles(await Promise.all(['config.json', 'model.safetensors', 'tokenizer.json'].map(async (name) => (
+    { name, mimeType: 'application/octet-stream', buffer: await readFile(`${FIX}bert_tiny/${name}`) }))));
+  await loaded(loads);
+  await waitRendered();
+  const fromDisk = await state();
+  assert.deepEqual(fromDisk.encoding, fromHub.encoding);
+  assert.deepEqual(await attentionOn(page), hubMaps);
+});
+
+test('a second open sends no file byte; with the hub unreachable ?model=hf:… reopens from this browser', { timeout: 120_000 }, async () => {
+  hub.reset();
+  await page.goto(hubUrl('hf:test/bert-tiny'));
+  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
+  await waitRendered();
+  assert.equal(hub.bytesSent(), 0);
+  // Both of the hub's origins unreachable: the stored revision opens.
+  const block = (route) => route.abort('internetdisconnected');
+  await page.route(`${hub.url}/**`, block);
+  await page.route(`${hub.cdnUrl}/**`, block);
+  try {
+    await page.reload();
+    await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
+    await waitRendered();
+  } finally {
+    await page.unroute(`${hub.url}/**`, block);
+    await page.unroute(`${hub.cdnUrl}/**`, block);
+  }
+  // The stored list names it, with its size.
+  await page.locator('#hub-stored > summary').click();
+  await page.waitForSelector('#hub-stored li[data-repo="test/bert-tiny"]');
+});
+
+test('refusals beside the field, the open model kept: an unsupported architecture after config.json alone, a flipped byte named', { timeout: 120_000 }, async () => {
+  await page.goto(hubUrl('hf:test/gpt2-tiny'));
+  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  await waitRendered();
+  hub.reset();
+  let errors = await counter(page, 'loadErrors');
+  await page.fill('#hub-repo', 'test/unsupported');
+  await page.click('#hub-open');
+  await counterAbove(page, 'loadErrors', errors, 30_000);
+  assert.match(await page.locator('#hub-error').textContent(), /architecture|model_type/);
+  assert.deepEqual(weightGets(), []);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
+
+  hub.corrupt('test/bert-tiny', 'model.safetensors', 300);
+  try {
+    await page.evaluate(async () => { const d = await navigator.storage.getDirectory(); await d.removeEntry('tfp-hub', { recursive: true }); });
+    errors = await counter(page, 'loadErrors');
+    await page.fill('#hub-repo', 'test/bert-tiny');
+    await page.click('#hub-open');
+    await counterAbove(page, 'loadErrors', errors, 30_000);
+    assert.match(await page.locator('#hub-error').textContent(), /model\.safetensors.*checksum/);
+    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
+  } finally {
+    hub.corrupt('test/bert-tiny', 'model.safetensors', 300);
+  }
+});
+
+test('a gated repository asks for a token; with it the model opens; the token is never in the address', { timeout: 120_000 }, async () => {
+  const errors = await counter(page, 'loadErrors');
+  await page.fill('#hub-repo', 'test/gated');
+  await page.click('#hub-open');
+  await counterAbove(page, 'loadErrors', errors, 30_000);
+  assert.match(await page.locator('#hub-error').textContent(), /access token/);
+  assert.ok(await page.locator('#hub-token').isVisible());
+  await page.locator('.model-panel').screenshot({ path: `${SHOTS}hub_model/gated.png` });
+  const loads = await counter(page, 'loads');
+  await page.fill('#hub-token', TOKEN);
+  await page.click('#hub-use-token');
+  await loaded(loads);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gated');
+  assert.ok(!page.url().includes(TOKEN));
+  for (const r of hub.requests.filter((x) => x.origin === 'cdn')) assert.equal(r.authorization, null);
+});
+
+test('Cancel during a slow download keeps the previous model; opening again resumes', { timeout: 120_000 }, async () => {
+  await page.evaluate(async () => { const d = await navigator.storage.getDirectory(); await d.removeEntry('tfp-hub', { recursive: true }).catch(() => {}); });
+  await page.goto(hubUrl('hf:test/gpt2-tiny'));
+  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  hub.slow(20_000);
+  try {
+    const errors = await counter(page, 'loadErrors');
+    await page.fill('#hub-repo', 'test/bert-tiny');
+    await page.click('#hub-open');
+    await page.waitForSelector('#hub-progress:not([hidden])');
+    await page.waitForFunction(() => Number(document.getElementById('hub-bar')?.value ?? 0) > 0, null, { timeout: 30_000 });
+    await page.click('#hub-cancel');
+    await counterAbove(page, 'loadErrors', errors, 30_000);
+    assert.match(await page.locator('#hub-error').textContent(), /Cancelled/);
+    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
+  } finally {
+    hub.slow(null);
+  }
+  const loads = await counter(page, 'loads');
+  await page.click('#hub-open');
+  await loaded(loads);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/bert-tiny');
+});
