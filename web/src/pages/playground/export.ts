@@ -3,6 +3,7 @@
 // the machine).
 import { serializeSvg } from '../../widgets/svg';
 import { themeColours } from '../../widgets/theme';
+import { t, type Label } from '../../i18n/i18n';
 
 function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
@@ -52,4 +53,33 @@ export async function exportPng(svg: SVGSVGElement, name: string): Promise<void>
 
 export function exportJson(value: unknown, name: string): void {
   download(`${name}.json`, new Blob([JSON.stringify(value, null, 1)], { type: 'application/json' }));
+}
+
+/** What the export buttons save: the shown view's SVG, the tensor behind it, under a name. */
+export interface ExportSource {
+  svg(): SVGSVGElement | null;
+  /** The file name without extension (any characters: made safe here). */
+  name(): string;
+  tensor(): object | null;
+  error(message: Label): void;
+}
+
+/** The page's SVG, PNG and JSON buttons wired to `src`. */
+export function wireExports(buttons: { svg: HTMLElement; png: HTMLElement; json: HTMLElement }, src: ExportSource): void {
+  // A Hub model's id ("hf:owner/name") is no file name.
+  const name = () => src.name().replace(/[^\w.-]+/g, '_');
+  buttons.svg.addEventListener('click', () => {
+    const svg = src.svg();
+    if (svg) exportSvg(svg, name());
+    else src.error(() => t('play.noPicture'));
+  });
+  buttons.png.addEventListener('click', () => {
+    const svg = src.svg();
+    if (svg) exportPng(svg, name()).catch((e: unknown) => src.error(String(e)));
+    else src.error(() => t('play.noPicture'));
+  });
+  buttons.json.addEventListener('click', () => {
+    const tensor = src.tensor();
+    if (tensor) exportJson(tensor, name());
+  });
 }

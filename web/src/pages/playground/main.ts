@@ -10,60 +10,25 @@ import { looksByteLevel, visibleToken } from '../../widgets/token_text';
 import { firstCatalogModel, takeCatalogFiles, type Fetched } from './first_model';
 import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { catalogLabel } from '../../shell/catalog_label';
-import { groupDigits } from '../../widgets/number_matrix';
-import { exportJson, exportPng, exportSvg } from './export';
-import { Inspector, type AttentionFamily, type Shown } from './inspector';
+import { wireExports } from './export';
+import { Inspector, type AttentionFamily } from './inspector';
 import { Outputs } from './outputs';
 import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type Precision, type View } from './state';
 import { readHandover } from '../train/handover';
-import { hasTarget, MAX_VECTOR_TOKENS, moduleName, targetText, torchModule, vectorArgs, vectorFamilies } from './vectors';
+import { hasTarget, MAX_VECTOR_TOKENS, targetText, vectorArgs, vectorFamilies } from './vectors';
 import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
 import { machinery, showArchitecture } from './architecture';
-import { estimateText, folderEstimate, NarrowerChoices, narrowerFits, refusalText } from './open_files';
-import { WASM_HEAP_LIMIT, type LoadPrecision, type MemoryEstimate } from '../../engine/checkpoint_memory';
+import { droppedFiles, estimateText, folderEstimate, NarrowerChoices, narrowerFits, refusalText } from './open_files';
+import { WASM_HEAP_LIMIT, type LoadPrecision } from '../../engine/checkpoint_memory';
 import type { ForwardOptions } from '../../engine/model';
-import type { EngineInfo } from '../../engine/messages';
 import { watchRestarts } from '../../shell/engine_restart';
 import { PrecisionSwitch } from './precision';
+import { modelLine } from './model_line';
+import type { PlayDebug } from './debug';
 import { HubPicker } from './hub_picker';
 import type { HubLoadOptions } from '../../engine/hub_load';
 
-/** What tests (and curious users) can read back. */
-export interface PlayDebug {
-  state: PlayState;
-  modelInfo: Model['info'] | null;
-  modelLabel: string;
-  encoding: { ids: number[]; tokens: string[]; offsets: number[]; truncated: boolean } | null;
-  attention: { name: string; dims: number[]; data: Float32Array }[];
-  shown: Shown | null;
-  outputs: Outputs;
-  renders: number;
-  loads: number;
-  ablation?: Ablation;
-  errors: string[];
-  /** The Hub panel (hub_picker.ts): its last plan and memory estimate. */
-  hub?: HubPicker;
-  /** The memory estimate of the last folder opened (open_files.ts). */
-  memoryEstimate?: MemoryEstimate;
-  /** Tests only: a smaller heap limit for the page's check of a folder before it opens it
-   *  (the worker still checks against the module's own). */
-  heapLimitBytes?: number;
-  /** The engine worker's heap size now (bench/real_size_page.mjs reads it). */
-  heapBytes?: () => Promise<number>;
-  /** Tests only: makes the engine's module trap (the worker restarts, the model reloads). */
-  crashEngine?: () => Promise<void>;
-  /** The engine's thread count (1 = the single-threaded build; engine/load_module.ts). */
-  threads?: number;
-  /** The engine's info as of now (threadsNow: the threads its kernels use at this moment). */
-  engineInfo?: () => Promise<EngineInfo>;
-}
-
-declare global {
-  interface Window {
-    tfpPlay: PlayDebug;
-  }
-}
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -263,9 +228,6 @@ const precisionSwitch = new PrecisionSwitch((precision) => {
 modelSelect.parentElement!.after(precisionSwitch.element);
 applyMarkup(precisionSwitch.element);
 
-const ARCH_KEYS: Record<string, MessageKey> = {
-  encoder_only: 'play.archEncoder', decoder_only: 'play.archDecoder', encoder_decoder: 'play.archEncDec',
-};
 
 let engine: Engine | null = null;
 debug.heapBytes = async () => (engine ? (await engine.memory()).heapBytes : 0);
@@ -353,26 +315,7 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     if (isHubModel(id)) hubOption.value = hubOption.text = id;
     modelSelect.value = id;
     const i = model.info;
-    const nLayers = i.n_encoder_layers + i.n_decoder_layers;
-    const layers = () => (i.architecture === 'encoder_decoder'
-      ? t('play.layers', { count: `${i.n_encoder_layers}+${i.n_decoder_layers}` }) : t('play.layers', { count: nLayers }));
-    const r = i.recurrent;  // a GRU encoder–decoder: say what its "1 layer, 1 head" is
-    modelInfoText = !i.has_embeddings  // a PyTorch nn.Transformer checkpoint (vectors.ts)
-      ? () => t('play.modelInfoVectors', {
-        label: name(), module: moduleName(torchModule(i)),
-        architecture: ARCH_KEYS[i.architecture] ? t(ARCH_KEYS[i.architecture]!) : i.architecture.replace('_', '-'),
-        layers: layers(), heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model,
-        parameters: groupDigits(i.parameters) })
-      : r
-      ? () => t('play.modelInfoRecurrent', {
-        label: name(), bidirectional: r.bidirectional_encoder ? t('play.bidirectional') : '', encoderHidden: r.encoder_hidden,
-        decoderHidden: r.decoder_hidden, attention: r.attention, parameters: groupDigits(i.parameters),
-        context: i.max_positions, vocab: i.vocab_size })
-      : () => t('play.modelInfo', {
-        label: name(), architecture: ARCH_KEYS[i.architecture] ? t(ARCH_KEYS[i.architecture]!) : i.architecture.replace('_', '-'),
-        family: i.family, layers: layers(),
-        heads: t('play.heads', { count: i.n_heads }), dModel: i.d_model, parameters: groupDigits(i.parameters),
-        context: i.max_positions, vocab: i.vocab_size });
+    modelInfoText = () => modelLine(i, name());
     modelInfoLine.textContent = labelText(modelInfoText);
     // The strip's ids: vocabulary entries, or (the engine's words split) first-appearance
     // numbers of the words, each read as its seeded vector. A locale switch re-reads the key.
@@ -507,21 +450,6 @@ async function loadFiles(files: File[], precision: LoadPrecision = ''): Promise<
   return loadModel(files, name, 'local', undefined, undefined, precision || undefined);
 }
 
-/** Files of a dropped folder (one level deep) or the dropped files themselves. */
-async function droppedFiles(dt: DataTransfer): Promise<File[]> {
-  const entries = Array.from(dt.items).map((it) => it.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
-  const files: File[] = [];
-  const fileOf = (e: FileSystemFileEntry) => new Promise<File>((res, rej) => e.file(res, rej));
-  for (const e of entries) {
-    if (e.isFile) files.push(await fileOf(e as FileSystemFileEntry));
-    else if (e.isDirectory) {
-      const reader = (e as FileSystemDirectoryEntry).createReader();
-      const children = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
-      for (const c of children) if (c.isFile) files.push(await fileOf(c as FileSystemFileEntry));
-    }
-  }
-  return files.length ? files : Array.from(dt.files);
-}
 
 dropzone.addEventListener('dragover', (e) => { e.preventDefault(); dropzone.classList.add('over'); });
 dropzone.addEventListener('dragleave', () => dropzone.classList.remove('over'));
@@ -833,29 +761,23 @@ setSelect.addEventListener('change', () => {
 layerSelect.addEventListener('change', () => setState({ ...state, layer: Number(layerSelect.value) }, false));
 headSelect.addEventListener('change', () => setState({ ...state, head: Number(headSelect.value) }, false));
 
-function exportName(): string {
-  const f = inspector.family(state, current.families);
-  return `${state.model || 'model'}-${state.view}-${f?.set ?? ''}-L${state.layer + 1}H${state.head + 1}`;
-}
-byId('export-svg').addEventListener('click', () => {
-  const svg = inspector.svg();
-  if (svg) exportSvg(svg, exportName());
-  else showError(() => t('play.noPicture'));
-});
-byId('export-png').addEventListener('click', () => {
-  const svg = inspector.svg();
-  if (svg) exportPng(svg, exportName()).catch((e: unknown) => showError(String(e)));
-  else showError(() => t('play.noPicture'));
-});
-byId('export-json').addEventListener('click', () => {
-  const f = inspector.family(state, current.families);
-  if (!f) return;
-  const layer = Math.min(state.layer, f.layers.length - 1);
-  exportJson({
-    model: current.label, text: state.text, name: f.names[layer], dims: [f.heads, f.rowTokens.length, f.colTokens.length],
-    queries: f.rowTokens, keys: f.colTokens, data: Array.from(f.layers[layer]!),
-    view: state.view, shown: debug.shown ? Object.fromEntries(Object.entries(debug.shown.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) : null,
-  }, exportName());
+wireExports({ svg: byId('export-svg'), png: byId('export-png'), json: byId('export-json') }, {
+  svg: () => inspector.svg(),
+  name: () => {
+    const f = inspector.family(state, current.families);
+    return `${state.model || 'model'}-${state.view}-${f?.set ?? ''}-L${state.layer + 1}H${state.head + 1}`;
+  },
+  tensor: () => {
+    const f = inspector.family(state, current.families);
+    if (!f) return null;
+    const layer = Math.min(state.layer, f.layers.length - 1);
+    return {
+      model: current.label, text: state.text, name: f.names[layer], dims: [f.heads, f.rowTokens.length, f.colTokens.length],
+      queries: f.rowTokens, keys: f.colTokens, data: Array.from(f.layers[layer]!),
+      view: state.view, shown: debug.shown ? Object.fromEntries(Object.entries(debug.shown.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])) : null,
+    };
+  },
+  error: (message) => showError(message),
 });
 byId('copy-link').addEventListener('click', () => {
   flushUrl();

@@ -29,6 +29,22 @@ export async function folderEstimate(files: File[], precision: LoadPrecision = '
   }
 }
 
+/** Files of a dropped folder (one level deep) or the dropped files themselves. */
+export async function droppedFiles(dt: DataTransfer): Promise<File[]> {
+  const entries = Array.from(dt.items).map((it) => it.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
+  const files: File[] = [];
+  const fileOf = (e: FileSystemFileEntry) => new Promise<File>((res, rej) => e.file(res, rej));
+  for (const e of entries) {
+    if (e.isFile) files.push(await fileOf(e as FileSystemFileEntry));
+    else if (e.isDirectory) {
+      const reader = (e as FileSystemDirectoryEntry).createReader();
+      const children = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+      for (const c of children) if (c.isFile) files.push(await fileOf(c as FileSystemFileEntry));
+    }
+  }
+  return files.length ? files : Array.from(dt.files);
+}
+
 /** The narrower precisions (f16, then int8) in which a folder would fit. */
 export async function narrowerFits(files: File[], limitBytes = WASM_HEAP_LIMIT): Promise<MemoryEstimate[]> {
   const out: MemoryEstimate[] = [];
