@@ -64,7 +64,8 @@ TEST_CASE("cli: info") {
   CHECK(j["tokenizer"]["vocab_size"] == 264);
   const nlohmann::json b = tfp_cli({"info", checkpoint_dir("bert_tiny")}).json();
   CHECK(b["unused_allowed"].size() == 2);  // the pooler; cls.predictions.* is the bound MLM head
-  CHECK(b["ignored"][0] == "bert.embeddings.position_ids");
+  CHECK(b["ignored_tensors"] == nlohmann::json::array({"bert.embeddings.position_ids"}));
+  CHECK(b["ignored_tensor_count"] == 1);
   CHECK(b["dtypes"]["I64"] == 1);
 }
 

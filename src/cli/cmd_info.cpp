@@ -1,6 +1,7 @@
 // tfp info DIR — what a model folder holds: family, config, the architecture described
 // for a reader ("description", cli/describe.h), parameter count, dtypes, what the loader
 // left unused, the tokenizer. The recurrent numbers-gru folder goes through cli/gru.h.
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -42,7 +43,11 @@ void cmd_info(const std::vector<std::string>& argv, JsonWriter& w) {
   for (const auto& [name, n] : dtypes) w.key(name).value(n);
   w.end_object();
   w.key("unused_allowed").values(m.report.unused_allowed);
-  w.key("ignored").values(m.report.ignored);
+  // The tensors the family's table ignores (model/names_table.h), bounded as the C API's info.
+  const std::vector<std::string>& ignored = m.report.ignored;
+  w.key("ignored_tensors").values(std::vector<std::string>(
+      ignored.begin(), ignored.begin() + static_cast<std::ptrdiff_t>(std::min(ignored.size(), model::kIgnoredTensorsShown))));
+  w.key("ignored_tensor_count").value(static_cast<int64_t>(ignored.size()));
   w.key("metadata").begin_object();
   for (const auto& [k, v] : m.tensors->metadata()) w.key(k).value(v);
   w.end_object();

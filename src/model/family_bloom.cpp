@@ -57,7 +57,10 @@ const NameTable& names_bloom() {
           {"dec.norm.gamma", "ln_f.weight"},
           {"dec.norm.beta", "ln_f.bias"},
       },
-      {},
+      // Ignored: the causal mask Megatron-converted files may carry (HF BloomPreTrainedModel
+      // _keys_to_ignore_on_load_missing [r"h.*.self_attention.scale_mask_softmax.causal_mask"],
+      // transformers 4.2x).
+      {"h.{i}.self_attention.scale_mask_softmax.causal_mask"},
       {"lm_head.weight"},
   };
   return table;

@@ -71,7 +71,11 @@ const NameTable& names_gemma() {
   // Llama's names, with Gemma's four norms: post_attention_layernorm is the attention's
   // post norm here (in Llama it is the MLP's pre norm).
   static const NameTable table = [] {
-    NameTable t{"gemma", {"model."}, llama_layer_rules(), {"layers.{i}.self_attn.rotary_emb.inv_freq"},
+    NameTable t{"gemma", {"model."}, llama_layer_rules(),
+                // Ignored: rotary frequencies (HF Gemma*PreTrainedModel list nothing; from_pretrained
+                // drops any r"rotary_emb\.inv_freq", and Gemma 3's rotary_emb_local.inv_freq is a
+                // non-persistent buffer, dropped from a file's unexpected keys).
+                {"*rotary_emb.inv_freq", "*rotary_emb_local.inv_freq"},
                 {"lm_head.weight"}};
     t.rules.push_back({"dec.{i}.post_attn_norm.gamma", "layers.{i}.post_attention_layernorm.weight"});
     t.rules.push_back({"dec.{i}.norm_ffn.gamma", "layers.{i}.pre_feedforward_layernorm.weight"});

@@ -80,6 +80,10 @@ const NameTable& names_gpt_neo() {
           {"dec.norm.gamma", "ln_f.weight"},
           {"dec.norm.beta", "ln_f.bias"},
       },
+      // Ignored: the causal-mask buffers older files carry (HF GPTNeoForCausalLM
+      // _keys_to_ignore_on_load_missing [r"h\.\d+\.attn\.masked_bias",
+      // r"h\.\d+\.attn\.attention\.bias"], transformers 4.2x; today non-persistent
+      // buffers of GPTNeoSelfAttention, dropped from a file's unexpected keys).
       {"h.{i}.attn.attention.bias", "h.{i}.attn.attention.masked_bias"},
       {"lm_head.weight"},
   };

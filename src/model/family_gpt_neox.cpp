@@ -60,8 +60,11 @@ const NameTable& names_gpt_neox() {
           {"lm_head.weight", "embed_out.weight"},
           {"lm_head.bias", "embed_out.bias"},
       },
-      // Buffers older files carry: causal masks and the rotary frequencies.
-      {"layers.{i}.attention.bias", "layers.{i}.attention.masked_bias", "layers.{i}.attention.rotary_emb.inv_freq"},
+      // Ignored: buffers older files (Pythia) carry: the causal masks (HF
+      // GPTNeoXPreTrainedModel _keys_to_ignore_on_load_unexpected [r"attention.bias",
+      // r"attention.masked_bias"]) and the rotary frequencies (from_pretrained drops any
+      // r"rotary_emb\.inv_freq" when the model has such a buffer, per layer or model-wide).
+      {"layers.{i}.attention.bias", "layers.{i}.attention.masked_bias", "*rotary_emb.inv_freq"},
       {},
   };
   return table;

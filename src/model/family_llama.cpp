@@ -126,7 +126,14 @@ std::vector<NameRule> llama_layer_rules() {
 
 const NameTable& names_llama() {
   static const NameTable table = [] {
-    NameTable t{"llama", {"model."}, llama_layer_rules(), {"layers.{i}.self_attn.rotary_emb.inv_freq"},
+    NameTable t{"llama", {"model."}, llama_layer_rules(),
+                // Ignored: the rotary frequencies older files carry per layer
+                // (layers.N.self_attn.rotary_emb.inv_freq; from_pretrained drops any
+                // r"rotary_emb\.inv_freq" when the model has such a buffer, as Llama,
+                // Mistral, Qwen2 and Qwen3 do) and fairseq's version counter (HF
+                // LlamaPreTrainedModel _keys_to_ignore_on_load_unexpected [r"decoder\.version"],
+                // transformers 4.28-4.3x).
+                {"*rotary_emb.inv_freq", "*decoder.version"},
                 // A tied model may still store its head: the same matrix as embed_tokens.
                 {"lm_head.weight"}};
     t.rules.push_back({"dec.{i}.norm_ffn.gamma", "layers.{i}.post_attention_layernorm.weight"});

@@ -88,7 +88,11 @@ const NameTable& names_t5() {
           {"lm_head.weight", "lm_head.weight"},
           {"lm_head.bias", "lm_head.bias"},
       },
-      {},
+      // Ignored: a relative-position table the first decoder block's cross-attention holds in
+      // files saved by older transformers versions (Flan-T5, T5 v1.0), which no attention
+      // reads (HF T5Model / T5ForConditionalGeneration / T5ForSequenceClassification /
+      // T5ForQuestionAnswering _keys_to_ignore_on_load_unexpected).
+      {"decoder.block.0.layer.1.EncDecAttention.relative_attention_bias.weight"},
       // Copies of the shared table some files also store; a tied model's stored head.
       {"encoder.embed_tokens.weight", "decoder.embed_tokens.weight", "lm_head.weight"},
   };

@@ -62,7 +62,11 @@ const NameTable& names_bert() {
           {"mlm.decoder.weight", "cls.predictions.decoder.weight"},
           {"mlm.bias", "cls.predictions.bias|cls.predictions.decoder.bias"},
       },
-      {"embeddings.position_ids"},
+      // Ignored: BertEmbeddings' buffers, saved by older transformers versions (HF
+      // BertModel / BertForMaskedLM _keys_to_ignore_on_load_missing [r"position_ids"], and
+      // from_pretrained's own r"(^|\.)position_ids$" rule; token_type_ids is a
+      // non-persistent buffer, which from_pretrained drops from unexpected keys).
+      {"embeddings.position_ids", "embeddings.token_type_ids"},
       {"pooler.*", "cls.*", "classifier.*", "qa_outputs.*"},
   };
   return table;

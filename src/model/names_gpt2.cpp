@@ -28,7 +28,10 @@ const NameTable& names_gpt2() {
           {"dec.norm.gamma", "ln_f.weight"},
           {"dec.norm.beta", "ln_f.bias"},
       },
-      // The causal-mask buffers older transformers versions saved with every block.
+      // Ignored: the causal-mask buffers older transformers versions saved with every block
+      // (HF GPT2Model / GPT2LMHeadModel _keys_to_ignore_on_load_unexpected
+      // [r"h\.\d+\.attn\.bias", r"h\.\d+\.attn\.masked_bias"], transformers 4.2x; today
+      // non-persistent buffers, which from_pretrained drops from a file's unexpected keys).
       {"h.{i}.attn.bias", "h.{i}.attn.masked_bias"},
       // GPT2LMHeadModel may store the tied head; it is the same matrix as wte.
       {"lm_head.weight"},

@@ -9,8 +9,13 @@
 //   - mis-shaped:  a tensor whose shape is not what the role expects          → error
 //   - unexpected:  a tensor no role uses and the table does not know          → error
 //                  (usually a config that does not match the file, e.g. layer counts)
-//   - ignored:     known non-weight buffers (GPT-2 attn.bias / attn.masked_bias causal
-//                  masks, BERT embeddings.position_ids)                        → silent
+//   - ignored:     tensors the family's modeling code ignores, as Hugging Face lists
+//                  them per class (_keys_to_ignore_on_load_unexpected / _missing) or
+//                  drops them (the model's own buffers: GPT-2 attn.bias / masked_bias
+//                  causal masks, rotary_emb.inv_freq, BERT embeddings.position_ids; T5's
+//                  unused EncDecAttention.relative_attention_bias)             → skipped:
+//                  no dtype or shape check, no copy (their bytes stay where the file
+//                  holds them); listed by file name in the report's `ignored`
 //   - allowed:     known weights of heads the engine does not run (BERT pooler.*,
 //                  cls.seq_relationship.*, cls.predictions.* of a head that is
 //                  bound under its other name; GPT-2 lm_head.weight, a copy of
@@ -47,7 +52,9 @@ struct NameTable {
   const char* family;
   std::vector<const char*> prefixes;        // optional prefixes stripped from file names
   std::vector<NameRule> rules;
-  std::vector<const char*> ignored;         // patterns ('*' and {i}) of known buffers
+  // Patterns ('*' and {i}) of the tensors the family's modeling code ignores; each table
+  // cites the Hugging Face class whose list it follows.
+  std::vector<const char*> ignored;
   std::vector<const char*> allowed_unused;  // patterns of weights we knowingly leave unused
   // The config says which Linear layers carry biases (Llama's attention_bias/mlp_bias,
   // Qwen2's q/k/v): a bias it declares must be in the file. Elsewhere biases are optional
@@ -71,8 +78,12 @@ const NameTable* name_table_for(CheckpointFamily family);
 struct BindReport {
   size_t bound = 0;                         // tensors bound to roles
   std::vector<std::string> unused_allowed;  // file names, e.g. "pooler.dense.weight"
-  std::vector<std::string> ignored;         // known buffers skipped, e.g. "h.0.attn.bias"
+  std::vector<std::string> ignored;         // tensors the table ignores, e.g. "h.0.attn.bias"
 };
+
+// How many ignored tensor names a model's info lists ("ignored_tensors"; the count of all
+// of them is "ignored_tensor_count"): a GPT-2-xl file carries 96 mask buffers.
+constexpr size_t kIgnoredTensorsShown = 20;
 
 // Fills `w` (shaped for cfg) with views into `st` and sets Linear layouts. Throws one
 // tfp::Error listing every missing, mis-shaped, unexpected or non-float tensor:
