@@ -125,6 +125,9 @@ TEST_CASE("checkpoint errors: missing, mis-shaped, unexpected and non-float tens
   SUBCASE("tokenizer larger than the embedding table") {
     ModelFiles f = gpt2_files();
     f.config_json = with_field(f.config_json, "\"vocab_size\":264", "\"vocab_size\":200");
+    // (Its bos and eos ids inside the smaller vocabulary too, or the config is refused first.)
+    f.config_json = with_field(with_field(f.config_json, "\"bos_token_id\":263", "\"bos_token_id\":199"),
+                               "\"eos_token_id\":263", "\"eos_token_id\":199");
     f.tokenizer_json = io::read_text_file(checkpoint_dir("gpt2_tiny") + "/tokenizer.json");
     f.safetensors = rewrite(good.safetensors, "wte.weight", {{"wte.weight", Tensor({200, 16})}});
     CHECK(load_error(std::move(f)) == "gpt2_tiny: tokenizer.json has 264 tokens but the model's vocab_size is 200");

@@ -13,6 +13,8 @@
 
 #include "api/api_edge.h"
 #include "api/api_tensors.h"
+#include "io/json_depth.h"
+#include "io/json_excerpt.h"
 #include "train/trainer.h"
 #include "train/trainer_options.h"
 
@@ -82,6 +84,8 @@ tfp::train::TrainerOptions trainer_options(const char* task, const char* text, s
   }
   o.seed = seed;
   if (text != nullptr && bytes != 0) {
+    if (const tfp::io::JsonNesting n = tfp::io::json_nesting(std::string_view(text, bytes)); n.depth > tfp::io::kMaxJsonDepth)
+      argument_error("tfp_trainer_create: options nested ", n.depth, " levels deep; at most ", tfp::io::kMaxJsonDepth, " are read");
     const json j = json::parse(text, text + bytes, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) argument_error("tfp_trainer_create: options are not valid JSON");
     if (!j.is_object()) argument_error("tfp_trainer_create: options must be a JSON object, got ", j.type_name());
@@ -93,22 +97,22 @@ tfp::train::TrainerOptions trainer_options(const char* task, const char* text, s
         case OptionKey::Integer:
         case OptionKey::Number: {
           if (!value.is_number())
-            argument_error("tfp_trainer_create: option \"", key, "\" must be a number, got ", value.dump());
+            argument_error("tfp_trainer_create: option \"", key, "\" must be a number, got ", tfp::io::json_excerpt(value));
           const double x = value.get<double>();
           if (k->kind == OptionKey::Integer && !(std::trunc(x) == x && std::abs(x) < 2147483648.0))
-            argument_error("tfp_trainer_create: option \"", key, "\" must be a whole number, got ", value.dump());
+            argument_error("tfp_trainer_create: option \"", key, "\" must be a whole number, got ", tfp::io::json_excerpt(value));
           k->set_number(o, x);
           break;
         }
         case OptionKey::Word:
           if (!value.is_string())
-            argument_error("tfp_trainer_create: option \"", key, "\" must be a string, got ", value.dump());
+            argument_error("tfp_trainer_create: option \"", key, "\" must be a string, got ", tfp::io::json_excerpt(value));
           if (!k->set_word(o, value.get<std::string>()))
-            argument_error("tfp_trainer_create: option \"", key, "\" is ", k->words, ", got ", value.dump());
+            argument_error("tfp_trainer_create: option \"", key, "\" is ", k->words, ", got ", tfp::io::json_excerpt(value));
           break;
         case OptionKey::Boolean:
           if (!value.is_boolean())
-            argument_error("tfp_trainer_create: option \"", key, "\" must be true or false, got ", value.dump());
+            argument_error("tfp_trainer_create: option \"", key, "\" must be true or false, got ", tfp::io::json_excerpt(value));
           k->set_number(o, value.get<bool>() ? 1 : 0);
           break;
       }

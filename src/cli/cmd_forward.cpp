@@ -104,7 +104,9 @@ void forward_tokens(const model::LoadedModel& m, const Args& a, JsonWriter& w, T
       write_tokens(w, "decoder_tokens", m.tokenizer.get(), tgt);
       w.key("tgt_ids").values(tgt);  // the older names of the two above
       write_tokens(w, "tgt_tokens", m.tokenizer.get(), tgt);
-      w.key("logits").tensor(r.logits);
+      // A config may turn the LM head off: then the decoder's hidden states, as decoder-only models print them.
+      if (!r.logits.empty()) w.key("logits").tensor(r.logits);
+      else w.key("hidden").tensor(r.hidden);
       if (attention) {
         write_layers(w.key("encoder_attentions"), obs, "enc", "attn", c.n_encoder_layers);  // [L][H][S][S]
         write_layers(w.key("decoder_attentions"), obs, "dec", "attn", c.n_decoder_layers);  // [L][H][T][T]

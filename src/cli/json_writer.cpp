@@ -102,6 +102,7 @@ void JsonWriter::tensor_rec(const float* data, const Shape& shape, size_t dim) {
 }
 
 JsonWriter& JsonWriter::tensor(const TensorView& t) {
+  if (t.data == nullptr) return null();  // an empty Tensor (no shape, no data): nothing to read
   tensor_rec(t.data, t.shape, 0);
   return *this;
 }

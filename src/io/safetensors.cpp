@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/file.h"
+#include "io/json_depth.h"
 #include "kernels/kernels.h"
 
 namespace tfp::io {
@@ -154,7 +155,11 @@ void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size)
   size_t bad = 0;
   if (!valid_utf8(header, &bad)) ctx.fail("header is not valid UTF-8 (byte ", bad, " of the header)");
 
-  // 2. JSON, without exceptions. nlohmann keeps the last of duplicate keys silently, so
+  // 2. JSON, without exceptions, once its depth is known to be bounded (io/json_depth.h).
+  if (const io::JsonNesting deep = io::json_nesting(header); deep.depth > io::kMaxJsonDepth)
+    ctx.fail("header is JSON nested ", deep.depth, " levels deep (at byte ", deep.at, " of the header); at most ",
+             io::kMaxJsonDepth, " are read");
+  // nlohmann keeps the last of duplicate keys silently, so
   // a parser callback watches the top-level keys for repeats.
   std::set<std::string> seen;
   std::string duplicate;

@@ -154,7 +154,8 @@ Translation decode_seq2seq(const ModelConfig& cfg, const ModelWeights& w, std::s
                            const DecodeOptions& opt, const std::vector<uint8_t>& src_padding) {
   TFP_CHECK(cfg.architecture == Architecture::encoder_decoder && cfg.has_embeddings && cfg.lm_head,
             "translate: needs an encoder-decoder model with token embeddings and an LM head, this one is ",
-            architecture_name(cfg.architecture), cfg.has_embeddings ? "" : " on embeddings");
+            architecture_name(cfg.architecture), cfg.has_embeddings ? "" : " on embeddings",
+            cfg.lm_head ? "" : " without an LM head");
   TFP_CHECK(!src_ids.empty(), "translate: the source is empty (no tokens)");
   TFP_CHECK(opt.beam_size >= 1 && opt.beam_size <= 1024, "translate: beam_size must be in [1, 1024], got ",
             opt.beam_size);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 #include "nn/feed_forward.h"
 
 namespace tfp::model {
@@ -42,9 +43,9 @@ struct Fields {
     return v ? integer_value(key, *v) : fallback;
   }
   int64_t integer_value(const char* key, const json& v) const {
-    if (!v.is_number_integer()) fail("field \"", key, "\" must be an integer, got ", v.dump());
+    if (!v.is_number_integer()) fail("field \"", key, "\" must be an integer, got ", io::json_excerpt(v));
     if (v.is_number_unsigned() && v.get<uint64_t>() > (uint64_t{1} << 40))
-      fail("field \"", key, "\" is too large: ", v.dump());
+      fail("field \"", key, "\" is too large: ", io::json_excerpt(v));
     const int64_t x = v.get<int64_t>();
     if (x < 0) fail("field \"", key, "\" must not be negative, got ", x);
     return x;
@@ -52,17 +53,17 @@ struct Fields {
   float number(const char* key, float fallback) const {
     const json* v = find(key);
     if (!v) return fallback;
-    if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", v->dump());
+    if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", io::json_excerpt(*v));
     const double x = v->get<double>();
     if (!std::isfinite(x)) fail("field \"", key, "\" must be finite");
     // A double beyond float's range (1e112) would become inf here (found by fuzz_config).
-    if (!std::isfinite(static_cast<float>(x))) fail("field \"", key, "\" is out of float range: ", v->dump());
+    if (!std::isfinite(static_cast<float>(x))) fail("field \"", key, "\" is out of float range: ", io::json_excerpt(*v));
     return static_cast<float>(x);
   }
   double real(const char* key, double fallback) const {
     const json* v = find(key);
     if (!v) return fallback;
-    if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", v->dump());
+    if (!v->is_number()) fail("field \"", key, "\" must be a number, got ", io::json_excerpt(*v));
     const double x = v->get<double>();
     if (!std::isfinite(x)) fail("field \"", key, "\" must be finite");
     return x;
@@ -70,13 +71,13 @@ struct Fields {
   // A nested object (e.g. "rope_scaling"), or null when absent or null.
   const json* object(const char* key) const {
     const json* v = find(key);
-    if (v && !v->is_object()) fail("field \"", key, "\" must be an object, got ", v->dump());
+    if (v && !v->is_object()) fail("field \"", key, "\" must be an object, got ", io::json_excerpt(*v));
     return v;
   }
   bool boolean(const char* key, bool fallback) const {
     const json* v = find(key);
     if (!v) return fallback;
-    if (!v->is_boolean()) fail("field \"", key, "\" must be true or false, got ", v->dump());
+    if (!v->is_boolean()) fail("field \"", key, "\" must be true or false, got ", io::json_excerpt(*v));
     return v->get<bool>();
   }
   std::string string(const char* key, const char* fallback) const {
@@ -85,7 +86,7 @@ struct Fields {
       if (!fallback) fail("needs string \"", key, "\"");
       return fallback;
     }
-    if (!v->is_string()) fail("field \"", key, "\" must be a string, got ", v->dump());
+    if (!v->is_string()) fail("field \"", key, "\" must be a string, got ", io::json_excerpt(*v));
     return v->get<std::string>();
   }
   // "id2label": {"0": "NOUN", "1": "VERB", ...} → the names by id; the ids must be
@@ -93,7 +94,7 @@ struct Fields {
   std::vector<std::string> labels() const {
     const json* v = find("id2label");
     if (!v) return {};
-    if (!v->is_object()) fail("field \"id2label\" must be an object of id → name, got ", v->dump());
+    if (!v->is_object()) fail("field \"id2label\" must be an object of id → name, got ", io::json_excerpt(*v));
     std::vector<std::string> names(v->size());
     std::vector<bool> seen(v->size());
     for (auto it = v->begin(); it != v->end(); ++it) {
@@ -103,7 +104,7 @@ struct Fields {
       const size_t id = digits ? std::stoul(key) : names.size();
       if (id >= names.size() || seen[id])
         fail("field \"id2label\": key \"", key, "\" is not one of the ids 0..", names.size() - 1, " (each once)");
-      if (!it.value().is_string()) fail("field \"id2label\": label ", key, " must be a string, got ", it.value().dump());
+      if (!it.value().is_string()) fail("field \"id2label\": label ", key, " must be a string, got ", io::json_excerpt(it.value()));
       names[id] = it.value().get<std::string>();
       seen[id] = true;
     }

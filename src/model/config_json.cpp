@@ -8,8 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_depth.h"
+#include "io/json_excerpt.h"
 #include "io/json_text.h"
 #include "model/config_fields.h"
+#include "model/config_ids.h"
 #include "model/families.h"
 
 namespace tfp::model {
@@ -195,7 +198,7 @@ ParsedConfig parse_tfp(const Fields& f) {
   c.out_bias = f.boolean("out_bias", d.out_bias);
   c.ffn_bias = f.boolean("ffn_bias", d.ffn_bias);
   if (const json* lw = f.find("layer_windows")) {
-    if (!lw->is_array()) f.fail("field \"layer_windows\" must be a list of integers, got ", lw->dump());
+    if (!lw->is_array()) f.fail("field \"layer_windows\" must be a list of integers, got ", io::json_excerpt(*lw));
     for (const json& v : *lw) c.layer_windows.push_back(f.integer_value("layer_windows", v));
   }
   c.sinusoidal_halves = f.boolean("sinusoidal_halves", d.sinusoidal_halves);
@@ -259,6 +262,7 @@ constexpr const char* kModelTypes =
     "torch_transformer, tfp";
 
 ParsedConfig parse_config_json(std::string_view text, const std::string& source) {
+  io::check_json_depth(text, source);
   const json j = json::parse(text.begin(), text.end(), nullptr, false);
   TFP_CHECK(!j.is_discarded(), source, ": not valid JSON ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": expected a JSON object");
@@ -278,17 +282,7 @@ ParsedConfig parse_config_json(std::string_view text, const std::string& source)
   else if (type == "bloom") p = parse_bloom(Fields{j, source, "bloom"});
   else if (type == "t5") p = parse_t5(Fields{j, source, "t5"});
   else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: ", kModelTypes, ")");
-  if (const auto eos = j.find("eos_token_id"); eos != j.end() && eos->is_number_integer()) {
-    p.eos_token_id = eos->get<int64_t>();
-  } else if (eos != j.end() && eos->is_array()) {  // a list: the first is "the" eos, all stop
-    for (const json& id : *eos)
-      if (id.is_number_integer() && id.get<int64_t>() >= 0) {
-        if (p.eos_token_id < 0) p.eos_token_id = id.get<int64_t>();
-        else p.more_eos_token_ids.push_back(id.get<int64_t>());
-      }
-  }
-  if (const auto s = j.find("decoder_start_token_id"); s != j.end() && s->is_number_integer())
-    p.decoder_start_token_id = s->get<int64_t>();
+  read_token_ids(Fields{j, source, type.c_str()}, p);  // eos, bos, pad, decoder start: ids in the vocabulary
   try {
     check_config(p.config);
   } catch (const Error& e) {

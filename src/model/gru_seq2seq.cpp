@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/file.h"
+#include "io/json_depth.h"
 #include "kernels/kernels.h"
 #include "tokenizer/tokenizer_json.h"
 
@@ -26,11 +27,13 @@ void check_gru_config(const GruSeq2SeqConfig& c) {
 }
 
 bool is_gru_config_json(std::string_view text) {
+  if (io::json_nesting(text).depth > io::kMaxJsonDepth) return false;  // the config reader says why
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   return j.is_object() && j.contains("model_type") && j["model_type"] == "tfp_gru_seq2seq";
 }
 
 GruSeq2SeqConfig parse_gru_config_json(std::string_view text, const std::string& source) {
+  io::check_json_depth(text, source);
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   TFP_CHECK(j.is_object(), source, ": not a JSON object");
   TFP_CHECK(j.contains("model_type") && j["model_type"] == "tfp_gru_seq2seq", source,

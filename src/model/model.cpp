@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "io/file.h"
+#include "io/json_depth.h"
 #include "kernels/kernels.h"
+#include "model/config_bounds.h"
 #include "model/weight_layout.h"
 #include "nn/quantize_int8.h"
 #include "tokenizer/tokenizer_json.h"
@@ -41,6 +43,7 @@ io::SafeTensors load_shards(ModelFiles& files) {
   const std::string where = io::join_path(files.name, "model.safetensors.index.json");
   TFP_CHECK(files.index_json.has_value(), files.name, ": ", files.shards.size(),
             " safetensors shards given without model.safetensors.index.json");
+  io::check_json_depth(*files.index_json, where);
   const nlohmann::json index = nlohmann::json::parse(*files.index_json, nullptr, false);
   TFP_CHECK(!index.is_discarded() && index.is_object(), where, ": not a JSON object");
   const auto map = index.find("weight_map");
@@ -77,6 +80,8 @@ LoadedModel load_model(ModelFiles files) {
       files.shards.empty()
           ? io::SafeTensors::parse(std::move(files.safetensors), io::join_path(files.name, "model.safetensors"))
           : load_shards(files));
+  // Before anything is sized by the config's counts: counts the file can hold.
+  check_config_fits_file(m.model.config, *st, io::join_path(files.name, "config.json"));
   // A BERT file saved from BertForMaskedLM / BertForPreTraining carries the masked-LM
   // head (cls.predictions.*): bind and run it, so the output is vocabulary logits. A
   // BertModel file has none and gives hidden states.
@@ -179,6 +184,7 @@ LoadedModel load_model_dir(const std::string& dir, Precision precision) {
     files.safetensors = io::read_file(weights);
   } else if (io::file_exists(index)) {  // sharded: read every file the index names, once
     files.index_json = io::read_text_file(index);
+    io::check_json_depth(*files.index_json, index);
     const nlohmann::json j = nlohmann::json::parse(*files.index_json, nullptr, false);
     const auto map = j.is_object() ? j.find("weight_map") : j.end();
     std::set<std::string> names;

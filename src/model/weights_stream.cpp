@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "io/safetensors.h"
 #include "kernels/kernels.h"
+#include "model/config_bounds.h"
 #include "model/config_json.h"
 #include "model/names_table.h"
 #include "nn/quantize_int8.h"
@@ -152,6 +153,7 @@ bool WeightsStream::Impl::plan_narrowing(size_t total) {
   try {
     st = io::SafeTensors::parse_header(head, total, source);
     parsed = parse_config_json(config_json);
+    check_config_fits_file(parsed.config, st, "config.json");
   } catch (const Error&) {
     return false;  // the load reports it, with its own words
   }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "io/json_depth.h"
 #include "io/json_text.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/char_model.h"
@@ -138,6 +139,7 @@ std::vector<AddedToken> read_added(const JsonReader& r, const json& j) {
 }  // namespace
 
 Tokenizer load_tokenizer_json(std::string_view text, const std::string& source) {
+  io::check_json_depth(text, source);
   const json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   TFP_CHECK(!j.is_discarded(), source, ": malformed JSON (", text.size(), " bytes) ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": the top level is not a JSON object");
