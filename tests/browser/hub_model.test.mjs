@@ -28,6 +28,7 @@ before(async () => {
     'test/bert-tiny': { dir: `${FIX}bert_tiny` },
     'test/gpt2-tiny': { dir: `${FIX}gpt2_tiny`, files: ['config.json', 'model.safetensors'] },
     'test/gated': { dir: `${FIX}bert_tiny`, token: TOKEN },
+    'test/bert-tiny-cancel': { dir: `${FIX}bert_tiny` },
     'test/unsupported': { dir: tmp },
   } });
   site = await openSite({ name: 'hub_model' });
@@ -46,13 +47,13 @@ const loaded = async (before_) => counterAbove(page, 'loads', before_, 60_000);
 const state = () => page.evaluate(() => ({ encoding: window.tfpPlay.encoding && { ids: window.tfpPlay.encoding.ids, tokens: window.tfpPlay.encoding.tokens },
   label: window.tfpPlay.modelLabel, estimate: window.tfpPlay.hub?.lastEstimate ?? null, url: location.href }));
 async function waitRendered() {
-  await page.waitForFunction(() => window.tfpPlay.attention.length > 0 && window.tfpPlay.encoding?.ids.length > 0, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.tfpPlay?.attention.length > 0 && window.tfpPlay.encoding?.ids.length > 0, null, { timeout: 30_000 });
 }
 
 test('a model opened by name: the tokens and attention of the same folder opened from disk; estimate first; progress to the total', { timeout: 120_000 }, async () => {
   hub.reset();
   await page.goto(hubUrl('hf:test/bert-tiny'));
-  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
   await waitRendered();
   const fromHub = await state();
   const hubMaps = await attentionOn(page);
@@ -82,7 +83,7 @@ test('a model opened by name: the tokens and attention of the same folder opened
 test('a second open sends no file byte; with the hub unreachable ?model=hf:… reopens from this browser', { timeout: 120_000 }, async () => {
   hub.reset();
   await page.goto(hubUrl('hf:test/bert-tiny'));
-  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
   await waitRendered();
   assert.equal(hub.bytesSent(), 0);
   // Both of the hub's origins unreachable: the stored revision opens.
@@ -91,7 +92,7 @@ test('a second open sends no file byte; with the hub unreachable ?model=hf:… r
   await page.route(`${hub.cdnUrl}/**`, block);
   try {
     await page.reload();
-    await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
     await waitRendered();
   } finally {
     await page.unroute(`${hub.url}/**`, block);
@@ -104,7 +105,7 @@ test('a second open sends no file byte; with the hub unreachable ?model=hf:… r
 
 test('refusals beside the field, the open model kept: an unsupported architecture after config.json alone, a flipped byte named', { timeout: 120_000 }, async () => {
   await page.goto(hubUrl('hf:test/gpt2-tiny'));
-  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
   await waitRendered();
   hub.reset();
   let errors = await counter(page, 'loadErrors');
@@ -147,25 +148,23 @@ test('a gated repository asks for a token; with it the model opens; the token is
 });
 
 test('Cancel during a slow download keeps the previous model; opening again resumes', { timeout: 120_000 }, async () => {
-  await page.evaluate(async () => { const d = await navigator.storage.getDirectory(); await d.removeEntry('tfp-hub', { recursive: true }).catch(() => {}); });
-  await page.goto(hubUrl('hf:test/gpt2-tiny'));
-  await page.waitForFunction(() => window.tfpPlay.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  const before_ = await page.evaluate(() => window.tfpPlay.modelLabel);
   hub.slow(20_000);
   try {
     const errors = await counter(page, 'loadErrors');
-    await page.fill('#hub-repo', 'test/bert-tiny');
+    await page.fill('#hub-repo', 'test/bert-tiny-cancel');
+    await page.fill('#hub-revision', '');
     await page.click('#hub-open');
-    await page.waitForSelector('#hub-progress:not([hidden])');
     await page.waitForFunction(() => Number(document.getElementById('hub-bar')?.value ?? 0) > 0, null, { timeout: 30_000 });
     await page.click('#hub-cancel');
     await counterAbove(page, 'loadErrors', errors, 30_000);
     assert.match(await page.locator('#hub-error').textContent(), /Cancelled/);
-    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
+    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), before_);
   } finally {
     hub.slow(null);
   }
   const loads = await counter(page, 'loads');
   await page.click('#hub-open');
   await loaded(loads);
-  assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/bert-tiny');
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/bert-tiny-cancel');
 });

@@ -76,23 +76,29 @@ async function pieces(dir: Dir): Promise<{ files: File[]; state: Uint8Array | nu
 }
 
 export class OpfsHubStore implements HubStore {
-  private constructor(private readonly root: Dir) {}
+  private constructor() {}
 
   /** The store, or null where this browser has no origin private file system. */
   static async open(): Promise<OpfsHubStore | null> {
     try {
-      const top = await navigator.storage.getDirectory();
-      return new OpfsHubStore(await top.getDirectoryHandle(ROOT, { create: true }));
+      await navigator.storage.getDirectory();
+      return new OpfsHubStore();
     } catch {
       return null;
     }
   }
 
+  /** The store's folder, found again at each use: the reader may clear the site's data
+   *  (or another tab delete a model) while the page is open. */
+  private async root(): Promise<Dir> {
+    return (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  }
+
   private repoPath(hub: string, repo: string): string[] {
     return [hostDir(hub), ...repo.split('/')];
   }
-  private filesDir(key: HubKey, create: boolean): Promise<Dir | null> {
-    return child(this.root, [...this.repoPath(key.hub, key.repo), key.commit, 'files'], create);
+  private async filesDir(key: HubKey, create: boolean): Promise<Dir | null> {
+    return child(await this.root(), [...this.repoPath(key.hub, key.repo), key.commit, 'files'], create);
   }
   private async piecesDir(key: HubKey, create: boolean): Promise<Dir | null> {
     const files = await this.filesDir(key, create);
@@ -138,12 +144,12 @@ export class OpfsHubStore implements HubStore {
   }
 
   async getRef(hub: string, repo: string, revision: string): Promise<string | null> {
-    const refs = await readJson<Record<string, string>>(await child(this.root, this.repoPath(hub, repo), false), 'refs.json');
+    const refs = await readJson<Record<string, string>>(await child(await this.root(), this.repoPath(hub, repo), false), 'refs.json');
     return refs?.[revision] ?? null;
   }
 
   async setRef(hub: string, repo: string, revision: string, commit: string): Promise<void> {
-    const dir = (await child(this.root, this.repoPath(hub, repo), true))!;
+    const dir = (await child(await this.root(), this.repoPath(hub, repo), true))!;
     const refs = (await readJson<Record<string, string>>(dir, 'refs.json')) ?? {};
     if (refs[revision] === commit) return;
     refs[revision] = commit;
@@ -151,17 +157,18 @@ export class OpfsHubStore implements HubStore {
   }
 
   async getMeta(hub: string, repo: string, commit: string): Promise<StoredMeta | null> {
-    return readJson<StoredMeta>(await child(this.root, [...this.repoPath(hub, repo), commit], false), 'meta.json');
+    return readJson<StoredMeta>(await child(await this.root(), [...this.repoPath(hub, repo), commit], false), 'meta.json');
   }
 
   async setMeta(hub: string, repo: string, commit: string, meta: StoredMeta): Promise<void> {
-    await writeFile((await child(this.root, [...this.repoPath(hub, repo), commit], true))!, 'meta.json', JSON.stringify(meta));
+    await writeFile((await child(await this.root(), [...this.repoPath(hub, repo), commit], true))!, 'meta.json', JSON.stringify(meta));
   }
 
   async list(): Promise<StoredModel[]> {
     const out: StoredModel[] = [];
-    for (const host of await names(this.root, 'directory')) {
-      const hostD = await child(this.root, [host], false);
+    const root = await this.root();
+    for (const host of await names(root, 'directory')) {
+      const hostD = await child(root, [host], false);
       for (const owner of await names(hostD, 'directory')) {
         const ownerD = await child(hostD!, [owner], false);
         for (const name of await names(ownerD, 'directory')) {
@@ -181,7 +188,7 @@ export class OpfsHubStore implements HubStore {
   }
 
   async remove(hub: string, repo: string, commit: string): Promise<void> {
-    const repoD = await child(this.root, this.repoPath(hub, repo), false);
+    const repoD = await child(await this.root(), this.repoPath(hub, repo), false);
     if (!repoD) return;
     await repoD.removeEntry(commit, { recursive: true }).catch(() => undefined);
     const refs = (await readJson<Record<string, string>>(repoD, 'refs.json')) ?? {};
