@@ -153,6 +153,25 @@ TEST_CASE("json excerpt: any value in a few dozen characters") {
   CHECK(kana == "\"\u3042…");
 }
 
+TEST_CASE("text excerpt: a long name from a file is quoted by its first characters") {
+  CHECK(io::text_excerpt("gpt2") == "gpt2");
+  CHECK(io::text_excerpt(std::string(1000, 'a'), 8) == "aaaaaaaa…");
+  CHECK(io::text_excerpt("\u3042\u3042\u3042", 4) == "\u3042…");  // not inside a character
+  const std::string err = error_of([] {
+    parse_config_json(R"({"model_type": ")" + std::string(1'000'000, 'm') + R"("})", "x/config.json");
+  });
+  CHECK(err == "x/config.json: unknown model_type \"" + std::string(60, 'm') +
+               "…\" (supported: gpt2, bert, llama, mistral, qwen2, qwen3, gemma2, gemma3_text, gpt_neox, gpt_neo, bloom, "
+               "t5, torch_transformer, tfp)");
+  std::string tok = io::read_text_file(checkpoint_dir("gpt2_tiny") + "/tokenizer.json");
+  const size_t at = tok.find("\"type\"", tok.find("\"model\""));
+  REQUIRE(at != std::string::npos);
+  const size_t v = tok.find('"', tok.find(':', at)) + 1;
+  tok.replace(v, tok.find('"', v) - v, std::string(1'000'000, 'B'));
+  CHECK(error_of([&] { load_tokenizer_json(tok, "t/tokenizer.json"); })
+            .starts_with("t/tokenizer.json: unsupported model type \"" + std::string(60, 'B') + "…\""));
+}
+
 TEST_CASE("config counts: n_layer 1,000,000 for a 2-layer file is refused before anything is sized by it") {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string err = error_of([] { load_model(gpt2_files(gpt2_config_with("n_layer", "1000000"))); });

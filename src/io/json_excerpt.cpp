@@ -49,14 +49,17 @@ void put(const json& root, std::string& out, size_t budget) {
 
 }  // namespace
 
+std::string text_excerpt(std::string_view s, size_t max_chars) {
+  if (s.size() <= max_chars) return std::string(s);
+  size_t cut = max_chars;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return std::string(s.substr(0, cut)) + "…";
+}
+
 std::string json_excerpt(const json& v, size_t max_chars) {
   std::string out;
   put(v, out, max_chars);
-  if (out.size() <= max_chars) return out;
-  size_t cut = max_chars;
-  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  out.resize(cut);
-  return out + "…";
+  return text_excerpt(out, max_chars);
 }
 
 }  // namespace tfp::io

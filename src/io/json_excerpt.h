@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -13,5 +14,9 @@ inline constexpr size_t kJsonExcerptChars = 60;
 
 // e.g. 1.5, "abc", [[[[[[[[[[[[[[[[[[…, {"a": 1, "b": [1, 2, 3…
 std::string json_excerpt(const nlohmann::json& v, size_t max_chars = kJsonExcerptChars);
+
+// A string from a file as a message quotes it (a "type" or a name): its first max_chars
+// bytes, cut at a UTF-8 character's start, then "…".
+std::string text_excerpt(std::string_view s, size_t max_chars = kJsonExcerptChars);
 
 }  // namespace tfp::io

@@ -115,7 +115,7 @@ struct Fields {
     try {
       return nn::activation_from_string(name);
     } catch (const Error&) {
-      fail("field \"", key, "\": unsupported activation \"", name,
+      fail("field \"", key, "\": unsupported activation \"", io::text_excerpt(name),
            "\" (supported: relu, gelu, gelu_new, gelu_pytorch_tanh, silu)");
     }
   }

@@ -63,7 +63,7 @@ ParsedConfig parse_bert(const Fields& f) {
   c.layer_norm_eps = f.number("layer_norm_eps", 1e-12f);
   c.activation = f.activation("hidden_act", "gelu");
   const std::string pos = f.string("position_embedding_type", "absolute");
-  if (pos != "absolute") f.fail("position_embedding_type \"", pos, "\" is not supported (only \"absolute\")");
+  if (pos != "absolute") f.fail("position_embedding_type \"", io::text_excerpt(pos), "\" is not supported (only \"absolute\")");
   if (f.boolean("is_decoder", false)) f.fail("is_decoder=true is not supported");
   c.norm_first = false;
   c.positional = Positional::learned;
@@ -105,7 +105,7 @@ ParsedConfig parse_torch(const Fields& f) {
     c.n_decoder_layers = f.integer("num_decoder_layers");
     c.decoder_final_norm = final_norm;
   } else {
-    f.fail("field \"kind\" must be \"transformer\", \"encoder\" or \"decoder\", got \"", kind, "\"");
+    f.fail("field \"kind\" must be \"transformer\", \"encoder\" or \"decoder\", got \"", io::text_excerpt(kind), "\"");
   }
   c.has_embeddings = false;  // inputs are (T, C) embeddings
   c.positional = Positional::none;
@@ -142,7 +142,7 @@ E enum_field(const Fields& f, const char* key, const std::pair<E, const char*> (
     if (s == name) return value;
   std::string choices;
   for (const auto& [value, name] : table) choices += std::string(choices.empty() ? "" : ", ") + name;
-  f.fail("field \"", key, "\": unknown value \"", s, "\" (one of: ", choices, ")");
+  f.fail("field \"", key, "\": unknown value \"", io::text_excerpt(s), "\" (one of: ", choices, ")");
 }
 
 template <typename E, size_t N>
@@ -281,7 +281,7 @@ ParsedConfig parse_config_json(std::string_view text, const std::string& source)
   else if (type == "gpt_neo") p = parse_gpt_neo(Fields{j, source, "gpt_neo"});
   else if (type == "bloom") p = parse_bloom(Fields{j, source, "bloom"});
   else if (type == "t5") p = parse_t5(Fields{j, source, "t5"});
-  else TFP_FAIL(source, ": unknown model_type \"", type, "\" (supported: ", kModelTypes, ")");
+  else TFP_FAIL(source, ": unknown model_type \"", io::text_excerpt(type), "\" (supported: ", kModelTypes, ")");
   read_token_ids(Fields{j, source, type.c_str()}, p);  // eos, bos, pad, decoder start: ids in the vocabulary
   try {
     check_config(p.config);

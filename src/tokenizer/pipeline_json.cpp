@@ -2,6 +2,7 @@
 // pipeline steps. See pipeline_json.h.
 #include "tokenizer/pipeline_json.h"
 
+#include "io/json_excerpt.h"
 #include "tokenizer/precompiled.h"
 #include "tokenizer/unicode.h"
 
@@ -58,7 +59,7 @@ SplitBehavior read_behavior(const JsonReader& r, const json& obj, const std::str
   if (b == "MergedWithPrevious") return SplitBehavior::MergedWithPrevious;
   if (b == "MergedWithNext") return SplitBehavior::MergedWithNext;
   if (b == "Contiguous") return SplitBehavior::Contiguous;
-  TFP_FAIL(r.source, ": ", where, ".behavior \"", b,
+  TFP_FAIL(r.source, ": ", where, ".behavior \"", io::text_excerpt(b),
            "\" is not one of Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous");
 }
 
@@ -71,7 +72,7 @@ PrependScheme read_prepend_scheme(const JsonReader& r, const json& obj, const st
   if (s == "always") return PrependScheme::Always;
   if (s == "first") return PrependScheme::First;
   if (s == "never") return PrependScheme::Never;
-  TFP_FAIL(r.source, ": ", where, ".prepend_scheme \"", s, "\" is not one of always, first, never");
+  TFP_FAIL(r.source, ": ", where, ".prepend_scheme \"", io::text_excerpt(s), "\" is not one of always, first, never");
 }
 
 }  // namespace
@@ -113,7 +114,7 @@ NormalizerPtr read_normalizer(const JsonReader& r, const json& j, const std::str
       TFP_FAIL(r.source, ": ", where, ".precompiled_charsmap: ", e.what());
     }
   }
-  TFP_FAIL(r.source, ": unsupported normalizer type \"", type, "\" at ", where,
+  TFP_FAIL(r.source, ": unsupported normalizer type \"", io::text_excerpt(type), "\" at ", where,
            " (supported: Sequence, Prepend, Replace, NFC, NFD, NFKC, NFKD, Strip, Lowercase, StripAccents, "
            "BertNormalizer, Precompiled)");
 }
@@ -142,7 +143,7 @@ PreTokenizerPtr read_pre_tokenizer(const JsonReader& r, const json& j, const std
   if (type == "Punctuation") return make_punctuation_pre_tokenizer(read_behavior(r, j, where, "Isolated"));
   if (type == "BertPreTokenizer") return make_bert_pre_tokenizer();
   if (type == "CharDelimiterSplit") return make_char_delimiter_pre_tokenizer(r.one_char(j, "delimiter", where));
-  TFP_FAIL(r.source, ": unsupported pre_tokenizer type \"", type, "\" at ", where,
+  TFP_FAIL(r.source, ": unsupported pre_tokenizer type \"", io::text_excerpt(type), "\" at ", where,
            " (supported: Sequence, Split, ByteLevel, Metaspace, Digits, Whitespace, WhitespaceSplit, Punctuation, "
            "BertPreTokenizer, CharDelimiterSplit)");
 }
@@ -167,7 +168,7 @@ DecoderPtr read_decoder(const JsonReader& r, const json& j, const std::string& w
   if (type == "WordPiece")
     return make_wordpiece_decoder(r.opt_str(j, "prefix", "##", where), r.flag(j, "cleanup", true, where));
   if (type == "BPEDecoder") return make_bpe_suffix_decoder(r.opt_str(j, "suffix", "</w>", where));
-  TFP_FAIL(r.source, ": unsupported decoder type \"", type, "\" at ", where,
+  TFP_FAIL(r.source, ": unsupported decoder type \"", io::text_excerpt(type), "\" at ", where,
            " (supported: Sequence, ByteLevel, ByteFallback, Replace, Fuse, Strip, Metaspace, WordPiece, BPEDecoder)");
 }
 
@@ -216,7 +217,7 @@ void read_post_processor(const JsonReader& r, const json& j, const std::string& 
     }
     TFP_CHECK(seen_sequence, r.source, ": ", where, ".single has no Sequence");
   } else if (type != "ByteLevel") {  // ByteLevel only trims offsets, which we do not do
-    TFP_FAIL(r.source, ": unsupported post_processor type \"", type, "\" at ", where,
+    TFP_FAIL(r.source, ": unsupported post_processor type \"", io::text_excerpt(type), "\" at ", where,
              " (supported: TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence)");
   }
 }

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "io/json_depth.h"
+#include "io/json_excerpt.h"
 #include "io/json_text.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/char_model.h"
@@ -101,7 +102,7 @@ std::unique_ptr<Model> read_model(const JsonReader& r, const json& m) {
     }
   }
   if (type == "Char") return std::make_unique<CharModel>(read_vocab(r, m), r.opt_str(m, "unk_token", "", "model"));
-  TFP_FAIL(r.source, ": unsupported model type \"", type, "\" (supported: BPE, Unigram, WordPiece, WordLevel, Char)");
+  TFP_FAIL(r.source, ": unsupported model type \"", io::text_excerpt(type), "\" (supported: BPE, Unigram, WordPiece, WordLevel, Char)");
 }
 
 void read_pipeline(const JsonReader& r, const json& j, PipelineConfig& cfg) {
