@@ -2,13 +2,13 @@
 // tokenizer.json, the safetensors header, the shard index) refused at parse time by file and
 // depth; echoed values a bounded prefix; a config's counts bounded by the file before
 // anything is sized by them (n_layer 1,000,000 for a 2-layer GPT-2); every token-id field an
-// integer inside the vocabulary; an encoder–decoder without its LM head through `tfp forward`.
-// The broken inputs are made here from the good fixtures, in memory or in a temporary folder.
+// integer inside the vocabulary. (The CLI's cases: tests/test_cli_config_limits.cpp.) The
+// broken inputs are made here from the good fixtures, in memory. Also run under ASan + UBSan
+// (fuzz/san_tests.cmake).
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -17,12 +17,15 @@
 #include "model/config_json.h"
 #include "model/model.h"
 #include "test_checkpoint_util.h"
-#include "test_cli_util.h"
+#include "test_config_limits_util.h"
 #include "tokenizer/tokenizer_json.h"
 
 using namespace tfp;
 using namespace tfp::model;
 using tfp::testing::checkpoint_dir;
+using tfp::testing::gpt2_config_with;
+using tfp::testing::nested;
+using tfp::testing::nested_objects;
 
 namespace {
 
@@ -35,49 +38,12 @@ std::string error_of(const std::function<void()>& f) {
   return "(no error)";
 }
 
-std::string nested(size_t depth, char open = '[', char close = ']') {
-  return std::string(depth, open) + std::string(depth, close);
-}
-
-std::string nested_objects(size_t depth) {
-  std::string s;
-  for (size_t i = 0; i < depth; ++i) s += "{\"a\":";
-  s += "1";
-  s += std::string(depth, '}');
-  return s;
-}
-
-// gpt2_tiny's config.json with `key` set to `value` (raw JSON text).
-std::string gpt2_config_with(const std::string& key, const std::string& value) {
-  nlohmann::json j = nlohmann::json::parse(io::read_text_file(checkpoint_dir("gpt2_tiny") + "/config.json"));
-  std::string text = j.dump();
-  const std::string field = "\"" + key + "\":";
-  const size_t at = text.find(field);
-  if (at == std::string::npos) return "{" + field + value + "," + text.substr(1);
-  size_t end = at + field.size();
-  // The old value: a scalar (these fields are numbers, strings, null) up to the next , or }.
-  while (end < text.size() && text[end] != ',' && text[end] != '}') ++end;
-  return text.substr(0, at) + field + value + text.substr(end);
-}
-
 ModelFiles gpt2_files(const std::string& config) {
   ModelFiles f;
   f.name = "gpt2_tiny";
   f.config_json = config;
   f.safetensors = io::read_file(checkpoint_dir("gpt2_tiny") + "/model.safetensors");
   return f;
-}
-
-// A folder holding `from`'s files with its config.json replaced.
-std::string folder_with_config(const std::string& from, const std::string& name, const std::string& config) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("tfp_config_limits_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const auto& e : fs::directory_iterator(from))
-    if (e.path().filename() != "config.json" && e.is_regular_file()) fs::copy_file(e.path(), dir / e.path().filename());
-  io::write_file((dir / "config.json").string(), config.data(), config.size());
-  return dir.string();
 }
 
 }  // namespace
@@ -228,7 +194,7 @@ TEST_CASE("config ids: eos, bos, pad and decoder start are integers inside the v
   CHECK(err("decoder_start_token_id", "true") ==
         "x/config.json: gpt2 config field \"decoder_start_token_id\" must be a token id (an integer in 0..263), got true");
   // id2label keys (read by the families that label: tfp): the ids 0..n-1, each once.
-  nlohmann::json t = nlohmann::json::parse(io::read_text_file(tfp::testing::repo_dir() + "/models/numbers-transformer/config.json"));
+  nlohmann::json t = nlohmann::json::parse(io::read_text_file(std::string(TFP_FIXTURES_DIR) + "/../../models/numbers-transformer/config.json"));
   t["id2label"] = {{"0", "A"}, {"1.5", "B"}};
   CHECK(error_of([&] { parse_config_json(t.dump(), "x/config.json"); }) ==
         "x/config.json: tfp config field \"id2label\": key \"1.5\" is not one of the ids 0..1 (each once)");
@@ -237,36 +203,4 @@ TEST_CASE("config ids: eos, bos, pad and decoder start are integers inside the v
   t["decoder_start_token_id"] = 67;
   CHECK(error_of([&] { parse_config_json(t.dump(), "x/config.json"); }) ==
         "x/config.json: tfp config field \"decoder_start_token_id\": token id 67 is outside the vocabulary (0..66)");
-}
-
-TEST_CASE("cli: an encoder-decoder whose config turns its LM head off: forward prints hidden states, translate refuses") {
-  const std::string shipped = tfp::testing::repo_dir() + "/models/numbers-transformer";
-  nlohmann::json c = nlohmann::json::parse(io::read_text_file(shipped + "/config.json"));
-  c["lm_head"] = false;
-  c["tied_lm_head"] = false;
-  const std::string dir = folder_with_config(shipped, "no_lm_head", c.dump());
-  const tfp::testing::CliRun r = tfp::testing::run_cli({"forward", dir, "--text", "forty two", "--decoder-ids", "2,5"});
-  REQUIRE(r.code == 0);
-  const nlohmann::json j = r.json();
-  CHECK_FALSE(j.contains("logits"));
-  REQUIRE(j.contains("hidden"));
-  CHECK(j["hidden"].size() == 2);
-  CHECK(j["hidden"][0].size() == 64);
-  const tfp::testing::CliRun g = tfp::testing::run_cli({"generate", dir, "--prompt", "forty two"});
-  CHECK(g.code == 1);
-  CHECK(g.error() == "translate: needs an encoder-decoder model with token embeddings and an LM head, this one is "
-                     "encoder_decoder without an LM head");
-  std::filesystem::remove_all(dir);
-}
-
-TEST_CASE("cli: a config nested 100,000 levels deep is a message from info, forward and tokenize") {
-  const std::string dir =
-      folder_with_config(checkpoint_dir("gpt2_tiny"), "deep", gpt2_config_with("n_embd", nested(100000)));
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"info", dir}, {"forward", dir, "--ids", "1,2"}}) {
-    const tfp::testing::CliRun r = tfp::testing::run_cli(args);
-    CHECK(r.code == 1);
-    CHECK(r.error().find("config.json: JSON nested 100001 levels deep") != std::string::npos);
-  }
-  std::filesystem::remove_all(dir);
 }
