@@ -1,7 +1,8 @@
 // Bad input on the playground: each broken file, wrong file or awkward text gets a clear
 // error (or a visible note) and loses nothing.
 //   - files opened with the picker or dropped: config.json that is not JSON or not a model
-//     config; model.safetensors truncated, with a tensor of the wrong shape, of an
+//     config, nested 100,000 levels deep, declaring 1,000,000 layers, with an eos id outside
+//     the vocabulary or a fraction (issue 32); model.safetensors truncated, with a tensor of the wrong shape, of an
 //     unsupported dtype, empty; tokenizer.json malformed or not UTF-8; config.json alone;
 //     an unrelated file. Each shows a message naming the file and what is wrong (no stack,
 //     no "undefined"), says the previous model is still in use, and typing afterwards gives
@@ -179,6 +180,18 @@ test('config.json that is not JSON, or JSON but not a model config', { timeout: 
   delete c.n_embd;
   delete c.n_layer;
   await rejected('config_missing_sizes', folder({ 'config.json': JSON.stringify(c) }), [/config\.json/, /n_embd|n_layer|d_model/]);
+});
+
+test('issue 32\'s configs dropped: nested 100,000 levels deep, 1,000,000 layers, ids outside the vocabulary or not integers', { timeout: 150_000 }, async () => {
+  const c = JSON.parse(files.config.toString());
+  const deep = JSON.stringify({ ...c, n_embd: 0 }).replace('"n_embd":0', `"n_embd":${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+  await rejected('config_deep', folder({ 'config.json': deep }), [/config\.json/, /nested 100001 levels deep/, /at most 128/], { how: 'drop' });
+  await rejected('config_layers', folder({ 'config.json': JSON.stringify({ ...c, n_layer: 1_000_000 }) }),
+    [/config\.json/, /1000000 layers/, /28 tensors/], { how: 'drop' });
+  await rejected('config_eos_outside', folder({ 'config.json': JSON.stringify({ ...c, eos_token_id: 264 }) }),
+    [/config\.json/, /eos_token_id/, /outside the vocabulary \(0\.\.263\)/], { how: 'drop' });
+  await rejected('config_eos_fraction', folder({ 'config.json': JSON.stringify({ ...c, eos_token_id: 1.5 }) }),
+    [/config\.json/, /eos_token_id/, /must be a token id/, /1\.5/], { how: 'drop' });
 });
 
 test('model.safetensors truncated, wrong shape, unsupported dtype, empty', { timeout: 150_000 }, async () => {
