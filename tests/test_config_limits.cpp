@@ -101,6 +101,23 @@ TEST_CASE("json depth: tokenizer.json, the safetensors header and the shard inde
             .starts_with("gpt2_tiny/model.safetensors.index.json: JSON nested 100001 levels deep"));
 }
 
+TEST_CASE("regex depth: a tokenizer.json Split pattern of 100,000 nested groups is refused, not a stack overflow") {
+  nlohmann::json tok = nlohmann::json::parse(io::read_text_file(checkpoint_dir("gpt2_tiny") + "/tokenizer.json"));
+  auto with_pattern = [&](const std::string& re) {
+    tok["pre_tokenizer"] = {{"type", "Split"}, {"pattern", {{"Regex", re}}}, {"behavior", "Isolated"}, {"invert", false}};
+    return error_of([&] { load_tokenizer_json(tok.dump(), "t/tokenizer.json"); });
+  };
+  CHECK(with_pattern(std::string(128, '(') + "a" + std::string(128, ')')) == "(no error)");
+  const std::string groups = with_pattern(std::string(100000, '(') + "a" + std::string(100000, ')'));
+  CHECK(groups.starts_with("t/tokenizer.json: "));
+  CHECK(groups.find("regex /((((((((((") != std::string::npos);
+  CHECK(groups.find("…/: groups and classes nested more than 128 deep at position 129 is not supported") != std::string::npos);
+  CHECK(groups.size() < 400);  // the pattern quoted by its first characters
+  CHECK(with_pattern(std::string(100000, '[') + "a" + std::string(100000, ']')).find("nested more than 128 deep") !=
+        std::string::npos);
+  CHECK(with_pattern("a" + std::string(100000, '?')).find("more than 128 quantifiers on one part") != std::string::npos);
+}
+
 TEST_CASE("json excerpt: any value in a few dozen characters") {
   using nlohmann::json;
   CHECK(io::json_excerpt(json(1.5)) == "1.5");

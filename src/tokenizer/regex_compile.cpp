@@ -1,9 +1,11 @@
-// The regex compiler: a recursive-descent parser into a small tree, then the tree into
+// The regex compiler: a recursive-descent parser (its depth bounded: Parser::kMaxNesting) into a small tree, then the tree into
 // instructions for the backtracking machine (regex_program.h). See regex.h for the
 // supported constructs.
 #include "tokenizer/regex_program.h"
 
 #include <algorithm>
+
+#include "io/json_excerpt.h"
 
 namespace tfp {
 
@@ -51,11 +53,26 @@ class Parser {
 
  private:
   [[noreturn]] void unsupported(const std::string& what) const {
-    TFP_FAIL("regex /", prog_.pattern, "/: ", what, " at position ", i_, " is not supported");
+    TFP_FAIL("regex /", io::text_excerpt(prog_.pattern), "/: ", what, " at position ", i_, " is not supported");
   }
   [[noreturn]] void error(const std::string& what) const {
-    TFP_FAIL("regex /", prog_.pattern, "/: ", what, " at position ", i_);
+    TFP_FAIL("regex /", io::text_excerpt(prog_.pattern), "/: ", what, " at position ", i_);
   }
+
+  // Groups and classes inside each other, and quantifiers on one atom: the parser recurses
+  // (and the tree nests) once per level, so a pattern from a tokenizer.json cannot take the
+  // stack with 100,000 "(" (issue 32). As deep as io/json_depth.h lets JSON nest.
+  static constexpr int kMaxNesting = 128;
+  int nesting_ = 0;
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& q) : p(q) {
+      if (++p.nesting_ > kMaxNesting) p.unsupported("groups and classes nested more than 128 deep");
+    }
+    ~Nest() { --p.nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
   bool more() const { return i_ < p_.size(); }
   char32_t peek(size_t k = 0) const { return i_ + k < p_.size() ? p_[i_ + k] : 0; }
   bool eat(char32_t c) {
@@ -87,7 +104,8 @@ class Parser {
   }
 
   Node quantified(Node a) {
-    for (;;) {
+    for (int stacked = 0;; ++stacked) {
+      if (stacked > kMaxNesting) unsupported("more than 128 quantifiers on one part");
       int mn, mx;
       const size_t at = i_;
       if (eat(U'*')) mn = 0, mx = -1;
@@ -153,6 +171,7 @@ class Parser {
   }
 
   Node group(bool outer_ci) {
+    const Nest nest(*this);
     bool ci = outer_ci;
     Node look;
     bool is_look = false;
@@ -191,6 +210,7 @@ class Parser {
 
   // After the opening '['. Returns the class index.
   int parse_class(bool ci) {
+    const Nest nest(*this);
     CharClass k;
     k.ci = ci;
     if (eat(U'^')) k.negated = true;
