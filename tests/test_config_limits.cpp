@@ -206,8 +206,13 @@ TEST_CASE("config ids: eos, bos, pad and decoder start are integers inside the v
         "x/config.json: gpt2 config field \"eos_token_id\" must be a token id (an integer in 0..263), got \"2\"");
   CHECK(err("bos_token_id", "99999999999999999999") ==
         "x/config.json: gpt2 config field \"bos_token_id\" must be a token id (an integer in 0..263), got 1e+20");
-  CHECK(err("pad_token_id", "264") ==
-        "x/config.json: gpt2 config field \"pad_token_id\": token id 264 is outside the vocabulary (0..263)");
+  // pad's "no pad" spellings of real checkpoints (-1, the vocabulary size) open; anything else is refused.
+  CHECK(err("pad_token_id", "-1") == "(no error)");
+  CHECK(err("pad_token_id", "264") == "(no error)");
+  CHECK(err("pad_token_id", "265") ==
+        "x/config.json: gpt2 config field \"pad_token_id\": token id 265 is outside the vocabulary (0..263)");
+  CHECK(err("pad_token_id", "1.5") ==
+        "x/config.json: gpt2 config field \"pad_token_id\" must be a token id (an integer in 0..263), got 1.5");
   CHECK(err("decoder_start_token_id", "true") ==
         "x/config.json: gpt2 config field \"decoder_start_token_id\" must be a token id (an integer in 0..263), got true");
   // id2label keys (read by the families that label: tfp): the ids 0..n-1, each once.

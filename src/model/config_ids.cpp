@@ -38,8 +38,12 @@ void read_token_ids(const Fields& f, ParsedConfig& p) {
       p.eos_token_id = token_id(f, "eos_token_id", *eos, V);
     }
   }
-  for (const char* key : {"bos_token_id", "pad_token_id"})
-    if (const json* v = f.find(key)) token_id(f, key, *v, V);
+  if (const json* v = f.find("bos_token_id")) token_id(f, "bos_token_id", *v, V);
+  // pad is never read by the forward pass; real checkpoints say "no pad" as -1 or as the
+  // vocabulary size (Llama-2 fine-tunes: 32000 of 32000), and Hugging Face opens them: an
+  // integer is enough, a fraction or a list is still refused.
+  if (const json* v = f.find("pad_token_id"); v && !(v->is_number_integer() && (v->get<int64_t>() == -1 || (V > 0 && v->get<int64_t>() == V))))
+    token_id(f, "pad_token_id", *v, V);
   if (const json* s = f.find("decoder_start_token_id")) p.decoder_start_token_id = token_id(f, "decoder_start_token_id", *s, V);
   // A family's own default (T5: the pad id) is inside the vocabulary too.
   if (p.decoder_start_token_id >= 0 && V > 0 && p.decoder_start_token_id >= V)
