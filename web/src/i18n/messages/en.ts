@@ -156,6 +156,8 @@ export const en = {
   'play.hub.err.checksum': '{file} did not match the checksum the hub publishes; the downloaded copy was discarded. Open it again to download it anew.',
   'play.hub.err.quota': 'Not enough room: {message}.',
   'play.hub.err.cancelled': 'Cancelled; the model that was open stays open. What was downloaded is kept, and opening it again resumes.',
+  'play.hub.err.storage': 'This browser could not store the model\'s files ({message}); what was stored is kept.',
+  'play.hub.err.engine': 'The engine could not open the downloaded model: {message}.',
   'play.hub.err.badName': '{message}.',
   'play.loadFailed': 'Could not load {label}: {message}.',
   'play.stillUsing': ' Still using {label}.',

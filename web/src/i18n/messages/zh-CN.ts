@@ -153,6 +153,8 @@ export const zhCN: Messages = {
   'play.hub.err.checksum': '{file} 与 Hub 公布的校验和不符，下载的副本已丢弃。再次打开即可重新下载。',
   'play.hub.err.quota': '空间不足：{message}。',
   'play.hub.err.cancelled': '已取消；原来打开的模型保持不变。已下载的部分会保留，再次打开时从断点继续。',
+  'play.hub.err.storage': '这个浏览器无法保存模型的文件（{message}）；已保存的部分会保留。',
+  'play.hub.err.engine': '引擎无法打开下载的模型：{message}。',
   'play.hub.err.badName': '{message}。',
   'play.loadFailed': '无法加载 {label}：{message}。',
   'play.stillUsing': '仍在使用 {label}。',

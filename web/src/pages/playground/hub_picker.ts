@@ -34,7 +34,7 @@ const ERROR_KEYS: Record<string, MessageKey> = {
   'file-not-found': 'play.hub.err.file', 'needs-token': 'play.hub.err.needsToken', 'bad-token': 'play.hub.err.badToken',
   http: 'play.hub.err.http', unsupported: 'play.hub.err.unsupported', 'no-safetensors': 'play.hub.err.noSafetensors',
   checksum: 'play.hub.err.checksum', quota: 'play.hub.err.quota', cancelled: 'play.hub.err.cancelled',
-  'bad-name': 'play.hub.err.badName', storage: 'play.hub.err.http',
+  'bad-name': 'play.hub.err.badName', storage: 'play.hub.err.storage',
 };
 
 export interface HubPickerHooks {
@@ -290,18 +290,24 @@ export class HubPicker {
     void this.refreshStored();
   }
 
-  /** A failure of the Hub road, as a sentence beside the field; a token field where one is needed. */
-  failed(e: unknown): void {
+  /** A failure of the Hub road, as a sentence beside the field (and which model stays open);
+   *  a token field where one is needed. */
+  failed(e: unknown, still: (() => string) | null = null): void {
+    const stillText = () => (still ? t('play.stillUsing', { label: still() }) : '');
     if (e instanceof HubError) {
       const key = ERROR_KEYS[e.code] ?? 'play.hub.err.http';
       const file = typeof e.details.file === 'string' ? e.details.file : '';
-      this.setError(() => t(key, { file, message: e.message }));
+      this.setError(() => t(key, { file, message: e.message }) + stillText());
       if (e.code === 'needs-token' || e.code === 'bad-token') {
         this.tokenRow.hidden = false;
         this.tokenInput.focus();
       }
+    } else if (e instanceof DOMException && /Quota|NoModificationAllowed|InvalidState|NotReadable|NotFound/.test(e.name)) {
+      // The browser's storage failed (full, cleared, or locked by another tab).
+      this.setError(() => t(e.name === 'QuotaExceededError' ? 'play.hub.err.quota' : 'play.hub.err.storage', { file: '', message: e.message }) + stillText());
     } else {
-      this.setError(() => t('play.hub.err.http', { file: '', message: e instanceof Error ? e.message : String(e) }));
+      // The engine refused the files (a tensor missing, a shape wrong): its own words.
+      this.setError(() => t('play.hub.err.engine', { message: e instanceof Error ? e.message : String(e) }) + stillText());
     }
   }
 

@@ -331,9 +331,10 @@ async function loadModel(source: Parameters<Engine['load']>[0], name: () => stri
     showArchitecture(archBox, i);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    if (isHubModel(id)) hubPicker.failed(e);
     const still = current.model ? currentName : null;
-    showLoadError(() => t('play.loadFailed', { label: name(), message: msg }) + (still ? t('play.stillUsing', { label: still() }) : ''));
+    // A failure on the Hub road is said beside the Hub's field (hub_picker.ts), once.
+    if (isHubModel(id)) hubPicker.failed(e, still);
+    else showLoadError(() => t('play.loadFailed', { label: name(), message: msg }) + (still ? t('play.stillUsing', { label: still() }) : ''));
     debug.errors.push(msg);
     if (current.model) {  // the open model stays: so do the picker, the switch and the URL's precision
       modelSelect.value = state.model;
