@@ -29,6 +29,7 @@ before(async () => {
     'test/gpt2-tiny': { dir: `${FIX}gpt2_tiny`, files: ['config.json', 'model.safetensors'] },
     'test/gated': { dir: `${FIX}bert_tiny`, token: TOKEN },
     'test/bert-tiny-cancel': { dir: `${FIX}bert_tiny` },
+    'test/bert-tiny-corrupt': { dir: `${FIX}bert_tiny` },
     'test/unsupported': { dir: tmp },
   } });
   site = await openSite({ name: 'hub_model' });
@@ -116,18 +117,14 @@ test('refusals beside the field, the open model kept: an unsupported architectur
   assert.deepEqual(weightGets(), []);
   assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
 
-  hub.corrupt('test/bert-tiny', 'model.safetensors', 300);
-  try {
-    await page.evaluate(async () => { const d = await navigator.storage.getDirectory(); await d.removeEntry('tfp-hub', { recursive: true }); });
-    errors = await counter(page, 'loadErrors');
-    await page.fill('#hub-repo', 'test/bert-tiny');
-    await page.click('#hub-open');
-    await counterAbove(page, 'loadErrors', errors, 30_000);
-    assert.match(await page.locator('#hub-error').textContent(), /model\.safetensors.*checksum/);
-    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
-  } finally {
-    hub.corrupt('test/bert-tiny', 'model.safetensors', 300);
-  }
+  // A byte flipped in transit (the stand-in serves it so; the hub publishes the true SHA-256).
+  hub.corrupt('test/bert-tiny-corrupt', 'model.safetensors', 300);
+  errors = await counter(page, 'loadErrors');
+  await page.fill('#hub-repo', 'test/bert-tiny-corrupt');
+  await page.click('#hub-open');
+  await counterAbove(page, 'loadErrors', errors, 30_000);
+  assert.match(await page.locator('#hub-error').textContent(), /model\.safetensors.*checksum/);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
 });
 
 test('a gated repository asks for a token; with it the model opens; the token is never in the address', { timeout: 120_000 }, async () => {
@@ -167,4 +164,31 @@ test('Cancel during a slow download keeps the previous model; opening again resu
   await page.click('#hub-open');
   await loaded(loads);
   assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/bert-tiny-cancel');
+});
+
+test('the Hub panel in Chinese at 390 px: translated, no sideways scroll, usable from the keyboard', { timeout: 120_000 }, async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`${hubUrl('hf:test/bert-tiny')}&lang=zh-CN`);
+    await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 })
+      .catch(async (e) => { throw new Error(`${e.message}: ${await page.evaluate(() => [window.tfpPlay?.modelLabel, window.tfpPlay?.errors.join(' | '), document.getElementById('hub-error')?.textContent].join(' / '))}`); });
+    await page.evaluate(() => { document.getElementById('hub-panel').open = true; document.querySelector('#hub-stored').open = true; });
+    await page.waitForSelector('#hub-stored li[data-repo]');
+    const panel = await page.locator('#hub-panel').innerText();
+    assert.match(panel, /从 Hugging Face Hub 打开/);
+    assert.match(panel, /保存在这个浏览器里的模型/);
+    assert.doesNotMatch(panel, /Open from|Models stored|Cancel|Delete/);
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1, null, { timeout: 30_000 });
+    // Keyboard: the repository field, Enter opens.
+    const loads = await counter(page, 'loads');
+    await page.locator('#hub-repo').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('test/gpt2-tiny');
+    await page.keyboard.press('Enter');
+    await loaded(loads);
+    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
+    await page.locator('.model-panel').screenshot({ path: `${SHOTS}hub_model/zh-390.png` });
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
 });

@@ -43,6 +43,7 @@ before(async () => {
   hub = await startHub({ repos: {
     'test/gpt2-tiny': { dir: `${FIX}gpt2_tiny`, files: ['config.json', 'model.safetensors'] },
     'test/bert-tiny': { dir: `${FIX}bert_tiny` },
+    'test/bert-tiny-corrupt': { dir: `${FIX}bert_tiny` },
     'test/gpt2-sharded': { dir: sharded },
     'test/gated': { dir: `${FIX}gpt2_tiny`, files: ['config.json', 'model.safetensors'], token: TOKEN },
     'test/mamba': { dir: unsupported },
@@ -136,17 +137,14 @@ test('a download cut halfway resumes from the bytes stored: only the missing byt
 test('a flipped byte is caught, named, and the stored copy discarded', async () => {
   const store = await freshStore();
   const client = new HubClient({ hub: hub.url });
-  const plan = await planHubModel({ client, store, repo: 'test/bert-tiny', checkConfig });
-  hub.corrupt('test/bert-tiny', 'model.safetensors', 5000);
-  try {
-    await assert.rejects(downloadWeights(plan, { client, store }),
-      (e) => e instanceof HubError && e.code === 'checksum' && e.details.file === 'model.safetensors' && /model\.safetensors/.test(e.message));
-    const key = { hub: client.hub, repo: 'test/bert-tiny', commit: plan.commit, file: 'model.safetensors' };
-    assert.equal(await store.complete(key), null);
-    assert.equal((await store.partial(key)).bytes, 0);
-  } finally {
-    hub.corrupt('test/bert-tiny', 'model.safetensors', 5000);  // flipped back (xor)
-  }
+  const repo = 'test/bert-tiny-corrupt';
+  const plan = await planHubModel({ client, store, repo, checkConfig });
+  hub.corrupt(repo, 'model.safetensors', 5000);
+  await assert.rejects(downloadWeights(plan, { client, store }),
+    (e) => e instanceof HubError && e.code === 'checksum' && e.details.file === 'model.safetensors' && /model\.safetensors/.test(e.message));
+  const key = { hub: client.hub, repo, commit: plan.commit, file: 'model.safetensors' };
+  assert.equal(await store.complete(key), null);
+  assert.equal((await store.partial(key)).bytes, 0);
 });
 
 test('a gated repository: needs-token without it, bad-token with a wrong one, opens with it; the file host never sees it', async () => {

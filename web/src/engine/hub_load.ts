@@ -96,19 +96,31 @@ export async function loadFromHub<T>(engine: Loader, name: string, options: HubL
   };
   const parts = weightChunks(plan, { client, store, ...(signal ? { signal } : {}),
     ...(options.onHubProgress ? { onProgress: options.onHubProgress } : {}) });
-  const streams: SizedStream[] = parts.map((p) => ({ stream: iteratorStream(watched(p.chunks)), size: p.size }));
+  // A file already stored whole goes to the worker as the Blob it is (read there as a dropped
+  // file is, without a message per chunk); the others as streams of the download.
+  const stored = await Promise.all(plan.weights.map((w) => (w.stored === w.size ? store.complete(w.key) : null)));
+  const sources = parts.map((p, i): { file: Blob } | SizedStream => {
+    const blob = stored[i];
+    if (blob) {
+      void p.chunks.return(undefined);
+      return { file: blob };
+    }
+    return { stream: iteratorStream(watched(p.chunks)), size: p.size };
+  });
+  const streams = sources.filter((x): x is SizedStream => 'stream' in x).map((x) => x.stream);
+  const single = sources[0]!;
   const args: LoadArgs = {
     name: parsed.repo,
     config: { kind: 'text', text: plan.config },
     ...(plan.tokenizer !== null ? { tokenizer: { kind: 'text' as const, text: plan.tokenizer } } : {}),
     weights: plan.index !== null
       ? { kind: 'shards', index: { kind: 'text', text: plan.index },
-          shards: parts.map((p, i): ShardSource => ({ name: p.name, ...streams[i]! })) }
-      : { kind: 'stream', ...streams[0]! },
+          shards: parts.map((p, i): ShardSource => ({ name: p.name, ...sources[i]! })) }
+      : 'file' in single ? { kind: 'file', file: single.file } : { kind: 'stream', ...single },
     ...(options.precision ? { precision: options.precision } : {}),
   };
   try {
-    const model = await engine.loadArgs(args, streams.map((s) => s.stream as unknown as Transferable), options.onProgress) as T;
+    const model = await engine.loadArgs(args, streams as unknown as Transferable[], options.onProgress) as T;
     return { model, source: { hub: client.hub, repo: plan.repo, revision, commit: plan.commit }, plan };
   } catch (e) {
     if (failure) throw failure;

@@ -248,6 +248,8 @@ export class HubPicker {
       li.append(label, bar);
       return li;
     }));
+    const total = plan.weights.reduce((a, w) => a + w.size, 0);
+    if (total > 0) this.overall.value = plan.storedBytes / total;  // what the store holds already
     if (!estimate) return true;
     const limit = this.hooks.limitBytes();
     const e = { ...estimate, limitBytes: limit };
