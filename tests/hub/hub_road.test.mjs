@@ -165,6 +165,7 @@ test('refusals before any weight byte: an unknown architecture, pickled weights 
   await assert.rejects(open(store, 'test/mamba'), (e) => e.code === 'unsupported' && /mamba/.test(e.message) && /gpt2/.test(e.message));
   assert.deepEqual(weightRequests(), []);
   await assert.rejects(open(store, 'test/pickled'), (e) => e.code === 'no-safetensors' && /pytorch_model\.bin/.test(e.message));
+  assert.deepEqual(await store.list(), [], 'a refused repository is not kept');
   await assert.rejects(open(store, 'test/none'), (e) => e.code === 'not-found');
   await assert.rejects(open(store, 'test/gpt2-tiny', { revision: 'no-such-branch' }), (e) => e.code === 'revision-not-found');
   assert.deepEqual(weightRequests(), []);

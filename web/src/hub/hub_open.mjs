@@ -45,13 +45,22 @@ export async function planHubModel({ client, store, repo, revision = 'main', sig
   const key = (file) => ({ hub: client.hub, repo, commit, file });
   if (!files['config.json']) throw new HubError('file-not-found', `${repo} has no config.json: not a model repository this page can open`);
   const config = await smallFile({ client, store, key: key('config.json'), signal });
+  // A revision the engine cannot open is not kept (nor listed among the stored models).
+  const forget = () => store.remove(client.hub, repo, commit).catch(() => {});
   try {
     await checkConfig(config);
   } catch (e) {
+    await forget();
     throw new HubError('unsupported', e instanceof Error ? e.message : String(e));
   }
   const tokenizer = files['tokenizer.json'] ? await smallFile({ client, store, key: key('tokenizer.json'), signal }) : null;
-  const pick = pickWeights(files);
+  let pick;
+  try {
+    pick = pickWeights(files);
+  } catch (e) {
+    await forget();
+    throw e;
+  }
   let names;
   let index = null;
   if (pick.index) {

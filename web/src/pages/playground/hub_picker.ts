@@ -4,7 +4,7 @@
 // log), the download's progress per file and overall with Cancel, the memory estimate shown
 // before any weight byte is asked for, and the models stored in this browser. The road
 // itself is engine/hub_load.ts; the page asks it to open "hf:owner/name@revision".
-import { t, type MessageKey } from '../../i18n/i18n';
+import { locale, t, type MessageKey } from '../../i18n/i18n';
 import { el } from '../../widgets/dom';
 import { DEFAULT_HUB, HubError, hubModelName, parseHubModel } from '../../hub/hub_client.mjs';
 import type { HubPlan, HubProgressSnapshot } from '../../hub/hub_open.mjs';
@@ -45,6 +45,9 @@ export interface HubPickerHooks {
   /** The page's heap limit (tests may ask for less). */
   limitBytes(): number;
 }
+
+/** A size as the reader reads it: kB under a megabyte (a tiny model is not "0 MB"). */
+const sizeText = (bytes: number) => (bytes < 1e6 ? `${(bytes / 1e3).toLocaleString('en', { maximumFractionDigits: 1 })} kB` : megabytes(bytes));
 
 const secondsText = (s: number) => (s >= 90 ? `${Math.round(s / 60)} min` : `${Math.max(1, Math.round(s))} s`);
 
@@ -254,7 +257,7 @@ export class HubPicker {
     const limit = this.hooks.limitBytes();
     const e = { ...estimate, limitBytes: limit };
     this.estimateText = () => estimateText(e) + (plan.missingBytes > 0
-      ? ` ${t('play.hub.toDownload', { size: megabytes(plan.missingBytes) })}` : ` ${t('play.hub.allStored')}`);
+      ? ` ${t('play.hub.toDownload', { size: sizeText(plan.missingBytes) })}` : ` ${t('play.hub.allStored')}`);
     this.estimateLine.textContent = this.estimateText();
     this.estimateLine.hidden = false;
     if (e.totalBytes <= limit) return true;
@@ -274,14 +277,14 @@ export class HubPicker {
   private progressed(p: HubProgressSnapshot): void {
     if (p.total > 0) this.overall.value = p.bytes / p.total;
     this.progressText = () => t('play.hub.progress', {
-      done: megabytes(p.bytes), total: megabytes(p.total), rate: (p.bytesPerSecond / 1e6).toFixed(1),
+      done: sizeText(p.bytes), total: sizeText(p.total), rate: (p.bytesPerSecond / 1e6).toFixed(1),
       left: p.secondsLeft === null ? '–' : secondsText(p.secondsLeft) });
     this.overallText.textContent = this.progressText();
     p.files.forEach((f, i) => {
       const li = this.fileList.children[i];
       if (!li) return;
       (li.lastChild as HTMLProgressElement).value = f.bytes;
-      (li.firstChild as HTMLElement).textContent = `${f.name}: ${megabytes(f.bytes)} / ${megabytes(f.total)}`;
+      (li.firstChild as HTMLElement).textContent = `${f.name}: ${sizeText(f.bytes)} / ${sizeText(f.total)}`;
     });
   }
 
@@ -336,7 +339,7 @@ export class HubPicker {
       open.textContent = `${m.repo}@${m.revisions[0] ?? m.commit.slice(0, 10)}`;
       open.addEventListener('click', () => this.hooks.open(name, ''));
       const info = el('span', 'help');
-      info.textContent = ` ${t('play.hub.storedItem', { size: megabytes(m.bytes), used: new Date(m.lastUsed).toLocaleString() })} `;
+      info.textContent = ` ${t('play.hub.storedItem', { size: sizeText(m.bytes), used: new Date(m.lastUsed).toLocaleString(locale()) })} `;
       const del = el('button');
       del.type = 'button';
       del.className = 'hub-delete';
