@@ -30,6 +30,8 @@ before(async () => {
     'test/gated': { dir: `${FIX}bert_tiny`, token: TOKEN },
     'test/bert-tiny-cancel': { dir: `${FIX}bert_tiny` },
     'test/bert-tiny-corrupt': { dir: `${FIX}bert_tiny` },
+    'test/bert-tiny-quota': { dir: `${FIX}bert_tiny` },
+    'test/bert-tiny-offline': { dir: `${FIX}bert_tiny` },
     'test/unsupported': { dir: tmp },
   } });
   site = await openSite({ name: 'hub_model' });
@@ -190,5 +192,33 @@ test('the Hub panel in Chinese at 390 px: translated, no sideways scroll, usable
     await page.locator('.model-panel').screenshot({ path: `${SHOTS}hub_model/zh-390.png` });
   } finally {
     await page.setViewportSize({ width: 1280, height: 720 });
+  }
+});
+
+test('every other failure is a sentence beside the field, the open model kept: no such repository or revision, offline, storage full', { timeout: 120_000 }, async () => {
+  await page.goto(hubUrl('hf:test/gpt2-tiny'));
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  const fails = async (repo, revision, pattern) => {
+    const errors = await counter(page, 'loadErrors');
+    await page.fill('#hub-repo', repo);
+    await page.fill('#hub-revision', revision);
+    await page.click('#hub-open');
+    await counterAbove(page, 'loadErrors', errors, 30_000);
+    const said = await page.locator('#hub-error').textContent();
+    assert.match(said, pattern, said);
+    assert.match(said, /Still using hf:test\/gpt2-tiny/, said);
+    assert.equal(await page.evaluate(() => window.tfpPlay.modelLabel), 'hf:test/gpt2-tiny');
+  };
+  await fails('test/no-such-model', '', /No such repository/);
+  await fails('test/bert-tiny', 'no-such-branch', /no such revision/);
+  // Storage: the browser says there is no room for what must be downloaded.
+  await page.evaluate(() => { navigator.storage.estimate = async () => ({ quota: 1000, usage: 900 }); });
+  await fails('test/bert-tiny-quota', '', /Not enough room/);
+  const block = (route) => route.abort('internetdisconnected');
+  await page.route(`${hub.url}/**`, block);
+  try {
+    await fails('test/bert-tiny-offline', '', /could not be reached/);
+  } finally {
+    await page.unroute(`${hub.url}/**`, block);
   }
 });
