@@ -23,8 +23,8 @@ export const CHAPTERS = [
     slug: 'additive-attention',
     title: { en: 'Additive (Bahdanau) attention', 'zh-CN': '加性（Bahdanau）注意力' },
     summary: {
-      en: 'score = vᵀ tanh(W s + U h): the first attention, step by step on a GRU translator.',
-      'zh-CN': '打分函数 vᵀ tanh(W s + U h)：最早的注意力机制，在 GRU 翻译模型上逐步演示。',
+      en: 'score = vᵀ tanh(W s + U h): the attention that let neural translation look back at its source (Bahdanau et al., 2015), step by step on a GRU translator.',
+      'zh-CN': '打分函数 vᵀ tanh(W s + U h)：让神经机器翻译能回头看原文的注意力（Bahdanau 等，2015），在 GRU 翻译模型上逐步演示。',
     },
   },
   {

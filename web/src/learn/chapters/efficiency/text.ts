@@ -39,7 +39,7 @@ const en = {
 
   hPatterns: 'Sparse patterns: compute only some pairs',
   patternsIntro: String.raw`Most of a long text's attention weight usually sits near the query. Sparse patterns keep only some (query, key) pairs. In this engine's convention (the matrix below: rows queries $i$, columns keys $j$, a filled cell = the pair is computed):
-<ul><li><b>window</b> $w$: $|i - j| \le w$ — each token sees its $2w + 1$ neighbours;</li>
+<ul><li><b>window</b> $w$: $|i - j| \le w$ — each token sees itself and its $2w$ neighbours, $2w + 1$ positions in all;</li>
 <li><b>dilated</b> $w, d$: $|i - j| \le w d$ and $d$ divides $i - j$ — the same number of keys, spread $d$ times as far;</li>
 <li><b>global</b> $g$ + window: the first $g$ tokens see every key and every query sees them (like a [CLS] token).</li></ul>
 With <b>causal</b> every pattern also drops $j > i$.`,
@@ -143,7 +143,7 @@ const zh: Record<Key, string> = {
 
   hPatterns: '稀疏模式：只算一部分位置对',
   patternsIntro: String.raw`长文本里，注意力权重大多落在查询附近。稀疏模式只保留一部分（查询，键）位置对。按本引擎的约定（见下面的矩阵：行是查询 $i$，列是键 $j$，涂色的格子表示这一对要计算）：
-<ul><li><b>窗口</b> $w$：$|i - j| \le w$——每个词元只看左右 $2w + 1$ 个邻居；</li>
+<ul><li><b>窗口</b> $w$：$|i - j| \le w$——每个词元只看自己和左右共 $2w$ 个邻居，一共 $2w + 1$ 个位置；</li>
 <li><b>空洞（dilated）</b> $w, d$：$|i - j| \le w d$ 且 $i - j$ 能被 $d$ 整除——键的个数不变，但铺开到 $d$ 倍远；</li>
 <li><b>全局</b> $g$ + 窗口：前 $g$ 个词元能看到所有键，所有查询也都能看到它们（类似 [CLS]）。</li></ul>
 勾选<b>因果</b>时，每种模式还会再去掉 $j > i$ 的部分。`,

@@ -73,7 +73,7 @@ const en = {
   cacheIntro: `<p>Look at what one step computes. In every layer, each position $i$ gets a query $q_i$, a key $k_i$ and a value $v_i$, and its output is $\\sum_{j \\le i} \\operatorname{softmax}_j(q_i \\cdot k_j / \\sqrt{d_k})\\, v_j$. When the loop appends token $t$, the causal mask guarantees that nothing about positions $0 \\ldots t-1$ changes: their keys, values and outputs are exactly what they were one step ago. The only new work is position $t$: its query must be compared with <em>every</em> key so far and must weigh <em>every</em> value so far.</p>
 <p>So a decoder keeps a <strong>KV cache</strong>: for every layer, the keys and values of every past position. A step then runs only the new token through the model — one row instead of $t + 1$ — and appends its $k_t$ and $v_t$ to the cache. <strong>Queries are never cached</strong>: $q_i$ is used exactly once, in the step that computes position $i$'s own output, and no later step asks for it again (later positions bring their own queries). Old queries would be memory spent on numbers nobody reads.</p>
 <p>The price is memory. For each layer, K and V each hold one row of width $H \\cdot d_k$ (= $d_\\text{model}$ here) per position, in float32:</p>`,
-  figCache: 'The engine\'s KV-cache size for brown-gpt, from its config: for your context (prompt + new tokens) and for the whole context window, which the engine allocates when generation starts. A cache grows linearly with the context; a model with 32 layers and $d_\\text{model} = 4096$ needs 512 KiB per position, which is why long contexts are expensive.',
+  figCache: 'The engine\'s KV-cache size for brown-gpt, from its config: for your context (prompt + new tokens) and for the whole context window, which the engine allocates when generation starts. A cache grows linearly with the context; a model with 32 layers and $d_\\text{model} = 4096$ keeps $32 \\times 2 \\times 4096$ numbers per position (a key and a value row per layer): 1 MiB in float32, as this engine stores its cache, or 512 KiB in 16-bit floats. That is why long contexts are expensive.',
   figCacheLabel: 'KV cache size',
   cacheWhat: 'Positions',
   cacheBytes: 'Bytes',
@@ -175,7 +175,7 @@ const zh: Record<Key, string> = {
   cacheIntro: `<p>先看看一步里到底算了什么。在每一层，每个位置 $i$ 都有查询 $q_i$、键 $k_i$ 和值 $v_i$，它的输出是 $\\sum_{j \\le i} \\operatorname{softmax}_j(q_i \\cdot k_j / \\sqrt{d_k})\\, v_j$。当循环接上词元 $t$ 时，因果掩码保证位置 $0 \\ldots t-1$ 的一切都不会变：它们的键、值和输出跟上一步完全一样。真正新增的工作只有位置 $t$：它的查询要和此前<em>所有</em>的键比较，并对此前<em>所有</em>的值加权求和。</p>
 <p>所以解码器会维护一个 <strong>KV 缓存</strong>：每一层都存下所有已经过去的位置的键和值。这样每一步只需把新词元送进模型——算一行而不是 $t + 1$ 行——再把它的 $k_t$ 和 $v_t$ 追加到缓存里。<strong>查询从不缓存</strong>：$q_i$ 只在计算位置 $i$ 自身输出的那一步用一次，之后没有任何一步会再要它（后面的位置各自带着自己的查询）。把旧查询存起来，只是把内存花在没人读的数上。</p>
 <p>代价是内存。每一层的 K 和 V 对每个位置各存一行，宽度为 $H \\cdot d_k$（这里等于 $d_\\text{model}$），用 float32 存储：</p>`,
-  figCache: '引擎根据 brown-gpt 的配置算出的 KV 缓存大小：一行对应你的上下文（提示词 + 新词元），一行对应整个上下文窗口——引擎在开始生成时就按它分配内存。缓存随上下文线性增长；一个 32 层、$d_\\text{model} = 4096$ 的模型每个位置就要 512 KiB，这就是长上下文昂贵的原因。',
+  figCache: '引擎根据 brown-gpt 的配置算出的 KV 缓存大小：一行对应你的上下文（提示词 + 新词元），一行对应整个上下文窗口——引擎在开始生成时就按它分配内存。缓存随上下文线性增长；一个 32 层、$d_\\text{model} = 4096$ 的模型每个位置要存 $32 \\times 2 \\times 4096$ 个数（每层一行键、一行值）：按本引擎缓存所用的 float32 是 1 MiB，用 16 位浮点数也要 512 KiB。这就是长上下文昂贵的原因。',
   figCacheLabel: 'KV 缓存大小',
   cacheWhat: '位置数',
   cacheBytes: '字节',

@@ -14,7 +14,7 @@ const en = {
   matOutA: 'Output, your order',
   matOutB: 'Output, shuffled',
   orderLine: 'Shuffled order: <strong>{words}</strong>. Comparing each row of the second output with the row of the same word in the first, the largest difference is <strong>{diff}</strong> (rounding only).',
-  orderAfter: `<p>A language model cannot work like that: it needs to know where each word stands. There are two families of fixes. <strong>Absolute</strong> encodings add a position vector to each token's embedding before the first layer (sinusoidal, learned). <strong>Relative</strong> methods act inside attention, on the scores: they add a bias that depends on the distance (Shaw, T5, ALiBi) or rotate the queries and keys (RoPE). Either way, position changes the inputs of attention or the scores, and <strong>never the values $V$ on their own</strong>.</p>`,
+  orderAfter: `<p>A language model cannot work like that: it needs to know where each word stands. There are two families of fixes. <strong>Absolute</strong> encodings add a position vector to each token's embedding before the first layer (sinusoidal, learned). <strong>Relative</strong> methods act inside attention, on the scores: they add a bias that depends on the distance (Shaw, T5, ALiBi) or rotate the queries and keys (RoPE). Either way, position reaches <strong>who attends to whom</strong>: the inputs of attention or the scores. (Shaw et al.'s full method also adds a learned vector per offset to the values, beside its score term; the scalar form shown below, T5, ALiBi and RoPE leave $V$ alone.)</p>`,
   colDim: 'dim {c}',
   axisToken: 'token',
   axisDimension: 'dimension',
@@ -149,9 +149,9 @@ $$\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = \\begin{pmatrix}\\cos m\\theta_i & -
 
   // ---- where ----
   hWhere: 'Where positions go',
-  whereWhat: `<p>Sinusoidal and learned codes are <strong>added to the token embeddings</strong>, once, before the first layer. From there they reach $Q$, $K$ and $V$ through the projections, like everything else in the input. Relative biases and ALiBi are <strong>added to the scores</strong> $QK^\\top/\\sqrt{d_k}$ before the softmax. RoPE <strong>rotates $Q$ and $K$</strong>. None of them is added to the values $V$.</p>`,
+  whereWhat: `<p>Sinusoidal and learned codes are <strong>added to the token embeddings</strong>, once, before the first layer. From there they reach $Q$, $K$ and $V$ through the projections, like everything else in the input. Relative biases and ALiBi are <strong>added to the scores</strong> $QK^\\top/\\sqrt{d_k}$ before the softmax. RoPE <strong>rotates $Q$ and $K$</strong>. None of these is added to the values $V$; only Shaw et al.'s full relative method adds a second learned vector per offset to the values, on top of its score term.</p>`,
   mVTitle: '"Positional encodings are added to the values"',
-  mVBody: 'No. The absolute codes are added to the input $X$, before any projection. The relative ones change only the scores, or rotate the queries and keys (RoPE does not rotate $V$). The order information has to be in the <em>weights</em> of attention, i.e. who looks at whom. Adding a position to $V$ would only shift what is mixed, and the mixing itself would still be blind to order.',
+  mVBody: 'Not in the methods used today. The absolute codes are added to the input $X$, before any projection. T5\'s biases, ALiBi and RoPE change only the scores, or rotate the queries and keys (RoPE does not rotate $V$); Shaw et al.\'s original relative method does add a learned vector per offset to the values, but only beside its score term. The order information has to be in the <em>weights</em> of attention, i.e. who looks at whom. Adding a position to $V$ would only shift what is mixed, and the mixing itself would still be blind to order.',
 } as const;
 
 export type Key = keyof typeof en;
@@ -167,7 +167,7 @@ const zh: Record<Key, string> = {
   matOutA: '输出：原来的顺序',
   matOutB: '输出：打乱后的顺序',
   orderLine: '打乱后的顺序：<strong>{words}</strong>。把第二个输出的每一行与第一个输出中同一个词的那一行比较，最大差值为 <strong>{diff}</strong>（只是舍入误差）。',
-  orderAfter: `<p>语言模型不能这样工作：它必须知道每个词在哪里。补救办法分两类。<strong>绝对位置编码</strong>在第一层之前给每个词元的嵌入加上一个位置向量（正弦编码、可学习编码）。<strong>相对位置方法</strong>在注意力内部作用于分数：要么加上一个只取决于距离的偏置（Shaw、T5、ALiBi），要么旋转查询和键（RoPE）。无论哪种，位置改变的都是注意力的输入或者分数，<strong>从来不会单独加到值 $V$ 上</strong>。</p>`,
+  orderAfter: `<p>语言模型不能这样工作：它必须知道每个词在哪里。补救办法分两类。<strong>绝对位置编码</strong>在第一层之前给每个词元的嵌入加上一个位置向量（正弦编码、可学习编码）。<strong>相对位置方法</strong>在注意力内部作用于分数：要么加上一个只取决于距离的偏置（Shaw、T5、ALiBi），要么旋转查询和键（RoPE）。无论哪种，位置影响的都是<strong>谁看谁</strong>：注意力的输入或者分数。（Shaw 等人的完整方法还会给每个偏移量学一个向量加到值上，但那是在分数项之外另加的；下面演示的标量形式、T5、ALiBi 和 RoPE 都不碰 $V$。）</p>`,
   colDim: '维 {c}',
   axisToken: '词元',
   axisDimension: '维度',
@@ -296,9 +296,9 @@ $$\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = \\begin{pmatrix}\\cos m\\theta_i & -
   exAlibiExplain: '引擎给出的 {H} 个头的斜率：{list}。最陡的是头 {h}（{s}）。头数是 2 的幂时，斜率从头 0 开始依次变小；否则，排在第一个 2 的幂之后的那些头取的是两倍头数时夹在中间的斜率，其中第一个比头 0 还陡。',
 
   hWhere: '位置信息加在哪里',
-  whereWhat: `<p>正弦编码和可学习编码<strong>加在词元嵌入上</strong>，只加一次，在第一层之前。之后它们和输入里的其他信息一样，经过投影进入 $Q$、$K$、$V$。相对位置偏置和 ALiBi 在 softmax 之前<strong>加在分数</strong> $QK^\\top/\\sqrt{d_k}$ 上。RoPE <strong>旋转 $Q$ 和 $K$</strong>。它们都不会加到值 $V$ 上。</p>`,
+  whereWhat: `<p>正弦编码和可学习编码<strong>加在词元嵌入上</strong>，只加一次，在第一层之前。之后它们和输入里的其他信息一样，经过投影进入 $Q$、$K$、$V$。相对位置偏置和 ALiBi 在 softmax 之前<strong>加在分数</strong> $QK^\\top/\\sqrt{d_k}$ 上。RoPE <strong>旋转 $Q$ 和 $K$</strong>。这些都不会加到值 $V$ 上；只有 Shaw 等人完整的相对位置方法，在分数项之外还给每个偏移量学一个向量加到值上。</p>`,
   mVTitle: '“位置编码是加到值向量上的”',
-  mVBody: '不是。绝对位置编码加在输入 $X$ 上，在任何投影之前；相对位置方法只改变分数，或者旋转查询和键（RoPE 不旋转 $V$）。顺序信息必须体现在注意力的<em>权重</em>里，也就是谁看谁。把位置加到 $V$ 上只会改变被混合的内容，混合本身依然看不见顺序。',
+  mVBody: '如今常用的方法都不是这样。绝对位置编码加在输入 $X$ 上，在任何投影之前；T5 的偏置、ALiBi 和 RoPE 只改变分数，或者旋转查询和键（RoPE 不旋转 $V$）；Shaw 等人最初的相对位置方法确实给每个偏移量学一个向量加到值上，但只是分数项之外的补充。顺序信息必须体现在注意力的<em>权重</em>里，也就是谁看谁。把位置加到 $V$ 上只会改变被混合的内容，混合本身依然看不见顺序。',
 };
 
 export const TEXT = { en, 'zh-CN': zh } satisfies ChapterText<Key>;

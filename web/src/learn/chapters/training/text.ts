@@ -41,7 +41,7 @@ $$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
 
   // ---- 3. the schedule ----
   hSchedule: 'Learning-rate warm-up and decay',
-  schedule: `<p>The optimiser (AdamW here) moves each weight by roughly the learning rate per step. This trainer does not keep the rate fixed: it <strong>warms up</strong> linearly from 0 to the peak over the first $W$ steps, then <strong>decays</strong> to a floor (a tenth of the peak) by the last step of the schedule:</p>
+  schedule: `<p>The optimiser (AdamW here) moves each weight by roughly the learning rate per step. This trainer does not keep the rate fixed: it <strong>warms up</strong> linearly over the first $W$ steps, from $\\eta_\\text{peak}/W$ at the first step (step 0: it never takes a step of size 0) to the peak at step $W - 1$, then <strong>decays</strong> to a floor (a tenth of the peak) by the last step of the schedule:</p>
 $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] \\eta_\\text{floor} + (\\eta_\\text{peak}-\\eta_\\text{floor})\\,\\tfrac12\\bigl(1+\\cos \\pi\\,\\tfrac{s-W}{S-W}\\bigr) & \\text{after (cosine)}\\end{cases}$$
 <p>Why warm up? At the start Adam’s estimates of each gradient’s size come from one or two batches and are poor, and the randomly initialised model’s gradients are large and erratic; full-size steps then can throw the weights somewhere they take long to recover from. Why decay? Late in training, smaller steps let the weights settle into a minimum instead of bouncing around it. The curve is drawn by the engine’s own schedule function (<code>train/lr_schedule.h</code>), the one every training step calls.</p>`,
   figSchedule: 'The trainer’s learning rate at every step of a schedule of $S$ = {total} steps with peak {peak}, for your warm-up and decay.',
@@ -168,7 +168,7 @@ $$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
   training: '训练中……',
 
   hSchedule: '学习率预热与衰减',
-  schedule: `<p>优化器（这里是 AdamW）每一步大约按学习率的幅度移动每个权重。本训练器的学习率不是固定的：前 $W$ 步从 0 线性<strong>预热</strong>到峰值，之后在整个计划的最后一步前<strong>衰减</strong>到下限（峰值的十分之一）：</p>
+  schedule: `<p>优化器（这里是 AdamW）每一步大约按学习率的幅度移动每个权重。本训练器的学习率不是固定的：前 $W$ 步线性<strong>预热</strong>：第一步（第 0 步）就是 $\\eta_\\text{peak}/W$（从不走大小为 0 的一步），到第 $W - 1$ 步达到峰值，之后在整个计划的最后一步前<strong>衰减</strong>到下限（峰值的十分之一）：</p>
 $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] \\eta_\\text{floor} + (\\eta_\\text{peak}-\\eta_\\text{floor})\\,\\tfrac12\\bigl(1+\\cos \\pi\\,\\tfrac{s-W}{S-W}\\bigr) & \\text{之后（余弦）}\\end{cases}$$
 <p>为什么要预热？一开始，Adam 对每个梯度大小的估计只来自一两个批次，很不可靠；随机初始化的模型梯度又大又乱，这时迈满步长，可能把权重甩到很难恢复的地方。为什么要衰减？训练后期步子小一些，权重才能在极小值附近稳定下来，而不是来回震荡。下面的曲线由引擎自己的学习率函数（<code>train/lr_schedule.h</code>）画出，训练的每一步调用的正是它。</p>`,
   figSchedule: '训练器在一个共 $S$ = {total} 步、峰值 {peak} 的计划中每一步的学习率，预热与衰减方式由你选择。',

@@ -77,8 +77,8 @@ $T = 256$ to 512 the GRU's line rises with slope {slopeGru} and attention's with
 one-thread timing shows only part of it. Count the work: the GRU does about $6\\,T d^2$ multiply-adds, attention
 $4\\,T d^2 + 2\\,T^2 d$. When $T$ is larger than $d$, attention does <em>more</em> work, and on one thread more work
 eventually means more time — that is the right-hand end of the plot.</p>
-<p>Why, then, is attention faster at short lengths in most of these runs, even where it does as much work as the GRU or
-more? Because even one CPU thread has a
+<p>Where your plot shows attention faster at short lengths even though it does as much work as the GRU or more (on
+most machines it does; the summary above says what this run measured), the reason is that even one CPU thread has a
 little parallelism: SIMD lanes that multiply several numbers per instruction, and caches that reward using each loaded
 weight many times. Attention's projections multiply all $T$ rows by a weight matrix at once, a matrix–matrix product
 that the engine's kernel runs at full speed. The GRU must multiply one row, $h_{t-1}$, at a time — a matrix–vector
@@ -225,7 +225,7 @@ GRU 曲线的斜率为 {slopeGru}，注意力为 {slopeAttn}。</p>`,
   honest: `<p><strong>单线程能说明什么，不能说明什么。</strong>注意力最大的优势在于并行，而单线程的计时只能体现其中一部分。
 先数计算量：GRU 大约做 $6\\,T d^2$ 次乘加，注意力做 $4\\,T d^2 + 2\\,T^2 d$ 次。$T$ 比 $d$ 大时，注意力的计算量反而<em>更多</em>；
 在单线程上，计算量多了，耗时迟早也会更长——这就是图的右端。</p>
-<p>那为什么在序列较短时，即使注意力的计算量和 GRU 一样甚至更多，它在多数测量里反而更快？因为即使只有一个 CPU 线程，也有一点并行能力：SIMD 指令一次能乘好几个数，
+<p>如果你的图上，序列较短时注意力的计算量和 GRU 一样甚至更多，却反而更快（多数机器上如此；上面的总结说明这次测到了什么），原因是这样的：即使只有一个 CPU 线程，也有一点并行能力：SIMD 指令一次能乘好几个数，
 缓存则奖励“一个权重装进来后反复用”。注意力的投影是把全部 $T$ 行一起乘以权重矩阵，属于矩阵乘矩阵，引擎的内核能全速运行；
 GRU 却只能一次乘一行 $h_{t-1}$——矩阵乘向量，什么都没法复用——因为下一行还没算出来。</p>
 <p>换到 GPU 或多核上，差距会朝着有利于注意力的方向拉大：$T^2$ 个分数可以分给成千上万条通道同时算，而 GRU 的 $T$ 步依旧要彼此等待，
