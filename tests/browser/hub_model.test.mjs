@@ -7,11 +7,12 @@
 // config.json alone, and Cancel keeping the previous model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSite, ROOT, attentionOn, counter, counterAbove, SHOTS } from './harness.mjs';
 import { startHub } from '../hub/hub_server.mjs';
+import { twoShards } from '../js/shards.mjs';
 
 // The test build lets the page reach the stand-in (plugins/csp_plugin.ts); tools/test.sh sets it too.
 process.env.TFP_HUB_HOSTS ||= 'http://127.0.0.1:*';
@@ -24,6 +25,13 @@ before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'tfp-hub-page-'));
   await writeFile(join(tmp, 'config.json'), JSON.stringify({ model_type: 'mamba', architectures: ['MambaForCausalLM'] }));
   await writeFile(join(tmp, 'model.safetensors'), await readFile(`${FIX}gpt2_tiny/model.safetensors`));
+  // gpt2_tiny in two shards and their index, as a sharded repository holds it.
+  const shardedDir = join(tmp, 'sharded');
+  await mkdir(shardedDir);
+  const { shards, index } = twoShards(new Uint8Array(await readFile(`${FIX}gpt2_tiny/model.safetensors`)));
+  for (const sh of shards) await writeFile(join(shardedDir, sh.name), sh.bytes);
+  await writeFile(join(shardedDir, 'model.safetensors.index.json'), index);
+  await writeFile(join(shardedDir, 'config.json'), await readFile(`${FIX}gpt2_tiny/config.json`));
   hub = await startHub({ repos: {
     'test/bert-tiny': { dir: `${FIX}bert_tiny` },
     'test/gpt2-tiny': { dir: `${FIX}gpt2_tiny`, files: ['config.json', 'model.safetensors'] },
@@ -32,7 +40,8 @@ before(async () => {
     'test/bert-tiny-corrupt': { dir: `${FIX}bert_tiny` },
     'test/bert-tiny-quota': { dir: `${FIX}bert_tiny` },
     'test/bert-tiny-offline': { dir: `${FIX}bert_tiny` },
-    'test/unsupported': { dir: tmp },
+    'test/unsupported': { dir: tmp, files: ['config.json', 'model.safetensors'] },
+    'test/gpt2-sharded': { dir: join(tmp, 'sharded') },
   } });
   site = await openSite({ name: 'hub_model' });
   page = site.page;
@@ -221,4 +230,19 @@ test('every other failure is a sentence beside the field, the open model kept: n
   } finally {
     await page.unroute(`${hub.url}/**`, block);
   }
+});
+
+test('a sharded repository: the index, then each shard streamed in, the same attention as the single file', { timeout: 120_000 }, async () => {
+  await page.goto(hubUrl('hf:test/gpt2-tiny'));
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  await waitRendered();
+  const single = await attentionOn(page);
+  hub.reset();
+  await page.goto(hubUrl('hf:test/gpt2-sharded'));
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-sharded', null, { timeout: 60_000 });
+  await waitRendered();
+  assert.deepEqual(await attentionOn(page), single);
+  assert.ok(hub.requests.some((r) => r.path.endsWith('model-00002-of-00002.safetensors')));
+  assert.deepEqual((await page.evaluate(() => window.tfpPlay.hub.lastPlan.weights.map((w) => w.name))),
+    ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors']);
 });
