@@ -22,6 +22,8 @@ CONFIGS = sorted(['checkpoints/' + d for d in os.listdir(os.path.join(FIX, 'chec
 TOKENIZERS = ['checkpoints/gpt2_tiny/tokenizer.json', 'tokenizer/bert_tiny.json', 'tokenizer/shapes/t5.json',
               'tokenizer/shapes/mistral.json', 'tokenizer/shapes/word_level.json',
               'tokenizer/shapes/unigram_byte_fallback.json', 'tokenizer/shapes/neox.json']
+JSON_MODELS = ['checkpoints/bert_tiny_f16', 'checkpoints/torch_encoder_prenorm', 'families/mistral_window']
+JSON_TOKENIZERS = ['tokenizer/bert_tiny.json', 'tokenizer/shapes/word_level.json']
 # fuzz_tokenize.cpp's list, in its order (the first input byte picks one).
 N_TOKENIZE = 10
 TEXTS = [b'Hello, world! The quick brown fox.', 'caf\u00e9 na\u00efve \u4e2d\u6587 \U0001F642 \u00bd'.encode(),
@@ -74,6 +76,15 @@ def main():
     for rel in MODELS:
         write('fuzz_model_forward', rel.replace('/', '_'),
               read(rel + '/config.json') + SEP + read(rel + '/model.safetensors') + SEP + b'\x01\x02\x03hello')
+    # The structure-aware JSON targets (issue 32): a few small seeds replayed by npm test; the
+    # fuzzer's full seed set (every fixture and shipped model) is written at run time by
+    # tools/fuzz.sh (fuzz/json_seeds.py).
+    for rel in JSON_MODELS:
+        seed = read(rel + '/config.json') + SEP + read(rel + '/model.safetensors') + SEP + b'\x01\x02\x03hello'
+        write('fuzz_json_config', rel.replace('/', '_'), seed)
+        write('fuzz_json_safetensors', rel.replace('/', '_'), seed)
+    for rel in JSON_TOKENIZERS:
+        write('fuzz_json_tokenizer', rel.replace('/', '_'), read(rel))
 
 
 if __name__ == '__main__':
