@@ -34,8 +34,13 @@ flock /tmp/tfp-build.lock bash -c '
 summary=()
 status=0
 case " ${targets[*]} " in
-  *" fuzz_json_"*) rm -rf build/fuzz/seeds
-                   echo "== seeds from tests/fixtures and models: $(python3 fuzz/json_seeds.py build/fuzz/seeds "$json_max_len")" ;;
+  *" fuzz_json_"*)  # written aside, then moved in per target: runs of other targets may be reading theirs
+    tmp=build/fuzz/seeds.$$
+    echo "== seeds from tests/fixtures and models: $(python3 fuzz/json_seeds.py "$tmp" "$json_max_len")"
+    for t in "${targets[@]}"; do
+      [ -d "$tmp/$t" ] && rm -rf "build/fuzz/seeds/$t" && mkdir -p build/fuzz/seeds && mv "$tmp/$t" "build/fuzz/seeds/$t"
+    done
+    rm -rf "$tmp" ;;
 esac
 for t in "${targets[@]}"; do
   work=build/fuzz/corpus/$t findings=build/fuzz/findings/$t log=build/fuzz/$t.log
