@@ -50,6 +50,8 @@ std::vector<double> linear_d(const std::vector<float>& x, int T, int I, const fl
 TEST_CASE("api: build info, buffers and errors at the edge") {
   CHECK(std::string(tfp_version()) == "0.1.0");
   CHECK(std::strlen(tfp_simd_arch()) > 0);
+  CHECK(std::string(tfp_unicode_version()) ==
+        "16.0.0 classes, 17.0.0 lowercase and digits, 9.0.0 normalization, 8.0.0 BERT classes");
   void* p = tfp_alloc(64);
   CHECK(p != nullptr);
   tfp_free(p);

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/tensor.h"
+#include "tokenizer/unicode.h"
 #include "test_checkpoint_util.h"
 
 using tfp::testing::checkpoint_dir;
@@ -191,4 +192,10 @@ TEST_CASE("cli: errors are JSON on stderr with exit code 1") {
   const CliResult help = tfp_cli({"--help"});
   CHECK(help.code == 0);
   CHECK(help.out.starts_with("usage:"));
+  // --version: the engine's version, then the Unicode version of each kind of character data.
+  const CliResult version = tfp_cli({"--version"});
+  CHECK(version.code == 0);
+  CHECK(version.out == std::string("tfp 0.1.0\nUnicode ") + tfp::unicode::unicode_versions() +
+                           " (each as Hugging Face tokenizers 0.23 uses it)\n");
+  CHECK(version.out.find("16.0.0 classes") != std::string::npos);
 }

@@ -1,10 +1,13 @@
-// Unicode helpers: UTF-8 decoding (strict + lossy), NFD, lowercase, BERT classes.
+// Unicode helpers: UTF-8 decoding (strict + lossy), normal forms, lowercase, character classes.
 //
 // Oracles: the UTF-8 rules of Unicode §3.9 (table 3-7) and the WHATWG "maximal subpart"
-// replacement, derived by hand below; NFD and lowercase from Python's unicodedata
-// (fixtures/tokenizer/unicode_cases.json, written by make_unicode_cases.py). Exact.
+// replacement, derived by hand below; normal forms, lowercase and every character class from
+// Hugging Face tokenizers itself (npm `tokenizers`): fixtures/tokenizer/unicode_cases.json and
+// hf_unicode_classes.json, written by make_unicode_cases.mjs and make_hf_unicode_classes.mjs
+// there. Exact: each class must agree with HF's on every code point.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +16,7 @@
 #include "core/error.h"
 #include "tokenizer/pretokenize.h"
 #include "tokenizer/unicode.h"
+#include "tokenizer/unicode_norm.h"
 
 using namespace tfp;
 
@@ -47,27 +51,87 @@ TEST_CASE("tokenizer unicode: lossy decoding replaces each maximal ill-formed su
   CHECK(unicode::utf8_lossy("ok \xE2\x82\xAC") == "ok \xE2\x82\xAC");
 }
 
-TEST_CASE("tokenizer unicode: NFD and lowercase match Python's unicodedata") {
-  std::ifstream in(std::string(TFP_FIXTURES_DIR) + "/tokenizer/unicode_cases.json", std::ios::binary);
-  REQUIRE(in.good());
+namespace {
+
+nlohmann::json read_fixture(const std::string& name) {
+  std::ifstream in(std::string(TFP_FIXTURES_DIR) + "/tokenizer/" + name, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
-  const auto j = nlohmann::json::parse(ss.str(), nullptr, false);
+  return nlohmann::json::parse(ss.str(), nullptr, false);
+}
+
+std::string normal_form(const std::u32string& text, NormalForm form) {
+  NormalizedText t = identity_normalized(text);
+  apply_normal_form(t, form);
+  return unicode::to_utf8(t.cps);
+}
+
+}  // namespace
+
+TEST_CASE("tokenizer unicode: normal forms and lowercase match Hugging Face tokenizers") {
+  const auto j = read_fixture("unicode_cases.json");
   REQUIRE(j.is_object());
-  CHECK(j["unicode"].get<std::string>() == unicode::unicode_version());
-  size_t bad_nfd = 0, bad_lower = 0;
+  const std::pair<const char*, NormalForm> forms[] = {
+      {"nfd", NormalForm::NFD}, {"nfkd", NormalForm::NFKD}, {"nfc", NormalForm::NFC}, {"nfkc", NormalForm::NFKC}};
+  size_t bad = 0;
   for (const auto& c : j["cases"]) {
-    const std::u32string text = unicode::to_u32(c["text"].get<std::string>());
-    if (unicode::to_utf8(unicode::nfd(text)) != c["nfd"].get<std::string>() && ++bad_nfd <= 3)
-      MESSAGE("NFD differs for ", c["text"].get<std::string>());
+    const std::string text = c["text"].get<std::string>();
+    const std::u32string cps = unicode::to_u32(text);
+    const auto want = [&](const char* key) { return c.contains(key) ? c[key].get<std::string>() : text; };
+    for (const auto& [key, form] : forms)
+      if (normal_form(cps, form) != want(key) && ++bad <= 5) MESSAGE(key, " differs for ", nlohmann::json(text).dump());
     std::u32string low;
-    for (char32_t cp : text) unicode::append_lower(cp, low);
-    if (unicode::to_utf8(low) != c["lower"].get<std::string>() && ++bad_lower <= 3)
-      MESSAGE("lowercase differs for ", c["text"].get<std::string>());
+    for (char32_t cp : cps) unicode::append_lower(cp, low);
+    if (unicode::to_utf8(low) != want("lower") && ++bad <= 5) MESSAGE("lowercase differs for ", nlohmann::json(text).dump());
   }
-  MESSAGE(j["cases"].size(), " strings checked");
-  CHECK(bad_nfd == 0);
-  CHECK(bad_lower == 0);
+  MESSAGE(j["cases"].size(), " strings checked against ", j["oracle"].get<std::string>());
+  CHECK(bad == 0);
+}
+
+TEST_CASE("tokenizer unicode: every character class equals Hugging Face's on every code point") {
+  const auto j = read_fixture("hf_unicode_classes.json");
+  REQUIRE(j.is_object());
+  auto bitmap = [](const nlohmann::json& runs) {
+    std::vector<bool> bits(0x110000, false);
+    for (const auto& r : runs)
+      for (uint32_t c = r[0].get<uint32_t>(); c <= r[1].get<uint32_t>(); ++c) bits[c] = true;
+    return bits;
+  };
+  std::vector<std::string> category(0x110000, "Cn");
+  const auto& names = j["names"];
+  for (const auto& r : j["category"])
+    for (uint32_t c = r[0].get<uint32_t>(); c <= r[1].get<uint32_t>(); ++c) category[c] = names[r[2].get<size_t>()];
+  const auto& cls = j["classes"];
+  // Each engine class beside the HF component it reproduces.
+  const std::pair<const char*, bool (*)(char32_t)> ours[] = {
+      {"oniguruma_word", &unicode::is_oniguruma_word},
+      {"regex_crate_word", &unicode::is_regex_crate_word},
+      {"white_space", &unicode::is_white_space},
+      {"bert_punct", &unicode::is_bert_punct},
+      {"bert_control", [](char32_t c) { return c != 0 && unicode::is_bert_control(c); }},  // NUL: removed apart
+      {"bert_strip", [](char32_t c) {  // after BERT's NFD, every piece is a nonspacing mark
+         const std::u32string d = unicode::nfd(std::u32string(1, c));
+         return std::all_of(d.begin(), d.end(), unicode::is_bert_nonspacing_mark);
+       }},
+      {"strip_accents", &unicode::is_combining_mark},
+      {"numeric", &unicode::is_numeric},
+  };
+  for (const auto& [name, pred] : ours) {
+    const std::vector<bool> hf = bitmap(cls[name]);
+    size_t bad = 0;
+    for (char32_t cp = 0; cp < 0x110000; ++cp) {
+      if (cp >= 0xD800 && cp < 0xE000) continue;
+      if (pred(cp) != hf[cp] && ++bad <= 3) MESSAGE(std::string(name), " differs at ", unicode::cp_label(cp));
+    }
+    CHECK_MESSAGE(bad == 0, std::string(name));
+  }
+  size_t bad = 0;
+  for (char32_t cp = 0; cp < 0x110000; ++cp) {
+    if (cp >= 0xD800 && cp < 0xE000) continue;
+    if (unicode::general_category(cp) != category[cp] && ++bad <= 3) MESSAGE("\\p{..} category differs at ", unicode::cp_label(cp));
+  }
+  CHECK(bad == 0);
+  MESSAGE("classes checked against ", j["oracle"].get<std::string>(), "; ours: Unicode ", std::string(unicode::unicode_versions()));
 }
 
 TEST_CASE("tokenizer unicode: BERT and JS character classes") {

@@ -12,6 +12,7 @@
 
 #include "api/api_edge.h"
 #include "kernels/kernels.h"
+#include "tokenizer/unicode.h"
 
 namespace {
 // One message per thread: a failure on one thread never overwrites another's.
@@ -36,6 +37,8 @@ extern "C" {
 const char* tfp_last_error(void) { return g_last_error.c_str(); }
 
 const char* tfp_version(void) { return "0.1.0"; }
+
+const char* tfp_unicode_version(void) { return tfp::unicode::unicode_versions(); }
 
 const char* tfp_simd_arch(void) { return tfp::kernels::simd_arch_name(); }
 

@@ -50,6 +50,10 @@ const char* tfp_last_error(void);
 
 /* "0.1.0". Static storage. */
 const char* tfp_version(void);
+/* The Unicode versions of the tokenizers' character data, one per job, each the version
+ * Hugging Face tokenizers uses for it: "16.0.0 classes, 17.0.0 lowercase and digits,
+ * 9.0.0 normalization, 8.0.0 BERT classes". Static storage. */
+const char* tfp_unicode_version(void);
 /* The SIMD instruction set the fast kernels use, e.g. "avx2", "sse4.1/wasm128". Static. */
 const char* tfp_simd_arch(void);
 

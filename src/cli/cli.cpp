@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/tfp_api.h"
 #include "cli/commands.h"
 #include "core/error.h"
 
@@ -15,6 +16,8 @@ namespace {
 
 const char* const kUsage =
     "usage:\n"
+    "  tfp --version\n"
+    "      the engine's version and the Unicode versions of its tokenizers' character data\n"
     "  tfp info DIR\n"
     "      family, config, the architecture described (positions, heads, norms, windows, soft-caps)\n"
     "  tfp tokenize DIR (TEXT | --text-file PATH) [--no-special-tokens]\n"
@@ -58,6 +61,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     (args.empty() ? err : out) << kUsage;
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    // Plain text like --help. The Unicode versions differ per job because each follows the
+    // library Hugging Face tokenizers does that job with (src/tokenizer/unicode.h).
+    out << "tfp " << tfp_version() << "\nUnicode " << tfp_unicode_version()
+        << " (each as Hugging Face tokenizers 0.23 uses it)\n";
+    return 0;
   }
   // The document is built in memory first, so a failure never leaves half a JSON on stdout.
   std::ostringstream doc;

@@ -8,12 +8,8 @@ namespace tfp {
 
 namespace {
 
-// \w as the regex crate (HF's STARTS_WITH_WORD / ENDS_WITH_WORD) defines it, closely enough:
-// letters, marks, decimal and letter numbers, connector punctuation.
-bool is_word_char(char32_t c) {
-  const std::string_view g = unicode::general_category(c);
-  return g[0] == 'L' || g[0] == 'M' || g == "Nd" || g == "Nl" || g == "Pc";
-}
+// \w as the regex crate (HF's STARTS_WITH_WORD / ENDS_WITH_WORD) defines it.
+bool is_word_char(char32_t c) { return unicode::is_regex_crate_word(c); }
 
 }  // namespace
 

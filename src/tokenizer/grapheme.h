@@ -1,8 +1,9 @@
 // Extended grapheme clusters ("user-perceived characters", UAX #29), as far as the
 // Precompiled normalizer needs them: it looks a whole cluster up before its characters.
 //
-// Approximate: the Grapheme_Cluster_Break and Extended_Pictographic properties are not
-// in Python's unicodedata (our table source), so they are derived from categories:
+// Approximate: the Grapheme_Cluster_Break and Extended_Pictographic properties are not in
+// our tables, so they are derived from the general categories (Unicode 16.0, the version of
+// the unicode-segmentation crate HF's Precompiled uses):
 //   Control      Cc, Zl, Zp, and Cf except ZWJ/ZWNJ          (a cluster alone; CR LF stays one)
 //   Extend       Mn, Me, ZWNJ, U+FF9E..FF9F, emoji modifiers U+1F3FB..1F3FF, tags E0020..E007F
 //   SpacingMark  Mc

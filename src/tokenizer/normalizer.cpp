@@ -70,7 +70,7 @@ NormalizedText bert_normalize(NormalizedText t, const BertNormalizerOptions& opt
       d.origin_last.push_back(t.origin_last[i]);
     }
     t = rewrite_chars(d, [](char32_t c, auto emit) {
-      if (!unicode::is_nonspacing_mark(c)) emit(c);
+      if (!unicode::is_bert_nonspacing_mark(c)) emit(c);
     });
   }
 

@@ -114,12 +114,12 @@ class LowercaseNormalizer : public Normalizer {
 };
 
 // HF's StripAccents drops every combining mark (Mn, Mc, Me), unlike BertNormalizer's
-// accent stripping, which drops only Mn.
+// accent stripping, which drops only Mn; each with its own crate's (older) Unicode tables.
 class StripAccentsNormalizer : public Normalizer {
  public:
   void normalize(NormalizedText& t) const override {
     t = rewrite_chars(t, [](char32_t c, auto emit) {
-      if (c < 0x300 || unicode::general_category(c)[0] != 'M') emit(c);
+      if (c < 0x300 || !unicode::is_combining_mark(c)) emit(c);
     });
   }
 };

@@ -210,6 +210,35 @@ PreTokenizerPtr char_split(Pred pred, SplitBehavior b) {
   return std::make_shared<CharSplitPreTokenizer<Pred>>(pred, b);
 }
 
+// HF: split(Invert(\w+|[^\w\s]+), Removed), the pattern compiled by the regex crate, not
+// Oniguruma: keep the runs of word characters and the runs of other non-spaces, drop the
+// spaces. Matched by hand because the regex crate's \w is not Oniguruma's (it has ZWNJ/ZWJ
+// and lacks the Latin-1 superscripts and fractions; see unicode.h).
+class WhitespacePreTokenizer : public PreTokenizer {
+ public:
+  void pre_tokenize(std::vector<NormalizedText>& pieces) const override {
+    for_each_piece(pieces, [](const NormalizedText& p, std::vector<NormalizedText>& out) {
+      Spans runs;
+      const auto n = static_cast<uint32_t>(p.cps.size());
+      for (uint32_t i = 0; i < n;) {
+        const char32_t c = p.cps[i];
+        if (unicode::is_white_space(c) && !unicode::is_regex_crate_word(c)) {
+          ++i;
+          continue;
+        }
+        const bool word = unicode::is_regex_crate_word(c);
+        uint32_t j = i + 1;
+        while (j < n && unicode::is_regex_crate_word(p.cps[j]) == word &&
+               (word || !unicode::is_white_space(p.cps[j])))
+          ++j;
+        runs.emplace_back(i, j);
+        i = j;
+      }
+      split_piece(p, runs, SplitBehavior::Removed, true, out);
+    });
+  }
+};
+
 }  // namespace
 
 PreTokenizerPtr make_sequence_pre_tokenizer(std::vector<PreTokenizerPtr> steps) {
@@ -225,11 +254,11 @@ PreTokenizerPtr make_metaspace_pre_tokenizer(char32_t replacement, PrependScheme
   return std::make_shared<MetaspacePreTokenizer>(replacement, scheme, split);
 }
 PreTokenizerPtr make_digits_pre_tokenizer(bool individual_digits) {
-  return char_split(&unicode::is_number, individual_digits ? SplitBehavior::Isolated : SplitBehavior::Contiguous);
+  // HF splits with Rust's char::is_numeric, whose Unicode version is Rust's, not Oniguruma's.
+  return char_split(&unicode::is_numeric, individual_digits ? SplitBehavior::Isolated : SplitBehavior::Contiguous);
 }
 PreTokenizerPtr make_whitespace_pre_tokenizer() {
-  // HF: split(Invert(\w+|[^\w\s]+), Removed): keep the runs, drop what is between them.
-  return make_split_pre_tokenizer(TextPattern::regex(R"(\w+|[^\w\s]+)"), SplitBehavior::Removed, true);
+  return std::make_shared<WhitespacePreTokenizer>();
 }
 PreTokenizerPtr make_whitespace_split_pre_tokenizer() {
   return char_split(&unicode::is_white_space, SplitBehavior::Removed);

@@ -10,7 +10,7 @@
 //   literals, escaped punctuation, \t \n \r \f \v \e \a \0 \xHH \x{H..} \uHHHH
 //   classes [...] [^...] with ranges, escapes and nested classes ([a[bc]] is a union)
 //   \s \S  White_Space              \d \D  Nd
-//   \w \W  L M Nd Nl Pc, U+200C/D    \p{L} \p{Lu} \p{N} \P{..} \pL  general categories
+//   \w \W  Alphabetic M Nd Pc (+ ²³¹¼½¾)  \p{L} \p{Lu} \p{N} \P{..} \pL  general categories (Unicode 16.0)
 //   .      any character except \n
 //   groups ( ) (?: ) (?i: ) (?-i: ), inline (?i) to the end of the group
 //   lookahead (?= ) (?! )

@@ -54,11 +54,7 @@ inline bool category_is(char32_t c, const std::string& cat) {
   return cat.size() == 1 ? g[0] == cat[0] : g == cat;
 }
 
-inline bool is_word(char32_t c) {
-  if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  const std::string_view g = unicode::general_category(c);
-  return g[0] == 'L' || g[0] == 'M' || g == "Nd" || g == "Nl" || g == "Pc" || c == 0x200C || c == 0x200D;
-}
+inline bool is_word(char32_t c) { return unicode::is_oniguruma_word(c); }
 
 
 enum Op : uint8_t { kChar, kClass, kAny, kSplit, kJmp, kMatch, kLook, kBol, kEol, kBegin, kEnd };

@@ -148,7 +148,28 @@ bool in_ranges(std::span<const T::CodeRange> table, char32_t cp) {
 
 bool is_letter(char32_t cp) { return in_ranges(T::letter_ranges, cp); }
 bool is_number(char32_t cp) { return in_ranges(T::number_ranges, cp); }
-bool is_nonspacing_mark(char32_t cp) { return in_ranges(T::mark_nsp_ranges, cp); }
+bool is_alphabetic(char32_t cp) { return in_ranges(T::alphabetic_ranges, cp); }
+bool is_numeric(char32_t cp) { return in_ranges(T::numeric_ranges, cp); }
+bool is_bert_nonspacing_mark(char32_t cp) { return in_ranges(T::bert_mn_ranges, cp); }
+bool is_combining_mark(char32_t cp) { return in_ranges(T::mark_ranges, cp); }
+
+bool is_oniguruma_word(char32_t cp) {
+  if (cp < 0x80) return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
+  // Oniguruma's Unicode \w is Alphabetic, M*, Nd and Pc, except that below U+0100 it reads
+  // its ISO-8859-1 table, which also counts the superscripts and fractions (probed on HF).
+  if (cp == 0xB2 || cp == 0xB3 || cp == 0xB9 || cp == 0xBC || cp == 0xBD || cp == 0xBE) return true;
+  if (is_alphabetic(cp)) return true;
+  const std::string_view g = general_category(cp);
+  return g[0] == 'M' || g == "Nd" || g == "Pc";
+}
+
+bool is_regex_crate_word(char32_t cp) {
+  if (cp < 0x80) return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
+  // UTS #18's \w: Alphabetic, M*, Nd, Pc and Join_Control (ZWNJ, ZWJ).
+  if (cp == 0x200C || cp == 0x200D || is_alphabetic(cp)) return true;
+  const std::string_view g = general_category(cp);
+  return g[0] == 'M' || g == "Nd" || g == "Pc";
+}
 
 bool is_js_space(char32_t cp) {
   // ECMAScript: WhiteSpace (TAB, VT, FF, ZWNBSP U+FEFF, any Zs) + LineTerminator
@@ -180,22 +201,24 @@ bool is_bert_punct(char32_t cp) {
   if ((cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
       (cp >= 123 && cp <= 126))
     return true;
-  return in_ranges(T::punct_ranges, cp);
+  return in_ranges(T::bert_punct_ranges, cp);
 }
 
 bool is_bert_control(char32_t cp) {
   // \t \n \r are controls in Unicode but BERT counts them as whitespace.
   if (cp == '\t' || cp == '\n' || cp == '\r') return false;
-  return in_ranges(T::other_ranges, cp);
+  return in_ranges(T::bert_control_ranges, cp);
 }
 
 bool is_cjk(char32_t cp) {
   // BERT's _is_chinese_char: the CJK Unified Ideographs blocks and extensions, plus the
   // compatibility ideographs. Hiragana, Katakana and Hangul are NOT included: those
   // scripts are written with spaces or are handled like other letters.
+  // HF's copy starts the last extension range at U+2B920 where Google's BERT has U+2B820, so
+  // U+2B820..U+2B91F (the start of Extension E) are not split off there; we follow HF.
   return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
          (cp >= 0x20000 && cp <= 0x2A6DF) || (cp >= 0x2A700 && cp <= 0x2B73F) ||
-         (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B820 && cp <= 0x2CEAF) ||
+         (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B920 && cp <= 0x2CEAF) ||
          (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x2F800 && cp <= 0x2FA1F);
 }
 
@@ -305,5 +328,6 @@ char32_t compose_pair(char32_t a, char32_t b) {
 }
 
 const char* unicode_version() { return T::kUnicodeVersion; }
+const char* unicode_versions() { return T::kUnicodeVersions; }
 
 }  // namespace tfp::unicode

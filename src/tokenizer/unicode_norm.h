@@ -7,7 +7,8 @@
 //   NFKC  NFKD, then canonical composition
 //
 // The data (decompositions, composition pairs without the exclusions, combining classes)
-// is generated from Python's unicodedata (unicode_tables.cpp). A composed character
+// is Unicode 9.0.0's, as in unicode-normalization-alignments 0.1.12, the crate Hugging Face
+// tokenizers normalizes with (unicode_tables.cpp). A composed character
 // keeps the origin of its starter and widens its span over the marks it absorbed.
 #pragma once
 #include "tokenizer/normalizer.h"

@@ -153,3 +153,27 @@ for (const { name, path, count } of [...REAL, ...MADE]) {
     }
   });
 }
+
+// Unicode 16 scripts (Garay, Tulu-Tigalari, Kirat Rai, Sunuwar, Todhri, Gurung Khema, Ol Onal)
+// and older ones as a control: the committed ids HF gave (tests/fixtures/tokenizer/
+// unicode16_golden.json, from make_unicode16_golden.mjs), so they are checked without the
+// npm package `tokenizers` too. The engine's character tables follow HF's per job (Unicode
+// 16.0 classes, 9.0 normalization: src/tokenizer/unicode.h).
+const GOLDEN16 = JSON.parse(readFileSync(`${ROOT}tests/fixtures/tokenizer/unicode16_golden.json`, 'utf8'));
+for (const [name, file] of Object.entries(GOLDEN16.files)) {
+  const path = ROOT + file;
+  test(`${name}: Hugging Face's ids on Unicode 16 scripts`, { skip: !existsSync(path) && `${path} is missing (npm ci)` }, () => {
+    const model = loadTokenizer(readFileSync(path, 'utf8'));
+    try {
+      const bad = GOLDEN16.texts.filter((s, i) => api.tokenize(model, s).ids.join() !== GOLDEN16.ids[name][i].join());
+      assert.deepEqual(bad, [], `${bad.length} of ${GOLDEN16.texts.length} texts differ from ${GOLDEN16.oracle}`);
+    } finally {
+      api.free(model);
+    }
+  });
+}
+
+test('the module names the Unicode version of each kind of character data', () => {
+  assert.equal(api.m.UTF8ToString(api.m._tfp_unicode_version()),
+    '16.0.0 classes, 17.0.0 lowercase and digits, 9.0.0 normalization, 8.0.0 BERT classes');
+});

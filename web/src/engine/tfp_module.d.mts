@@ -9,6 +9,7 @@ export interface TfpModule {
 
   _tfp_last_error(): number;
   _tfp_version(): number;
+  _tfp_unicode_version(): number;
   _tfp_simd_arch(): number;
   // Threads (tfp_threads_api.h): 1 in tfp.mjs; up to tfp_max_threads() in tfp_mt.mjs.
   _tfp_set_threads(n: number): number;
