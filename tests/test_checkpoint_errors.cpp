@@ -8,6 +8,7 @@
 
 using namespace tfp;
 using namespace tfp::model;
+using tfp::testing::load_error;
 using tfp::testing::checkpoint_dir;
 
 namespace {
@@ -38,15 +39,6 @@ std::vector<uint8_t> rewrite(const std::vector<uint8_t>& good, const std::string
     }
   }
   return w.finish();
-}
-
-std::string load_error(ModelFiles f) {
-  try {
-    load_model(std::move(f));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 std::string with_field(std::string config, const std::string& from, const std::string& to) {

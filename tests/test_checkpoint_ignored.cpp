@@ -28,6 +28,8 @@
 using namespace tfp;
 using namespace tfp::model;
 
+using tfp::testing::load_error;
+
 namespace {
 
 struct Extra {
@@ -66,15 +68,6 @@ ModelFiles files(const std::string& dir, std::vector<uint8_t> weights, Precision
   f.safetensors = std::move(weights);
   f.precision = p;
   return f;
-}
-
-std::string load_error(ModelFiles f) {
-  try {
-    load_model(std::move(f));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 // The model's logits for a fixed input (ids below every fixture's vocabulary).

@@ -16,9 +16,20 @@
 #include "core/tensor.h"
 #include "io/file.h"
 #include "io/safetensors.h"
+#include "model/model.h"
 #include "model/weights_stream.h"
 
 namespace tfp::testing {
+
+/** What load_model says of these files: its error, or "(no error)". */
+inline std::string load_error(model::ModelFiles f) {
+  try {
+    model::load_model(std::move(f));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 inline std::string checkpoint_dir(const std::string& name) {
   return std::string(TFP_FIXTURES_DIR) + "/checkpoints/" + name;
