@@ -246,3 +246,24 @@ test('a sharded repository: the index, then each shard streamed in, the same att
   assert.deepEqual((await page.evaluate(() => window.tfpPlay.hub.lastPlan.weights.map((w) => w.name))),
     ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors']);
 });
+
+test('a repository too large for the page is refused from its headers, with the precisions it fits in; one opens it so', { timeout: 120_000 }, async () => {
+  await page.goto(hubUrl('hf:test/gpt2-tiny'));
+  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  const bytes = (await readFile(`${FIX}bert_tiny/model.safetensors`)).length;
+  // A page limit below the file as stored (F32) but above it in int8.
+  await page.evaluate((b) => { window.tfpPlay.heapLimitBytes = b; }, Math.floor(bytes * 0.8));
+  hub.reset();
+  const errors = await counter(page, 'loadErrors');
+  await page.fill('#hub-repo', 'test/bert-tiny');
+  await page.fill('#hub-revision', '');
+  await page.click('#hub-open');
+  await counterAbove(page, 'loadErrors', errors, 30_000);
+  assert.match(await page.locator('#hub-error').textContent(), /was not opened|needs about/);
+  assert.deepEqual(weightGets(), []);
+  const loads = await counter(page, 'loads');
+  await page.locator('#hub-narrower button[data-precision="int8"]').click();
+  await loaded(loads);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelInfo.precision), 'int8');
+  await page.evaluate(() => { delete window.tfpPlay.heapLimitBytes; });
+});

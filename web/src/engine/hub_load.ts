@@ -74,7 +74,7 @@ export async function loadFromHub<T>(engine: Loader, name: string, options: HubL
   const precision = options.precision ?? '';
   const estimate = await estimateMemory(plan.weights.map(headerSource), WASM_HEAP_LIMIT, precision).catch(() => null);
   if (options.onPlan) {
-    if (!(await options.onPlan(plan, estimate))) throw new HubError('cancelled', `${plan.repo}: not opened`);
+    if (!(await options.onPlan(plan, estimate))) throw new HubError('refused', `${plan.repo}: not opened (its plan was refused)`);
   } else if (estimate) {
     const why = refusal(estimate, plan.repo);
     if (why) throw new HubError('quota', why);

@@ -2,7 +2,9 @@
 export const DEFAULT_HUB: string;
 
 export type HubErrorCode = 'offline' | 'not-found' | 'revision-not-found' | 'file-not-found' | 'needs-token' | 'bad-token'
-  | 'http' | 'unsupported' | 'no-safetensors' | 'checksum' | 'quota' | 'cancelled' | 'bad-name' | 'storage';
+  | 'http' | 'unsupported' | 'no-safetensors' | 'checksum' | 'quota' | 'cancelled' | 'bad-name' | 'storage'
+  /** The caller's onPlan said no (engine/hub_load.ts): it has said why itself. */
+  | 'refused';
 
 export class HubError extends Error {
   constructor(code: HubErrorCode, message: string, details?: Record<string, unknown>);

@@ -13,7 +13,8 @@ export const DEFAULT_HUB = 'https://huggingface.co';
 /**
  * A failure on the Hub road, with a code the page turns into a sentence in the reader's
  * language: offline, not-found, revision-not-found, file-not-found, needs-token, bad-token,
- * http, unsupported, no-safetensors, checksum, quota, cancelled, bad-name, storage.
+ * http, unsupported, no-safetensors, checksum, quota, cancelled, bad-name, storage, refused (the
+ * caller's own plan check said no).
  */
 export class HubError extends Error {
   constructor(code, message, details = {}) {

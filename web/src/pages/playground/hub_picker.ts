@@ -11,8 +11,8 @@ import type { HubPlan, HubProgressSnapshot } from '../../hub/hub_open.mjs';
 import { headerSource } from '../../hub/hub_open.mjs';
 import type { StoredModel } from '../../hub/hub_store.mjs';
 import { hubStore, type HubLoadOptions } from '../../engine/hub_load';
-import { estimateMemory, megabytes, type LoadPrecision, type MemoryEstimate } from '../../engine/checkpoint_memory';
-import { estimateText, NarrowerChoices } from './open_files';
+import { megabytes, type LoadPrecision, type MemoryEstimate } from '../../engine/checkpoint_memory';
+import { estimateText, NarrowerChoices, narrowerFitsOf, refusalText } from './open_files';
 
 /** Small models known to open, one or two per family the engine reads, with the size of
  *  their safetensors weights (as the Hub lists them). */
@@ -74,6 +74,8 @@ export class HubPicker {
   private errorText: (() => string) | null = null;
   private estimateText: (() => string) | null = null;
   private progressText: (() => string) | null = null;
+  /** Why the last plan was refused (too large for the page), shown until the next open. */
+  private refusal: () => string = () => '';
   /** Set once an open's plan is known: its memory estimate was shown (tests read it). */
   lastEstimate: MemoryEstimate | null = null;
   lastPlan: HubPlan | null = null;
@@ -261,16 +263,9 @@ export class HubPicker {
     this.estimateLine.textContent = this.estimateText();
     this.estimateLine.hidden = false;
     if (e.totalBytes <= limit) return true;
-    const fits: MemoryEstimate[] = [];
-    if (!precision)
-      for (const p of ['f16', 'int8'] as const) {
-        const n = await estimateMemory(plan.weights.map(headerSource), limit, p).catch(() => null);
-        if (n && n.totalBytes <= limit) fits.push(n);
-      }
-    this.narrower.show(fits, (p) => this.hooks.open(name, p));
-    this.setError(() => t(precision ? 'play.memoryRefusedAt' : 'play.memoryRefused', {
-      label: plan.repo, total: megabytes(e.totalBytes), files: megabytes(e.fileBytes), copy: megabytes(e.f32CopyBytes),
-      held: megabytes(e.heldBytes), limit: megabytes(limit), count: e.sixteenBit, shards: e.files, precision: e.precision }));
+    this.narrower.show(precision ? [] : await narrowerFitsOf(plan.weights.map(headerSource), limit), (p) => this.hooks.open(name, p));
+    this.refusal = () => refusalText(e, plan.repo) ?? '';
+    this.setError(this.refusal);
     return false;
   }
 
@@ -299,7 +294,10 @@ export class HubPicker {
    *  a token field where one is needed. */
   failed(e: unknown, still: (() => string) | null = null): void {
     const stillText = () => (still ? t('play.stillUsing', { label: still() }) : '');
-    if (e instanceof HubError) {
+    if (e instanceof HubError && e.code === 'refused') {
+      const refusal = this.refusal;  // planned() said why
+      this.setError(() => refusal() + stillText());
+    } else if (e instanceof HubError) {
       const key = ERROR_KEYS[e.code] ?? 'play.hub.err.http';
       const file = typeof e.details.file === 'string' ? e.details.file : '';
       this.setError(() => t(key, { file, message: e.message }) + stillText());

@@ -4,7 +4,7 @@
 // (engine/checkpoint_memory.ts). The page shows the estimate first and refuses a folder
 // that cannot fit, with the size and the limit, before anything is read into the heap, and
 // offers the precisions in which it would fit (its matrices held in f16 or int8).
-import { estimateMemory, INDEX_NAME, megabytes, pickShards, shardNames, WASM_HEAP_LIMIT, type LoadPrecision, type MemoryEstimate }
+import { estimateMemory, INDEX_NAME, megabytes, pickShards, shardNames, WASM_HEAP_LIMIT, type HeaderSource, type LoadPrecision, type MemoryEstimate }
   from '../../engine/checkpoint_memory';
 import { t } from '../../i18n/i18n';
 
@@ -45,14 +45,21 @@ export async function droppedFiles(dt: DataTransfer): Promise<File[]> {
   return files.length ? files : Array.from(dt.files);
 }
 
-/** The narrower precisions (f16, then int8) in which a folder would fit. */
-export async function narrowerFits(files: File[], limitBytes = WASM_HEAP_LIMIT): Promise<MemoryEstimate[]> {
+/** The narrower precisions (f16, then int8) in which these weight files would fit (a
+ *  folder's, or a Hub repository's headers: pages/playground/hub_picker.ts). */
+export async function narrowerFitsOf(weights: HeaderSource[], limitBytes = WASM_HEAP_LIMIT): Promise<MemoryEstimate[]> {
   const out: MemoryEstimate[] = [];
   for (const p of ['f16', 'int8'] as const) {
-    const e = await folderEstimate(files, p, limitBytes);
+    const e = await estimateMemory(weights, limitBytes, p).catch(() => null);
     if (e && e.totalBytes <= e.limitBytes) out.push(e);
   }
   return out;
+}
+
+/** The narrower precisions (f16, then int8) in which a folder would fit. */
+export async function narrowerFits(files: File[], limitBytes = WASM_HEAP_LIMIT): Promise<MemoryEstimate[]> {
+  const weights = await weightFiles(files).catch(() => null);
+  return weights ? narrowerFitsOf(weights, limitBytes) : [];
 }
 
 const sizes = (e: MemoryEstimate) => ({
