@@ -15,6 +15,7 @@
 // and tells its onRestart listeners. Models loaded before are gone: their requests are
 // refused (EngineError) and the page loads them again (web/src/shell/engine_restart.ts).
 import { startWorker, takeWorker } from './start_worker';
+import { platform } from './platform';
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
 import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
@@ -78,7 +79,7 @@ export interface RestartEvent {
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void; onProgress?: ((p: LoadProgress) => void) | undefined };
 
 function absolute(url: string | URL): string {
-  return new URL(url, globalThis.location?.href).href;
+  return new URL(url, globalThis.location?.href ?? platform.base?.()).href;
 }
 
 function textSource(x: ArrayBuffer | Blob | string | URL, optional = false): TextSource {

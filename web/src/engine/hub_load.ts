@@ -9,6 +9,7 @@ import { headerSource, planHubModel, weightChunks, type HubPlan, type HubProgres
 import { MemoryHubStore } from '../hub/hub_store_memory.mjs';
 import { OpfsHubStore } from '../hub/hub_store_opfs';
 import type { HubStore } from '../hub/hub_store.mjs';
+import { platform } from './platform';
 import { estimateMemory, megabytes, refusal, WASM_HEAP_LIMIT, type MemoryEstimate } from './checkpoint_memory';
 import type { LoadArgs, LoadProgress, ShardSource, SizedStream } from './messages';
 
@@ -38,7 +39,7 @@ export interface HubSource { hub: string; repo: string; revision: string; commit
 let defaultStore: Promise<HubStore> | null = null;
 /** The origin private file system, else memory (a browser without it). */
 export function hubStore(): Promise<HubStore> {
-  defaultStore ??= OpfsHubStore.open().then((s) => s ?? new MemoryHubStore());
+  defaultStore ??= platform.hubStore?.() ?? OpfsHubStore.open().then((s) => s ?? new MemoryHubStore());
   return defaultStore;
 }
 
@@ -66,7 +67,9 @@ interface Loader {
 export async function loadFromHub<T>(engine: Loader, name: string, options: HubLoadOptions): Promise<{ model: T; source: HubSource; plan: HubPlan }> {
   const parsed: HubModelName = parseHubModel(name);
   const revision = name.includes('@') ? parsed.revision : options.revision ?? 'main';
-  const client = new HubClient({ ...(options.hub ? { hub: options.hub } : {}), token: options.token ?? null });
+  const defaults = platform.hubDefaults?.() ?? {};
+  const hub = options.hub ?? defaults.hub;
+  const client = new HubClient({ ...(hub ? { hub } : {}), token: options.token ?? defaults.token ?? null });
   const store = options.store ?? await hubStore();
   const { signal } = options;
   const plan = await planHubModel({ client, store, repo: parsed.repo, revision, ...(signal ? { signal } : {}),

@@ -1,8 +1,10 @@
-// Starting the engine's worker: its own small module, with no imports, so that a page can
+// Starting the engine's worker: its own small module, importing only platform.ts, so that a page can
 // start the worker before the rest of its code has even been downloaded (the playground's
 // entry.ts runs prestartWorker() before importing main.ts; the worker then fetches its script,
 // and the page the WebAssembly module, while the page's own chunks still load).
 // Engine.create() adopts that worker; restarts start fresh ones (which read the module themselves).
+
+import { platform } from './platform';
 
 let early: Worker | null = null;
 
@@ -22,6 +24,7 @@ export function startWorker(wasmFromPage = false): Worker {
   // worker cannot see the page's address. "wasm=page": the page sends the .wasm.
   const threads = threadsAsked();
   const name = `tfp-engine${threads ? ` threads=${threads}` : ''}${wasmFromPage ? ' wasm=page' : ''}`;
+  if (platform.startWorker) return platform.startWorker(name);
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name });
 }
 

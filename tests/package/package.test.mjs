@@ -1,0 +1,124 @@
+// The npm package as an outside project gets it: tools/package.mjs builds package/, npm pack
+// makes the tarball, an empty temporary project installs it (offline: the package has no
+// dependencies) and runs examples/node/attention.mjs there, with no access to this
+// repository's sources. Its tokens, next-token candidates and attention are compared with
+// the engine's own answer (the WASM module called directly, tests/js/model_api.mjs); the same
+// model opened by its Hub name from the local stand-in for the Hub (tests/hub) is stored and
+// opened again with no byte sent; the shipped types check a correct use and refuse a wrong one.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped, MODELS } from '../js/model_api.mjs';
+import { startHub } from '../hub/hub_server.mjs';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TEXT = 'the jury said that the city';
+let tmp, project, pack;
+
+before(async () => {
+  await run(process.execPath, [`${ROOT}tools/package.mjs`], { cwd: ROOT });
+  tmp = await mkdtemp(join(tmpdir(), 'tfp-package-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp, `${ROOT}package`], { cwd: tmp, maxBuffer: 64 << 20 });
+  [pack] = JSON.parse(stdout);
+  project = join(tmp, 'project');
+  await run('mkdir', ['-p', project]);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'outside-project', private: true, type: 'module' }));
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(tmp, pack.filename)], { cwd: project });
+  await copyFile(`${ROOT}examples/node/attention.mjs`, join(project, 'attention.mjs'));
+});
+after(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** Runs the example in the outside project; its last line is JSON. */
+async function example(args, env = {}) {
+  const { stdout } = await run(process.execPath, ['attention.mjs', ...args], { cwd: project, env: { ...process.env, ...env }, maxBuffer: 16 << 20 });
+  const lines = stdout.trim().split('\n');
+  return { text: stdout, result: JSON.parse(lines.at(-1)) };
+}
+
+/** What the engine computes for TEXT on a shipped model, the module called directly. */
+async function reference(name) {
+  const api = new ModelApi(await loadTfp());
+  const model = api.load(readShipped(name));
+  const { ids } = api.tokenize(model, TEXT);
+  const out = api.forward(model, ids, { attention: true });
+  const T = ids.length;
+  const [, V] = out.logits.dims;
+  const lastLogits = out.logits.data.subarray((T - 1) * V, T * V);
+  const next = [...lastLogits.keys()].sort((a, b) => lastLogits[b] - lastLogits[a]).slice(0, 5);
+  const last = Object.keys(out).filter((k) => k.endsWith('.attn.probs')).at(-1);
+  api.free(model);
+  return { ids, next, lastRow: [...out[last].data.subarray((T - 1) * T, T * T)] };
+}
+
+function assertSameAnswer(got, want) {
+  assert.deepEqual(got.ids, want.ids);
+  assert.deepEqual(got.next, want.next);
+  assert.equal(got.lastRow.length, want.lastRow.length);
+  got.lastRow.forEach((p, k) => assert.ok(Math.abs(p - want.lastRow[k]) < 1e-6, `attention to key ${k + 1}: ${p} vs ${want.lastRow[k]}`));
+}
+
+test('the tarball holds the engine, its workers, the .wasm, the types and the shipped models, and nothing else', (t) => {
+  const files = pack.files.map((f) => f.path);
+  for (const f of ['package.json', 'dist/browser.js', 'dist/worker.js', 'dist/node.js', 'dist/node_worker.js', 'dist/index.d.ts',
+                   'dist/wasm/tfp.wasm', 'dist/wasm/tfp.mjs', 'dist/wasm/tfp_mt.wasm', 'dist/wasm/tfp_mt.mjs',
+                   'models/brown-gpt/model.safetensors', 'models/brown-gpt/tokenizer.json', 'CHANGELOG.md', 'README.md'])
+    assert.ok(files.includes(f), `${f} is in the tarball`);
+  const stray = files.filter((f) => !/^(package\.json|README\.md|CHANGELOG\.md|dist\/|models\/)/.test(f) || /(^|\/)(tests?|fixtures|src)\//.test(f) || /\.(map|tgz|log)$/.test(f));
+  assert.deepEqual(stray, []);
+  t.diagnostic(`${pack.filename}: ${(pack.size / 1e6).toFixed(2)} MB packed, ${(pack.unpackedSize / 1e6).toFixed(2)} MB unpacked, ${files.length} files`);
+});
+
+test('the Node example, run in a project that installed the tarball, prints what the engine computes', async () => {
+  const { text, result } = await example([TEXT, 'brown-gpt']);
+  assert.match(text, /^gpt2 model "brown-gpt": \d+ tokens$/m);
+  assert.match(text, /head 1: /);
+  assertSameAnswer(result, await reference('brown-gpt'));
+});
+
+test('in Node, a model opened by its Hub name is stored, then opened again with no byte sent', async () => {
+  const hub = await startHub({ repos: { 'test/brown-gpt': { dir: `${MODELS}brown-gpt`, files: ['config.json', 'model.safetensors', 'tokenizer.json'] } } });
+  try {
+    const env = { HF_ENDPOINT: hub.url, TFP_HUB_CACHE: join(tmp, 'hub-cache') };
+    const want = await reference('brown-gpt');
+    const first = await example([TEXT, 'hf:test/brown-gpt'], env);
+    assertSameAnswer(first.result, want);
+    const weights = (await readFile(`${MODELS}brown-gpt/model.safetensors`)).byteLength;
+    assert.equal(hub.bytesSentFor('test/brown-gpt', 'model.safetensors'), weights);
+    hub.reset();
+    const again = await example([TEXT, 'hf:test/brown-gpt'], env);
+    assertSameAnswer(again.result, want);
+    assert.equal(hub.bytesSentFor('test/brown-gpt', 'model.safetensors'), 0);
+  } finally {
+    await hub.close();
+  }
+});
+
+test('the shipped types accept a correct use and refuse a wrong one', async () => {
+  const tsconfig = { compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true,
+                                        skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] }, files: ['use.ts'] };
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+  const tsc = (source) => writeFile(join(project, 'use.ts'), source)
+    .then(() => run(`${ROOT}node_modules/.bin/tsc`, ['-p', project], { cwd: project }))
+    .then(() => '', (e) => String(e.stdout));
+  const good = [
+    "import { Engine, shippedModel, type ForwardResult } from 'transformer-playground';",
+    'const engine = await Engine.create();',
+    "const model = await engine.load(shippedModel('brown-gpt'), { precision: 'f16' });",
+    "const { ids } = await model.tokenize('the cat');",
+    'const out: ForwardResult = await model.forward(ids, { attention: true });',
+    'const first: Float32Array = out.attention[0]!.data;',
+    'console.log(first.length);',
+    'export {};',
+  ].join('\n');
+  assert.equal(await tsc(good), '');
+  assert.match(await tsc(good.replace("{ precision: 'f16' }", "{ precision: 'f8' }")), /error TS2322/);
+});

@@ -1,0 +1,83 @@
+// Builds the npm package in package/ (npm pack package/ then makes the tarball):
+//   dist/browser.js  the Engine for a page (its worker dist/worker.js, the .wasm in dist/wasm/)
+//   dist/node.js     the same Engine in Node, its worker a thread (dist/node_worker.js)
+//   dist/index.d.ts  the types (web/src/engine's, emitted by tsc)
+//   models/          the shipped models
+// Every worker and .wasm is found relative to the module that asks for it (import.meta.url),
+// so the files must stay side by side: chunks are written beside the entries.
+// Needs the WASM module built (tools/build.sh module) and the declarations (types).
+import { build } from 'rolldown';
+import { cp, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const out = `${root}package/`;
+const wasmDir = `${root}web/src/engine/wasm/`;
+if (!existsSync(`${wasmDir}tfp.wasm`) || !existsSync(`${wasmDir}tfp_mt.wasm`))
+  throw new Error(`${wasmDir} lacks the module: run tools/build.sh module first`);
+
+/** The Emscripten modules stay files of their own beside the bundles (they find their
+ *  .wasm and pthread workers relative to themselves); start_worker.ts's worker is the
+ *  bundled worker.js. */
+const packagePaths = {
+  name: 'tfp-package-paths',
+  resolveId(source) {
+    if (/^\.\/wasm\/tfp(_mt)?\.mjs$/.test(source)) return { id: source, external: true };
+    if (source.startsWith('node:')) return { id: source, external: true };
+    return null;
+  },
+  transform(code, id) {
+    if (!id.endsWith('/start_worker.ts')) return null;
+    if (!code.includes("new URL('./worker.ts', import.meta.url)")) throw new Error('start_worker.ts no longer names ./worker.ts');
+    return code.replace("new URL('./worker.ts', import.meta.url)", "new URL('./worker.js', import.meta.url)");
+  },
+};
+
+await rm(`${out}dist`, { recursive: true, force: true });
+await build({
+  input: {
+    browser: `${out}src/browser.mjs`,
+    worker: `${root}web/src/engine/worker.ts`,
+    node: `${out}src/node.mjs`,
+    node_worker: `${out}src/node_worker.mjs`,
+  },
+  platform: 'browser',  // hash-wasm's browser build; node: imports stay imports
+  plugins: [packagePaths],
+  output: { dir: `${out}dist`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js', minify: true },
+  logLevel: 'warn',
+});
+await mkdir(`${out}dist/wasm`, { recursive: true });
+for (const f of await readdir(wasmDir)) if (!f.endsWith('.d.mts')) await cp(`${wasmDir}${f}`, `${out}dist/wasm/${f}`);
+
+// Types: tsc's declarations of the engine, with the entries' additions.
+const types = `${root}build/package-types/`;
+await rm(types, { recursive: true, force: true });
+execFileSync(`${root}node_modules/.bin/tsc`, ['-p', `${out}tsconfig.types.json`, '--outDir', types], { stdio: 'inherit' });
+await cp(types, `${out}dist/types/`, { recursive: true });
+// The hand-written declarations of the .mjs sources tsc reads but does not re-emit.
+for (const dir of ['engine', 'hub']) {
+  for (const f of await readdir(`${root}web/src/${dir}/`)) {
+    if (f.endsWith('.d.mts')) await cp(`${root}web/src/${dir}/${f}`, `${out}dist/types/${dir}/${f}`);
+  }
+}
+await writeFile(`${out}dist/index.d.ts`, [
+  "export * from './types/engine/engine';",
+  "/** The models published with the package. */",
+  "export declare const SHIPPED_MODELS: readonly ['brown-gpt', 'brown-pos', 'dates', 'numbers-gru', 'numbers-transformer'];",
+  "/** The folder address of a shipped model: engine.load(shippedModel('brown-gpt')). */",
+  "export declare function shippedModel(name: (typeof SHIPPED_MODELS)[number]): string;",
+  '',
+].join('\n'));
+
+// The shipped models.
+await rm(`${out}models`, { recursive: true, force: true });
+const { SHIPPED_MODELS } = await import(`${out}src/shipped_models.mjs`);
+for (const name of SHIPPED_MODELS) {
+  await mkdir(`${out}models/${name}`, { recursive: true });
+  for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', 'README.md'])
+    if (existsSync(`${root}models/${name}/${f}`)) await cp(`${root}models/${name}/${f}`, `${out}models/${name}/${f}`);
+}
+const version = JSON.parse(await readFile(`${out}package.json`, 'utf8')).version;
+console.log(`package/ built: transformer-playground ${version}`);
