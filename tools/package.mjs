@@ -62,6 +62,9 @@ for (const dir of ['engine', 'hub']) {
     if (f.endsWith('.d.mts')) await cp(`${root}web/src/${dir}/${f}`, `${out}dist/types/${dir}/${f}`);
   }
 }
+// The module's own declarations (the Learn calls' types name it).
+await mkdir(`${out}dist/types/engine/wasm`, { recursive: true });
+await cp(`${wasmDir}tfp.d.mts`, `${out}dist/types/engine/wasm/tfp.d.mts`);
 await writeFile(`${out}dist/index.d.ts`, [
   "export * from './types/engine/engine';",
   "/** The models published with the package. */",

@@ -23,6 +23,8 @@ if compgen -G "tests/js/*.test.mjs" >/dev/null; then
 fi
 # The Hub road in Node against the local stand-in for the Hub (no internet).
 echo "== Hub road tests"; node --test --test-force-exit tests/hub/
+# The npm package as an outside project installs it (tools/package.mjs, npm pack, npm install).
+echo "== package tests"; node --test --test-force-exit tests/package/
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   # One production build of the site for every browser test (tests/browser/harness.mjs).
   export TFP_WEB_DIST="$PWD/build/web-test/suite/"

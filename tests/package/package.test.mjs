@@ -56,7 +56,7 @@ async function reference(name) {
   const next = [...lastLogits.keys()].sort((a, b) => lastLogits[b] - lastLogits[a]).slice(0, 5);
   const last = Object.keys(out).filter((k) => k.endsWith('.attn.probs')).at(-1);
   api.free(model);
-  return { ids, next, lastRow: [...out[last].data.subarray((T - 1) * T, T * T)] };
+  return { ids, next, vocab: V, lastRow: [...out[last].data.subarray((T - 1) * T, T * T)] };
 }
 
 function assertSameAnswer(got, want) {
@@ -79,7 +79,7 @@ test('the tarball holds the engine, its workers, the .wasm, the types and the sh
 
 test('the Node example, run in a project that installed the tarball, prints what the engine computes', async () => {
   const { text, result } = await example([TEXT, 'brown-gpt']);
-  assert.match(text, /^gpt2 model "brown-gpt": \d+ tokens$/m);
+  assert.match(text, /^\w+ model "brown-gpt": 7 tokens$/m);
   assert.match(text, /head 1: /);
   assertSameAnswer(result, await reference('brown-gpt'));
 });
@@ -91,8 +91,10 @@ test('in Node, a model opened by its Hub name is stored, then opened again with 
     const want = await reference('brown-gpt');
     const first = await example([TEXT, 'hf:test/brown-gpt'], env);
     assertSameAnswer(first.result, want);
-    const weights = (await readFile(`${MODELS}brown-gpt/model.safetensors`)).byteLength;
-    assert.equal(hub.bytesSentFor('test/brown-gpt', 'model.safetensors'), weights);
+    // The file once, and before it its header by Range (8 bytes, then the header).
+    const file = await readFile(`${MODELS}brown-gpt/model.safetensors`);
+    const header = 8 + Number(new DataView(file.buffer, file.byteOffset).getBigUint64(0, true));
+    assert.equal(hub.bytesSentFor('test/brown-gpt', 'model.safetensors'), header + file.byteLength);
     hub.reset();
     const again = await example([TEXT, 'hf:test/brown-gpt'], env);
     assertSameAnswer(again.result, want);
@@ -121,4 +123,29 @@ test('the shipped types accept a correct use and refuse a wrong one', async () =
   ].join('\n');
   assert.equal(await tsc(good), '');
   assert.match(await tsc(good.replace("{ precision: 'f16' }", "{ precision: 'f8' }")), /error TS2322/);
+});
+
+test('in Node, a folder path and files opened as Blobs load; a missing folder is a clear error and the engine stays usable', async () => {
+  const script = [
+    "import { Engine } from 'transformer-playground';",
+    "import { openAsBlob } from 'node:fs';",
+    "const dir = 'node_modules/transformer-playground/models/brown-gpt';",
+    'const engine = await Engine.create();',
+    'const answer = async (model) => [...(await model.tokenize(process.argv[2])).ids];',
+    'const byPath = await engine.load(dir);',
+    'let missing = null;',
+    "try { await engine.load('no/such/folder'); } catch (e) { missing = `${e.name}: ${e.message}`; }",
+    'const byBlobs = await engine.load({ config: await openAsBlob(`${dir}/config.json`), weights: await openAsBlob(`${dir}/model.safetensors`),',
+    '                                    tokenizer: await openAsBlob(`${dir}/tokenizer.json`), name: "blobs" });',
+    'const out = await byBlobs.forward(await answer(byBlobs), { logits: "last" });',
+    'console.log(JSON.stringify({ path: await answer(byPath), blobs: await answer(byBlobs), missing, logits: out.logits.dims }));',
+  ].join('\n');
+  await writeFile(join(project, 'sources.mjs'), script);
+  const { stdout } = await run(process.execPath, ['sources.mjs', TEXT], { cwd: project });
+  const got = JSON.parse(stdout.trim().split('\n').at(-1));
+  const want = await reference('brown-gpt');
+  assert.deepEqual(got.path, want.ids);
+  assert.deepEqual(got.blobs, want.ids);
+  assert.match(got.missing, /^EngineError: .*no[/]such[/]folder[/]config\.json/);
+  assert.deepEqual(got.logits, [1, want.vocab]);  // logits: 'last'
 });
