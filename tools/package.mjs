@@ -1,5 +1,6 @@
 // Builds the npm package in package/ (npm pack package/ then makes the tarball):
 //   dist/browser.js  the Engine for a page (its worker dist/worker.js, the .wasm in dist/wasm/)
+//   dist/elements.js the custom elements (<tfp-model>, <tfp-attention>, …), on the same engine
 //   dist/node.js     the same Engine in Node, its worker a thread (dist/node_worker.js)
 //   dist/index.d.ts  the types (web/src/engine's, emitted by tsc)
 //   models/          the shipped models
@@ -11,6 +12,7 @@ import { cp, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = `${root}package/`;
@@ -23,10 +25,16 @@ if (!existsSync(`${wasmDir}tfp.wasm`) || !existsSync(`${wasmDir}tfp_mt.wasm`))
  *  bundled worker.js. */
 const packagePaths = {
   name: 'tfp-package-paths',
-  resolveId(source) {
+  resolveId(source, importer) {
     if (/^\.\/wasm\/tfp(_mt)?\.mjs$/.test(source)) return { id: source, external: true };
     if (source.startsWith('node:')) return { id: source, external: true };
+    if (source.endsWith('.css?inline') && importer) return { id: join(dirname(importer), source) };
     return null;
+  },
+  // A stylesheet imported as its text (Vite's ?inline, which the pages' build does itself).
+  async load(id) {
+    if (!id.endsWith('.css?inline')) return null;
+    return `export default ${JSON.stringify(await readFile(id.slice(0, -'?inline'.length), 'utf8'))};`;
   },
   transform(code, id) {
     if (!id.endsWith('/start_worker.ts')) return null;
@@ -39,6 +47,7 @@ await rm(`${out}dist`, { recursive: true, force: true });
 await build({
   input: {
     browser: `${out}src/browser.mjs`,
+    elements: `${out}src/elements.mjs`,
     worker: `${root}web/src/engine/worker.ts`,
     node: `${out}src/node.mjs`,
     node_worker: `${out}src/node_worker.mjs`,
@@ -73,6 +82,7 @@ await writeFile(`${out}dist/index.d.ts`, [
   "export declare function shippedModel(name: (typeof SHIPPED_MODELS)[number]): string;",
   '',
 ].join('\n'));
+await writeFile(`${out}dist/elements.d.ts`, "export * from './types/elements/index';\n");
 
 // The shipped models.
 await rm(`${out}models`, { recursive: true, force: true });

@@ -7,34 +7,23 @@
 // opened again with no byte sent; the shipped types check a correct use and refuse a wrong one.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped, MODELS } from '../js/model_api.mjs';
 import { startHub } from '../hub/hub_server.mjs';
+import { installPackage, run, ROOT } from './installed.mjs';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEXT = 'the jury said that the city';
-let tmp, project, pack;
+let installed, tmp, project, pack;
 
 before(async () => {
-  await run(process.execPath, [`${ROOT}tools/package.mjs`], { cwd: ROOT });
-  tmp = await mkdtemp(join(tmpdir(), 'tfp-package-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp, `${ROOT}package`], { cwd: tmp, maxBuffer: 64 << 20 });
-  [pack] = JSON.parse(stdout);
-  project = join(tmp, 'project');
-  await run('mkdir', ['-p', project]);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'outside-project', private: true, type: 'module' }));
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(tmp, pack.filename)], { cwd: project });
+  installed = await installPackage();
+  ({ tmp, project, pack } = installed);
   await copyFile(`${ROOT}examples/node/attention.mjs`, join(project, 'attention.mjs'));
 });
 after(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await installed?.remove();
 });
 
 /** Runs the example in the outside project; its last line is JSON. */
@@ -70,7 +59,7 @@ test('the tarball holds the engine, its workers, the .wasm, the types and the sh
   const files = pack.files.map((f) => f.path);
   for (const f of ['package.json', 'dist/browser.js', 'dist/worker.js', 'dist/node.js', 'dist/node_worker.js', 'dist/index.d.ts',
                    'dist/wasm/tfp.wasm', 'dist/wasm/tfp.mjs', 'dist/wasm/tfp_mt.wasm', 'dist/wasm/tfp_mt.mjs',
-                   'models/brown-gpt/model.safetensors', 'models/brown-gpt/tokenizer.json', 'CHANGELOG.md', 'README.md'])
+                   'dist/elements.js', 'dist/elements.d.ts', 'models/brown-gpt/model.safetensors', 'models/brown-gpt/tokenizer.json', 'CHANGELOG.md', 'README.md'])
     assert.ok(files.includes(f), `${f} is in the tarball`);
   const stray = files.filter((f) => !/^(package\.json|README\.md|CHANGELOG\.md|dist\/|models\/)/.test(f) || /(^|\/)(tests?|fixtures|src)\//.test(f) || /\.(map|tgz|log)$/.test(f));
   assert.deepEqual(stray, []);

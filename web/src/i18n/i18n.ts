@@ -71,6 +71,18 @@ export function locale(): Locale {
   return current;
 }
 
+/** Runs `fn` with `l` as the locale (an embedded element with its own lang attribute
+ *  renders in it, whatever the page's); the page's locale is back when `fn` returns. */
+export function inLocale<T>(l: Locale, fn: () => T): T {
+  const before = current;
+  current = l;
+  try {
+    return fn();
+  } finally {
+    current = before;
+  }
+}
+
 /** Keys asked for that no catalogue has (tests read them; should stay empty). */
 export const missingKeys = new Set<string>();
 

@@ -7,37 +7,13 @@
 // and the soft-caps. Values are shown as the engine reports them; nothing is computed.
 import type { Model } from '../../engine/engine';
 import { t, type MessageKey } from '../../i18n/i18n';
+import { machinery } from '../../widgets/attention_masks';
 
 type Info = Model['info'];
 type Cfg = Record<string, unknown>;
 
 const num = (c: Cfg, k: string): number | undefined => (typeof c[k] === 'number' ? (c[k] as number) : undefined);
 const flag = (c: Cfg, k: string): boolean => c[k] === true;
-
-/** What the inspector needs to mark a model's families: KV heads, per-layer windows and
- *  how positions enter (read from the engine's config). */
-export interface FamilyMachinery {
-  /** Key/value heads when fewer than the query heads (grouped-query attention). */
-  kvHeads?: number;
-  /** Per layer of the decoder (or an encoder-only model's encoder): window in keys, 0 = global. */
-  windows?: number[];
-  positional: string;
-  /** The config's own score scale (absent: 1/√d_k). */
-  attnScale?: number;
-}
-
-export function machinery(info: Info): FamilyMachinery {
-  const c = info.config ?? {};
-  const kv = num(c, 'n_kv_heads');
-  const windows = Array.isArray(c['layer_windows']) ? (c['layer_windows'] as unknown[]).map((w) => (typeof w === 'number' ? w : 0)) : [];
-  const scale = num(c, 'attn_scale');
-  return {
-    ...(kv !== undefined && kv > 0 && kv < info.n_heads ? { kvHeads: kv } : {}),
-    ...(windows.some((w) => w > 0) ? { windows } : {}),
-    positional: typeof c['positional'] === 'string' ? (c['positional'] as string) : 'none',
-    ...(scale !== undefined && scale > 0 ? { attnScale: scale } : {}),
-  };
-}
 
 /** The head size: config.json's head_dim when the model has its own, else d_model / heads
  *  (the definition every other family uses). */

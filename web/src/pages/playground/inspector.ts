@@ -14,6 +14,7 @@ import { Heatmap, type HeatmapData } from '../../widgets/heatmap';
 import { HeadStatsChart, type HeadStat } from '../../widgets/head_stats_chart';
 import { LayerHeadGrid } from '../../widgets/layer_head_grid';
 import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
+import { causalMask, localMask } from '../../widgets/attention_masks';
 import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
 import { DrillDown, drillPanels } from './drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
@@ -70,34 +71,6 @@ export interface Shown {
 export interface InspectorEvents {
   change(patch: Partial<PlayState>): void;
   rendered(shown: Shown): void;
-}
-
-let lastMask: { Tq: number; Tk: number; m: Float32Array } | null = null;
-/** The causal mask (Tq, Tk); the same array while the shape stays, so the widgets can
- *  tell that nothing changed and skip repainting. Read-only. */
-function causalMask(Tq: number, Tk: number): Float32Array {
-  if (lastMask && lastMask.Tq === Tq && lastMask.Tk === Tk) return lastMask.m;
-  const m = new Float32Array(Tq * Tk);
-  const offset = Tk - Tq;
-  for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++) m[i * Tk + j] = j > i + offset ? 1 : 0;
-  lastMask = { Tq, Tk, m };
-  return m;
-}
-
-const windowMasks = new Map<string, Float32Array>();
-/** The causal mask of a local layer (Tq, Tk): also the keys W or more positions before
- *  the query (the engine's sliding window: key j visible iff i - j < W), drawn hatched as
- *  the future is. Cached per shape and window, read-only. */
-function localMask(Tq: number, Tk: number, W: number): Float32Array {
-  const key = `${Tq}|${Tk}|${W}`;
-  let m = windowMasks.get(key);
-  if (m) return m;
-  if (windowMasks.size > 16) windowMasks.clear();
-  m = new Float32Array(Tq * Tk);
-  const offset = Tk - Tq;
-  for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++) m[i * Tk + j] = j > i + offset || i + offset - j >= W ? 1 : 0;
-  windowMasks.set(key, m);
-  return m;
 }
 
 /** The mask drawn over layer `l` of `f`: a local layer's window, the causal mask, or none. */

@@ -18,7 +18,8 @@ import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type Prec
 import { readHandover } from '../train/handover';
 import { hasTarget, MAX_VECTOR_TOKENS, targetText, vectorArgs, vectorFamilies } from './vectors';
 import { defaultIds, isIdsText, readsIds, tokenizeAsIds } from './ids_input';
-import { machinery, showArchitecture } from './architecture';
+import { showArchitecture } from './architecture';
+import { machinery } from '../../widgets/attention_masks';
 import { droppedFiles, estimateText, folderEstimate, NarrowerChoices, narrowerFits, refusalText } from './open_files';
 import { WASM_HEAP_LIMIT, type LoadPrecision } from '../../engine/checkpoint_memory';
 import type { ForwardOptions } from '../../engine/model';

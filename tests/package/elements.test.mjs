@@ -1,0 +1,133 @@
+// The package's elements on a page with no build step (examples/static/index.html, its
+// strict Content-Security-Policy included), served by a bare static server, without and with
+// the headers of cross-origin isolation: each element shows the numbers the engine computes
+// for the same input (tokens, next-token probabilities, the attention matrix: compared as
+// numbers, with the module called directly in Node), attribute changes redraw, events report
+// the reader's clicks, lang="zh-CN" switches one element's language, and there is no console
+// error or CSP violation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { installPackage, ROOT } from './installed.mjs';
+import { serveFolder } from './static_server.mjs';
+
+const TEXT = 'the jury said that the city';
+let installed, browser, api, model;
+
+before(async () => {
+  installed = await installPackage();
+  for (const f of ['index.html', 'page.css']) await copyFile(`${ROOT}examples/static/${f}`, join(installed.project, f));
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  api = new ModelApi(await loadTfp());
+  model = api.load(readShipped('brown-gpt'));
+});
+after(async () => {
+  await browser?.close();
+  await installed?.remove();
+});
+
+/** The engine's own numbers for `text`: ids, the next token's top 5 (id, probability) and
+ *  head `head` of layer `layer` (from 1) as a (T, T) matrix. */
+function reference(text, layer, head) {
+  const { ids } = api.tokenize(model, text);
+  const out = api.forward(model, ids, { attention: true });
+  const T = ids.length, [, V] = out.logits.dims;
+  const last = out.logits.data.subarray((T - 1) * V, T * V);
+  const max = Math.max(...last);
+  const z = last.reduce((s, x) => s + Math.exp(x - max), 0);
+  const next = [...last.keys()].sort((a, b) => last[b] - last[a]).slice(0, 5).map((id) => ({ id, prob: Math.exp(last[id] - max) / z }));
+  const map = out[`dec.${layer - 1}.attn.probs`];
+  return { ids, next, matrix: Array.from(map.data.subarray((head - 1) * T * T, head * T * T)) };
+}
+
+const close = (got, want, what) => {
+  assert.equal(got.length, want.length, `${what}: length`);
+  got.forEach((x, i) => assert.ok(Math.abs(x - want[i]) < 1e-5, `${what}[${i}]: ${x} vs ${want[i]}`));
+};
+
+/** The page, with its console errors and CSP violations recorded. */
+async function openPage(url) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP: ${e.violatedDirective} ${e.blockedURI}`)));
+  const started = Date.now();
+  await page.goto(url);
+  return { page, problems, started };
+}
+
+/** Waits until `selector`'s element shows numbers (its `shown`, as plain arrays) that pass
+ *  `ok`, and returns them. (The page's policy forbids evaluating strings: `ok` runs here.) */
+async function shownOf(page, selector, ok = () => true) {
+  for (;;) {
+    const v = await page.evaluate((s) => {
+      const x = document.querySelector(s)?.shown;
+      return x ? JSON.parse(JSON.stringify(x, (k, y) => (ArrayBuffer.isView(y) ? Array.from(y) : y))) : null;
+    }, selector);
+    if (v && ok(v)) return v;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+for (const isolated of [false, true]) {
+  test(`the static example ${isolated ? 'cross-origin isolated (threads)' : 'on a plain static host'}: the numbers the engine computes, redrawn on attribute changes`, async (t) => {
+    const server = await serveFolder(installed.project, { isolated });
+    try {
+      const { page, problems, started } = await openPage(server.url);
+      const want = reference(TEXT, 4, 1);
+      const attention = await shownOf(page, 'tfp-attention');
+      t.diagnostic(`first attention map drawn ${Date.now() - started} ms after navigation (${isolated ? 'isolated' : 'plain'})`);
+      assert.equal(await page.evaluate(() => crossOriginIsolated), isolated);
+      const threads = await page.evaluate(async () => (await (await import('./node_modules/transformer-playground/dist/elements.js')).pageEngine()).info.threads);
+      assert.ok(isolated ? threads > 1 : threads === 1, `threads ${threads}`);
+      assert.deepEqual([attention.view, attention.layer, attention.head, attention.dims], ['matrix', 4, 1, [want.ids.length, want.ids.length]]);
+      close(attention.data, want.matrix, 'layer 4 head 1');
+      assert.deepEqual((await shownOf(page, 'tfp-tokens')).ids, want.ids);
+      const next = (await shownOf(page, 'tfp-next')).next;
+      assert.deepEqual(next.map((c) => c.id), want.next.map((c) => c.id));
+      close(next.map((c) => c.prob), want.next.map((c) => c.prob), 'next-token probabilities');
+      // The status line names the model; the matrix has a caption with layer and head.
+      assert.match(await page.locator('tfp-model').evaluate((el) => el.shadowRoot.textContent), /brown-gpt: .*4 layers/);
+
+      // Attributes are live: another head, another text, another view.
+      await page.locator('tfp-attention').evaluate((el) => { el.setAttribute('layer', '2'); el.setAttribute('head', '3'); });
+      close((await shownOf(page, 'tfp-attention', (v) => v.layer === 2 && v.head === 3)).data, reference(TEXT, 2, 3).matrix, 'layer 2 head 3');
+      const other = 'the city said';
+      await page.evaluate((text) => document.querySelectorAll('tfp-tokens, tfp-attention').forEach((el) => el.setAttribute('text', text)), other);
+      assert.deepEqual((await shownOf(page, 'tfp-tokens', (v) => v.ids.length === reference(other, 1, 1).ids.length)).ids, reference(other, 1, 1).ids);
+      close((await shownOf(page, 'tfp-attention', (v) => v.rows.length === reference(other, 1, 1).ids.length)).data, reference(other, 2, 3).matrix, 'new text');
+      await page.locator('tfp-attention').evaluate((el) => el.setAttribute('view', 'grid'));
+      const grid = await shownOf(page, 'tfp-attention', (v) => v.view === 'grid');
+      assert.deepEqual(grid.dims.slice(0, 2), [4, 4]);
+
+      // A grid tile pressed: the event names it and the view follows.
+      const picked = page.evaluate(() => new Promise((resolve) => document.querySelector('tfp-attention')
+        .addEventListener('tfp-head-select', (e) => resolve(e.detail), { once: true })));
+      await page.locator('tfp-attention').locator('button[aria-label="layer 1 head 2"]').click();
+      assert.deepEqual(await picked, { layer: 1, head: 2 });
+      assert.deepEqual(await page.locator('tfp-attention').evaluate((el) => [el.getAttribute('layer'), el.getAttribute('head')]), ['1', '2']);
+      // A token pressed: its event, with the index from 1.
+      const token = page.evaluate(() => new Promise((resolve) => document.querySelector('tfp-tokens')
+        .addEventListener('tfp-token-select', (e) => resolve(e.detail), { once: true })));
+      await page.locator('tfp-tokens').locator('button.token-span').nth(1).click();
+      assert.equal((await token).index, 2);
+
+      // One element in Chinese, the rest of the page in English.
+      await page.locator('tfp-attention').evaluate((el) => { el.setAttribute('view', 'matrix'); el.setAttribute('lang', 'zh-CN'); });
+      await shownOf(page, 'tfp-attention', (v) => v.view === 'matrix');
+      await page.waitForFunction(() => /第 1 层，第 2 个头/.test(document.querySelector('tfp-attention').shadowRoot.textContent));
+      assert.match(await page.locator('tfp-next').evaluate((el) => el.shadowRoot.querySelector('ol').getAttribute('aria-label')), /next tokens/);
+      await page.screenshot({ path: `${ROOT}build/screenshots/package_static_${isolated ? 'isolated' : 'plain'}.png`, fullPage: true });
+      assert.deepEqual(problems, []);
+      await page.close();
+    } finally {
+      await server.close();
+    }
+  });
+}
