@@ -4,6 +4,12 @@
 //     exact, the same wasm on the same inputs) and a LayerNorm written here in double
 //     (1e-5); editing a cell of X recomputes; the exercise reveals the engine's answer
 //     (every row mean 0, variance 1); the mistake box shows the engine's column statistics;
+//   - RMSNorm beside LayerNorm: the rows x + b for every offset b, their LayerNorm and
+//     their RMSNorm (the page's LayerNorm of (x + b, −(x + b))) equal tfp_learn_layer_norm
+//     in Node (exact) and an RMSNorm written here in double, x/√(mean(x²) + ε) (1e-5);
+//     the hand values of x = (1, 2, 3, 6) at b = 20; LayerNorm the same at every b, RMSNorm
+//     equal to it where the mean is 0 (b = −3) and near 1 at b = 30; the slider and an edit
+//     of x redraw it; the exercise "add 100" reveals the engine's answer (only RMSNorm's);
 //   - depth: the pre-LN and post-LN profiles equal tfp_learn_encoder_depth in Node (exact);
 //     post-LN rms stays 1 (1e-3), pre-LN grows; moving the slider recomputes;
 //   - activations: equal tfp_learn_activation in Node (exact) and relu / x·Φ(x) written
@@ -16,7 +22,8 @@
 //     padded key columns are 0 in every row, padded query rows sum to 1 (1e-6);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without
 //     sideways scrolling; no console error.
-// Screenshots: build/screenshots/learn/encoder_layer_{en,zh}_{1280,390}.png, encoder_layer_en_1280_dark.png.
+// Screenshots: build/screenshots/learn/encoder_layer_{en,zh}_{1280,390}.png, encoder_layer_en_1280_dark.png,
+// and the RMSNorm figure alone: encoder_layer_rms_{en_1280,zh_390,en_390,en_1280_dark}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -132,6 +139,113 @@ test('chapter 8, LayerNorm: Y and the row statistics are the engine\'s; edits re
   assert.equal(e.unit, true);
   const want = layerNormNode(s1.x, 3, 4, null, null);
   sameArray(e.rowOut, Array.from(want.row_out.data), 'exercise rows');
+  assert.deepEqual(site.problems, []);
+});
+
+/** RMSNorm in double, written here: each row of C values over √(mean of squares + ε). */
+function rmsNormDouble(rows, C, eps = 1e-5) {
+  const out = [];
+  for (let t = 0; t < rows.length / C; t++) {
+    const r = rows.slice(t * C, (t + 1) * C);
+    const ms = r.reduce((a, v) => a + v * v, 0) / C;
+    out.push(...r.map((v) => v / Math.sqrt(ms + eps)));
+  }
+  return out;
+}
+
+const rmsFigure = () => page.locator('figure.fig', { has: page.locator('#enc-rms-offset') });
+
+async function checkRms() {
+  const s = await part('rms');
+  const C = 4, K = s.offsets.length;
+  assert.equal(K, 61);
+  // The rows are x + b (in float32, as the page sends them).
+  sameArray(s.rows, s.offsets.flatMap((b) => s.x.map((v) => Math.fround(v + b))), 'rows x + b');
+  const ln = layerNormNode(s.rows, K, C, null, null);
+  sameArray(s.ln, Array.from(ln.y.data), 'LayerNorm of x + b');
+  sameArray(s.lnRowIn, Array.from(ln.row_in.data), 'LayerNorm row statistics');
+  // RMSNorm: the page's numbers are the engine's LayerNorm of (row, −row)...
+  const mirrored = [];
+  for (let k = 0; k < K; k++) { const r = s.rows.slice(k * C, (k + 1) * C); mirrored.push(...r, ...r.map((v) => -v)); }
+  const m = layerNormNode(mirrored, K, 2 * C, null, null);
+  sameArray(s.rms, Array.from({ length: K * C }, (_, i) => m.y.data[Math.floor(i / C) * 2 * C + (i % C)]), 'RMSNorm = LN(x, −x)');
+  sameArray(s.meanSquare, Array.from({ length: K }, (_, k) => m.row_in.data[2 * k + 1]), 'mean square');
+  // ... and they are RMSNorm: x/√(mean(x²) + ε) in double, here.
+  sameArray(s.rms, rmsNormDouble(s.rows, C), 'RMSNorm in double', 1e-5);
+  s.offsets.forEach((_, k) => {
+    const r = s.rows.slice(k * C, (k + 1) * C), ms = r.reduce((a, v) => a + v * v, 0) / C;
+    assert.ok(Math.abs(s.meanSquare[k] - ms) <= 1e-5 * Math.max(1, ms), `mean square at row ${k}: ${s.meanSquare[k]}, ${ms}`);
+  });
+  // LayerNorm ignores the offset: every row's output equals that of b = 0 (1e-5).
+  const k0 = s.offsets.indexOf(0);
+  s.offsets.forEach((b, k) => sameArray(s.ln.slice(k * C, (k + 1) * C), s.ln.slice(k0 * C, (k0 + 1) * C), `LN at b = ${b}`, 1e-5));
+  // The matrix shows x + b, LN and RMSNorm at the picked b, as the engine gave them.
+  const k = s.offsets.indexOf(s.b);
+  const shown = await matrix('x + b and its two normalisations');
+  assert.deepEqual(shown, [s.rows, s.ln, s.rms].map((a) => a.slice(k * C, (k + 1) * C)));
+  return s;
+}
+
+test('chapter 8, RMSNorm beside LayerNorm: the engine\'s numbers for every offset; slider, edit, exercise', { timeout: 60_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.rms?.ln, null, { timeout: 30_000 });
+  let s = await checkRms();
+  assert.deepEqual(s.x, [1, 2, 3, 6]);
+  assert.equal(s.b, 20);
+  // By hand: x + 20 = (21, 22, 23, 26), mean square (441 + 484 + 529 + 676)/4 = 532.5,
+  // √(532.5 + 1e-5) = 23.07596…, so RMSNorm = (0.91004, 0.95337, 0.99671, 1.12671);
+  // LayerNorm: mean 23, variance (4 + 1 + 0 + 9)/4 = 3.5, (−2, −1, 0, 3)/√3.50001.
+  const k20 = s.offsets.indexOf(20);
+  sameArray(s.rms.slice(k20 * 4, k20 * 4 + 4), [0.91004, 0.95337, 0.99671, 1.12671], 'RMSNorm of (21, 22, 23, 26)', 1e-5);
+  assert.ok(Math.abs(s.meanSquare[k20] - 532.5) < 1e-3);
+  sameArray(s.ln.slice(k20 * 4, k20 * 4 + 4), [-2, -1, 0, 3].map((v) => v / Math.sqrt(3.5 + 1e-5)), 'LayerNorm of (21, 22, 23, 26)', 1e-5);
+  const fig = rmsFigure();
+  assert.match(await fig.locator('.enc-rms-worked').innerText(), /532\.5000/);
+  assert.equal(await fig.locator('.enc-rms-summary').innerText(),
+    `At b = 20: LayerNorm's outputs run from −1.069 to 1.604, the same at every b; RMSNorm's run from 0.910 to 1.127.`);
+  assert.equal(await fig.locator('.enc-rms-charts .line-chart').count(), 2);
+  // Where x + b has mean 0 (b = −3: (−2, −1, 0, 3)) the two agree; at b = 30 RMSNorm is near 1.
+  const k3 = s.offsets.indexOf(-3), k30 = s.offsets.indexOf(30);
+  sameArray(s.rms.slice(k3 * 4, k3 * 4 + 4), s.ln.slice(k3 * 4, k3 * 4 + 4), 'RMSNorm = LayerNorm at mean 0', 1e-5);
+  assert.ok(s.rms.slice(k30 * 4, k30 * 4 + 4).every((v) => v > 0.9 && v < 1.1), 'RMSNorm of x + 30 is near 1');
+
+  // The slider picks another row (no new engine call needed): the matrix follows.
+  let n = await renders();
+  await page.locator('#enc-rms-offset').fill('-3');
+  await rendersAbove(n);
+  s = await checkRms();
+  assert.equal(s.b, -3);
+  const shown = await matrix('x + b and its two normalisations');
+  sameArray(shown[2], shown[1], 'shown RMSNorm = LayerNorm at b = −3', 1e-5);
+
+  // An edit of x: the grid is recomputed by the engine.
+  n = await renders();
+  const cell = fig.locator('.number-matrix[data-sym="xv"] tbody tr').first().locator('input').nth(1);
+  await cell.fill('5');
+  await cell.press('Enter');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.rms.x[1] === 5, null, { timeout: 10_000 });
+  s = await checkRms();
+  assert.deepEqual(s.x, [1, 5, 3, 6]);
+
+  // The exercise: add 100 to every feature; only RMSNorm's outputs change.
+  const ex = page.locator('.exercise[data-exercise="rms-offset"]');
+  await ex.locator('label.choice').first().click();
+  await ex.locator('button[type="submit"]').click();
+  await ex.locator('.verdict').waitFor({ timeout: 10_000 });
+  assert.equal(await ex.locator('.verdict').innerText(), 'Right.');
+  const e = await part('exerciseRms');
+  assert.deepEqual(e.x, [1, 5, 3, 6]);
+  assert.equal(e.correct, 0);
+  const rows = [...e.x, ...e.x.map((v) => Math.fround(v + 100))];
+  sameArray(e.ln, Array.from(layerNormNode(rows, 2, 4, null, null).y.data), 'exercise LayerNorm');
+  sameArray(e.rms, rmsNormDouble(rows, 4), 'exercise RMSNorm', 1e-5);
+  assert.match(await ex.locator('.exercise-result').innerText(), /LayerNorm gives \(−1\.[0-9]{3}, /);
+  // Back to the first x and b = 20 for the screenshots.
+  await cell.fill('2');
+  await cell.press('Enter');
+  await page.waitForFunction(() => window.tfpLearn.state.rms.x[1] === 2, null, { timeout: 10_000 });
+  await page.locator('#enc-rms-offset').fill('20');
+  await page.waitForFunction(() => window.tfpLearn.state.rms.b === 20, null, { timeout: 10_000 });
   assert.deepEqual(site.problems, []);
 });
 
@@ -307,6 +421,7 @@ test('chapter 8, padding: padded key columns are 0 in every row, padded rows sti
 
 test('chapter 8: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
   await site.shot('learn/encoder_layer_en_1280', { fullPage: true });
+  await rmsFigure().screenshot({ path: `${SHOTS}learn/encoder_layer_rms_en_1280.png` });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const norm = await part('norm');
   await page.selectOption('#lang-select', 'zh-CN');
@@ -325,15 +440,18 @@ test('chapter 8: the language switch rewrites the prose and keeps the inputs; 39
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/encoder_layer_zh_390', { fullPage: true });
+  await rmsFigure().screenshot({ path: `${SHOTS}learn/encoder_layer_rms_zh_390.png` });
   await page.selectOption('#lang-select', 'en');
   await page.waitForTimeout(300);
   assert.equal(await page.locator('.katex-error').count(), 0);
   await site.shot('learn/encoder_layer_en_390', { fullPage: true });
+  await rmsFigure().screenshot({ path: `${SHOTS}learn/encoder_layer_rms_en_390.png` });
   await page.setViewportSize({ width: 1280, height: 720 });
   // Dark: the charts, matrices, strips and the tag table redraw in the dark palette.
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.waitForTimeout(300);
   await site.shot('learn/encoder_layer_en_1280_dark', { fullPage: true });
+  await rmsFigure().screenshot({ path: `${SHOTS}learn/encoder_layer_rms_en_1280_dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(site.problems, []);
 });

@@ -15,6 +15,7 @@ import { brownSection } from './brown';
 import { depthSection } from './depth';
 import { normSection } from './norm';
 import { paddingSection } from './padding';
+import { rmsSection } from './rms';
 import { TEXT } from './text';
 import './encoder_layer.css';
 
@@ -22,10 +23,11 @@ const ch = startChapter('encoder-layer', TEXT);
 const residual = ch.section('hResidual');
 ch.prose(residual, 'residualWhat');
 const norm = normSection(ch);
+const rms = rmsSection(ch);
 const depth = depthSection(ch);
 const brown = brownSection(ch);
 const padding = paddingSection(ch);
 
 // LayerNorm first (the first figure), then the cheap figures, then the model.
-void norm.run().then(() => Promise.all([brown.runCurves(), padding.run()]))
+void norm.run().then(() => Promise.all([rms.run(), brown.runCurves(), padding.run()]))
   .then(() => depth.run()).then(() => brown.run());

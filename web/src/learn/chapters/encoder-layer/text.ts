@@ -44,6 +44,32 @@ $$\\begin{gathered}\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\s
   colMean: 'mean',
   colVar: 'variance',
 
+  // ---- RMSNorm beside LayerNorm ----
+  hRms: 'RMSNorm: LayerNorm without the mean',
+  rmsWhat: `<p>LayerNorm does two things to a row: it <em>re-centres</em> it (subtracts the mean $\\mu$) and it <em>re-scales</em> it (divides by the standard deviation). <strong>RMSNorm</strong> (Zhang and Sennrich, 2019) keeps only the re-scaling. It divides each row by its root mean square and multiplies by a learned $\\gamma$. There is no mean to subtract and no shift $\\beta$:</p>
+$$\\begin{aligned}\\mathrm{LN}(x)_c &= \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\varepsilon}} + \\beta_c\\\\[4pt] \\mathrm{RMSNorm}(x)_c &= \\gamma_c\\,\\frac{x_c}{\\sqrt{\\tfrac1C\\sum_{c'} x_{c'}^2 + \\varepsilon}}\\end{aligned}$$
+<p>That is one statistic per row instead of two, and one vector of weights instead of two. Its authors argued that the re-scaling is what makes LayerNorm help training, and in their experiments RMSNorm trained as well for less work. On a row whose mean is already 0 the two are the same thing, because then $\\sigma^2 = \\tfrac1C\\sum_c x_c^2$. They part on a row with a <em>common offset</em>: the same amount $b$ added to every feature. Below, edit $x$ ($\\gamma = 1$, $\\beta = 0$) and move $b$. The engine normalises $x + b$ both ways, for every $b$ from −30 to 30.</p>`,
+  figRmsCaption: 'LayerNorm and RMSNorm of the same row $x + b$ ($\\gamma = 1$, $\\beta = 0$, $\\varepsilon = 10^{-5}$), both computed by the engine\'s <code>nn::layer_norm</code>. For RMSNorm it is given the row joined with its own negative, $(x + b,\\ -(x + b))$. That row\'s mean is exactly 0 and its variance is the mean square of $x + b$, so its LayerNorm is the RMSNorm of $x + b$: the claim above, that the two agree when the mean is 0, put to work. The charts show each of the four outputs against $b$; the vertical line is your $b$.',
+  figRmsLabel: 'LayerNorm and RMSNorm of x + b, against the offset b',
+  rmsTableCaption: 'LayerNorm (LN) and RMSNorm (RMS) of x + b, feature by feature, for every b',
+  matRmsX: 'x: one vector (editable)',
+  rmsOffset: 'Common offset b, added to every feature: {b}',
+  matRmsBoth: 'x + b and its two normalisations',
+  rmsWorked: 'Feature 1 at $b = {b}$ with the engine\'s numbers: its value in $x + b$ is {x}.<br>LayerNorm: $\\mu = {mean}$, $\\sigma^2 = {var}$, so $\\dfrac{{x} - ({mean})}{\\sqrt{{var} + 10^{-5}}} = {ln}$.<br>RMSNorm: $\\tfrac1C\\sum_c x_c^2 = {ms}$, so $\\dfrac{{x}}{\\sqrt{{ms} + 10^{-5}}} = {rms}$.',
+  rmsSummary: 'At b = {b}: LayerNorm\'s outputs run from {lnLo} to {lnHi}, the same at every b; RMSNorm\'s run from {rmsLo} to {rmsHi}.',
+  chartRmsLn: 'LayerNorm of x + b against b',
+  chartRmsRms: 'RMSNorm of x + b against b',
+  axisOffset: 'offset b',
+  axisNormOut: 'output',
+  exRmsQuestion: 'Add {far} to every feature of your $x$, far beyond the slider\'s range. Which of the two outputs changes?',
+  exRmsChoice0: 'only RMSNorm\'s',
+  exRmsChoice1: 'only LayerNorm\'s',
+  exRmsChoice2: 'both',
+  exRmsChoice3: 'neither: both normalisations divide the offset away',
+  exRmsExplain: 'The engine, on your $x$ and on $x + {far}$: LayerNorm gives ({ln0}) and ({ln1}); RMSNorm gives ({rms0}) and ({rms1}). LayerNorm subtracts the mean, and the offset goes with it. RMSNorm only divides by the root mean square, which the offset now dominates: the outputs crowd together near 1, and the differences between the features, which are what the vector had to say, nearly vanish.',
+  rmsOffsetWhy: `<p>What the charts show: LayerNorm's four lines are flat. Whatever $b$ is, it is part of the mean, and the mean is subtracted. RMSNorm's lines are not flat. Where $x + b$ has mean 0, at $b = -\\mu_x$ (for the $x$ you start with, $b = -3$), they pass through LayerNorm's values. As $|b|$ grows the offset takes over the root mean square, so every output heads for $+1$ (for a large negative $b$, $-1$) and the features become hard to tell apart. Both norms ignore a positive factor on the whole row: $2x$ gives the same outputs as $x$ (up to $\\varepsilon$). RMSNorm leaves centring to the layers around it: a common offset in the stream passes through the norm instead of being removed.</p>
+<p>Which models use which? Of the families this engine loads, GPT-2, BERT, PyTorch's <code>nn.Transformer</code>, GPT-NeoX (Pythia), GPT-Neo and BLOOM use LayerNorm, and so do the transformer models shipped here. Llama, Mistral, Qwen, Gemma and T5 use RMSNorm.</p>`,
+
   // ---- pre-LN vs post-LN ----
   hDepth: 'Where the norm goes: post-LN or pre-LN',
   depthWhat: `<p>The original Transformer (and BERT) normalises <em>after</em> adding: $x \\leftarrow \\mathrm{LN}(x + \\mathrm{Sublayer}(x))$, called <strong>post-LN</strong>. GPT-2 and most models since normalise the sublayer's <em>input</em> and leave the sum alone: $x \\leftarrow x + \\mathrm{Sublayer}(\\mathrm{LN}(x))$, called <strong>pre-LN</strong> (PyTorch's <code>norm_first=True</code>). Pre-LN needs one more LayerNorm after the last layer, because the stream itself is never normalised. The shipped tagger below, brown-pos, is pre-LN.</p>
@@ -175,6 +201,31 @@ $$\\begin{gathered}\\mathrm{LN}(x)_c = \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\s
   matCols: 'Y 的每一列（跨词）：均值和方差',
   colMean: '均值',
   colVar: '方差',
+
+  hRms: 'RMSNorm：不减均值的 LayerNorm',
+  rmsWhat: `<p>LayerNorm 对一行做了两件事：<em>重新居中</em>（减去均值 $\\mu$）和<em>重新缩放</em>（除以标准差）。<strong>RMSNorm</strong>（均方根归一化，Zhang 与 Sennrich，2019）只保留缩放这一步：把每一行除以它的均方根，再乘上可学习的 $\\gamma$。没有要减的均值，也没有平移 $\\beta$：</p>
+$$\\begin{aligned}\\mathrm{LN}(x)_c &= \\gamma_c\\,\\frac{x_c - \\mu}{\\sqrt{\\sigma^2 + \\varepsilon}} + \\beta_c\\\\[4pt] \\mathrm{RMSNorm}(x)_c &= \\gamma_c\\,\\frac{x_c}{\\sqrt{\\tfrac1C\\sum_{c'} x_{c'}^2 + \\varepsilon}}\\end{aligned}$$
+<p>每行只要算一个统计量而不是两个，权重也只有一组而不是两组。作者认为，LayerNorm 之所以有助于训练，靠的是缩放；在他们的实验里，RMSNorm 训练得一样好，计算却更少。如果一行的均值本来就是 0，两者完全相同，因为这时 $\\sigma^2 = \\tfrac1C\\sum_c x_c^2$。两者的分歧出现在带有<em>公共偏移</em>的行上，也就是每个特征都加上同一个数 $b$。下面你可以修改 $x$（$\\gamma = 1$，$\\beta = 0$）并拖动 $b$：对 $b$ 从 −30 到 30 的每一个取值，引擎都把 $x + b$ 用两种方法各归一化一遍。</p>`,
+  figRmsCaption: '同一行 $x + b$ 的 LayerNorm 与 RMSNorm（$\\gamma = 1$，$\\beta = 0$，$\\varepsilon = 10^{-5}$），都由引擎的 <code>nn::layer_norm</code> 计算。算 RMSNorm 时，交给它的是这一行与它自身的相反数拼成的行 $(x + b,\\ -(x + b))$。这一行的均值恰好为 0，方差正是 $x + b$ 的均方（平方的平均），所以它的 LayerNorm 就是 $x + b$ 的 RMSNorm：上文说“均值为 0 时两者一致”，这里正好派上用场。两张图画出四个输出随 $b$ 的变化；竖线是你选的 $b$。',
+  figRmsLabel: 'x + b 的 LayerNorm 与 RMSNorm 随偏移 b 的变化',
+  rmsTableCaption: '每个 b 下，x + b 各个特征的 LayerNorm（LN）与 RMSNorm（RMS）',
+  matRmsX: 'x：一个向量（可编辑）',
+  rmsOffset: '加到每个特征上的公共偏移 b：{b}',
+  matRmsBoth: 'x + b 及其两种归一化结果',
+  rmsWorked: '用引擎的数字看 $b = {b}$ 时的特征 1，它在 $x + b$ 中的值是 {x}。<br>LayerNorm：$\\mu = {mean}$，$\\sigma^2 = {var}$，于是 $\\dfrac{{x} - ({mean})}{\\sqrt{{var} + 10^{-5}}} = {ln}$。<br>RMSNorm：$\\tfrac1C\\sum_c x_c^2 = {ms}$，于是 $\\dfrac{{x}}{\\sqrt{{ms} + 10^{-5}}} = {rms}$。',
+  rmsSummary: 'b = {b} 时：LayerNorm 的输出在 {lnLo} 到 {lnHi} 之间，无论 b 取多少都一样；RMSNorm 的输出在 {rmsLo} 到 {rmsHi} 之间。',
+  chartRmsLn: 'x + b 的 LayerNorm 随 b 的变化',
+  chartRmsRms: 'x + b 的 RMSNorm 随 b 的变化',
+  axisOffset: '偏移 b',
+  axisNormOut: '输出',
+  exRmsQuestion: '给你的 $x$ 的每个特征都加上 {far}（远远超出滑块的范围）。两种归一化的输出，哪一个会变？',
+  exRmsChoice0: '只有 RMSNorm 的会变',
+  exRmsChoice1: '只有 LayerNorm 的会变',
+  exRmsChoice2: '两个都会变',
+  exRmsChoice3: '都不变：两种归一化都会把偏移除掉',
+  exRmsExplain: '引擎在你的 $x$ 和 $x + {far}$ 上的结果：LayerNorm 给出 ({ln0}) 和 ({ln1})；RMSNorm 给出 ({rms0}) 和 ({rms1})。LayerNorm 减去均值，偏移也就跟着被减掉了。RMSNorm 只除以均方根，而均方根这时几乎全由偏移决定：各个输出都挤到 1 附近，特征之间的差别（也就是这个向量本来要表达的内容）几乎消失了。',
+  rmsOffsetWhy: `<p>从图上看：LayerNorm 的四条线是平的。不管 $b$ 是多少，它都算在均值里，而均值是要减掉的。RMSNorm 的线就不平了。在 $x + b$ 的均值为 0 的地方，即 $b = -\\mu_x$（对初始的 $x$ 来说是 $b = -3$），它们正好经过 LayerNorm 的值；$|b|$ 越大，均方根越由偏移主导，每个输出都趋向 $+1$（$b$ 是很大的负数时趋向 $-1$），特征之间越来越难区分。两种归一化都不在乎整行乘上一个正数：$2x$ 与 $x$ 的输出相同（忽略 $\\varepsilon$ 的影响）。RMSNorm 把居中的事留给了前后的层：残差流里的公共偏移会穿过这个归一化，而不会被去掉。</p>
+<p>哪些模型用哪一种？在本引擎能加载的模型家族中，GPT-2、BERT、PyTorch 的 <code>nn.Transformer</code>、GPT-NeoX（Pythia）、GPT-Neo 和 BLOOM 用 LayerNorm，这里自带的 Transformer 模型也是；Llama、Mistral、Qwen、Gemma 和 T5 用 RMSNorm。</p>`,
 
   hDepth: '归一化放在哪里：Post-LN 还是 Pre-LN',
   depthWhat: `<p>原始的 Transformer（以及 BERT）在相加<em>之后</em>归一化：$x \\leftarrow \\mathrm{LN}(x + \\mathrm{Sublayer}(x))$，称为 <strong>Post-LN</strong>。GPT-2 以及之后的大多数模型则是先把子层的<em>输入</em>归一化，相加的结果不动：$x \\leftarrow x + \\mathrm{Sublayer}(\\mathrm{LN}(x))$，称为 <strong>Pre-LN</strong>（即 PyTorch 的 <code>norm_first=True</code>）。因为残差流本身从未被归一化，Pre-LN 需要在最后一层之后再加一个 LayerNorm。后面要用到的词性标注模型 brown-pos 就是 Pre-LN。</p>
