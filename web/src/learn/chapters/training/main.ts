@@ -3,7 +3,12 @@
 //                  of one row (m, 0, …, 0) over V = 15, for a grid of margins m;
 //   teacher forcing a decoder-only trainer (tfp_trainer_*) trained for N steps on reverse,
 //                  then its argmax over the true sequence against its greedy answer;
-//   the schedule   tfp_learn_lr_schedule (train/lr_schedule.h);
+//   the schedule   schedule.ts: tfp_learn_lr_schedule (train/lr_schedule.h) beside the
+//                  original Transformer's (its formula, evaluated in the page: the trainer
+//                  has no such schedule);
+//   perplexity     exp of the engine's mean cross-entropy (nats per graded token), beside
+//                  each loss the chapter shows: one prediction's, the runs' last step, the
+//                  held-out losses;
 //   experiments    two trainers per experiment (warm-up, label smoothing, clipping),
 //                  stepped in chunks in the worker (loss, grad norm before clipping),
 //                  evaluated on the held-out set at the end; the exercise reuses them;
@@ -17,6 +22,7 @@ import { LineChart, type Series } from '../../../widgets/line_chart';
 import { numberTable, textTable } from '../../../widgets/tables';
 import { startChapter } from '../../chapter';
 import { fixed, pct } from '../../format';
+import { scheduleSection } from './schedule';
 import { TEXT, type Key } from './text';
 import './training.css';
 
@@ -62,10 +68,14 @@ const renderLossReadout = ch.bind(lossReadout, 'lossReadout', (): Record<string,
   if (!loss.l0.length) return {};
   const i = MARGINS.indexOf(loss.m);
   const { floor, at } = lossFloor();
-  return { m: loss.m, l0: fixed(loss.l0[i]!, 4), l1: fixed(loss.l1[i]!, 4), eps: loss.eps, lnV: fixed(loss.l0[0]!, 4),
+  return { m: loss.m, l0: fixed(loss.l0[i]!, 4), p0: fixed(perplexity(loss.l0[i]!), 3), l1: fixed(loss.l1[i]!, 4), eps: loss.eps, lnV: fixed(loss.l0[0]!, 4),
     floor: fixed(floor, 4), mFloor: at };
 });
 lossReadout.textContent = '';
+
+/** Perplexity: the exponential of a mean cross-entropy in nats per token (the engine's
+ *  loss); the one conversion this chapter makes in the page. */
+const perplexity = (nats: number): number => Math.exp(nats);
 
 /** The lowest loss on the smoothed curve and where (a pick among the engine's values). */
 function lossFloor(): { floor: number; at: number } {
@@ -117,6 +127,7 @@ const smoothMistake = ch.mistake(sLoss, {
   title: 'mSmoothTitle', body: 'mSmoothBody',
   bodyParams: () => ({ floor: loss.l1.length ? fixed(lossFloor().floor, 3) : '…', eps: loss.eps }),
 });
+ch.prose(sLoss, 'perplexity');
 
 // ---- 2. teacher forcing ------------------------------------------------------------------
 
@@ -218,57 +229,9 @@ promptInput.addEventListener('change', () => {
   void runTeacher();
 });
 
-// ---- 3. the schedule ---------------------------------------------------------------------
+// ---- 3. the schedule (schedule.ts) ---------------------------------------------------------
 
-const sSchedule = ch.section('hSchedule');
-ch.prose(sSchedule, 'schedule');
-const sched = { warmup: 50, decay: 0 as 0 | 1 | 2, total: 400, peak: 0.003, lr: new Float64Array(0) as Float64Array<ArrayBufferLike> };
-const schedFig = ch.figure(sSchedule, {
-  caption: 'figSchedule',
-  table: (host) => {
-    const steps = Array.from({ length: Math.ceil(sched.total / 25) + 1 }, (_, i) => Math.min(i * 25, sched.total - 1));
-    host.append(numberTable(t('chartLr'), steps.map(String), [t('colLr')], steps.map((s) => sched.lr[s]!), 6));
-  },
-});
-const wInput = el('input');
-wInput.type = 'range';
-wInput.min = '0';
-wInput.max = '200';
-wInput.step = '10';
-wInput.value = String(sched.warmup);
-const wField = ch.field('schWarmup', wInput, 'training-warmup', { params: () => ({ w: sched.warmup }) });
-const DECAYS = ['cosine', 'linear', 'constant'] as const;
-schedFig.controls.append(wField.element,
-  ch.segmented('schDecay', 'training-decay', DECAYS, 'cosine', (v) => { sched.decay = DECAYS.indexOf(v) as 0 | 1 | 2; void runSchedule(); },
-    (v) => t(v === 'cosine' ? 'decCosine' : v === 'linear' ? 'decLinear' : 'decConstant')));
-const lrChart = new LineChart({ label: () => t('chartLr'), xLabel: () => t('axisStep'), yLabel: () => t('axisLr'), yFormat: (v) => String(+v.toPrecision(3)) });
-const schedReadout = el('p', 'training-readout');
-schedFig.view.append(lrChart.element, schedReadout);
-const renderSchedReadout = ch.bind(schedReadout, 'schReadout', (): Record<string, string | number> => (sched.lr.length ? {
-  first: sched.lr[0]!.toExponential(2), peak: sched.peak, w: Math.max(0, sched.warmup - 1), last: sched.lr[sched.total - 1]!.toExponential(2),
-} : {}));
-schedReadout.textContent = '';
-ch.bind(schedFig.element.querySelector('figcaption')!, 'figSchedule', () => ({ total: sched.total, peak: sched.peak }), { html: true });
-
-async function runSchedule(): Promise<void> {
-  const engine = await ch.engine();
-  try {
-    const lr = await engine.learn('trainingSchedule', { peak: sched.peak, floor: sched.peak / 10, warmup: sched.warmup, total: sched.total, decay: sched.decay, n: sched.total });
-    sched.lr = lr;
-    lrChart.update([{ name: () => t('axisLr'), points: Array.from(lr, (v, s) => [s, v] as [number, number]), markers: false }]);
-    renderSchedReadout();
-    schedFig.refreshTable();
-    state.schedule = { warmup: sched.warmup, decay: sched.decay, total: sched.total, peak: sched.peak, lr };
-    publish();
-  } catch (e) {
-    ch.showError(e);
-  }
-}
-wInput.addEventListener('input', () => {
-  sched.warmup = Number(wInput.value);
-  wField.relabel();
-  void runSchedule();
-});
+const schedule = scheduleSection(ch, state, publish);
 
 // ---- 4. experiments ------------------------------------------------------------------------
 
@@ -322,12 +285,21 @@ function drawExperiment(r: ExpResult): void {
   normCurves.update(series(3));
   const [a, b] = r.runs;
   const parts = [t('expProgress', { done: r.done, total: EXP_STEPS })];
-  if (a.stats.length) parts.push(t('expFirst', { a: fixed(a.stats[0]![0]!, 3), b: fixed(b.stats[0]![0]!, 3), lnV: loss.l0.length ? fixed(loss.l0[0]!, 3) : '2.708' }));
+  if (a.stats.length) {
+    parts.push(t('expFirst', { a: fixed(a.stats[0]![0]!, 3), b: fixed(b.stats[0]![0]!, 3), lnV: loss.l0.length ? fixed(loss.l0[0]!, 3) : '2.708',
+      pa: fixed(perplexity(a.stats[0]![0]!), 2), pb: fixed(perplexity(b.stats[0]![0]!), 2) }));
+    const n = a.stats.length;
+    // A smoothed training loss is not a plain cross-entropy: its exponential is no perplexity.
+    const ppl = (k: 0 | 1) => (r.options[k].label_smoothing ? t('pplSmoothed') : fixed(perplexity(r.runs[k].stats[n - 1]![0]!), 3));
+    parts.push(t('expLast', { step: n, a: fixed(a.stats[n - 1]![0]!, 4), b: fixed(b.stats[n - 1]![0]!, 4), pa: ppl(0), pb: ppl(1) }));
+  }
   expProgress.textContent = parts.join(' ');
   if (a.evaluation && b.evaluation) {
     const rows = [a, b].map((run, k) => [t(spec.names[k]!), fixed(run.stats[run.stats.length - 1]![0]!, 4), fixed(run.evaluation!.loss, 4),
-      pct(run.evaluation!.tokenAccuracy), pct(run.evaluation!.sequenceAccuracy), fixed(Math.max(...run.stats.map((x) => x[3]!)), 2)]);
-    expTableHost.replaceChildren(textTable(t('tExp'), [t('colRun'), t('colTrainLoss'), t('colHeldLoss'), t('colTokAcc'), t('colSeqAcc'), t('colMaxNorm')], rows));
+      fixed(perplexity(run.evaluation!.loss), 3), pct(run.evaluation!.tokenAccuracy), pct(run.evaluation!.sequenceAccuracy),
+      fixed(Math.max(...run.stats.map((x) => x[3]!)), 2)]);
+    expTableHost.replaceChildren(textTable(t('tExp'), [t('colRun'), t('colTrainLoss'), t('colHeldLoss'), t('colHeldPpl'), t('colTokAcc'), t('colSeqAcc'),
+      t('colMaxNorm')], rows));
   } else {
     expTableHost.replaceChildren();
   }
@@ -472,9 +444,10 @@ function drawDropout(): void {
       heldA: fixed(a.evaluation.loss, 4), heldB: fixed(b.evaluation.loss, 4),
       verdict: t(b.evaluation.loss < a.evaluation.loss ? 'dropHelped' : 'dropDidNot'),
     });
-    const rows = [a, b].map((run, k) => [names[k]!, fixed(tailMean(run), 4), fixed(run.evaluation!.loss, 4),
+    const rows = [a, b].map((run, k) => [names[k]!, fixed(tailMean(run), 4), fixed(run.evaluation!.loss, 4), fixed(perplexity(run.evaluation!.loss), 3),
       pct(run.evaluation!.tokenAccuracy), pct(run.evaluation!.sequenceAccuracy)]);
-    dropTableHost.replaceChildren(textTable(t('tDrop'), [t('colRun'), t('colTailLoss', { tail: TAIL }), t('colHeldLoss'), t('colTokAcc'), t('colSeqAcc')], rows));
+    dropTableHost.replaceChildren(textTable(t('tDrop'), [t('colRun'), t('colTailLoss', { tail: TAIL }), t('colHeldLoss'), t('colHeldPpl'), t('colTokAcc'),
+      t('colSeqAcc')], rows));
   } else {
     dropReadout.textContent = t('expProgress', { done: r.done, total: EXP_STEPS });
     dropTableHost.replaceChildren();
@@ -513,4 +486,4 @@ ch.bind(trainLink, 'openTrain');
 links.append(' ', trainLink);
 
 // The cheap figures first, then the trainers.
-void runLoss().then(() => runSchedule()).then(() => runTeacher()).then(() => showExperiment(false)).then(() => runDropout());
+void runLoss().then(() => schedule.run()).then(() => runTeacher()).then(() => showExperiment(false)).then(() => runDropout());

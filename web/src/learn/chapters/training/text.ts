@@ -14,13 +14,16 @@ $$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
   figLoss: 'The engine’s cross-entropy of one prediction (V = 15) as the true token’s logit margin $m$ grows, without label smoothing and with the $\\varepsilon$ you pick. At $m = 0$ both equal $\\ln 15$; without smoothing the loss keeps falling towards 0, with smoothing it has a lowest point and then rises again.',
   lossMargin: 'Margin m of the true token: {m}',
   lossEps: 'Label smoothing ε',
-  lossReadout: 'At m = {m}: loss {l0} without smoothing, {l1} with ε = {eps}. Equal logits (m = 0) give {lnV} = ln 15. With ε = {eps} the lowest loss on the curve is {floor}, at m ≈ {mFloor}.',
+  lossReadout: 'At m = {m}: loss {l0} without smoothing (perplexity {p0}), {l1} with ε = {eps}. Equal logits (m = 0) give {lnV} = ln 15. With ε = {eps} the lowest loss on the curve is {floor}, at m ≈ {mFloor}.',
   chartLoss: 'Cross-entropy against the margin m',
   axisMargin: 'margin m (logit of the truth − the others)',
   axisLoss: 'loss (nats)',
   seriesEps0: 'ε = 0',
   seriesEps: 'ε = {eps}',
   colMargin: 'm',
+  perplexity: `<p><strong>Perplexity</strong> is the same loss on another scale: the exponential of the mean cross-entropy, in nats per graded token,</p>
+$$\\mathrm{PPL} = \\exp\\Bigl(\\frac1N\\sum_{i=1}^{N} -\\ln p_{y_i}\\Bigr) = e^{\\mathcal{L}}.$$
+<p>Read it as a number of choices. A model that spreads its probability evenly over $k$ tokens has loss $\\ln k$ and perplexity $k$. So a uniform guess over the $V = 15$ characters has perplexity 15, and a perfect model has 1. Three conventions matter. The mean is taken over the tokens first and exponentiated once; it is not the mean of each token’s $1/p$. The loss must be in nats: a loss in bits is raised as $2^{\\mathcal{L}}$, which gives the same number. And only a plain cross-entropy has a perplexity: with label smoothing the training loss also scores the spread-out target, so its exponential is not one. The held-out losses below are always measured without smoothing and without dropout. Beside the plain losses in this chapter (the one prediction in the figure above, the runs’ first and last steps, the held-out results) you will find their perplexity $e^{\\mathcal{L}}$, computed from the engine’s loss.</p>`,
 
   // ---- 2. teacher forcing ----
   hTeacher: 'Teacher forcing: the decoder is fed the truth',
@@ -44,18 +47,31 @@ $$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
   schedule: `<p>The optimiser (AdamW here) moves each weight by roughly the learning rate per step. This trainer does not keep the rate fixed: it <strong>warms up</strong> linearly over the first $W$ steps, from $\\eta_\\text{peak}/W$ at the first step (step 0: it never takes a step of size 0) to the peak at step $W - 1$, then <strong>decays</strong> to a floor (a tenth of the peak) by the last step of the schedule:</p>
 $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] \\eta_\\text{floor} + (\\eta_\\text{peak}-\\eta_\\text{floor})\\,\\tfrac12\\bigl(1+\\cos \\pi\\,\\tfrac{s-W}{S-W}\\bigr) & \\text{after (cosine)}\\end{cases}$$
 <p>Why warm up? At the start Adam’s estimates of each gradient’s size come from one or two batches and are poor, and the randomly initialised model’s gradients are large and erratic; full-size steps then can throw the weights somewhere they take long to recover from. Why decay? Late in training, smaller steps let the weights settle into a minimum instead of bouncing around it. The curve is drawn by the engine’s own schedule function (<code>train/lr_schedule.h</code>), the one every training step calls.</p>`,
-  figSchedule: 'The trainer’s learning rate at every step of a schedule of $S$ = {total} steps with peak {peak}, for your warm-up and decay.',
+  scheduleOriginal: `<p>The original Transformer (Vaswani et al., 2017) used another schedule, with no peak to set and no end:</p>
+$$\\eta_n = d_\\text{model}^{-0.5}\\cdot\\min\\bigl(n^{-0.5},\\; n\\,W^{-1.5}\\bigr)$$
+<p>Its steps are counted from $n = 1$. Below, its step $n$ is drawn at this trainer’s step $s = n - 1$, so both curves start at step 0. For $n \\le W$ the second term is the smaller one, and the rate climbs in a straight line; after $n = W$ it falls as $1/\\sqrt{n}$, for ever.</p>
+<p>The warm-up is the same line as this trainer’s: it starts at $d_\\text{model}^{-0.5}W^{-1.5}$, which is the peak divided by $W$, and reaches the peak $d_\\text{model}^{-0.5}W^{-0.5}$ at $n = W$. What differs is the peak and the decay. The formula ties the peak to the width and to the warm-up (a wider model, or a longer warm-up, gets a lower peak), and its decay has no floor and no last step. The paper used $d_\\text{model} = 512$ and $W = 4000$, a peak of about $7.0\\cdot10^{-4}$ at step 4,000, with Adam’s $\\beta_2 = 0.98$ and $\\epsilon = 10^{-9}$: the same Adam settings this trainer uses. The second chart is the paper’s formula evaluated in the page for your $W$ and $d_\\text{model}$; the engine’s trainer has no such schedule to call.</p>`,
+  figSchedule: 'This trainer’s learning rate at every step of a schedule of $S$ = {total} steps with peak {peak}, for your warm-up and decay, from the engine’s schedule function; beside it, the original Transformer’s rate for the same warm-up and your $d_\\text{model}$, from the paper’s formula evaluated in the page. The vertical lines mark step $W - 1$, where both reach their peak.',
   schWarmup: 'Warm-up W: {w} steps',
   schDecay: 'Decay',
   decCosine: 'cosine',
   decLinear: 'linear',
   decConstant: 'constant',
   chartLr: 'Learning rate against step',
+  chartLrTrainer: 'This trainer (peak {peak})',
+  chartLrOriginal: 'The original Transformer, d_model = {d}',
+  schDModel: 'd_model (original schedule)',
+  seriesTrainer: 'trainer',
+  seriesOriginal: 'original',
+  schOrigReadout: 'Step 0 (the paper’s n = 1) uses {first}, the peak divided by W; the peak {peak} is reached at step {wm1} (n = W = {w}); the last step uses {last}.',
+  schOrigReadoutNoWarm: 'With W = 0 there is no warm-up: step 0 (n = 1) takes the largest step of all, d_model^−0.5 = {first}; the last step uses {last}.',
+  colLrOriginal: 'original (d_model = {d})',
   axisStep: 'step',
   axisLr: 'learning rate',
+  axisLrMilli: 'learning rate (× 10⁻³)',
   schReadout: 'Step 0 uses {first}; the peak {peak} is reached at step {w}; the last step uses {last}.',
   colStep: 'step',
-  colLr: 'learning rate',
+  colLr: 'this trainer',
 
   // ---- 4. experiments ----
   hExperiments: 'Three experiments: warm-up, label smoothing, clipping',
@@ -80,11 +96,14 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   chartExpNorm: 'Gradient norm before clipping against step, two runs',
   axisGradNorm: '‖g‖ before clipping',
   expProgress: 'Trained {done} of {total} steps per run.',
-  expFirst: 'The first step’s loss: {a} and {b} — both close to ln 15 = {lnV}, as an untrained model should be.',
+  expFirst: 'The first step’s loss: {a} and {b} — both close to ln 15 = {lnV}, as an untrained model should be (perplexity {pa} and {pb}; a uniform guess over the 15 characters has 15).',
+  expLast: 'At step {step}: training loss {a} for A (perplexity {pa}) and {b} for B (perplexity {pb}).',
+  pplSmoothed: 'none: the loss is smoothed',
   tExp: 'Held-out results after training',
   colRun: 'run',
   colTrainLoss: 'last training loss',
   colHeldLoss: 'held-out loss',
+  colHeldPpl: 'held-out perplexity',
   colTokAcc: 'held-out token accuracy',
   colSeqAcc: 'held-out exact answers',
   colMaxNorm: 'largest ‖g‖',
@@ -143,13 +162,16 @@ $$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
   figLoss: '引擎计算的一次预测（V = 15）的交叉熵，随正确词元的 logit 差距 $m$ 变化：一条不做标签平滑，一条用你选的 $\\varepsilon$。$m = 0$ 时两者都等于 $\\ln 15$；不平滑时损失一路降向 0，平滑后曲线有一个最低点，之后反而回升。',
   lossMargin: '正确词元的差距 m：{m}',
   lossEps: '标签平滑 ε',
-  lossReadout: 'm = {m} 时：不平滑的损失 {l0}，ε = {eps} 时 {l1}。logit 全相等（m = 0）时为 {lnV} = ln 15。ε = {eps} 时曲线上的最低损失是 {floor}，出现在 m ≈ {mFloor}。',
+  lossReadout: 'm = {m} 时：不平滑的损失 {l0}（困惑度 {p0}），ε = {eps} 时 {l1}。logit 全相等（m = 0）时为 {lnV} = ln 15。ε = {eps} 时曲线上的最低损失是 {floor}，出现在 m ≈ {mFloor}。',
   chartLoss: '交叉熵随差距 m 的变化',
   axisMargin: '差距 m（正确词元的 logit − 其余）',
   axisLoss: '损失（nat）',
   seriesEps0: 'ε = 0',
   seriesEps: 'ε = {eps}',
   colMargin: 'm',
+  perplexity: `<p><strong>困惑度</strong>（perplexity）是换了一种刻度的同一个损失：把每个评分词元的平均交叉熵（以 nat 为单位）取指数，</p>
+$$\\mathrm{PPL} = \\exp\\Bigl(\\frac1N\\sum_{i=1}^{N} -\\ln p_{y_i}\\Bigr) = e^{\\mathcal{L}}.$$
+<p>可以把它读成“相当于在几个选项之间犹豫”。一个把概率平均分给 $k$ 个词元的模型，损失是 $\\ln k$，困惑度就是 $k$。所以在 $V = 15$ 个字符里均匀地猜，困惑度是 15；完美的模型是 1。有三条约定要分清。先对所有词元求平均，再取一次指数，而不是对每个词元的 $1/p$ 求平均。损失要以 nat 为单位：以比特为单位的损失要算 $2^{\\mathcal{L}}$，得到的是同一个数。只有普通的交叉熵才谈得上困惑度：用了标签平滑，训练损失里还包含对分散目标的评分，它的指数就不是困惑度了。下面的保留集损失一律不带平滑、也不带 dropout。本章给出普通损失的地方（上图中的那一次预测、两次运行的第一步和最后一步、保留集结果），旁边都附上由引擎所算损失得到的困惑度 $e^{\\mathcal{L}}$。</p>`,
 
   hTeacher: '教师强制：解码器吃的是标准答案',
   teacher: `<p>解码器根据第 $0\\ldots t$ 个词元预测第 $t+1$ 个。<strong>训练时</strong>，前面这些词元用的是数据里的<em>真实</em>词元，哪怕模型自己会预测成别的——这就是<em>教师强制</em>（teacher forcing）。这样一次前向传播就能给所有位置评分（因果掩码保证每个位置看不到自己的答案），而且某一位出错也不会污染下一位的输入。</p>
@@ -171,18 +193,31 @@ $$\\mathcal{L} = -\\log p_y = \\log\\sum_c e^{z_c} - z_y,$$
   schedule: `<p>优化器（这里是 AdamW）每一步大约按学习率的幅度移动每个权重。本训练器的学习率不是固定的：前 $W$ 步线性<strong>预热</strong>：第一步（第 0 步）就是 $\\eta_\\text{peak}/W$（从不走大小为 0 的一步），到第 $W - 1$ 步达到峰值，之后在整个计划的最后一步前<strong>衰减</strong>到下限（峰值的十分之一）：</p>
 $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] \\eta_\\text{floor} + (\\eta_\\text{peak}-\\eta_\\text{floor})\\,\\tfrac12\\bigl(1+\\cos \\pi\\,\\tfrac{s-W}{S-W}\\bigr) & \\text{之后（余弦）}\\end{cases}$$
 <p>为什么要预热？一开始，Adam 对每个梯度大小的估计只来自一两个批次，很不可靠；随机初始化的模型梯度又大又乱，这时迈满步长，可能把权重甩到很难恢复的地方。为什么要衰减？训练后期步子小一些，权重才能在极小值附近稳定下来，而不是来回震荡。下面的曲线由引擎自己的学习率函数（<code>train/lr_schedule.h</code>）画出，训练的每一步调用的正是它。</p>`,
-  figSchedule: '训练器在一个共 $S$ = {total} 步、峰值 {peak} 的计划中每一步的学习率，预热与衰减方式由你选择。',
+  scheduleOriginal: `<p>原始 Transformer（Vaswani 等，2017）用的是另一种学习率计划，既没有要设定的峰值，也没有终点：</p>
+$$\\eta_n = d_\\text{model}^{-0.5}\\cdot\\min\\bigl(n^{-0.5},\\; n\\,W^{-1.5}\\bigr)$$
+<p>它的步数从 $n = 1$ 数起。下图把它的第 $n$ 步画在本训练器的第 $s = n - 1$ 步上，这样两条曲线都从第 0 步开始。$n \\le W$ 时第二项较小，学习率沿直线上升；过了 $n = W$，就按 $1/\\sqrt{n}$ 一直降下去。</p>
+<p>它的预热和本训练器的是同一条直线：起点是 $d_\\text{model}^{-0.5}W^{-1.5}$，正是峰值除以 $W$，到 $n = W$ 时达到峰值 $d_\\text{model}^{-0.5}W^{-0.5}$。不同的是峰值和衰减。公式把峰值跟模型宽度和预热长度绑在一起（模型越宽、预热越长，峰值越低），衰减则既没有下限，也没有最后一步。论文用的是 $d_\\text{model} = 512$、$W = 4000$，峰值约为 $7.0\\cdot10^{-4}$，出现在第 4000 步；Adam 取 $\\beta_2 = 0.98$、$\\epsilon = 10^{-9}$，本训练器用的也是这组 Adam 设置。第二张图是按论文公式在页面里算出来的，预热步数 $W$ 和 $d_\\text{model}$ 由你选；引擎的训练器里没有这种计划可以调用。</p>`,
+  figSchedule: '本训练器在一个共 $S$ = {total} 步、峰值 {peak} 的计划中每一步的学习率，预热与衰减方式由你选择，由引擎的学习率函数算出；旁边是同样的预热步数、你选的 $d_\\text{model}$ 下原始 Transformer 的学习率，由论文的公式在页面里算出。竖线标出第 $W - 1$ 步，两者都在这一步达到峰值。',
   schWarmup: '预热 W：{w} 步',
   schDecay: '衰减方式',
   decCosine: '余弦',
   decLinear: '线性',
   decConstant: '不衰减',
   chartLr: '学习率随步数的变化',
+  chartLrTrainer: '本训练器（峰值 {peak}）',
+  chartLrOriginal: '原始 Transformer，d_model = {d}',
+  schDModel: 'd_model（原始计划）',
+  seriesTrainer: '本训练器',
+  seriesOriginal: '原始计划',
+  schOrigReadout: '第 0 步（论文中的 n = 1）用 {first}，即峰值除以 W；第 {wm1} 步（n = W = {w}）达到峰值 {peak}；最后一步用 {last}。',
+  schOrigReadoutNoWarm: 'W = 0 时没有预热：第 0 步（n = 1）的步子最大，为 d_model^−0.5 = {first}；最后一步用 {last}。',
+  colLrOriginal: '原始计划（d_model = {d}）',
   axisStep: '步数',
   axisLr: '学习率',
+  axisLrMilli: '学习率（× 10⁻³）',
   schReadout: '第 0 步用 {first}；第 {w} 步达到峰值 {peak}；最后一步用 {last}。',
   colStep: '步数',
-  colLr: '学习率',
+  colLr: '本训练器',
 
   hExperiments: '三个实验：预热、标签平滑、梯度裁剪',
   experiments: `<p>每个实验训练<strong>两个</strong>只差一个设置的模型：种子相同，所以初始权重相同，批次及其顺序也相同。引擎在页面的 worker 里训练它们，每次几步，曲线随之增长。模型：纯解码器，2 层、2 个头，$d_\\text{model} = 32$，任务是把最多 6 位数字倒序，批大小 16，共 {steps} 步。训练结束后，两个模型都在从未训练过的保留提示上评估。</p>
@@ -206,11 +241,14 @@ $$\\eta_s = \\begin{cases}\\eta_\\text{peak}\\,\\dfrac{s+1}{W} & s < W\\\\[4pt] 
   chartExpNorm: '两次运行裁剪前的梯度范数随步数的变化',
   axisGradNorm: '裁剪前的 ‖g‖',
   expProgress: '每次运行已训练 {done} / {total} 步。',
-  expFirst: '第一步的损失：{a} 和 {b}——都接近 ln 15 = {lnV}，未训练的模型理应如此。',
+  expFirst: '第一步的损失：{a} 和 {b}——都接近 ln 15 = {lnV}，未训练的模型理应如此（困惑度 {pa} 和 {pb}；在 15 个字符里均匀瞎猜，困惑度是 15）。',
+  expLast: '第 {step} 步：A 的训练损失 {a}（困惑度 {pa}），B 的 {b}（困惑度 {pb}）。',
+  pplSmoothed: '无：这是平滑后的损失',
   tExp: '训练后在保留集上的结果',
   colRun: '运行',
   colTrainLoss: '最后的训练损失',
   colHeldLoss: '保留集损失',
+  colHeldPpl: '保留集困惑度',
   colTokAcc: '保留集词元准确率',
   colSeqAcc: '保留集完全正确率',
   colMaxNorm: '最大 ‖g‖',
