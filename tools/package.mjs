@@ -1,6 +1,7 @@
 // Builds the npm package in package/ (npm pack package/ then makes the tarball):
 //   dist/browser.js  the Engine for a page (its worker dist/worker.js, the .wasm in dist/wasm/)
 //   dist/elements.js the custom elements (<tfp-model>, <tfp-attention>, …), on the same engine
+//   dist/vite.js     a Vite plugin for pages that use it (models copied, no pre-bundling)
 //   dist/node.js     the same Engine in Node, its worker a thread (dist/node_worker.js)
 //   dist/index.d.ts  the types (web/src/engine's, emitted by tsc)
 //   models/          the shipped models
@@ -48,13 +49,14 @@ await build({
   input: {
     browser: `${out}src/browser.mjs`,
     elements: `${out}src/elements.mjs`,
+    vite: `${out}src/vite.mjs`,
     worker: `${root}web/src/engine/worker.ts`,
     node: `${out}src/node.mjs`,
     node_worker: `${out}src/node_worker.mjs`,
   },
   platform: 'browser',  // hash-wasm's browser build; node: imports stay imports
   plugins: [packagePaths],
-  output: { dir: `${out}dist`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js', minify: true },
+  output: { dir: `${out}dist`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
   logLevel: 'warn',
 });
 await mkdir(`${out}dist/wasm`, { recursive: true });
@@ -83,6 +85,11 @@ await writeFile(`${out}dist/index.d.ts`, [
   '',
 ].join('\n'));
 await writeFile(`${out}dist/elements.d.ts`, "export * from './types/elements/index';\n");
+await writeFile(`${out}dist/vite.d.ts`, [
+  '/** The Vite plugin for pages that use the package (copies the shipped models named). */',
+  "export default function transformerPlayground(options?: { models?: string[] }): { name: 'transformer-playground' } & Record<string, unknown>;",
+  '',
+].join('\n'));
 
 // The shipped models.
 await rm(`${out}models`, { recursive: true, force: true });

@@ -7,12 +7,12 @@
 // error or CSP violation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
-import { installPackage, ROOT } from './installed.mjs';
+import { installPackage, run, ROOT } from './installed.mjs';
 import { serveFolder } from './static_server.mjs';
 
 const TEXT = 'the jury said that the city';
@@ -65,7 +65,8 @@ async function openPage(url) {
 /** Waits until `selector`'s element shows numbers (its `shown`, as plain arrays) that pass
  *  `ok`, and returns them. (The page's policy forbids evaluating strings: `ok` runs here.) */
 async function shownOf(page, selector, ok = () => true) {
-  for (;;) {
+  // A guard against a hang, not a measure: the page either shows it or the test says so.
+  for (const until = Date.now() + 120_000; Date.now() < until;) {
     const v = await page.evaluate((s) => {
       const x = document.querySelector(s)?.shown;
       return x ? JSON.parse(JSON.stringify(x, (k, y) => (ArrayBuffer.isView(y) ? Array.from(y) : y))) : null;
@@ -73,6 +74,8 @@ async function shownOf(page, selector, ok = () => true) {
     if (v && ok(v)) return v;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const why = await page.evaluate((s) => document.querySelector(s)?.shadowRoot?.textContent ?? 'no element', selector);
+  throw new Error(`${selector} never showed what the test waits for; it says: ${why.slice(0, 300)}`);
 }
 
 for (const isolated of [false, true]) {
@@ -131,3 +134,30 @@ for (const isolated of [false, true]) {
     }
   });
 }
+
+test('the Vite example, built by Vite in the outside project, draws the engine\'s numbers and asks the same engine itself', async () => {
+  const dir = join(installed.project, 'vite-example');
+  await mkdir(dir);
+  for (const f of ['index.html', 'main.js', 'vite.config.js']) await copyFile(`${ROOT}examples/vite/${f}`, join(dir, f));
+  await run(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'error'], { cwd: dir });
+  const server = await serveFolder(join(dir, 'dist'), { isolated: true });
+  try {
+    const { page, problems } = await openPage(server.url);
+    const want = reference(TEXT, 1, 1);
+    const grid = await shownOf(page, 'tfp-attention', (v) => v.view === 'grid');
+    const { ids } = api.tokenize(model, TEXT);
+    const all = api.forward(model, ids, { attention: true });
+    grid.data.forEach((layer, l) => close(layer, Array.from(all[`dec.${l}.attn.probs`].data), `layer ${l + 1}`));
+    assert.deepEqual((await shownOf(page, 'tfp-tokens')).ids, want.ids);
+    await page.waitForFunction(() => document.getElementById('summary').textContent !== '');
+    assert.match(await page.locator('#summary').textContent(), new RegExp(`^\\w+ on [2-4] thread\\(s\\): ${want.ids.length} tokens$`));
+    // Typing in the page's own input redraws the elements.
+    await page.locator('#text').fill('the city');
+    assert.deepEqual((await shownOf(page, 'tfp-tokens', (v) => v.ids.length === reference('the city', 1, 1).ids.length)).ids, reference('the city', 1, 1).ids);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
+
