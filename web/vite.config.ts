@@ -26,8 +26,18 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+// The pages import the engine and the elements by the package's name, as an outside page
+// does (package/): the same entry files the package is built from.
+const packageSrc = fileURLToPath(new URL('../package/src/', import.meta.url));
+
 export default defineConfig({
   base: './',
+  resolve: {
+    alias: [
+      { find: /^transformer-playground$/, replacement: `${packageSrc}browser.mjs` },
+      { find: /^transformer-playground\/elements$/, replacement: `${packageSrc}elements.mjs` },
+    ],
+  },
   // Production builds: sw.js precaches the build so every page works offline.
   // Every page, built or served: one Content-Security-Policy (plugins/csp_plugin.ts).
   // Production builds: the playground's main.ts is fetched with its entry (plugins/preload_plugin.ts).

@@ -12,7 +12,7 @@
 //   const ch = startChapter('softmax', TEXT);
 //   const s = ch.section('hWhy'); ch.prose(s, 'why');
 //   const fig = ch.figure(s, { caption: 'figCaption', table: (host) => ... });
-import { Engine, type Model } from '../engine/engine';
+import { Engine, type Model } from 'transformer-playground';
 import { bindAttr, bindText, locale, onLocaleChange, t as siteText, withLang, type Locale, type MessageKey } from '../i18n/i18n';
 import { CATALOG } from '../shell/catalog';
 import { siteRoot } from '../shell/site_nav';

@@ -9,7 +9,7 @@
 // computed again with the reader's text and view kept; if the engine stops too often to
 // be restarted, that the page must be reloaded. document.body.dataset.engineRestarts
 // counts the restarts whose reload finished (tests wait on it).
-import type { Engine, RestartEvent } from '../engine/engine';
+import type { Engine, RestartEvent } from 'transformer-playground';
 import { onLocaleChange, t } from '../i18n/i18n';
 
 export interface RestartOptions {

@@ -2,7 +2,7 @@
 // (in its worker) for one multi-head self-attention block over the words and draws each
 // head's weights. All numbers come from the engine; this file only wires the page.
 import { onThemeChange } from '../../widgets/theme';
-import { Engine, EngineError, type AttentionResult } from '../../engine/engine';
+import { Engine, EngineError, type AttentionResult } from 'transformer-playground';
 import { onLocaleChange, t, withLang } from '../../i18n/i18n';
 import { HeadGrid } from '../../widgets/head_grid';
 import { TokenStrip } from '../../widgets/token_strip';

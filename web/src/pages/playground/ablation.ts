@@ -9,7 +9,7 @@
 // URL text: "set.layer.head=factor" entries, 1-based, sorted, comma-separated, e.g.
 // "dec.1.2=0,enc.2.1=0.5"; factor 1 is never written.
 import { bindText, t as tr } from '../../i18n/i18n';
-import type { Model } from '../../engine/engine';
+import type { Model } from 'transformer-playground';
 import type { HeadMaskEffect, HeadMaskEntry, ModelInfo } from '../../engine/messages';
 import { visibleToken } from '../../widgets/token_text';
 import type { AttentionFamily } from './inspector';

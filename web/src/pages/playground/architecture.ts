@@ -5,7 +5,7 @@
 // vectors), how many query heads share how many key/value heads, the head size, the
 // score scale, the norms and residual form, which layers are local and with what window,
 // and the soft-caps. Values are shown as the engine reports them; nothing is computed.
-import type { Model } from '../../engine/engine';
+import type { Model } from 'transformer-playground';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { machinery } from '../../widgets/attention_masks';
 

@@ -1,5 +1,5 @@
 // What the playground lets tests (and curious users) read back: window.tfpPlay.
-import type { Model } from '../../engine/engine';
+import type { Model } from 'transformer-playground';
 import type { MemoryEstimate } from '../../engine/checkpoint_memory';
 import type { EngineInfo } from '../../engine/messages';
 import type { Shown } from './inspector';

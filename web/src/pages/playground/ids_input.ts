@@ -4,7 +4,7 @@
 // token strip, the maps' labels and the drill-down. Nothing is computed here: the ids are
 // read as typed and checked against the vocabulary size the engine reports; every number
 // after that is the engine's.
-import type { Model, TokenizeResult } from '../../engine/engine';
+import type { Model, TokenizeResult } from 'transformer-playground';
 import { t } from '../../i18n/i18n';
 
 /** True for a model that reads token ids but came without a tokenizer (and without the

@@ -18,7 +18,7 @@ import { causalMask, localMask } from '../../widgets/attention_masks';
 import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
 import { DrillDown, drillPanels } from './drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
-import type { Engine } from '../../engine/engine';
+import type { Engine } from 'transformer-playground';
 import type { AttnSet, PlayState, View } from './state';
 
 /** One family of attention maps of a forward pass (e.g. every decoder self-attention). */

@@ -3,7 +3,7 @@
 // engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
 import { onThemeChange } from '../../widgets/theme';
-import { Engine, type ForwardResult, type LoadProgress, type Model, type TokenizeResult, type TranslateResult } from '../../engine/engine';
+import { Engine, type ForwardResult, type LoadProgress, type Model, type TokenizeResult, type TranslateResult } from 'transformer-playground';
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';

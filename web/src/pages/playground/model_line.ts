@@ -1,7 +1,7 @@
 // The line under the model picker that says what the open model is ("GPT-2, decoder-only,
 // 2 layers, 4 heads, …"), in the page's language, from the engine's info.
 import { t, type MessageKey } from '../../i18n/i18n';
-import type { Model } from '../../engine/engine';
+import type { Model } from 'transformer-playground';
 import { groupDigits } from '../../widgets/number_matrix';
 import { moduleName, torchModule } from './vectors';
 

@@ -6,7 +6,7 @@
 // tfp_model_fill_mask); an encoder–decoder translates with a beam size. Probabilities come from the engine's sampler (the generator's per-step
 // top list), never from a softmax here. Text goes in with textContent only.
 import { perTokenTable } from './per_token_table';
-import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from '../../engine/engine';
+import type { Model, ModelInfo, TokenizeResult, TranslateResult, ForwardResult } from 'transformer-playground';
 import { bindAttr, bindText, setLabelText, t as tr, type Label, type MessageKey } from '../../i18n/i18n';
 import type { FillMaskResult, TokenChoice } from '../../engine/messages';
 import { ProbBars } from '../../widgets/prob_bars';

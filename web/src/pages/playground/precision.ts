@@ -4,7 +4,7 @@
 // forward pass's time in the worker. The first load of a model is as its file stores it; the
 // switch then shows what that is.
 import { t } from '../../i18n/i18n';
-import type { Model } from '../../engine/engine';
+import type { Model } from 'transformer-playground';
 import { PRECISIONS, type Precision } from './state';
 
 const megabytes = (bytes: number): string =>

@@ -7,7 +7,7 @@
 // the length of each output vector (from the engine): there is no head, so nothing is
 // "predicted". This file builds those controls and that table; the worker asks the engine
 // for the vectors and the pass (engine/embeddings.ts). No maths here.
-import type { ForwardEmbeddingsArgs, ForwardEmbeddingsResult, ModelInfo } from '../../engine/engine';
+import type { ForwardEmbeddingsArgs, ForwardEmbeddingsResult, ModelInfo } from 'transformer-playground';
 import { bindAttr, bindText, t as tr, type MessageKey } from '../../i18n/i18n';
 import { visibleToken } from '../../widgets/token_text';
 import type { AttentionFamily } from './inspector';

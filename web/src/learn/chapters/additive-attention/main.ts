@@ -8,7 +8,7 @@
 // Every number shown comes from the engine (learn_calls/additive.ts →
 // src/api/tfp_learn_additive_api.h); this file arranges inputs and draws what comes back.
 // window.tfpLearn.state holds the inputs and the engine's last results (tests read it).
-import type { Engine, Model } from '../../../engine/engine';
+import type { Engine, Model } from 'transformer-playground';
 import type { AdditiveResult, GruStepsResult } from '../../../engine/learn_calls/additive';
 import type { FloatTensor } from '../../../engine/messages';
 import { onLocaleChange, type Label } from '../../../i18n/i18n';

@@ -4,7 +4,7 @@
 // for every position the final hidden rows of A and B are compared: bit-identical before
 // the first differing token. The mistake box "the mask hides rows" shows the engine's
 // first and last rows of that map. Legend: T tokens, C = d_model, H heads.
-import type { FloatTensor } from '../../../engine/engine';
+import type { FloatTensor } from 'transformer-playground';
 import type { Chapter } from '../../chapter';
 import { fixed } from '../../format';
 import { el } from '../../../widgets/dom';

@@ -9,7 +9,7 @@
 // The mistake box "keys come from the decoder" shows the shapes of the engine's tensors
 // for the same run (model.forward with tgtIds): dec.i.attn.probs T×T, dec.i.cross.probs T×S.
 // Legend: T decoder steps (output characters + the end mark), S source characters, H heads.
-import type { TranslateResult } from '../../../engine/engine';
+import type { TranslateResult } from 'transformer-playground';
 import type { Chapter } from '../../chapter';
 import { fixed, listSep } from '../../format';
 import { el } from '../../../widgets/dom';

@@ -4,7 +4,7 @@
 // columns, in every row); the padded sentence's real outputs against the same sentence
 // run alone; the mistake box "the padding mask zeroes the padded rows" with the engine's
 // first padded row. Legend: T tokens after padding, C = d_model = 8, H = 2 heads.
-import type { AttentionResult } from '../../../engine/engine';
+import type { AttentionResult } from 'transformer-playground';
 import { Heatmap } from '../../../widgets/heatmap';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { onThemeChange } from '../../../widgets/theme';

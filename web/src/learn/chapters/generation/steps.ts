@@ -8,7 +8,7 @@
 // (answered by generating), the mistake "temperature 0 divides by zero" (the engine's q
 // at shrinking temperatures) and the playground link.
 // Legend: P prompt tokens, V vocabulary size.
-import type { GeneratedToken, Model } from '../../../engine/engine';
+import type { GeneratedToken, Model } from 'transformer-playground';
 import type { SamplingProbsResult } from '../../../engine/learn_calls/generation';
 import { ProbBars } from '../../../widgets/prob_bars';
 import { proseHtml } from '../../maths';

@@ -2,7 +2,7 @@
 // arrangement of per-head rows (data movement, no maths). The controls, formats and
 // tables every chapter uses come from the shell (chapter.ts, format.ts, widgets/tables.ts).
 import type { Chapter } from '../../chapter';
-import type { FloatTensor } from '../../../engine/engine';
+import type { FloatTensor } from 'transformer-playground';
 import type { TEXT } from './text';
 
 export type Key = keyof typeof TEXT.en;

@@ -5,7 +5,7 @@
 // block's output after W_O; the mistake box "each head sees only part of the tokens".
 // Legend: T tokens, C = d_model, H heads, D = d_k = C/H.
 import { proseHtml } from '../../maths';
-import type { AttentionResult } from '../../../engine/engine';
+import type { AttentionResult } from 'transformer-playground';
 import { HeadGrid } from '../../../widgets/head_grid';
 import { NumberMatrix, formatNumber } from '../../../widgets/number_matrix';
 import { onThemeChange } from '../../../widgets/theme';

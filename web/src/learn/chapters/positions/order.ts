@@ -3,7 +3,7 @@
 // on a shuffle of them; each row of the second output is a row of the first, moved. The
 // page only compares the two engine results (the largest difference, a check, no maths of
 // the model). Legend: T tokens, C = d_model.
-import type { AttentionResult } from '../../../engine/engine';
+import type { AttentionResult } from 'transformer-playground';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { el } from '../../../widgets/dom';
 import { numberTable } from '../../../widgets/tables';

@@ -7,7 +7,7 @@
 // The page writes Q = X W_Q with W_Q of shape (d_model, d_k), as the literature does; the
 // engine takes nn.Linear's (out, in) layout, so the weights cross transposed (a layout
 // change, no arithmetic). W_O is the identity, so the block's output is Z = A V itself.
-import type { AttentionResult } from '../../../engine/engine';
+import type { AttentionResult } from 'transformer-playground';
 import { locale } from '../../../i18n/i18n';
 import { formatNumber, NumberMatrix } from '../../../widgets/number_matrix';
 import { startChapter } from '../../chapter';

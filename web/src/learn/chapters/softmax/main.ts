@@ -6,7 +6,7 @@
 // inputs and draws what comes back.
 //
 // window.tfpLearn.state holds the inputs and the engine's last results (tests read it).
-import type { Engine } from '../../../engine/engine';
+import type { Engine } from 'transformer-playground';
 import type { SoftmaxRowResult } from '../../../engine/learn_calls/softmax';
 import { LineChart } from '../../../widgets/line_chart';
 import { NumberMatrix } from '../../../widgets/number_matrix';

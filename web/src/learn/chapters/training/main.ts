@@ -15,7 +15,7 @@
 //   dropout        two trainers, dropout 0 against the reader's p (tfp_trainer_* option
 //                  "dropout"), the same way.
 // window.tfpLearn.state: loss, teacher, schedule, experiments, dropout (tests read them back).
-import type { Engine } from '../../../engine/engine';
+import type { Engine } from 'transformer-playground';
 import type { TeacherForcingResult, TrainerEval } from '../../../engine/learn_calls/training';
 import { el } from '../../../widgets/dom';
 import { LineChart, type Series } from '../../../widgets/line_chart';

@@ -12,7 +12,7 @@ import type { TimingRow } from '../../../engine/learn_calls/timing';
 import { el } from '../../../widgets/dom';
 import { textTable } from '../../../widgets/tables';
 import { num } from '../../format';
-import type { Model } from '../../../engine/engine';
+import type { Model } from 'transformer-playground';
 import type { TranslateResult } from '../../../engine/messages';
 import { locale } from '../../../i18n/i18n';
 import { Heatmap } from '../../../widgets/heatmap';
