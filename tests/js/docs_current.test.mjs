@@ -1,5 +1,8 @@
 // The documentation in the repository stays true to it (no build needed):
 //   - docs/c_api.md is exactly what tools/gen_c_api_doc.mjs writes from src/api/tfp_*api.h;
+//   - docs/js_api.md is what tools/gen_js_api_doc.mjs writes from web/src/engine/*.ts and
+//     package/, and docs/elements.md what tools/gen_elements_doc.mjs writes from
+//     web/src/elements/ (both read the sources: no build, no WASM module needed);
 //   - every relative markdown link in README.md and docs/*.md points at a file or folder of
 //     the repository (not outside it, not a gitignored build output), and a #fragment at a
 //     heading of the target page;
@@ -13,6 +16,8 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { generate, slug } from '../../tools/gen_c_api_doc.mjs';
+import { generate as generateJsApi } from '../../tools/gen_js_api_doc.mjs';
+import { generate as generateElements } from '../../tools/gen_elements_doc.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DOCS = join(ROOT, 'docs');
@@ -86,15 +91,37 @@ function linkProblem(page, target) {
   return null;
 }
 
-test('docs/c_api.md is what tools/gen_c_api_doc.mjs writes from the headers', () => {
-  const want = generate();
-  const got = existsSync(join(DOCS, 'c_api.md')) ? read('docs/c_api.md') : '';
+/** Fails unless docs/`page` is `want`, naming the first line that differs and the script to run. */
+function assertGenerated(page, want, script) {
+  const got = existsSync(join(DOCS, page)) ? read(`docs/${page}`) : '';
   if (got === want) return;
   const a = got.split('\n'), b = want.split('\n');
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
-  assert.fail(`docs/c_api.md is out of date (first difference at line ${i + 1}: ` +
-              `${JSON.stringify(a[i] ?? '')} vs ${JSON.stringify(b[i] ?? '')}); run node tools/gen_c_api_doc.mjs`);
+  assert.fail(`docs/${page} is out of date (first difference at line ${i + 1}: ` +
+              `${JSON.stringify(a[i] ?? '')} vs ${JSON.stringify(b[i] ?? '')}); run node ${script}`);
+}
+
+test('docs/c_api.md is what tools/gen_c_api_doc.mjs writes from the headers', () => {
+  assertGenerated('c_api.md', generate(), 'tools/gen_c_api_doc.mjs');
+});
+
+test('docs/js_api.md is what tools/gen_js_api_doc.mjs writes from the engine\'s sources', () => {
+  const want = generateJsApi();
+  // A few entries the page must hold whatever the comments say.
+  for (const name of ['Engine.load', 'Model.forward', 'Model.generate', 'Generation.return', 'ForwardOptions', 'HubLoadOptions', 'ModelInfo']) {
+    assert.ok(want.includes(`\`${name}\``), `the generated page names ${name}`);
+  }
+  assert.ok(!/\bEngine\.request\b|\bModel\.id\b|\bEngine\.crash\b/.test(want), 'members marked @internal are left out');
+  assertGenerated('js_api.md', want, 'tools/gen_js_api_doc.mjs');
+});
+
+test('docs/elements.md is what tools/gen_elements_doc.mjs writes from the elements\' sources', () => {
+  const want = generateElements();
+  for (const tag of ['tfp-model', 'tfp-tokens', 'tfp-next', 'tfp-attention', 'tfp-generate']) {
+    assert.ok(want.includes(`### \`<${tag}>\``), `the generated page has a section for <${tag}>`);
+  }
+  assertGenerated('elements.md', want, 'tools/gen_elements_doc.mjs');
 });
 
 test('every relative link in README.md and docs/*.md resolves inside the repository', () => {
