@@ -1,4 +1,4 @@
-// The package's entry in Node (>= 20): the same Engine as in a browser (web/src/engine/),
+// The package's entry in Node (>= 20.19): the same Engine as in a browser (web/src/engine/),
 // its worker in a worker thread, model addresses relative to the working directory (a
 // path, a file: URL or an http(s) URL; folders on disk are read from disk), Hub files in a
 // cache folder (~/.cache/transformer-playground/hub or $TFP_HUB_CACHE), the hub and token

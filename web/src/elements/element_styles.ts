@@ -1,12 +1,17 @@
 // The elements' stylesheet, shared by every shadow root: the pages' own base styles (the
-// theme's custom properties move from :root to each element's :host, so a page sets them
-// on the element or anywhere above it), plus the elements' frame. One constructed sheet,
-// adopted by each element: a strict style-src needs no exception for it.
+// theme's custom properties move from :root to each element's :host: a page restyles an
+// element with a rule on the element itself, e.g. `tfp-attention { --accent: teal }`, which
+// wins over :host; a value set further up does not reach it), plus the elements' frame.
+// One constructed sheet, adopted by each element: a strict style-src needs no exception.
+// The theme: the element's theme attribute, else a data-theme above it (our pages' switch;
+// :host-context, where the browser has it), else the system's.
 import baseCss from '../styles/base.css?inline';
 
 const OWN = `
 :host { display: block; color: var(--fg); font-family: inherit; margin: 0.5rem 0; }
 :host([hidden]) { display: none; }
+:host-context([data-theme="light"]) { color-scheme: light; }
+:host-context([data-theme="dark"]) { color-scheme: dark; }
 :host([theme="light"]) { color-scheme: light; }
 :host([theme="dark"]) { color-scheme: dark; }
 .frame { display: grid; gap: 0.4rem; }

@@ -1,6 +1,6 @@
 // <tfp-model src="brown-gpt" id="m">: a model for the views of the page. src is a shipped
 // model's name, a folder URL, or a Hugging Face Hub name ("hf:owner/name@revision");
-// precision="f16|int8" narrows the matrices as they load. Changing src opens the new model
+// precision="f32|f16|int8" holds the matrices so (narrowed as they load). Changing src opens the new model
 // (the old one stays until the new one has opened). It shows one line of status.
 //   el.model            the current load: a Promise<Model>
 //   'tfp-model-load'    { detail: { info } } once a model has opened

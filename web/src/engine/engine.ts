@@ -270,7 +270,6 @@ export class Engine implements Channel {
     throw new EngineError(`engine: unexpected reply to learn('${name}')`);
   }
 
-  /** The module's heap size (it only grows) and the live models and generators. */
   /** The engine's info as of now (`info` is as of its start). */
   async currentInfo(): Promise<EngineInfo> {
     const reply = await this.request({ kind: 'info' });
@@ -278,6 +277,7 @@ export class Engine implements Channel {
     throw new EngineError('engine: unexpected reply to info');
   }
 
+  /** The module's heap size (it only grows) and the live models and generators. */
   async memory(): Promise<{ heapBytes: number; models: number; generators: number }> {
     const reply = await this.request({ kind: 'memory' });
     if (reply.ok && reply.kind === 'memory') return reply.result;

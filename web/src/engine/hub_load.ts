@@ -26,7 +26,7 @@ export interface HubLoadOptions {
   /** The download's progress: per file and overall, bytes, rate, time left. */
   onHubProgress?: (p: HubProgressSnapshot) => void;
   /** Before any weight byte is asked for: the plan and its memory estimate in the precision
-   *  asked. Return false to stop (the load rejects with HubError 'cancelled'). Without it, a
+   *  asked. Return false to stop (the load rejects with HubError 'refused'). Without it, a
    *  checkpoint that cannot fit is refused. */
   onPlan?: (plan: HubPlan, estimate: MemoryEstimate | null) => boolean | Promise<boolean>;
   /** Where files are kept (default: this browser's origin private file system). */
