@@ -8,7 +8,7 @@ import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
 import { withParams } from '../params.mjs';
 import type { FloatTensor } from '../messages';
-import type { LearnContext } from './index';
+import type { LearnContext } from './context';
 
 export interface AdditiveArgs {
   /** (Tq, Cs) decoder states, row i the query of output step i. */

@@ -5,7 +5,7 @@
 import type { TfpModule } from '../wasm/tfp.mjs';
 import type { Calls } from '../calls';
 import { withParams } from '../params.mjs';
-import type { LearnContext } from './index';
+import type { LearnContext } from './context';
 
 /** 0 window, 1 dilated, 2 global (nn/sparse_attention.h SparseKind). */
 export type SparseKindId = 0 | 1 | 2;

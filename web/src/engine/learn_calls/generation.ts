@@ -5,7 +5,7 @@
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
 import { withParams } from '../params.mjs';
-import type { LearnContext } from './index';
+import type { LearnContext } from './context';
 
 export interface SamplingProbsArgs {
   /** (V) one position's next-token logits (a row of model.forward's logits). */

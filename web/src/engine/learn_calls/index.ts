@@ -8,6 +8,7 @@
 // Adding a call: write it in its own file here, add one line to LEARN_CALLS.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import type { Calls } from '../calls';
+import type { LearnContext } from './context';
 import { timeGruAttention } from './timing';
 import { additiveAttention, additiveGruSteps } from './additive';
 import { softmaxRow, softmaxTemperatures } from './softmax';
@@ -19,11 +20,6 @@ import { efficiencyTiming, int8Model, sparsePattern, sparseReach } from './effic
 import { alibi, positionSimilarity, relativeBias, ropeScore, sinusoidal, sinusoidalShift } from './positions';
 import { trainingCreate, trainingEvaluate, trainingFree, trainingLoss, trainingSchedule, trainingStep, trainingTeacherForcing } from './training';
 
-/** What a Learn call may need from the worker besides the module: the module pointer of
- *  a model the page loaded (args carry its page handle, Model.id). */
-export interface LearnContext {
-  modelPtr(handle: number): number;
-}
 
 /** One Learn call: marshalling only, run in the worker. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

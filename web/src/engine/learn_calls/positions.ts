@@ -8,7 +8,7 @@ import type { TfpModule } from '../wasm/tfp.mjs';
 import type { Calls } from '../calls';
 import { withParams } from '../params.mjs';
 import type { FloatTensor } from '../messages';
-import type { LearnContext } from './index';
+import type { LearnContext } from './context';
 
 /** Float32 views cut one after another out of one heap buffer, copied out. */
 function floats(m: TfpModule, ptr: number, sizes: number[]): Float32Array[] {

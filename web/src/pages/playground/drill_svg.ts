@@ -10,7 +10,7 @@ import { cssColours } from '../../widgets/theme';
 import { t as msg } from '../../i18n/i18n';
 import { SVG_NS, svgEl } from '../../widgets/svg';
 import { maxAbs } from '../../widgets/vector_bars';
-import { machineryOf, type DrillInput } from './drilldown';
+import { machineryOf, type DrillInput } from './drill_machinery';
 
 const ROW = 18;
 const STRIP_W = 150;

@@ -9,18 +9,9 @@
 import type { AttentionStepsResult } from '../../engine/messages';
 import { t as msg, type MessageKey } from '../../i18n/i18n';
 import { maxAbs, vectorBars } from '../../widgets/vector_bars';
-import type { AttentionFamily } from './inspector';
+import type { AttentionFamily } from './families';
 import { drillSvg } from './drill_svg';
-
-export interface DrillInput {
-  family: AttentionFamily;
-  layer: number;
-  head: number;
-  query: number;
-  steps: AttentionStepsResult;
-  /** A key picked in the token strip (cross-attention: a source token), marked; or null. */
-  key: number | null;
-}
+import { machineryOf, type DrillInput, type Machinery } from './drill_machinery';
 
 /** The numbers a drill-down shows, by name (for tests and export): the engine's tensors. */
 export function drillPanels(r: AttentionStepsResult): Record<string, { dims: number[]; data: Float32Array }> {
@@ -32,29 +23,6 @@ export function drillPanels(r: AttentionStepsResult): Record<string, { dims: num
     ...(r.rotaryDims !== undefined ? { rotary_dims: { dims: [1], data: Float32Array.of(r.rotaryDims) } } : {}),
     ...(r.window !== undefined ? { window: { dims: [1], data: Float32Array.of(r.window) } } : {}),
   };
-}
-
-/** What a row of the drill-down goes through, beyond q·k/√d_k + mask: read from the
- *  engine's steps (soft-cap, rotated dimensions, window) and the model's description
- *  (its own scale, how positions enter). */
-export interface Machinery {
-  /** The model's own scale (absent: 1/√d_k). */
-  ownScale: boolean;
-  softcap: number;
-  /** Dimensions RoPE rotated: 0 none, D all, between: partial. */
-  rotaryDims: number;
-  window: number;
-  /** 'alibi' | 'relative' when the bias column holds the positions, else null. */
-  biasKind: 'alibi' | 'relative' | null;
-  /** Some unmasked key has a non-zero bias. */
-  biasShown: boolean;
-}
-
-export function machineryOf(f: AttentionFamily, r: AttentionStepsResult): Machinery {
-  const kind = f.positional === 'alibi' || f.positional === 'relative' ? f.positional : null;
-  const biasShown = Array.from(r.bias.data).some((b, j) => b !== 0 && r.mask.data[j] === 0);
-  return { ownScale: f.attnScale !== undefined, softcap: r.softcap ?? 0, rotaryDims: r.rotaryDims ?? 0, window: r.window ?? 0,
-           biasKind: kind, biasShown };
 }
 
 /** The formula as this model computes it (KaTeX source). The classic form for a model

@@ -19,39 +19,8 @@ import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/mess
 import { DrillDown, drillPanels } from './drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
 import type { Engine } from 'transformer-playground';
-import type { AttnSet, PlayState, View } from './state';
-
-/** One family of attention maps of a forward pass (e.g. every decoder self-attention). */
-export interface AttentionFamily {
-  set: AttnSet;
-  label: string;
-  names: string[];          // L engine names, "dec.0.attn.probs"
-  layers: Float32Array[];   // L × (H, Tq, Tk)
-  heads: number;
-  rowTokens: string[];      // (Tq)
-  colTokens: string[];      // (Tk)
-  causal: boolean;          // keys after the query are masked
-  /** (Tq) more about each row, shown on hover (cross-attention: the step's input token). */
-  rowHints?: string[];
-  /** The rows are decoder positions while the token strip shows the source (encoder–decoder
-   *  'dec' and 'cross' sets): the strip picks keys there, not queries. */
-  decoderRows?: boolean;
-  /** The decoder rows are the tokens of a decoder input text (a model that reads vectors,
-   *  vectors.ts), not the start mark and the translation so far; the strip's tokens are
-   *  the encoder's input ('src') or a bare decoder's memory ('memory'). */
-  decoderText?: 'src' | 'memory';
-  /** The query the drill-down shows when none is picked (default: the last row; after a
-   *  translation that ended, the row that produced the end token). */
-  defaultRow?: number;
-  /** Key/value heads shared by groups of query heads (grouped-query attention). */
-  kvHeads?: number;
-  /** Per layer: the local window in keys, 0 = global (local and global layers). */
-  windows?: number[];
-  /** How positions enter the model ("rope", "alibi", "relative", ...: the engine's config). */
-  positional?: string;
-  /** The model's own score scale (T5, GPT-Neo: 1; Gemma): absent = 1/√d_k. */
-  attnScale?: number;
-}
+import type { PlayState, View } from './state';
+import type { AttentionFamily, AttnSet } from './families';
 
 export interface InspectorInput {
   families: AttentionFamily[];

@@ -11,7 +11,8 @@ import { firstCatalogModel, takeCatalogFiles, type Fetched } from './first_model
 import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { catalogLabel } from '../../shell/catalog_label';
 import { wireExports } from './export';
-import { Inspector, type AttentionFamily } from './inspector';
+import { Inspector } from './inspector';
+import type { AttentionFamily } from './families';
 import { Outputs } from './outputs';
 import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type Precision, type View } from './state';

@@ -1,13 +1,12 @@
 // The playground's state: one object, mirrored in the URL's query string so that a
 // link reproduces the view (model, text, attention set, layer, head, view, ...).
 // Parsing clamps every field; layer/head are clamped again once the model is known.
-import { canonicalAblation } from './ablation';
+import { canonicalAblation } from './ablation_text';
+import { SETS, type AttnSet } from './families';
 
 export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'rollout', 'compare', 'lens'] as const;
 export type View = (typeof VIEWS)[number];
-/** Which attention maps: encoder self, decoder self, decoder cross. */
-export const SETS = ['enc', 'dec', 'cross'] as const;
-export type AttnSet = (typeof SETS)[number];
+export { SETS, type AttnSet } from './families';
 
 /** The precisions the playground can hold a model's matrices in (precision.ts). */
 export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
