@@ -5,6 +5,7 @@
 
 #include "api/api_edge.h"
 #include "api/tfp_inspect_api.h"
+#include "inspect/head_scores.h"
 #include "inspect/rollout.h"
 
 using namespace tfp;
@@ -48,4 +49,21 @@ extern "C" int tfp_attention_head_stats_masked(const float* probs, int H, int Tq
 
 extern "C" int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* out) {
   return head_stats("tfp_attention_head_stats", probs, H, Tq, Tk, 0, nullptr, out);
+}
+
+extern "C" int tfp_attention_head_scores(const float* probs, int H, int T, const int32_t* tokens, int repeat,
+                                         int flags, float* out) {
+  return api::guard("tfp_attention_head_scores", [&] {
+    TFP_API_REQUIRE(probs && tokens && out, "tfp_attention_head_scores: probs, tokens or out is NULL");
+    TFP_API_REQUIRE(H > 0 && T > 0, "tfp_attention_head_scores: H, T must be positive, got H=", H, " T=", T);
+    TFP_API_REQUIRE(repeat >= 1 && 2 * static_cast<int64_t>(repeat) <= T, "tfp_attention_head_scores: repeat ",
+                    repeat, " does not fit T=", T, " (need 1 <= repeat, 2 * repeat <= T)");
+    TFP_API_REQUIRE(flags >= 0 && flags <= 3, "tfp_attention_head_scores: flags ", flags,
+                    " is not a combination of 1 (exclude_bos) and 2 (exclude_current_token)");
+    inspect::HeadScoreOptions o;
+    o.exclude_bos = (flags & 1) != 0;
+    o.exclude_current = (flags & 2) != 0;
+    const Tensor s = inspect::attention_head_scores(TensorView(probs, Shape{H, T, T}), tokens, repeat, o);
+    std::copy(s.data.begin(), s.data.end(), out);
+  });
 }

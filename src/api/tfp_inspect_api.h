@@ -37,6 +37,18 @@ int tfp_attention_head_stats_masked(const float* probs, int H, int Tq, int Tk, i
 /* The same with every key allowed: tfp_attention_head_stats_masked(..., 0, NULL, out). */
 int tfp_attention_head_stats(const float* probs, int H, int Tq, int Tk, float* out);
 
+/* Head finders (inspect/head_scores.h) of one layer's causal self-attention probs
+ * (H, T, T) borrowed, computed on tokens (T) borrowed that end with R tokens repeated
+ * twice (TransformerLens: prefix, R random tokens, the same R again; 1 <= R, 2R <= T).
+ * flags: bit 0 exclude_bos, bit 1 exclude_current_token (TransformerLens's detect_head
+ * flags; 0 = its defaults). Writes (H, 6) to out (caller-owned): detect_head's "mul"
+ * scores sum(A * P) / sum(A) over the whole map for the previous-token, duplicate-token
+ * and induction patterns, then the plain definitions: the mean attention of the second
+ * repeat's positions i to i - 1, to the earlier occurrence i - R, to the token after it
+ * i - R + 1. */
+int tfp_attention_head_scores(const float* probs, int H, int T, const int32_t* tokens, int repeat, int flags,
+                              float* out);
+
 /* The query-key drill-down (inspect/attention_steps.h): every step of one attention row
  * of a token model, from the q, k, v and mask its own forward pass used. The model runs
  * on the same inputs as tfp_model_forward (p, with the same meaning and checks;
