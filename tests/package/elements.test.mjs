@@ -7,7 +7,7 @@
 // error or CSP violation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadTfp } from '../js/tfp_module.mjs';
@@ -154,6 +154,38 @@ test('the Vite example, built by Vite in the outside project, draws the engine\'
     // Typing in the page's own input redraws the elements.
     await page.locator('#text').fill('the city');
     assert.deepEqual((await shownOf(page, 'tfp-tokens', (v) => v.ids.length === reference('the city', 1, 1).ids.length)).ids, reference('the city', 1, 1).ids);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
+
+test('an encoder–decoder in the elements: cross-attention over the model\'s own translation, as the engine computes it', async () => {
+  // The static example's page with another model and one cross-attention view.
+  const page0 = (await readFile(`${ROOT}examples/static/index.html`, 'utf8'))
+    .replace(/<main>[\s\S]*<\/main>/, '<main><tfp-model id="n" src="numbers-transformer"></tfp-model>'
+      + '<tfp-attention model="n" text="three hundred and forty-two" set="cross" layer="2" head="1"></tfp-attention></main>');
+  await writeFile(join(installed.project, 'cross.html'), page0);
+  const server = await serveFolder(installed.project);
+  try {
+    const { page, problems } = await openPage(`${server.url}cross.html`);
+    const shown = await shownOf(page, 'tfp-attention');
+    // The engine in Node: translate, then the teacher-forced pass over [start, ...translation].
+    const m = api.load(readShipped('numbers-transformer'));
+    const info = api.info(m);
+    const { ids } = api.tokenize(m, 'three hundred and forty-two');
+    const out = api.translate(m, ids);
+    const bos = info.tokenizer?.special?.bos ?? -1;
+    const start = info.decoder_start_token_id >= 0 ? info.decoder_start_token_id : bos >= 0 ? bos : info.eos_token_id;
+    const fwd = api.forward(m, ids, { attention: true, tgtIds: [start, ...out.ids] });
+    const cross = fwd['dec.1.cross.probs'];
+    const [, Tq, Tk] = cross.dims;
+    api.free(m);
+    assert.deepEqual([shown.set, shown.dims], ['cross', [Tq, Tk]]);
+    assert.equal(Tq, out.ids.length + 1);
+    close(shown.data, Array.from(cross.data.subarray(0, Tq * Tk)), 'cross-attention layer 2 head 1');
+    assert.equal(shown.rows[0], '⟨start⟩');
     assert.deepEqual(problems, []);
     await page.close();
   } finally {
