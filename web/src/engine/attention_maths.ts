@@ -7,7 +7,7 @@
 // Legend: L layers, H heads, T tokens, Tq queries, Tk keys.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
-import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
+import type { FloatTensor, HeadScoresOptions, HeadStatsOptions, RolloutArgs } from './messages';
 
 const FUSIONS = { mean: 0, max: 1, min: 2 } as const;
 
@@ -54,6 +54,24 @@ export function headStats(c: Calls, m: TfpModule, maps: FloatTensor[], o: HeadSt
       if (o.masked) m.HEAPU8.set(o.masked, mask);
       c.check(m._tfp_attention_head_stats_masked(probs, H, Tq, Tk, o.causal ? 1 : 0, o.masked ? mask : 0, out));
       return { data: new Float32Array(m.HEAPU8.buffer, out, H * 4).slice(), dims: [H, 4] };
+    })));
+  });
+}
+
+/** Each square map (H, T, T) → (H, 6), the head finders (tfp_attention_head_scores):
+ * TransformerLens detect_head's "mul" previous-token, duplicate-token and induction
+ * scores, then the plain definitions over the second repeat, on `o.tokens` (T). */
+export function headScores(c: Calls, m: TfpModule, maps: FloatTensor[], o: HeadScoresOptions): FloatTensor[] {
+  return maps.map((t, i) => {
+    const [H, T, Tk] = dims3(t, `headScores: map ${i + 1}`);
+    if (T !== Tk) throw new TfpError(1, `headScores: map ${i + 1} is (${H}, ${T}, ${Tk}): the head finders read square self-attention maps`);
+    if (o.tokens.length !== T) throw new TfpError(1, `headScores: map ${i + 1} has ${T} positions, tokens ${o.tokens.length}`);
+    const flags = (o.excludeBos ? 1 : 0) | (o.excludeCurrent ? 2 : 0);
+    return c.withBuffer(t.data.byteLength, (probs) => c.withBuffer(T * 4, (tokens) => c.withBuffer(H * 6 * 4, (out) => {
+      new Float32Array(m.HEAPU8.buffer, probs, t.data.length).set(t.data);
+      new Int32Array(m.HEAPU8.buffer, tokens, T).set(o.tokens);
+      c.check(m._tfp_attention_head_scores(probs, H, T, tokens, o.repeat, flags, out));
+      return { data: new Float32Array(m.HEAPU8.buffer, out, H * 6).slice(), dims: [H, 6] };
     })));
   });
 }

@@ -18,7 +18,7 @@ import { startWorker, takeWorker } from './start_worker';
 import { platform } from './platform';
 import type { AttentionRequest, AttentionResult, EngineInfo, LoadArgs, LoadProgress, Reply, TextSource, WeightsSource } from './messages';
 import { Model, type Channel, type RequestBody } from './model';
-import type { FloatTensor, HeadStatsOptions, RolloutArgs } from './messages';
+import type { FloatTensor, HeadScoresOptions, HeadStatsOptions, RolloutArgs } from './messages';
 import type { LearnArgs, LearnName, LearnResult } from './learn_calls/index';
 import { MAX_RESTARTS, RESTART_WINDOW_MS } from './restart_policy';
 import { loadFromHub, type HubLoadOptions } from './hub_load';
@@ -30,6 +30,7 @@ export type {
 export type { FillMaskResult, MaskFill } from './messages';
 export type { EmbeddingInput, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 export type { RolloutArgs } from './messages';
+export type { HeadFinderLayer, HeadFindersResult, HeadScoresOptions } from './messages';
 export { Model, Generation } from './model';
 export type { HubLoadOptions, HubSource } from './hub_load';
 export { HubError } from '../hub/hub_client.mjs';
@@ -261,6 +262,19 @@ export class Engine implements Channel {
     const reply = await this.request({ kind: 'head-stats', maps, options });
     if (reply.ok && reply.kind === 'head-stats') return reply.result;
     throw new EngineError('engine: unexpected reply to headStats');
+  }
+
+  /** The head finders of each square self-attention map (H, T, T) computed on
+   * `options.tokens`, which end with `options.repeat` tokens given twice: (H, 6) per map,
+   * columns TransformerLens detect_head's "mul" previous-token, duplicate-token and
+   * induction scores (sum(A ∘ P) / sum(A) over the whole map), then the plain
+   * definitions (mean attention of the second repeat's positions to the previous
+   * position, to the earlier occurrence, to the token after it). Model.headFinders()
+   * makes the sequence and runs the pass itself. */
+  async headScores(maps: FloatTensor[], options: HeadScoresOptions): Promise<FloatTensor[]> {
+    const reply = await this.request({ kind: 'head-scores', maps, options });
+    if (reply.ok && reply.kind === 'head-scores') return reply.result;
+    throw new EngineError('engine: unexpected reply to headScores');
   }
 
   /** One of the Learn chapters' engine calls (learn_calls/index.ts), by name. */

@@ -441,6 +441,44 @@ export interface HeadStatsOptions {
   masked?: Uint8Array;
 }
 
+/** The tokens a map was computed on, for the head finders (tfp_attention_head_scores):
+ *  they end with `repeat` tokens given twice (TransformerLens: prefix, R random tokens,
+ *  the same R again). */
+export interface HeadScoresOptions {
+  tokens: Int32Array;
+  repeat: number;
+  /** TransformerLens detect_head's flags (default false, as there): column 0 resp. the
+   *  diagonal of the map left out of both sums. The plain scores ignore them. */
+  excludeBos?: boolean;
+  excludeCurrent?: boolean;
+}
+
+/** One self-attention layer of Model.headFinders(): per head its map on the repeated
+ *  sequence and its scores. */
+export interface HeadFinderLayer {
+  /** "dec.i.attn.probs" / "enc.i.attn.probs". */
+  name: string;
+  set: 'enc' | 'dec';
+  layer: number;
+  /** (H, T, T) */
+  probs: FloatTensor;
+  /** (H, 6): TransformerLens detect_head "mul" previous, duplicate, induction, then the
+   *  plain definitions over the second repeat (head_finders.mjs HEAD_SCORE_COLUMNS). */
+  scores: FloatTensor;
+  /** (H, 4): entropy (nats), mean distance (tokens), first-token share, previous-token
+   *  share over the informative rows (Engine.headStats; HEAD_STAT_COLUMNS). */
+  stats: FloatTensor;
+}
+
+export interface HeadFindersResult {
+  /** The sequence the pass ran on: prefixId, R random ids, the same R again. */
+  ids: Int32Array;
+  seed: number;
+  repeat: number;
+  prefixId: number;
+  layers: HeadFinderLayer[];
+}
+
 export type Request =
   | { id: number; kind: 'info' }
   | { id: number; kind: 'attention'; args: AttentionRequest }
@@ -469,7 +507,8 @@ export type Request =
   | { id: number; kind: 'crash' }
   | { id: number; kind: 'learn'; name: string; args: unknown }
   | { id: number; kind: 'rollout'; args: RolloutArgs }
-  | { id: number; kind: 'head-stats'; maps: FloatTensor[]; options?: HeadStatsOptions };
+  | { id: number; kind: 'head-stats'; maps: FloatTensor[]; options?: HeadStatsOptions }
+  | { id: number; kind: 'head-scores'; maps: FloatTensor[]; options: HeadScoresOptions };
 
 export type Reply =
   | { id: number; ok: true; kind: 'info'; result: EngineInfo }
@@ -500,6 +539,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'rollout'; result: FloatTensor }
   /** Per map, (H, 4): entropy, mean distance, first-token share, previous-token share. */
   | { id: number; ok: true; kind: 'head-stats'; result: FloatTensor[] }
+  | { id: number; ok: true; kind: 'head-scores'; result: FloatTensor[] }
   | { id: number; ok: false; error: string }
   /** The module trapped or aborted (out of memory, an out-of-bounds access): its state is
    *  lost, and the worker closes after this reply. */

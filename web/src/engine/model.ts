@@ -12,7 +12,9 @@ import type {
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
+import type { FloatTensor, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, HeadStatsOptions } from './messages';
 import type { HubSource } from './hub_load';
+import { repeatedSequence } from './head_finders.mjs';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
 export interface Channel {
@@ -80,6 +82,19 @@ function forwardArgs(ids: Int32Array, options: ForwardOptions): ForwardArgs {
     ...(options.logits && options.logits !== 'all' ? { logitsLast: options.logits === 'last' ? 1 : -1 } : {}),
     ...(options.next ? { next: { topN: options.next.topN } } : {}),
   };
+}
+
+export interface HeadFindersOptions {
+  /** Seed of the random tokens (0 .. 2^32 − 1); default 0. */
+  seed?: number;
+  /** R, how many random tokens are repeated; default min(24, (max_positions − 1) / 2). */
+  repeat?: number;
+  /** The first token (TransformerLens's BOS); default the tokenizer's bos, else the
+   *  model's eos, else 0. */
+  prefixId?: number;
+  /** TransformerLens detect_head's flags; default false. */
+  excludeBos?: boolean;
+  excludeCurrent?: boolean;
 }
 
 export class Model {
@@ -215,6 +230,43 @@ export class Model {
     const r = await this.request({ kind: 'logit-lens', model: this.handle, args });
     if (r.ok && r.kind === 'logit-lens') return r.result;
     throw unexpected('logitLens');
+  }
+
+  /** The head finders (issue 33), TransformerLens's conventions: one forward pass on
+   *  [prefix, R random tokens, the same R again] (head_finders.mjs repeatedSequence), then
+   *  per self-attention layer its maps, the engine's head scores (Engine.headScores) and
+   *  head statistics (Engine.headStats). */
+  async headFinders(options: HeadFindersOptions = {}): Promise<HeadFindersResult> {
+    const info = this.info;
+    if (info.self_attention === false) throw new Error(`headFinders: '${info.source}' has no self-attention maps`);
+    const vocabSize = info.vocab_size;
+    const bos = info.tokenizer?.special.bos ?? -1;
+    const prefixId = options.prefixId ?? (bos >= 0 ? bos : info.eos_token_id >= 0 ? info.eos_token_id : 0);
+    const repeat = options.repeat ?? Math.max(1, Math.min(24, Math.floor((info.max_positions - 1) / 2)));
+    const seed = options.seed ?? 0;
+    if (1 + 2 * repeat > info.max_positions)
+      throw new RangeError(`headFinders: 1 + 2 × ${repeat} tokens do not fit the model's ${info.max_positions} positions`);
+    const ids = repeatedSequence({ seed, repeat, prefixId, vocabSize });
+    // An encoder–decoder's decoder reads the same sequence (teacher forcing).
+    const both = info.architecture === 'encoder_decoder';
+    const out = await this.forward(ids, { attention: true, logits: 'none', ...(both ? { tgtIds: ids } : {}) });
+    const self = out.attention.filter((a) => /^(enc|dec)\.\d+\.attn\.probs$/.test(a.name));
+    const layers: HeadFinderLayer[] = [];
+    for (const a of self) {
+      const set = a.name.startsWith('enc') ? 'enc' : 'dec';
+      const probs = { data: a.data, dims: a.dims };
+      const [scores] = await this.scores('head-scores', [probs], { tokens: ids, repeat, excludeBos: options.excludeBos ?? false, excludeCurrent: options.excludeCurrent ?? false });
+      const [stats] = await this.scores('head-stats', [probs], { causal: set === 'dec' });
+      layers.push({ name: a.name, set, layer: Number(a.name.split('.')[1]), probs, scores: scores!, stats: stats! });
+    }
+    return { ids, seed, repeat, prefixId, layers };
+  }
+
+  private async scores(kind: 'head-scores' | 'head-stats', maps: FloatTensor[], options: HeadScoresOptions | HeadStatsOptions): Promise<FloatTensor[]> {
+    const r = await this.request(kind === 'head-scores'
+      ? { kind, maps, options: options as HeadScoresOptions } : { kind, maps, options: options as HeadStatsOptions });
+    if (r.ok && r.kind === kind) return r.result;
+    throw unexpected(kind);
   }
 
   /** Frees the model in the worker. Later calls reject. */

@@ -125,6 +125,8 @@ export interface TfpModule {
   _tfp_learn_time_gru_attention(d: number, heads: number, lengths: number, nLengths: number, repeats: number, seed: number, out: number): number;
   _tfp_attention_head_stats_masked(probs: number, H: number, Tq: number, Tk: number, causal: number, masked: number,
                                    out: number): number;
+  _tfp_attention_head_scores(probs: number, H: number, T: number, tokens: number, repeat: number, flags: number,
+                             out: number): number;
 
   _tfp_model_translate(model: number, params: number, outIds: number, capacity: number, outLen: number,
                        alignment: number): number;

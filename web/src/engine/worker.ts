@@ -8,7 +8,7 @@ import type { WasmFromPage } from './start_worker';
 import { isTrap } from './restart_policy';
 import { AttentionLab, Calls } from './calls';
 import { Models } from './models';
-import { attentionRollout, headStats } from './attention_maths';
+import { attentionRollout, headScores, headStats } from './attention_maths';
 import { runLearn, transferablesOf } from './learn_calls/index';
 import { ATTENTION_STEPS_TENSORS, ATTENTION_TENSORS, type FloatTensor, type Reply, type Request } from './messages';
 
@@ -113,6 +113,10 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
     case 'head-stats': {
       const result = headStats(engine.calls, engine.m, req.maps, req.options);
       return reply({ id: req.id, ok: true, kind: 'head-stats', result }, buffers(result));
+    }
+    case 'head-scores': {
+      const result = headScores(engine.calls, engine.m, req.maps, req.options);
+      return reply({ id: req.id, ok: true, kind: 'head-scores', result }, buffers(result));
     }
     case 'head-mask':
       models.setHeadMask(req.model, req.entries);
