@@ -39,8 +39,8 @@ const packagePaths = {
   },
   transform(code, id) {
     if (!id.endsWith('/start_worker.ts')) return null;
-    if (!code.includes("new URL('./worker.ts', import.meta.url)")) throw new Error('start_worker.ts no longer names ./worker.ts');
-    return code.replace("new URL('./worker.ts', import.meta.url)", "new URL('./worker.js', import.meta.url)");
+    if (!code.includes("'./worker.ts'")) throw new Error('start_worker.ts no longer names ./worker.ts');
+    return code.replaceAll("'./worker.ts'", "'./worker.js'");
   },
 };
 

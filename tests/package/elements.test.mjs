@@ -193,3 +193,26 @@ test('an encoder–decoder in the elements: cross-attention over the model\'s ow
   }
 });
 
+test('the elements loaded from another origin (a CDN): the worker starts through a same-origin module, the numbers are the engine\'s', async () => {
+  const cdn = await serveFolder(installed.project, { cors: true });
+  const site = join(installed.tmp, 'site');
+  await mkdir(site, { recursive: true });
+  const from = `${cdn.url}node_modules/transformer-playground/dist/`;
+  const origin = cdn.url.replace(/\/$/, '');
+  await writeFile(join(site, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' ${origin} 'wasm-unsafe-eval'; worker-src blob: ${origin}; connect-src ${origin}; style-src 'self'; img-src data:">
+<link rel="icon" href="data:,"><script type="module" src="${from}elements.js"></script></head>
+<body><tfp-model src="brown-gpt"></tfp-model><tfp-attention text="${TEXT}" layer="4" head="1"></tfp-attention></body></html>`);
+  const server = await serveFolder(site);
+  try {
+    const { page, problems } = await openPage(server.url);
+    const shown = await shownOf(page, 'tfp-attention');
+    close(shown.data, reference(TEXT, 4, 1).matrix, 'layer 4 head 1 from the CDN');
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await server.close();
+    await cdn.close();
+  }
+});
+

@@ -1,5 +1,6 @@
 // A bare static file server for a folder, as any static host is: files with their types,
-// nothing else; `isolated` adds the two headers that make a page cross-origin isolated.
+// nothing else; `isolated` adds the two headers that make a page cross-origin isolated,
+// `cors` lets pages of other origins read the files (a CDN).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -9,7 +10,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
                 '.json': 'application/json', '.wasm': 'application/wasm', '.safetensors': 'application/octet-stream' };
 
 /** Serves `root` on a free port of 127.0.0.1; returns { url, close() }. */
-export async function serveFolder(root, { isolated = false } = {}) {
+export async function serveFolder(root, { isolated = false, cors = false } = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
     const file = path.endsWith('/') ? join(path, 'index.html') : path;
@@ -19,7 +20,8 @@ export async function serveFolder(root, { isolated = false } = {}) {
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': info.size,
-                         ...(isolated ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {}) });
+                         ...(isolated ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {}),
+                         ...(cors ? { 'access-control-allow-origin': '*' } : {}) });
     createReadStream(file).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -34,6 +34,7 @@ export type { HeadFinderLayer, HeadFindersResult, HeadScoresOptions } from './me
 export { Model, Generation } from './model';
 export type { HubLoadOptions, HubSource } from './hub_load';
 export { HubError } from '../hub/hub_client.mjs';
+export { setWorkerUrl } from './start_worker';
 export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';
 export type { FillMaskOptions } from './model';
 

@@ -25,7 +25,33 @@ export function startWorker(wasmFromPage = false): Worker {
   const threads = threadsAsked();
   const name = `tfp-engine${threads ? ` threads=${threads}` : ''}${wasmFromPage ? ' wasm=page' : ''}`;
   if (platform.startWorker) return platform.startWorker(name);
+  if (workerUrl) return workerAt(workerUrl, name);
+  // This module from another origin (the package from a CDN): its worker is started the way
+  // a page may start another origin's script (workerAt). WORKER_FILE, not the literal below:
+  // Vite bundles the worker it finds in `new Worker(new URL('…', import.meta.url))`.
+  if (globalThis.location && new URL(import.meta.url).origin !== globalThis.location.origin)
+    return workerAt(new URL(WORKER_FILE, import.meta.url), name);
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name });
+}
+
+const WORKER_FILE = './worker.ts';
+let workerUrl: URL | null = null;
+
+/** Where the engine's worker script is, for a page that serves the package's files
+ *  elsewhere than beside its modules; null: beside them (the default). The .wasm files are
+ *  found beside the worker (its wasm/ folder). */
+export function setWorkerUrl(url: string | URL | null): void {
+  workerUrl = url === null ? null : new URL(url, globalThis.location?.href);
+}
+
+/** A module worker of `url`; of another origin, through a one-line module of this page's
+ *  own (a blob: URL) that imports it: a page cannot start another origin's script as its
+ *  worker, but a worker may import one (CORS-checked). The page's CSP then needs
+ *  worker-src blob: <that origin> (Chromium checks the worker's imports against worker-src). */
+function workerAt(url: URL, name: string): Worker {
+  if (!globalThis.location || url.origin === globalThis.location.origin) return new Worker(url, { type: 'module', name });
+  const shim = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
+  return new Worker(shim, { type: 'module', name });
 }
 
 /** The .wasm the worker will ask for: the rule of load_module.ts (threaded build on a
