@@ -115,6 +115,14 @@ for (const isolated of [false, true]) {
       await page.locator('tfp-attention').locator('button[aria-label="layer 1 head 2"]').click();
       assert.deepEqual(await picked, { layer: 1, head: 2 });
       assert.deepEqual(await page.locator('tfp-attention').evaluate((el) => [el.getAttribute('layer'), el.getAttribute('head')]), ['1', '2']);
+      // The keyboard, inside the shadow root: an arrow key moves to the next tile, Enter opens it.
+      const keyed = page.evaluate(() => new Promise((resolve) => document.querySelector('tfp-attention')
+        .addEventListener('tfp-head-select', (e) => resolve(e.detail), { once: true })));
+      await page.locator('tfp-attention').locator('button[aria-label="layer 1 head 2"]').focus();
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await page.locator('tfp-attention').evaluate((el) => el.shadowRoot.activeElement?.getAttribute('aria-label')), 'layer 2 head 2');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await keyed, { layer: 2, head: 2 });
       // A token pressed: its event, with the index from 1.
       const token = page.evaluate(() => new Promise((resolve) => document.querySelector('tfp-tokens')
         .addEventListener('tfp-token-select', (e) => resolve(e.detail), { once: true })));
@@ -124,7 +132,7 @@ for (const isolated of [false, true]) {
       // One element in Chinese, the rest of the page in English.
       await page.locator('tfp-attention').evaluate((el) => { el.setAttribute('view', 'matrix'); el.setAttribute('lang', 'zh-CN'); });
       await shownOf(page, 'tfp-attention', (v) => v.view === 'matrix');
-      await page.waitForFunction(() => /第 1 层，第 2 个头/.test(document.querySelector('tfp-attention').shadowRoot.textContent));
+      await page.waitForFunction(() => /第 2 层，第 2 个头/.test(document.querySelector('tfp-attention').shadowRoot.textContent));
       assert.match(await page.locator('tfp-next').evaluate((el) => el.shadowRoot.querySelector('ol').getAttribute('aria-label')), /next tokens/);
       await page.screenshot({ path: `${ROOT}build/screenshots/package_static_${isolated ? 'isolated' : 'plain'}.png`, fullPage: true });
       assert.deepEqual(problems, []);

@@ -5,3 +5,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   if (className) e.className = className;
   return e;
 }
+
+/** The focused element of the document or shadow root `node` is in (inside an embedded
+ *  element's shadow root, document.activeElement is only its host). */
+export function focusedIn(node: Node): Element | null {
+  const root = node.getRootNode() as Document | ShadowRoot;
+  return 'activeElement' in root ? root.activeElement : document.activeElement;
+}

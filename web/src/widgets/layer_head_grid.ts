@@ -13,6 +13,7 @@ import { bindAttr, t } from '../i18n/i18n';
 import { colormap, pixelOf, type ColormapName } from './colormap';
 import { rasterize } from './raster';
 import { themeColours } from './theme';
+import { focusedIn } from './dom';
 
 export interface LayerHeadData {
   layers: Float32Array[];        // L × (H, Tq, Tk)
@@ -222,7 +223,7 @@ export class LayerHeadGrid {
       const on = sel.layer === l && sel.head === h;
       if (b.getAttribute('aria-pressed') !== String(on)) b.setAttribute('aria-pressed', String(on));
       // Roving tab stop on the selected map, unless the user is moving focus in the grid.
-      if (!this.element.contains(document.activeElement)) b.tabIndex = on ? 0 : -1;
+      if (!this.element.contains(focusedIn(this.element))) b.tabIndex = on ? 0 : -1;
     }));
   }
 

@@ -7,6 +7,7 @@
 // cell changes it continuously. `sym` ties the matrix to a formula's \sym{…} symbol.
 import { label as labelText, setLabelAttr, setLabelText, type Label } from '../i18n/i18n';
 import { colormap, type ColormapName } from './colormap';
+import { focusedIn } from './dom';
 
 export interface NumberMatrixOptions {
   /** What the matrix is ("Q = X W_Q (3 × 4)"): its caption and accessible name. */
@@ -172,7 +173,7 @@ export class NumberMatrix {
         const text = this.o.format && !this.o.editable ? this.o.format(v) : formatNumber(v, digits);
         const input = td.querySelector('input');
         if (input) {
-          if (document.activeElement !== input) input.value = text;
+          if (focusedIn(input) !== input) input.value = text;
         } else {
           td.textContent = text;
         }

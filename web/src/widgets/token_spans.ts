@@ -4,6 +4,7 @@
 // it selects it. Every label is set with textContent: a token "<script>" shows as text.
 import { setLabelAttr, t, type Label } from '../i18n/i18n';
 import { visibleToken } from './token_text';
+import { focusedIn } from './dom';
 
 export interface TokenSpanData {
   tokens: string[];       // (T) vocabulary spellings
@@ -34,7 +35,8 @@ export class TokenSpans {
   }
 
   update(d: TokenSpanData, selected: number | null): void {
-    const focused = this.items.findIndex((b) => b === document.activeElement);
+    const active = focusedIn(this.element);
+    const focused = this.items.findIndex((b) => b === active);
     this.items = d.tokens.map((tok, i) => {
       const b = document.createElement('button');
       b.type = 'button';

@@ -1,6 +1,7 @@
 // Token strip: the input's tokens in order, as buttons. Pressing one toggles a flag on
 // it (the attention lab uses it to mark padding); the flag shows as aria-pressed.
 import { t } from '../i18n/i18n';
+import { focusedIn } from './dom';
 
 export class TokenStrip {
   private buttons: HTMLButtonElement[] = [];
@@ -8,7 +9,8 @@ export class TokenStrip {
   constructor(readonly element: HTMLElement, private readonly onToggle: (index: number) => void) {}
 
   update(tokens: string[], flagged: readonly number[], flagLabel: string): void {
-    const focused = this.buttons.findIndex((b) => b === document.activeElement);
+    const active = focusedIn(this.element);
+    const focused = this.buttons.findIndex((b) => b === active);
     const buttons = tokens.map((tok, i) => {
       const b = document.createElement('button');
       b.type = 'button';
