@@ -224,3 +224,26 @@ test('the elements loaded from another origin (a CDN): the worker starts through
   }
 });
 
+test('<tfp-generate> streams the tokens the engine generates for the same seed, and again on an attribute change', async () => {
+  const html = (await readFile(`${ROOT}examples/static/index.html`, 'utf8'))
+    .replace(/<main>[\s\S]*<\/main>/, '<main><tfp-model src="brown-gpt"></tfp-model>'
+      + '<tfp-generate text="the jury said" max-tokens="8" seed="3" autostart></tfp-generate></main>');
+  await writeFile(join(installed.project, 'generate.html'), html);
+  const server = await serveFolder(installed.project);
+  try {
+    const { page, problems } = await openPage(`${server.url}generate.html`);
+    const want = (seed) => api.generate(model, api.tokenize(model, 'the jury said').ids, { maxTokens: 8, seed });
+    const first = await shownOf(page, 'tfp-generate', (v) => v.done);
+    assert.deepEqual(first.ids, want(3).ids);
+    assert.equal(first.text, want(3).text);
+    assert.equal(await page.locator('tfp-generate').locator('.gen-new').textContent(), want(3).text);
+    await page.locator('tfp-generate').evaluate((el) => el.setAttribute('seed', '4'));
+    const again = await shownOf(page, 'tfp-generate', (v) => v.done && JSON.stringify(v.ids) !== JSON.stringify(first.ids));
+    assert.deepEqual(again.ids, want(4).ids);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
+
