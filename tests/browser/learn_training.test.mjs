@@ -219,7 +219,9 @@ test('training: loss, schedule, teacher forcing and the warm-up experiment are t
   const expFig = page.locator('#training-exp-warmup').locator('xpath=ancestor::figure');
   const progress = await expFig.locator('p.training-readout').innerText();
   const [a0, b0] = ex.runs.map((r) => r.stats[0][0]), [a1, b1] = ex.runs.map((r) => r.stats[199][0]);
-  assert.ok(progress.includes(`(perplexity ${Math.exp(a0).toFixed(2)} and ${Math.exp(b0).toFixed(2)}; a uniform guess over the 15 characters has 15)`), progress);
+  assert.ok(progress.includes(`(perplexity ${Math.exp(a0).toFixed(2)} and ${Math.exp(b0).toFixed(2)} against 15)`), progress);
+  // The prose says the first loss is above ln 15, not "close to" it: it is, for these runs.
+  assert.ok(a0 > Math.log(15) && b0 > Math.log(15), `first-step losses ${a0}, ${b0} above ln 15`);
   assert.ok(Math.abs(Math.exp(a0) - 15) < 5, `first-step perplexity ${Math.exp(a0)}`);
   assert.ok(progress.includes(`At step 200: training loss ${a1.toFixed(4)} for A (perplexity ${Math.exp(a1).toFixed(3)}) and ${b1.toFixed(4)} for B (perplexity ${Math.exp(b1).toFixed(3)}).`), progress);
   const held = await expFig.locator('.training-table table').innerText();
