@@ -108,6 +108,11 @@ test('the shipped types accept a correct use and refuse a wrong one', async () =
     'const out: ForwardResult = await model.forward(ids, { attention: true });',
     'const first: Float32Array = out.attention[0]!.data;',
     'console.log(first.length);',
+    "import { TfpAttentionElement, pageEngine } from 'transformer-playground/elements';",
+    "const view: TfpAttentionElement | null = document.querySelector('tfp-attention');",
+    'console.log(view?.shown, (await pageEngine()).info.threads);',
+    "import transformerPlayground from 'transformer-playground/vite';",
+    "console.log(transformerPlayground({ models: ['brown-gpt'] }).name);",
     'export {};',
   ].join('\n');
   assert.equal(await tsc(good), '');
