@@ -89,8 +89,8 @@ export interface HeadFindersOptions {
   seed?: number;
   /** R, how many random tokens are repeated; default min(24, (max_positions − 1) / 2). */
   repeat?: number;
-  /** The first token (TransformerLens's BOS); default the tokenizer's bos, else the
-   *  model's eos, else 0. */
+  /** The first token (TransformerLens's BOS); default the tokenizer's bos, else its
+   *  [CLS] (BERT), else the model's eos, else 0. */
   prefixId?: number;
   /** TransformerLens detect_head's flags; default false. */
   excludeBos?: boolean;
@@ -240,8 +240,9 @@ export class Model {
     const info = this.info;
     if (info.self_attention === false) throw new Error(`headFinders: '${info.source}' has no self-attention maps`);
     const vocabSize = info.vocab_size;
-    const bos = info.tokenizer?.special.bos ?? -1;
-    const prefixId = options.prefixId ?? (bos >= 0 ? bos : info.eos_token_id >= 0 ? info.eos_token_id : 0);
+    const sp = info.tokenizer?.special;
+    const first = [sp?.bos ?? -1, sp?.cls ?? -1, info.eos_token_id].find((id) => id >= 0 && id < info.vocab_size);
+    const prefixId = options.prefixId ?? first ?? 0;
     const repeat = options.repeat ?? Math.max(1, Math.min(24, Math.floor((info.max_positions - 1) / 2)));
     const seed = options.seed ?? 0;
     if (1 + 2 * repeat > info.max_positions)

@@ -18,6 +18,8 @@ import { causalMask, localMask } from '../../widgets/attention_masks';
 import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
 import { DrillDown, drillPanels } from './drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
+import { HeadFindersView, type HeadFindersOptions } from './head_finders';
+import type { HeadFindersResult } from 'transformer-playground';
 import type { Engine } from 'transformer-playground';
 import type { PlayState, View } from './state';
 import type { AttentionFamily, AttnSet } from './families';
@@ -59,7 +61,7 @@ function mount(host: HTMLElement, ...nodes: Node[]): void {
 
 /** Views that read self-attention maps (a grid of them, their statistics, their chain,
  * one row's q·k); a model with cross-attention only gets a note instead. */
-const NEEDS_SELF_ATTENTION: View[] = ['model', 'stats', 'rollout', 'qk'];
+const NEEDS_SELF_ATTENTION: View[] = ['model', 'stats', 'heads', 'rollout', 'qk'];
 
 function note(host: HTMLElement, text: string): void {
   const p = document.createElement('p');
@@ -103,6 +105,13 @@ export class Inspector {
    *  that says why this model has none. */
   lens: (() => Promise<LensData | MessageKey>) | null = null;
   private readonly lensView = new LogitLensView();
+  /** The engine's head finders of the model (set by the page per model: Model.headFinders),
+   *  or the message that says why this model has none. */
+  heads: ((o: Partial<HeadFindersOptions>) => Promise<HeadFindersResult | MessageKey>) | null = null;
+  private readonly headsView = new HeadFindersView((set, layer, head) => this.events.change({ set, layer, head, view: 'matrix' }),
+    (o) => { this.headsOptions = o; void this.render(); });
+  private headsOptions: Partial<HeadFindersOptions> = {};
+  private headsCache: { of: unknown; key: string; result: Promise<HeadFindersResult | MessageKey> } | null = null;
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
               decorate(grid: HTMLElement, f: AttentionFamily, s: PlayState): void } | null = null;
@@ -359,6 +368,40 @@ export class Inspector {
         this.svgOf = () => matricesSvg([a, b], 2, { cell: 18, labels: true });
         break;
       }
+      case 'heads': {
+        // The head finders: the model's own pass on a repeated random sequence (head_finders.ts).
+        if (!this.heads) break;
+        note(this.host, tr('play.hf.computing'));
+        const key = JSON.stringify(this.headsOptions);
+        if (!this.headsCache || this.headsCache.of !== this.heads || this.headsCache.key !== key)
+          this.headsCache = { of: this.heads, key, result: this.heads(this.headsOptions) };
+        let r: HeadFindersResult | MessageKey;
+        try {
+          r = await this.headsCache.result;
+        } catch (e) {
+          this.headsCache = null;
+          if (gen !== this.generation) return;
+          note(this.host, tr('play.hf.refused', { message: e instanceof Error ? e.message : String(e) }));
+          shown.note = 'error';
+          break;
+        }
+        if (gen !== this.generation) return;
+        if (typeof r === 'string') {
+          note(this.host, tr(r));
+          shown.note = 'no head finders';
+          break;
+        }
+        this.headsView.update(r, { layer: s.layer, head: s.head }, (id) => String(id));
+        mount(this.host, this.headsView.element);
+        shown.panels['heads.ids'] = { dims: [r.ids.length], data: Float32Array.from(r.ids) };
+        for (const l of r.layers) {
+          shown.panels[`${l.name}:heads`] = l.scores;
+          shown.panels[`${l.name}:stats`] = l.stats;
+          shown.panels[l.name] = l.probs;
+        }
+        shown.note = `seed ${r.seed} repeat ${r.repeat} prefix ${r.prefixId}`;
+        break;
+      }
       case 'lens': {
         // The residual stream of every layer read through the LM head (logit_lens.ts).
         if (!this.lens) break;
@@ -393,7 +436,7 @@ export class Inspector {
    * self-attention maps for this view: say so and offer the cross view. */
   private noSelfAttention(view: View): void {
     const what: Partial<Record<View, MessageKey>> = {
-      model: 'play.insp.whatModel', stats: 'play.insp.whatStats', rollout: 'play.insp.whatRollout', qk: 'play.insp.whatQk',
+      model: 'play.insp.whatModel', stats: 'play.insp.whatStats', heads: 'play.hf.what', rollout: 'play.insp.whatRollout', qk: 'play.insp.whatQk',
     };
     const p = document.createElement('p');
     p.className = 'view-note';

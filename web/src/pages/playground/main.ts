@@ -560,6 +560,7 @@ async function compute(): Promise<void> {
     inspector.lens = arch === 'encoder_only' ? async () => 'play.lens.noDecoder'
       : model.info.recurrent ? async () => 'play.lens.noLayers' : async () => ({
       result: await model.logitLens(ids, { topK: 5, ...(lensInput ? { tgtIds: lensInput.ids } : {}) }), inputs: lensCols, byteLevel });
+    inspector.heads = model.info.recurrent ? async () => 'play.hf.noSelf' : (o) => model.headFinders(o);
     await ablation.showEffect(model, ids, state, byteLevel);
     if (queued) return;
     showError(null);
@@ -593,6 +594,7 @@ async function computeVectors(model: Model, tokens: string[], started: number, t
   current.families = vectorFamilies(info, state, fwd, tokens, tgt.length ? tgt : tokens, familyLabel);
   inspector.steps = (pick) => model.attentionStepsEmbeddings(args, pick);
   inspector.lens = async () => 'play.lens.noHead';  // vectors in, vectors out: no LM head to read through
+  inspector.heads = async () => 'play.hf.noTokens';  // the sequence is token ids; this model reads vectors
   outputs.vectors?.show(hasTarget(info) ? (tgt.length ? tgt : tokens) : tokens, fwd, hasTarget(info));
   await ablation.showEffect(model, current.encoding?.ids ?? [], state, false);  // no head: a note only
   if (queued) return;
@@ -703,7 +705,7 @@ async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<vo
 
 const VIEW_LABELS: Record<View, MessageKey> = {
   model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
-  stats: 'play.view.stats', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
+  stats: 'play.view.stats', heads: 'play.view.heads', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
 };
 const tabButtons = VIEWS.map((v) => {
   const b = document.createElement('button');

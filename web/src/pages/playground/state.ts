@@ -4,7 +4,7 @@
 import { canonicalAblation } from './ablation_text';
 import { SETS, type AttnSet } from './families';
 
-export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'rollout', 'compare', 'lens'] as const;
+export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens'] as const;
 export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from './families';
 
