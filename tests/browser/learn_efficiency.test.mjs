@@ -15,6 +15,11 @@
 //   - the mistake "a window never sees far": the reach over L layers equals
 //     tfp_learn_sparse_reach in Node, w = 2 reaches 2·L (4 at L = 2, 8 at L = 4);
 //   - the exercise reveals the engine's speed-up; the mistake box shows the timings;
+//   - the int8 rule (int8_rule.mjs, the page's float32 replay of nn/quantize_int8.cpp):
+//     bit for bit equal to the engine's own int8 weights (gpt2_tiny's token table loaded
+//     with precision "int8", read back through the tied LM head on one-hot rows: 264 × 16
+//     values); the widget's typed matrices give the hand-derived scales, integers and
+//     errors per tensor and per row, ties away from zero (2.5 → 3, −2.5 → −3, 0.5 → 1);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
 // Screenshots: build/screenshots/learn/efficiency_{en,zh}_{1280,390}.png.
@@ -24,16 +29,18 @@ import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { ModelApi, readShipped, CHECKPOINTS } from '../js/model_api.mjs';
+import { readFileSync } from 'node:fs';
+import { quantiseGroup } from '../../web/src/learn/chapters/efficiency/int8_rule.mjs';
 import { withParams } from '../../web/src/engine/params.mjs';
 
-let site, page, base, api, brown, renders, rendersAbove, part;
+let site, page, base, api, brown, renders, rendersAbove, part, matrix;
 before(async () => {
   api = new ModelApi(await loadTfp());
   brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
   site = await openSite({ name: 'learn_efficiency' });
   ({ page, base } = site);
-  ({ renders, rendersAbove, part } = learnProbes(page));
+  ({ renders, rendersAbove, part, matrix } = learnProbes(page));
   await mkdir(`${SHOTS}learn`, { recursive: true });
 }, { timeout: 180_000 });
 after(async () => {
@@ -232,6 +239,104 @@ test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them
   assert.deepEqual(site.problems, []);
 });
 
+test('efficiency: the page\'s int8 rule equals the engine\'s int8 weights bit for bit', () => {
+  // gpt2_tiny (F32) loaded with precision "int8": its token table is quantised per row
+  // (nn/quantize_int8.cpp) and is also the tied LM head. tfp_model_logits on the 16 one-hot
+  // rows e_i (n = 16 > 4: the int8 matmul dequantises B to f32 and multiplies in f32, so
+  // 1 · W'[v, i] + 0 · … is exact) returns W'[v, i] = q[v, i] · s_v for every v.
+  const dir = `${CHECKPOINTS}gpt2_tiny/`;
+  const weights = new Uint8Array(readFileSync(`${dir}model.safetensors`));
+  const buf = Buffer.from(weights), hn = Number(buf.readBigUInt64LE(0));
+  const e = JSON.parse(buf.subarray(8, 8 + hn).toString('utf8'))['wte.weight'];
+  assert.equal(e.dtype, 'F32');
+  const [V, C] = e.shape, [a, b] = e.data_offsets;
+  const wte = new Float32Array(new Uint8Array(buf.subarray(8 + hn + a, 8 + hn + b)).buffer);
+  const model = api.load({ config: readFileSync(`${dir}config.json`, 'utf8'), weights, tokenizer: readFileSync(`${dir}tokenizer.json`, 'utf8') }, 'tiny', 'int8');
+  const eye = new Float32Array(C * C);
+  for (let i = 0; i < C; i++) eye[i * C + i] = 1;
+  const h = api.put(eye), out = api.m._tfp_alloc(C * V * 4);
+  try {
+    api.check(api.m._tfp_model_logits(model, h, C, 0, V, out));
+    const got = new Float32Array(api.m.HEAPU8.buffer, out, C * V).slice();
+    let changed = 0;
+    for (let v = 0; v < V; v++) {
+      const g = quantiseGroup(Array.from(wte.subarray(v * C, (v + 1) * C)));
+      for (let i = 0; i < C; i++) {
+        assert.equal(got[i * V + v], g.deq[i], `W'[${v}, ${i}]: engine ${got[i * V + v]}, page rule ${g.deq[i]} (q ${g.q[i]}, s ${g.scale})`);
+        assert.ok(Math.abs(g.err[i]) <= g.scale / 2 * (1 + 1e-6), 'error within s/2');
+        if (g.deq[i] !== wte[v * C + i]) changed++;
+      }
+    }
+    assert.ok(changed > V * C / 2, `most weights moved (${changed} of ${V * C}): the int8 load really quantised`);
+  } finally {
+    api.m._tfp_free(out);
+    api.m._tfp_free(h);
+    api.free(model);
+  }
+  // Ties and the range, derived by hand: s = 127/127 = 1, so x/s = x exactly.
+  const t = quantiseGroup([127, 2.5, -2.5, 0.5, -0.5, 1.5, -0.4, 0]);
+  assert.equal(t.scale, 1);
+  assert.deepEqual(t.q, [127, 3, -3, 1, -1, 2, 0, 0]);  // half away from zero (std::round), never −128
+  assert.deepEqual(quantiseGroup([0, 0]).q, [0, 0]);
+  assert.equal(quantiseGroup([0, 0]).scale, 0);
+});
+
+test('efficiency: the int8 widget quantises a typed matrix per tensor and per row', { timeout: 60_000 }, async () => {
+  const box = page.locator('#eff-quant');
+  // Preset "a large row and a small row": per tensor s = 2.54/127 = 0.02 crushes row 2.
+  await page.getByRole('button', { name: 'a large row and a small row' }).click();
+  await page.waitForFunction(() => window.tfpLearn.state.quant?.rows === 2);
+  let q = await part('quant');
+  const s1 = Math.fround(Math.fround(2.54) / 127);
+  assert.deepEqual(q.tensor.scales, [s1]);
+  assert.deepEqual(q.tensor.q, [25, -60, 2, 127, 1, 1, -1, 0]);
+  const s2 = Math.fround(Math.fround(0.02) / 127);
+  assert.deepEqual(q.channel.scales, [s1, s2]);
+  assert.deepEqual(q.channel.q, [25, -60, 2, 127, 63, 127, -95, 25]);
+  // Errors x' − x with x' = q·s in float32, element by element.
+  const x = [0.5, -1.2, 0.03, 2.54, 0.01, 0.02, -0.015, 0.004].map(Math.fround);
+  q.tensor.err.forEach((e, i) => assert.equal(e, Math.fround(q.tensor.q[i] * s1) - x[i], `per tensor err[${i}]`));
+  q.channel.err.forEach((e, i) => assert.equal(e, Math.fround(q.channel.q[i] * (i < 4 ? s1 : s2)) - x[i], `per row err[${i}]`));
+  assert.ok(Math.abs(q.tensor.err[4] - 0.01) < 1e-9, 'per tensor: 0.01 comes back as 0.02');
+  const shownQ = await matrix('per channel (row): q');
+  assert.deepEqual(shownQ, [[25, -60, 2, 127], [63, 127, -95, 25]]);
+  const shownE = await matrix('per tensor: error');
+  assert.deepEqual(shownE.flat(), q.tensor.err.map(Math.fround));
+  assert.match(await page.locator('.eff-quant-side').first().innerText(), /one scale: s = 0\.0199999995/);
+  // Row 2's relative error ‖x′ − x‖/‖x‖: per tensor about 44 %, per row under 1 %.
+  const rel = (err, r) => Math.hypot(...err.slice(4 * r, 4 * r + 4)) / Math.hypot(...x.slice(4 * r, 4 * r + 4));
+  assert.ok(rel(q.tensor.err, 1) > 0.4 && rel(q.channel.err, 1) < 0.01);
+  const sides = page.locator('.eff-quant-side');
+  assert.match(await sides.nth(0).innerText(), new RegExp(`row 2 ${(100 * rel(q.tensor.err, 1)).toFixed(1)}\s?%`));
+  assert.match(await sides.nth(1).innerText(), new RegExp(`row 2 ${(100 * rel(q.channel.err, 1)).toFixed(1)}\s?%`));
+  // Typed: ties at s = 1 go away from zero.
+  await box.fill('127 2.5 -2.5 0.5\n-1.5 0.25 12.7 0');
+  await page.waitForFunction(() => window.tfpLearn.state.quant?.x[0] === 127);
+  q = await part('quant');
+  assert.deepEqual(q.tensor.scales, [1]);
+  assert.deepEqual(q.tensor.q, [127, 3, -3, 1, -2, 0, 13, 0]);
+  assert.deepEqual(q.tensor.err, [0, 0.5, -0.5, 0.5, -0.5, -0.25, Math.fround(13) - Math.fround(12.7), 0]);
+  const r2 = Math.fround(Math.fround(12.7) / 127);
+  assert.deepEqual(q.channel.scales, [1, r2]);
+  // Row 2: s = 12.7/127 = 0.10000000149 in float32. 0.25/s is 2.49999996 in double but
+  // 2.5 exactly once rounded to float32 (as the engine divides), and the tie goes to 3.
+  assert.deepEqual(q.channel.q.slice(4), [-15, 3, 127, 0]);
+  assert.equal(r2, 0.10000000149011612);
+  // A bad row says so and keeps the last result.
+  await box.fill('1 2 3\n4 5');
+  await page.waitForFunction(() => document.querySelector('#eff-quant').closest('.fig').querySelector('.eff-status').textContent.includes('same number'));
+  await box.fill('1 2 3\n4 5 6');
+  await page.waitForFunction(() => window.tfpLearn.state.quant?.x[5] === 6);
+  await page.getByRole('button', { name: 'a large row and a small row' }).click();
+  await page.waitForFunction(() => window.tfpLearn.state.quant?.x[0] === Math.fround(0.5));
+  const fig = page.locator('#eff-quant').locator('xpath=ancestor::figure[1]');
+  await fig.screenshot({ path: `${SHOTS}learn/efficiency_int8_en_light.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await fig.screenshot({ path: `${SHOTS}learn/efficiency_int8_en_dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(site.problems, []);
+});
+
 test('efficiency: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
   await site.shot('learn/efficiency_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
@@ -251,6 +356,9 @@ test('efficiency: the language switch rewrites the prose and keeps the inputs; 3
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/efficiency_zh_390', { fullPage: true });
+  const qfig = page.locator('#eff-quant').locator('xpath=ancestor::figure[1]');
+  assert.match(await qfig.innerText(), /按张量/);
+  await qfig.screenshot({ path: `${SHOTS}learn/efficiency_int8_zh_390.png` });
   await page.selectOption('#lang-select', 'en');
   await page.waitForTimeout(300);
   await site.shot('learn/efficiency_en_390', { fullPage: true });

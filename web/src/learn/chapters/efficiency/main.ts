@@ -8,13 +8,19 @@
 //      the mistake "masking saves time" with the measured full / masked / sparse times;
 //   3. linear attention's time and its relative error against full attention (same run);
 //   4. brown-gpt with int8 weights on a held-out passage (engine.learn('int8Model')): the
-//      largest logit change, both perplexities, the bytes.
-// The only arithmetic here reads engine numbers: ratios of two of them, a share of pairs.
+//      largest logit change, both perplexities, the bytes; before it, the int8 rule written
+//      out and a matrix the reader types quantised per tensor and per row by that rule,
+//      replayed in float32 in the page (int8_rule.mjs: the engine has no call that
+//      quantises a given matrix; the replay is checked bit for bit against the engine's
+//      int8 load in the chapter's browser test).
+// The only other arithmetic here reads engine numbers: ratios of two of them, a share of pairs.
 import type { EfficiencyRow, Int8ModelResult, SparseKindId, SparsePatternResult, SparseReachResult } from '../../../engine/learn_calls/efficiency';
 import { el } from '../../../widgets/dom';
 import { Heatmap } from '../../../widgets/heatmap';
 import { LineChart } from '../../../widgets/line_chart';
+import { NumberMatrix } from '../../../widgets/number_matrix';
 import { textTable } from '../../../widgets/tables';
+import { parseMatrix, quantiseMatrix, type Int8Scheme } from './int8_rule.mjs';
 import { startChapter } from '../../chapter';
 import { proseHtml } from '../../maths';
 import { fixed, num, pct, texNum } from '../../format';
@@ -35,6 +41,16 @@ const SAMPLE = 'Vincent G. Ierulli has been appointed temporary assistant distri
   + 'He is a graduate of Portland University and the Northwestern College of Law. He is married and the father of three children.';
 
 const ch = startChapter('efficiency', TEXT);
+
+/** The int8 widget's starting matrices: a small row beside a large one (per tensor crushes
+ *  it), ties (x/s exactly k + ½ in float32), one outlier in a row. */
+const QUANT_PRESETS: { key: Key; text: string }[] = [
+  { key: 'quantPresetRows', text: '0.5 -1.2 0.03 2.54\n0.01 0.02 -0.015 0.004' },
+  { key: 'quantPresetTies', text: '127 2.5 -2.5 0.5\n-1.5 0.25 12.7 0' },
+  { key: 'quantPresetOutlier', text: '0.11 -0.07 0.02 9.5 0.05 -0.13\n0.09 0.04 -0.12 0.08 -0.03 0.1' },
+];
+const QUANT_MAX_ROWS = 8, QUANT_MAX_COLS = 12;
+const QUANT_ERRORS = { empty: 'quantErrEmpty', rows: 'quantErrRows', cols: 'quantErrCols', ragged: 'quantErrRagged', number: 'quantErrNumber' } as const satisfies Record<string, Key>;
 
 const KINDS: { id: SparseKindId; key: Key }[] = [
   { id: 0, key: 'kindWindow' }, { id: 1, key: 'kindDilated' }, { id: 2, key: 'kindGlobal' },
@@ -57,6 +73,8 @@ const state = {
   reach: null as (SparseReachResult & { T: number; kind: SparseKindId; window: number; dilation: number; nGlobal: number; causal: boolean; layers: number }) | null,
   sample: SAMPLE,
   int8: null as (Int8ModelResult & { ids: number[] }) | null,
+  /** The typed matrix quantised by the engine's int8 rule, per tensor and per row (int8_rule.mjs). */
+  quant: null as ({ text: string; rows: number; cols: number; x: number[]; tensor: Int8Scheme; channel: Int8Scheme }) | null,
 };
 ch.debug.state = state;
 
@@ -332,7 +350,106 @@ function renderLinear(): void {
 // ---- 4. int8 weights ---------------------------------------------------------------
 const s4 = ch.section('hInt8');
 ch.prose(s4, 'int8Intro');
-ch.formula(s4, () => String.raw`\begin{aligned} s_o &= \max_i |W_{oi}| \,/\, 127 \\ q_{oi} &= \mathrm{round}(W_{oi} / s_o) \in [-127, 127] \\ |q_{oi}\, s_o - W_{oi}| &\le s_o / 2 \end{aligned}`);
+ch.formula(s4, () => String.raw`\begin{aligned} s_o &= \max_i |W_{oi}| \,/\, 127 \\ q_{oi} &= \mathrm{round}(W_{oi} / s_o) \in [-127, 127] \quad (\text{ties away from } 0) \\ W'_{oi} &= q_{oi}\, s_o, \qquad |W'_{oi} - W_{oi}| \le s_o / 2 \end{aligned}`);
+ch.prose(s4, 'int8Rule');
+const qfig = ch.figure(s4, { caption: 'figQuant', label: 'figQuantLabel', table: (host) => host.replaceChildren(quantTable()) });
+const quantIn = el('textarea');
+quantIn.rows = 4;
+quantIn.value = QUANT_PRESETS[0]!.text;
+quantIn.spellcheck = false;
+const quantHelp = el('p', 'help');
+ch.bind(quantHelp, 'quantHelp');
+const quantField = ch.field('quantLabel', quantIn, 'eff-quant', { help: quantHelp }).element;
+quantField.classList.add('eff-sample');
+const quantPresets = el('div', 'eff-presets');
+for (const pr of QUANT_PRESETS) {
+  const b = ch.button(pr.key);
+  b.addEventListener('click', () => { quantIn.value = pr.text; renderQuant(); });
+  quantPresets.append(b);
+}
+qfig.controls.append(quantField, quantPresets);
+const quantError = el('p', 'eff-status');
+quantError.setAttribute('role', 'status');
+const quantNote = el('p', 'eff-note');
+ch.bind(quantNote, 'quantNumbering');
+const rowLabel = (r: number) => () => ch.t('quantRow', { r: r + 1 });
+const colLabel = (c: number) => () => ch.t('quantCol', { c: c + 1 });
+const intFmt = (v: number) => String(v).replace('-', '−');
+const errFmt = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 1e-3 ? v.toFixed(4) : v.toExponential(1)).replace(/-/g, '−');
+const scheme = (key: Key) => {
+  const box = el('div', 'eff-quant-side');
+  const title = el('p', 'eff-quant-title');
+  ch.bind(title, key);
+  const scales = el('p', 'eff-summary eff-quant-scales');
+  const qm = new NumberMatrix(1, 1, { label: () => `${ch.t(key)}: ${ch.t('quantQ')}`, format: intFmt, colAxis: () => ch.t('quantColAxis') });
+  const em = new NumberMatrix(1, 1, { label: () => `${ch.t(key)}: ${ch.t('quantErr')}`, format: errFmt, colAxis: () => ch.t('quantColAxis'),
+                                      });
+  const worst = el('p', 'eff-summary eff-quant-worst');
+  box.append(title, scales, qm.element, em.element, worst);
+  return { box, scales, qm, em, worst };
+};
+const perTensor = scheme('quantTensor');
+const perChannel = scheme('quantChannel');
+const quantSides = el('div', 'eff-quant');
+quantSides.append(perTensor.box, perChannel.box);
+qfig.view.append(quantError, quantNote, quantSides);
+qfig.view.classList.add('eff-view');
+
+function quantTable(): HTMLTableElement {
+  const r = state.quant;
+  const rows = r ? r.x.map((x, i) => {
+    const row = Math.floor(i / r.cols), col = i % r.cols;
+    return [ch.t('quantRow', { r: row + 1 }), ch.t('quantCol', { c: col + 1 }), String(x), r.tensor.q[i]!, String(r.tensor.deq[i]), errFmt(r.tensor.err[i]!),
+            r.channel.q[i]!, String(r.channel.deq[i]), errFmt(r.channel.err[i]!)];
+  }) : [];
+  return textTable(ch.t('figQuantLabel'), [ch.t('thRow'), ch.t('thCol'), 'x', `${ch.t('quantTensor')}: q`, `${ch.t('quantTensor')}: x′`,
+                   `${ch.t('quantTensor')}: x′ − x`, `${ch.t('quantChannel')}: q`, `${ch.t('quantChannel')}: x′`, `${ch.t('quantChannel')}: x′ − x`], rows, 'eff-table');
+}
+
+function renderQuant(): void {
+  const parsed = parseMatrix(quantIn.value, QUANT_MAX_ROWS, QUANT_MAX_COLS);
+  if (parsed.error !== undefined) {
+    quantError.textContent = ch.t(QUANT_ERRORS[parsed.error], { rows: QUANT_MAX_ROWS, cols: QUANT_MAX_COLS });
+    quantSides.hidden = true;
+    return;
+  }
+  quantError.textContent = '';
+  quantSides.hidden = false;
+  const { rows, cols, values } = parsed;
+  const r = quantiseMatrix(values, rows, cols);
+  state.quant = { text: quantIn.value, rows, cols, ...r };
+  const shape = { rows, cols, rowLabels: Array.from({ length: rows }, (_, i) => rowLabel(i)), colLabels: Array.from({ length: cols }, (_, i) => colLabel(i)) };
+  const show = (side: typeof perTensor, s: Int8Scheme, tensor: boolean) => {
+    side.scales.textContent = tensor ? ch.t('quantScaleOne', { s: String(s.scales[0]) })
+      : ch.t('quantScaleRows', { s: s.scales.map((v, i) => `s${sub(i + 1)} = ${v}`).join(', ') });
+    side.qm.set(s.q, shape);
+    side.em.set(s.err, shape);
+    let worst = 0;
+    s.err.forEach((e, i) => { if (Math.abs(e) > Math.abs(s.err[worst]!)) worst = i; });
+    const sc = tensor ? s.scales[0]! : s.scales[Math.floor(worst / cols)]!;
+    side.worst.textContent = ch.t('quantWorst', { e: errFmt(Math.abs(s.err[worst]!)), r: Math.floor(worst / cols) + 1, c: (worst % cols) + 1,
+                                                  half: errFmt(sc / 2),
+                                                  rel: Array.from({ length: rows }, (_, i) => ch.t('quantRowRel', { r: i + 1, p: relErr(s.err.slice(i * cols, (i + 1) * cols), r.x.slice(i * cols, (i + 1) * cols)) })).join(ch.t('listSep')) });
+  };
+  show(perTensor, r.tensor, true);
+  show(perChannel, r.channel, false);
+  qfig.refreshTable();
+  ch.debug.renders++;
+}
+/** ‖x′ − x‖ / ‖x‖ as a percentage. */
+function relErr(err: number[], x: number[]): string {
+  const n = Math.hypot(...x);
+  return n > 0 ? pct(Math.hypot(...err) / n, 1) : '0 %';
+}
+const sub = (n: number) => String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]!);
+let quantTyping = 0;
+quantIn.addEventListener('input', () => {
+  window.clearTimeout(quantTyping);
+  quantTyping = window.setTimeout(renderQuant, 150);
+});
+ch.onLocale(renderQuant);
+renderQuant();
+
 const ifig = ch.figure(s4, { caption: 'figInt8', label: 'figInt8Label', table: (host) => host.replaceChildren(int8Table()) });
 const sampleIn = el('textarea');
 sampleIn.rows = 4;
