@@ -6,6 +6,19 @@
 //   - large scores: the naive formula gives ∞/NaN, the engine's softmax stays finite and
 //     equal to the double reference; a fully masked row gives 0s (sum 0), naive NaN;
 //   - the exercise reveals the engine's answer; the "score 0 is not a mask" demo;
+//   - entropy: the first figure's H equals the engine's head statistics in Node and a
+//     double-precision −Σ p ln p (1e-6); a one-key row has H = 0, a uniform row of 4 ln 4;
+//   - masking before the softmax against zeroing after it on the causal matrix: the rows
+//     equal tfp_learn_softmax_row in Node; the zeroed rows sum to Σ_{j<=i} p_j < 1; the
+//     renormalised ones equal masking before within 1e-6 (the page's count of float32
+//     differences recomputed here); a visible key swamped by key 4 = 200 gives 0/0 = NaN;
+//   - a finite mask value: −1e4 fills a fully masked row uniformly (Σ 1, H = ln 4), −∞ and
+//     −1e9 in float16 (stored −∞) give the engine's 0s; −1e4 is −10000 in float16 and −9984
+//     in bfloat16; −30 leaks about 1e-14 in float32 and 0 once held in float16; every row
+//     equals the engine in Node on the stored values;
+//   - the f16/bf16 rounding (float16.mjs): every finite f16 and bf16 value maps to itself,
+//     every midpoint to its even neighbour, ±1/8 ulp off a midpoint to the nearer one;
+//     65520 → ∞ in f16;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px.
 // Screenshots: build/screenshots/learn/softmax_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
@@ -14,6 +27,7 @@ import { mkdir } from 'node:fs/promises';
 import { openSite, SHOTS } from './harness.mjs';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
 import { withParams } from '../../web/src/engine/params.mjs';
+import { roundTo16, decode16 } from '../../web/src/learn/chapters/softmax/float16.mjs';
 
 let site, page, base, api;
 before(async () => {
@@ -246,6 +260,168 @@ test('chapter 4: the exercise reveals the engine\'s answer; score 0 is not a mas
   assert.deepEqual(site.problems, []);
 });
 
+/** tfp_attention_head_stats in Node: the entropy (nats) of each row of `rows` (as heads of (R, 1, N)). */
+function engineEntropy(rows) {
+  const m = api.m, R = rows.length, N = rows[0].length;
+  const p = api.put(Float32Array.from(rows.flat())), out = m._tfp_alloc(R * 16);
+  try {
+    api.check(m._tfp_attention_head_stats(p, R, 1, N, out));
+    return Array.from({ length: R }, (_, i) => new Float32Array(m.HEAPU8.buffer, out + i * 16, 1)[0]);
+  } finally {
+    m._tfp_free(out); m._tfp_free(p);
+  }
+}
+const entropyD = (row) => row.reduce((h, p) => (p > 0 ? h - p * Math.log(p) : h), 0);
+const causalRow = (N, i) => Array.from({ length: N }, (_, j) => (j > i ? 1 : 0));
+
+test('chapter 4: float16.mjs rounds to f16 and bf16 to nearest, ties to even', () => {
+  for (const fmt of ['f16', 'bf16']) {
+    const top = fmt === 'f16' ? 0x7c00 : 0x7f80;  // +∞'s pattern: every finite positive below it
+    let prev = null;
+    for (let b = 0; b < top; b++) {
+      const v = decode16(b, fmt);
+      assert.equal(roundTo16(v, fmt), v, `${fmt} ${b}`);
+      assert.equal(roundTo16(-v, fmt), -v);
+      if (prev !== null) {
+        const mid = (prev + v) / 2, q = (v - prev) / 8;
+        assert.equal(roundTo16(mid, fmt), (b - 1) % 2 === 0 ? prev : v, `${fmt} midpoint below ${b}: ties to even`);
+        assert.equal(roundTo16(mid - q, fmt), prev);
+        assert.equal(roundTo16(mid + q, fmt), v);
+      }
+      prev = v;
+    }
+  }
+  assert.equal(roundTo16(65504, 'f16'), 65504);
+  assert.equal(roundTo16(65519.99, 'f16'), 65504);
+  assert.equal(roundTo16(65520, 'f16'), Infinity);   // the tie above 65504 goes to "even" 2^16 = ∞
+  assert.equal(roundTo16(-1e9, 'f16'), -Infinity);
+  assert.equal(roundTo16(-1e4, 'f16'), -10000);
+  assert.equal(roundTo16(-1e4, 'bf16'), -9984);      // 64 apart there: 156 · 64
+  assert.equal(roundTo16(-9998, 'f16'), -10000);     // 8 apart: 1250 · 8
+  assert.equal(roundTo16(0.1, 'f16'), 0.0999755859375);
+  assert.equal(roundTo16(2 ** -25, 'f16'), 0);        // the tie with the smallest subnormal goes to 0 (even)
+  assert.equal(roundTo16(1.27e-14, 'f16'), 0);
+  assert.ok(Object.is(roundTo16(-0, 'f16'), -0));
+  assert.ok(Number.isNaN(roundTo16(NaN, 'bf16')));
+});
+
+test('chapter 4: entropy, masking before vs zeroing after, a finite mask value in 32 and 16 bits', { timeout: 90_000 }, async () => {
+  await page.goto(`${base}/learn/softmax.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 30_000 });
+  let s = await state();
+  const N = s.scores.length;
+  assert.equal(s.tau, 1);
+  // Entropy of the first figure's row: the engine's head statistics, a double −Σ p ln p.
+  const [hEngine] = engineEntropy([s.main.probs]);
+  assert.equal(s.mainH, hEngine);
+  assert.ok(Math.abs(s.mainH - entropyD(s.main.probs)) < 1e-6, `H ${s.mainH} vs double ${entropyD(s.main.probs)}`);
+  const sums = await page.locator('.fig').first().locator('.softmax-sums').innerText();
+  assert.match(sums, new RegExp(`H = ${s.mainH.toFixed(4)} nats \\(at most ln k = 1\\.3863`));
+
+  // Before vs after on the causal matrix.
+  const full = engineRow(s.scores, s.scores.map(() => 0), s.tau, 'stable');
+  let diffs = 0;
+  for (let i = 0; i < N; i++) {
+    const want = engineRow(s.scores, causalRow(N, i), s.tau, 'stable');
+    same(s.after.before[i], want.probs, `masked before, query ${i + 1}`);
+    assert.equal(s.after.beforeSums[i], want.sumProbs);
+    same(s.after.zeroed[i], full.probs.map((p, j) => (j > i ? 0 : p)), `zeroed after, query ${i + 1}`);
+    const kept = full.probs.slice(0, i + 1).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(s.after.zeroedSums[i] - kept) < 1e-6, `query ${i + 1} keeps ${s.after.zeroedSums[i]} vs ${kept}`);
+    if (i < N - 1) assert.ok(s.after.zeroedSums[i] < 0.99, `query ${i + 1}: zeroed row sums below 1`);
+    near(s.after.renorm[i], want.probs, 1e-6, `renormalised = masked before, query ${i + 1}`);
+    s.after.renorm[i].forEach((p, j) => { if (p !== want.probs[j]) diffs++; });
+    assert.ok(Math.abs(s.after.renormSums[i] - 1) < 1e-6);
+  }
+  assert.equal(s.after.diffs, diffs, 'the count of float32 differences');
+  console.log(`renormalised vs masked before: ${diffs} of ${N * N} weights differ, by at most ${s.after.maxDiff}`);
+  assert.equal(s.after.beforeH[0], 0, 'query 1 sees one key: H = 0');
+  assert.deepEqual(s.after.beforeH, engineEntropy(s.after.before));
+  assert.deepEqual(s.after.zeroedH, engineEntropy(s.after.zeroed));
+  near(s.after.beforeH, s.after.before.map(entropyD), 1e-6, 'H vs double');
+  const shownBefore = await matrix('Masked before the softmax');
+  assert.equal(shownBefore.length, N);
+  assert.equal(shownBefore[0].length, N + 2);
+  same(shownBefore[1].slice(0, N), s.after.before[1].map(Math.fround), 'shown row 2');
+  assert.equal(shownBefore[1][N], Math.fround(s.after.beforeSums[1]));
+  assert.match(await page.locator('.fig').nth(3).locator('.softmax-sums').innerText(), new RegExp(`query 1 keeps Σ p = ${s.after.zeroedSums[0].toFixed(7)}`));
+
+  // Key 4 = 200: query 1's kept weight underflows to 0, renormalising gives 0/0.
+  let n = await renders();
+  const cell = page.getByRole('textbox', { name: /^Scores x .*: x, key 4$/ });
+  await cell.fill('200');
+  await cell.press('Enter');
+  await rendersAbove(n);
+  s = await state();
+  assert.equal(s.after.zeroedSums[0], 0);
+  assert.ok(Number.isNaN(num(s.after.renorm[0][0])), 'renormalised 0/0 is NaN');
+  assert.equal(s.after.before[0][0], 1, 'masking before is unharmed');
+  n = await renders();
+  await cell.fill('-1');
+  await cell.press('Enter');
+  await rendersAbove(n);
+
+  // A finite mask value: −1e4 in float32 by default.
+  const finiteCheck = async (value, dtype) => {
+    await page.waitForFunction(([v, d]) => window.tfpLearn.state.finite?.dtype === d && String(window.tfpLearn.state.finite.value) === v,
+      [String(value), dtype], { timeout: 20_000 });
+    await page.waitForTimeout(50);
+    const f = (await state()).finite;
+    f.stored.forEach((r, i) => {
+      const want = engineRow(r.map(num), r.map(() => 0), 1, 'stable');
+      same(f.probs[i], want.probs, `${value} ${dtype} row ${i + 1}`);
+      assert.equal(f.sums[i], want.sumProbs);
+    });
+    return f;
+  };
+  let f = await finiteCheck(-1e4, 'f32');
+  assert.equal(f.storedValue, -10000);
+  assert.deepEqual(f.probs[N], [0.25, 0.25, 0.25, 0.25], 'fully masked with −1e4: uniform');
+  assert.equal(f.sums[N], 1);
+  assert.ok(Math.abs(f.H[N] - Math.log(4)) < 1e-6, `H of the uniform row ${f.H[N]} = ln 4`);
+  assert.equal(f.leak, 0, 'exp(−1e4 − m) is 0 in float32');
+  assert.match(await page.locator('.fig').nth(4).locator('.softmax-sums').innerText(), /uniform: 0\.2500 per key, Σ p = 1\.0000000, H = 1\.3863/);
+  await page.locator('label[for="softmax-mv-__"]').click();
+  f = await finiteCheck(-Infinity, 'f32');
+  assert.deepEqual(f.probs[N], [0, 0, 0, 0], '−∞: the engine gives 0s');
+  assert.equal(f.sums[N], 0);
+  await page.locator('label[for="softmax-mv-_1e9"]').click();
+  await page.locator('label[for="softmax-dt-f16"]').click();
+  f = await finiteCheck(-1e9, 'f16');
+  assert.equal(num(f.storedValue), -Infinity, '−1e9 overflows float16');
+  assert.deepEqual(f.probs[N], [0, 0, 0, 0]);
+  assert.equal(f.stored[2][2], 0.0999755859375, '0.1 held in float16');
+  assert.match(await page.locator('.fig').nth(4).locator('.softmax-sums').innerText(), /−1e9 in float16 is stored as −∞/);
+  await page.locator('label[for="softmax-mv-_1e4"]').click();
+  f = await finiteCheck(-1e4, 'f16');
+  assert.equal(f.storedValue, -10000);
+  assert.equal(f.sums[N], 1);
+  await page.locator('label[for="softmax-dt-bf16"]').click();
+  f = await finiteCheck(-1e4, 'bf16');
+  assert.equal(f.storedValue, -9984);
+  assert.deepEqual(f.probs[N], [0.25, 0.25, 0.25, 0.25]);
+  // −30 leaks e^(−30 − 2)/(1 + …) ≈ 1.3e-14 in float32; held in float16 that is 0.
+  await page.locator('label[for="softmax-mv-_30"]').click();
+  await page.locator('label[for="softmax-dt-f16"]').click();
+  f = await finiteCheck(-30, 'f16');
+  assert.ok(f.leak > 1e-14 && f.leak < 2e-14, `leak ${f.leak}`);
+  assert.equal(f.leakDtype, 0);
+  await page.locator('label[for="softmax-mv-_5"]').click();
+  f = await finiteCheck(-5, 'f16');
+  assert.ok(f.leak > 9e-4 && f.leak < 1e-3, `−5 leaks ${f.leak}`);  // e^−7 / (1 + 3e^−7)
+  const fig = page.locator('.fig').nth(4);
+  await fig.screenshot({ path: `${SHOTS}learn/softmax_finite_en_light.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await fig.screenshot({ path: `${SHOTS}learn/softmax_finite_en_dark.png` });
+  await page.locator('.fig').nth(3).screenshot({ path: `${SHOTS}learn/softmax_after_en_dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.locator('.fig').nth(3).screenshot({ path: `${SHOTS}learn/softmax_after_en_light.png` });
+  await page.locator('label[for="softmax-mv-_1e4"]').click();
+  await page.locator('label[for="softmax-dt-f32"]').click();
+  await finiteCheck(-1e4, 'f32');
+  assert.deepEqual(site.problems, []);
+});
+
 test('chapter 4: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 60_000 }, async () => {
   assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders');
   await site.shot('learn/softmax_en_1280', { fullPage: true });
@@ -266,6 +442,9 @@ test('chapter 4: the language switch rewrites the prose and keeps the inputs; 39
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `sideways scroll at 390 px: ${overflow}`);
   await site.shot('learn/softmax_zh_390', { fullPage: true });
+  assert.match(await page.locator('.fig').nth(4).innerText(), /全部掩蔽/);
+  await page.locator('.fig').nth(3).screenshot({ path: `${SHOTS}learn/softmax_after_zh_390.png` });
+  await page.locator('.fig').nth(4).screenshot({ path: `${SHOTS}learn/softmax_finite_zh_390.png` });
   await page.selectOption('#lang-select', 'en');
   await page.waitForTimeout(200);
   await site.shot('learn/softmax_en_390', { fullPage: true });

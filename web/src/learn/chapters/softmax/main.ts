@@ -1,18 +1,24 @@
 // Learn chapter 4, "Softmax": one row of scores the reader edits (with masks and a
 // temperature) through the engine's softmax, step by step; the naive formula beside it
-// (why the maximum is subtracted); a fully masked row; the weights against τ; an
-// exercise; two common mistakes. Every number shown comes from the engine
+// (why the maximum is subtracted); each row's entropy (the engine's head statistics); a
+// fully masked row; masking before the softmax against zeroing after it (and
+// renormalising) on a causal matrix; a finite mask value (−1e9, −1e4, …) in float32,
+// float16 or bfloat16; the weights against τ; an exercise; two common mistakes. Every number shown comes from the engine
 // (learn_calls/softmax.ts → src/api/tfp_learn_softmax_api.h); this file only arranges
-// inputs and draws what comes back.
+// inputs and draws what comes back, except three small steps said in the captions: zeroing
+// and renormalising weights (float32, Math.fround), and rounding to f16/bf16
+// (float16.mjs: the engine has no call that rounds a typed number to 16 bits).
 //
 // window.tfpLearn.state holds the inputs and the engine's last results (tests read it).
 import type { Engine } from 'transformer-playground';
+import type { FloatTensor } from '../../../engine/messages';
 import type { SoftmaxRowResult } from '../../../engine/learn_calls/softmax';
 import { LineChart } from '../../../widgets/line_chart';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { ProbBars } from '../../../widgets/prob_bars';
 import { startChapter } from '../../chapter';
 import { TEXT } from './text';
+import { roundToDtype } from './float16.mjs';
 import './softmax.css';
 
 type Key = keyof typeof TEXT.en;
@@ -33,7 +39,14 @@ const state = {
   tauIndex: TAUS.indexOf(1),
   offset: 0,
   hideKey: 3,
+  /** Figure "a finite mask value": the value written into masked scores and the dtype the scores are held in. */
+  maskValue: -1e4,
+  dtype: 'f32' as Dtype,
 };
+type Dtype = 'f32' | 'f16' | 'bf16';
+const MASK_VALUES = [-Infinity, -1e9, -1e4, -30, -5] as const;
+const DTYPES = ['f32', 'f16', 'bf16'] as const;
+const maskText = (v: number) => (v === -Infinity ? '−∞' : Math.abs(v) >= 1e4 ? `−1e${Math.round(Math.log10(-v))}` : String(v).replace('-', '−'));
 const tau = () => TAUS[state.tauIndex]!;
 const n = () => state.scores.length;
 const keyName = (j: number) => () => t('key', { n: j + 1 });
@@ -123,6 +136,8 @@ barsBox.append(bars1.element);
 const stepsBox = document.createElement('div');
 stepsBox.append(stepsM.element, sums1);
 fig1.view.append(stepsBox, barsBox);
+
+ch.prose(s1, 'entropy');
 
 function renderStatic(): void {
   tauText.textContent = t('temperature', { t: fmtTau(tau()) });
@@ -221,6 +236,45 @@ maskedSums.className = 'softmax-sums';
 const maskedBox = document.createElement('div');
 maskedBox.append(maskedM.element, maskedSums);
 fig3.view.append(maskedBox);
+
+// ---- section 3b: masking before the softmax, or zeroing after it ---------------------------
+ch.prose(s3, 'after');
+const figA = ch.figure(s3, { caption: 'figAfter', label: 'figAfterLabel', table: (host) => tableAfter(host) });
+const queryLabels = (rows: number) => Array.from({ length: rows }, (_, i) => () => t('query', { n: i + 1 }));
+const sumCols = () => [...keyLabels(), () => t('colSum'), () => t('colH')];
+const rowMatrix = (titleKey: Key) => new NumberMatrix(n(), n() + 2, {
+  label: () => t(titleKey), rowAxis: () => t('queryAxis'), colAxis: () => t('keyAxis'), format: (v) => fmt(v),
+});
+const beforeM = rowMatrix('mBefore'), zeroedM = rowMatrix('mZeroed'), renormM = rowMatrix('mRenorm');
+const afterNote = document.createElement('p');
+afterNote.className = 'softmax-sums';
+afterNote.setAttribute('aria-live', 'polite');
+const numbering = () => { const p = document.createElement('p'); p.className = 'softmax-note'; const say = () => { p.textContent = t('numbering'); }; say(); ch.onLocale(say); return p; };
+const afterBox = document.createElement('div');
+afterBox.className = 'softmax-rows';
+afterBox.append(numbering(), beforeM.element, zeroedM.element, renormM.element, afterNote);
+figA.view.append(afterBox);
+
+// ---- section 3c: a large finite mask value, in 32 and 16 bits -----------------------------
+const s3c = ch.section('hFinite');
+ch.prose(s3c, 'finite');
+const figF = ch.figure(s3c, { caption: 'figFinite', label: 'figFiniteLabel', table: (host) => tableFinite(host) });
+figF.controls.append(
+  ch.segmented('maskValue', 'softmax-mv', MASK_VALUES.map(maskText), maskText(state.maskValue), (v) => {
+    state.maskValue = MASK_VALUES.find((m) => maskText(m) === v)!;
+    void recompute();
+  }),
+  ch.segmented('dtype', 'softmax-dt', DTYPES, state.dtype, (v) => { state.dtype = v; void recompute(); }, (v) => t(`dt_${v}`)),
+);
+const storedM = new NumberMatrix(n() + 1, n(), { label: () => t('mStored'), rowAxis: () => t('queryAxis'), colAxis: () => t('keyAxis'), format: (v) => fmt(v, 6) });
+const finiteM = new NumberMatrix(n() + 1, n() + 2, { label: () => t('mFinite'), rowAxis: () => t('queryAxis'), colAxis: () => t('keyAxis'), format: (v) => fmt(v) });
+const finiteNote = document.createElement('p');
+finiteNote.className = 'softmax-sums';
+finiteNote.setAttribute('aria-live', 'polite');
+const finiteBox = document.createElement('div');
+finiteBox.className = 'softmax-rows';
+finiteBox.append(numbering(), storedM.element, finiteM.element, finiteNote);
+figF.view.append(finiteBox);
 
 // ---- section 4: temperature --------------------------------------------------------------
 const s4 = ch.section('hTemp');
@@ -354,6 +408,65 @@ function table4(host: HTMLElement): void {
     Array.from(SWEEP, (tv, i) => [fmtTau(Number(tv.toPrecision(3))), ...last!.scores.map((_, j) => probs[i * last!.scores.length + j]!)]));
 }
 
+/** Rows as the table shows them: one line per (query, key), then the row's Σ and H. */
+function rowsTable(host: HTMLElement, caption: string, mats: { name: string; rows: number[][]; sums: number[]; H: number[] }[]): void {
+  const N = last!.scores.length;
+  const rowCount = mats[0]!.rows.length;
+  const body: (string | number)[][] = [];
+  for (let i = 0; i < rowCount; i++) {
+    const q = i < N ? t('query', { n: i + 1 }) : t('allMaskedRow');
+    for (let j = 0; j < N; j++) body.push([`${q}, ${t('key', { n: j + 1 })}`, ...mats.map((m) => m.rows[i]![j]!)]);
+    body.push([`${q}: ${t('colSum')}`, ...mats.map((m) => m.sums[i]!)]);
+    body.push([`${q}: ${t('colH')}`, ...mats.map((m) => m.H[i]!)]);
+  }
+  table(host, caption, ['', ...mats.map((m) => m.name)], body);
+}
+function tableAfter(host: HTMLElement): void {
+  if (!last) return;
+  const a = last.after;
+  rowsTable(host, t('figAfterLabel'), [
+    { name: t('mBefore'), rows: a.before, sums: a.beforeSums, H: a.beforeH },
+    { name: t('mZeroed'), rows: a.zeroed, sums: a.zeroedSums, H: a.zeroedH },
+    { name: t('mRenorm'), rows: a.renorm, sums: a.renormSums, H: a.renormH },
+  ]);
+}
+function tableFinite(host: HTMLElement): void {
+  if (!last) return;
+  const f = last.finite;
+  rowsTable(host, `${t('figFiniteLabel')} (${maskText(f.value)}, ${t(`dt_${f.dtype}`)})`, [
+    { name: t('mStored'), rows: f.stored, sums: f.stored.map(() => NaN), H: f.stored.map(() => NaN) },
+    { name: t('mFinite'), rows: f.probs, sums: f.sums, H: f.H },
+  ]);
+}
+
+/** A causal row: query i (from 0) may see keys j <= i. */
+const causal = (N: number, i: number) => Array.from({ length: N }, (_, j) => (j > i ? 1 : 0));
+/** Σ of a row in float32, key by key (as the engine's sums are reported). */
+const sum32 = (v: ArrayLike<number>) => Array.from(v).reduce((a, b) => Math.fround(a + b), 0);
+
+interface AfterResults {
+  before: number[][]; zeroed: number[][]; renorm: number[][];
+  beforeSums: number[]; zeroedSums: number[]; renormSums: number[];
+  beforeH: number[]; zeroedH: number[]; renormH: number[];
+  /** The largest |renormalised − masked before| and where (query, key; from 0). */
+  maxDiff: number; at: [number, number]; diffs: number;
+}
+interface FiniteResults {
+  value: number; dtype: Dtype; storedValue: number;
+  stored: number[][]; probs: number[][]; sums: number[]; H: number[];
+  /** The largest weight any masked key gets (causal rows), and that weight rounded to the dtype. */
+  leak: number; leakDtype: number;
+}
+
+/** The engine's entropy (nats) of each row: rows as "heads" of one (rows, 1, N) map. */
+async function entropies(e: Engine, rows: number[][]): Promise<number[]> {
+  const N = rows[0]!.length;
+  // A row of NaN (0/0 after renormalising) would stop the call: it is sent as 0s and shown as NaN by its sum.
+  const map: FloatTensor = { data: Float32Array.from(rows.flat(), (v) => (Number.isNaN(v) ? 0 : v)), dims: [rows.length, 1, N] };
+  const [st] = await e.headStats([map]);
+  return rows.map((_, i) => st!.data[i * 4]!);
+}
+
 // ---- recompute and draw --------------------------------------------------------------------
 interface Results {
   scores: number[]; masked: number[]; tau: number; offset: number; hideKey: number;
@@ -362,6 +475,7 @@ interface Results {
   sweep: { probs: Float32Array; dims: [number, number] };
   hideInf: SoftmaxRowResult; hideZero: SoftmaxRowResult;
   shift0: SoftmaxRowResult; shift100: SoftmaxRowResult;
+  mainH: number; after: AfterResults; finite: FiniteResults;
 }
 
 let generation = 0;
@@ -389,8 +503,45 @@ async function recompute(): Promise<void> {
       row(zeroScores, zeroMask, tv, 'stable'),
       row(scores.map((x) => x + 100), masked, tv, 'stable'),
     ]);
+    const N = scores.length;
+    // Masking before the softmax (−∞ through the engine's mask) against the softmax of
+    // the whole row with the future keys zeroed afterwards, and that renormalised.
+    const befores = await Promise.all(scores.map((_, i) => row(scores, causal(N, i), tv, 'stable')));
+    const full = main.probs.length && !masked.some((m) => m) ? main : await row(scores, scores.map(() => 0), tv, 'stable');
+    const before = befores.map((r) => Array.from(r.probs));
+    const zeroed = scores.map((_, i) => Array.from(full.probs, (p, j) => (j > i ? 0 : p)));
+    const zeroedSums = zeroed.map(sum32);
+    const renorm = zeroed.map((r, i) => r.map((p) => Math.fround(p / zeroedSums[i]!)));
+    let maxDiff = 0, at: [number, number] = [0, 0], diffs = 0;
+    renorm.forEach((r, i) => r.forEach((p, j) => {
+      const d = Math.abs(p - before[i]![j]!);
+      if (d > 0) diffs++;
+      if (d > maxDiff) { maxDiff = d; at = [i, j]; }
+    }));
+    // A finite mask value written into the masked scores (masked_fill), everything held
+    // in the chosen dtype; the engine's softmax (float32) of those values, τ = 1.
+    const dt = state.dtype, mv = state.maskValue;
+    const storedValue = roundToDtype(mv, dt);
+    const stored = [...scores.map((_, i) => scores.map((x, j) => (j > i ? storedValue : roundToDtype(x, dt)))), scores.map(() => storedValue)];
+    const finRows = await Promise.all(stored.map((r) => row(r, r.map(() => 0), 1, 'stable')));
+    const probs = finRows.map((r) => Array.from(r.probs));
+    let leak = 0;
+    probs.slice(0, N).forEach((r, i) => r.forEach((p, j) => { if (j > i) leak = Math.max(leak, p); }));
+    const [mainH, beforeH, zeroedH, renormH, finH] = await Promise.all([
+      entropies(engine, [Array.from(main.probs)]).then((h) => h[0]!),
+      entropies(engine, before), entropies(engine, zeroed), entropies(engine, renorm), entropies(engine, probs),
+    ]);
     if (gen !== generation) return;  // newer inputs are on their way
-    last = { scores, masked, tau: tv, offset, hideKey: k, main, naive, stable, allMasked, allMaskedNaive, sweep, hideInf, hideZero, shift0: main, shift100 };
+    const after: AfterResults = {
+      before, zeroed, renorm, beforeSums: befores.map((r) => r.sumProbs), zeroedSums, renormSums: renorm.map(sum32),
+      beforeH, zeroedH, renormH, maxDiff, at, diffs,
+    };
+    const finite: FiniteResults = {
+      value: mv, dtype: dt, storedValue, stored, probs, sums: finRows.map((r) => r.sumProbs), H: finH,
+      leak, leakDtype: roundToDtype(leak, dt),
+    };
+    last = { scores, masked, tau: tv, offset, hideKey: k, main, naive, stable, allMasked, allMaskedNaive, sweep, hideInf, hideZero, shift0: main, shift100,
+             mainH, after, finite };
     draw();
     ch.setStatus(null);
   } catch (e) {
@@ -405,7 +556,7 @@ function draw(): void {
   stepsM.set([...r.main.logits, ...r.main.exps, ...r.main.probs], cols);
   const allMasked = r.masked.every((m) => m === 1);
   sums1.textContent = allMasked ? t('allMaskedNote')
-    : t('sums', { m: fmt(r.main.shift), sumExps: fmt(r.main.sumExps), sumProbs: fmt(r.main.sumProbs, 7) });
+    : `${t('sums', { m: fmt(r.main.shift), sumExps: fmt(r.main.sumExps), sumProbs: fmt(r.main.sumProbs, 7) })} · ${t('entropyOf', { h: fmt(r.mainH), max: fmt(Math.log(r.masked.filter((m) => m === 0).length)) })}`;
   sums1.dataset.sumProbs = String(r.main.sumProbs);
   bars1.update(Array.from(r.main.probs, (p, j) => ({ label: t('key', { n: j + 1 }), value: p })));
 
@@ -420,6 +571,25 @@ function draw(): void {
 
   maskedM.set([...r.allMasked.probs, ...r.allMaskedNaive.probs], { rows: 2, cols: N, colLabels: keyLabels() });
   maskedSums.textContent = t('maskedSums', { engine: fmt(r.allMasked.sumProbs), naive: fmt(r.allMaskedNaive.sumProbs) });
+
+  const withSums = (rows: number[][], sums: number[], H: number[]) => rows.flatMap((v, i) => [...v, sums[i]!, sums[i]! > 0 ? H[i]! : NaN]);
+  const a = r.after;
+  const sq = { rows: N, cols: N + 2, rowLabels: queryLabels(N), colLabels: sumCols() };
+  beforeM.set(withSums(a.before, a.beforeSums, a.beforeH), sq);
+  zeroedM.set(withSums(a.zeroed, a.zeroedSums, a.zeroedH), sq);
+  renormM.set(withSums(a.renorm, a.renormSums, a.renormH), sq);
+  afterNote.textContent = a.diffs === 0 ? t('afterNoteSame', { q: 1, sum: fmt(a.zeroedSums[0]!, 7) }) : t('afterNote', { q: 1, sum: fmt(a.zeroedSums[0]!, 7), diff: a.maxDiff === 0 ? '0' : fmt(a.maxDiff), count: a.diffs,
+                                           i: a.at[0] + 1, j: a.at[1] + 1 });
+  const f = r.finite;
+  const fRows = [...queryLabels(N), () => t('allMaskedRow')];
+  storedM.set(f.stored.flat(), { rows: N + 1, cols: N, rowLabels: fRows, colLabels: keyLabels() });
+  finiteM.set(withSums(f.probs, f.sums, f.H), { rows: N + 1, cols: N + 2, rowLabels: fRows, colLabels: sumCols() });
+  const allRow = f.sums[N]!;
+  finiteNote.textContent = [
+    t('finiteStored', { v: maskText(f.value), dt: t(`dt_${f.dtype}`), s: fmt(f.storedValue, 6) }),
+    f.storedValue === -Infinity ? t('finiteAllInf') : t('finiteAllUniform', { p: fmt(f.probs[N]![0]!), sum: fmt(allRow, 7), h: fmt(f.H[N]!), ln: fmt(Math.log(N)) }),
+    t('finiteLeak', { leak: fmt(f.leak), dt: t(`dt_${f.dtype}`), leak16: fmt(f.leakDtype) }),
+  ].join(t('sentenceSep'));
 
   chart.update(r.scores.map((_, j) => ({
     name: keyName(j),
@@ -437,6 +607,8 @@ function draw(): void {
   fig2.refreshTable();
   fig3.refreshTable();
   fig4.refreshTable();
+  figA.refreshTable();
+  figF.refreshTable();
   ch.debug.state = { ...ch.debug.state, ...plain(r) };
   ch.debug.renders++;
   document.body.dataset.renders = String(ch.debug.renders);
@@ -452,7 +624,7 @@ function plain(r: Results): Record<string, unknown> {
     scores: r.scores, masked: r.masked, tau: r.tau, offset: r.offset, hideKey: r.hideKey,
     main: p(r.main), naive: p(r.naive), stable: p(r.stable), allMasked: p(r.allMasked), allMaskedNaive: p(r.allMaskedNaive),
     sweep: { taus: Array.from(SWEEP), probs: Array.from(r.sweep.probs) }, hideInf: p(r.hideInf), hideZero: p(r.hideZero),
-    shift100: p(r.shift100),
+    shift100: p(r.shift100), mainH: r.mainH, after: r.after, finite: r.finite,
   };
 }
 

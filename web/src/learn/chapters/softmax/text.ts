@@ -34,6 +34,75 @@ largest $z$, and the weights $p$. The sums are the ones the engine computes in f
   sums: 'm = {m} · Σ exp(z − m) = {sumExps} · Σ p = {sumProbs}',
   sumsNaive: 'Σ exp(z) = {sumExps} · Σ p = {sumProbs}',
   allMaskedNote: 'Every key is masked: no distribution exists, and the engine returns weight 0 for every key (Σ p = 0).',
+  entropy: `<p>How sharp is a row? One number for it is the <em>entropy</em>
+$H = -\\sum_j p_j \\ln p_j$, in nats (natural logarithm; a weight of 0 adds nothing, since $p \\ln p \\to 0$).
+A one-hot row has $H = 0$; a row spread evenly over $k$ keys has $H = \\ln k$, the largest possible
+($\\ln 4 \\approx 1.386$ for four keys). In between, $e^{H}$ is the number of equally weighted keys that would have
+the same entropy. The engine computes it (its head statistics, in double precision from the float32 weights); the
+first figure shows it beside the sums, with $\\ln k$ for the $k$ keys that are not masked. Lower the temperature and
+$H$ falls.</p>`,
+  entropyOf: 'H = {h} nats (at most ln k = {max} for the k unmasked keys)',
+  after: `<p>Why mask <em>before</em> the softmax? One could instead run the softmax over every key and then set the
+weights of the keys a query must not see to 0. What remains is not a distribution: each row sums to less than 1
+(query 1 keeps only its own key's share of the full row), and the query's output shrinks by that factor.
+Dividing each row by its sum (renormalising) repairs it: in exact arithmetic
+$\\frac{e^{z_j}/\\sum_{\\text{all}} e^{z_k}}{\\sum_{k \\le i} e^{z_k}/\\sum_{\\text{all}} e^{z_k}} = \\frac{e^{z_j}}{\\sum_{k \\le i} e^{z_k}}$,
+exactly what masking before gives. In float32 it is two more roundings, so some weights differ in their last bits;
+it costs a second pass; and when the visible keys' weights underflow to 0 (give key 4 a score of 200) the row is
+$0/0$, NaN. Below, the causal mask on your scores, done both ways.</p>`,
+  figAfter: `Each row is one query and may see keys 1 … i (the causal mask); every row holds your scores from the first
+figure divided by $\\tau$ (its mask boxes are not used here). Top: masked before the softmax, by the engine ($-\\infty$).
+Middle: the engine's softmax of the whole row, then the keys after $i$ set to 0 (done in the page). Bottom: the
+middle rows divided by their sums, in float32 (<code>Math.fround</code>, in the page). Σ p is each row's float32 sum,
+H its entropy in nats (the engine's).`,
+  figAfterLabel: 'Masking before the softmax or zeroing after it',
+  numbering: 'Rows are queries, columns are keys; both are numbered from 1.',
+  query: 'query {n}',
+  queryAxis: 'query',
+  colSum: 'Σ p',
+  colH: 'H (nats)',
+  mBefore: 'Masked before the softmax (−∞)',
+  mZeroed: 'Softmax, then future keys set to 0',
+  mRenorm: 'Zeroed, then divided by the row sum',
+  afterNote: 'Zeroed after the softmax, query {q} keeps Σ p = {sum}. Renormalised against masked before: {count} weights differ, by at most {diff} (query {i}, key {j}): float32 rounding; in exact arithmetic they are equal.',
+  afterNoteSame: 'Zeroed after the softmax, query {q} keeps Σ p = {sum}. Renormalised, every weight here equals masking before bit for bit; that is luck of the rounding (try other scores), in exact arithmetic they are always equal.',
+  hFinite: 'A large finite number instead of −∞',
+  finite: `<p>Many implementations write a large negative number into the masked scores instead of $-\\infty$:
+PyTorch code often uses <code>masked_fill(mask, -1e9)</code>, older float16 code $-10^4$, Hugging Face models the
+most negative number of the dtype. For a row with at least one visible key nothing visible changes: after the
+maximum is subtracted a masked key's exponent is about $-10^9$ or $-10^4$, and $e^{z}$ is exactly 0 in float32 below
+about $-104$. A value that is not large enough, such as $-5$, leaks: the masked keys keep a share.</p>
+<p>The fully masked row is where they part. With $-\\infty$ nothing is left to normalise: PyTorch returns NaN, this
+engine 0s. With a finite value every score of the row is the same number, and the softmax of equal numbers is
+uniform: $1/n$ per key, sum 1, entropy $\\ln n$. No NaN, but the query averages values it was never meant to see,
+so such rows (padding queries) have to be ignored later.</p>
+<p>In 16 bits the value must first fit. float16's largest finite number is 65504, so $-10^9$ becomes $-\\infty$ when
+converted (PyTorch's <code>masked_fill</code> refuses it for a float16 tensor with an overflow error), and a fully
+masked row is back to the $-\\infty$ case. $-10^4$ fits: float16 holds it exactly, bfloat16 (8 bits of precision,
+float32's range) as $-9984$. Its exponent stays far below the point where float16's $e^{z}$ underflows: below about
+$-17.3$ (the smallest float16 is $2^{-24} \\approx 6.0 \\times 10^{-8}$) it is 0, so a small leak that float32 keeps
+($-30$ gives about $10^{-14}$) is 0 once held in float16. If the mask is <em>added</em> to the scores instead of
+written over them, 16 bits swallow the score: $2 + (-10^4) = -9998$ is held as $-10000$ in float16 (neighbours are 8
+apart there) and as $-9984$ in bfloat16 (64 apart).</p>`,
+  figFinite: `Rows 1 … n are the queries of the causal mask on your scores ($\\tau = 1$), the last row has every key masked.
+The masked scores are overwritten with the value you pick, then every score is held in the dtype you pick. First matrix:
+the values as stored (rounded in the page, <code>Math.fround</code> for float32 and a round-to-nearest-even conversion for
+float16 and bfloat16: the engine has no call that rounds to 16 bits). Second: the engine's softmax of them, in
+float32 as softmax kernels usually compute it, with each row's sum and entropy (the engine's).`,
+  figFiniteLabel: 'A finite mask value, in 32 and 16 bits',
+  maskValue: 'Mask value',
+  dtype: 'Scores held in',
+  dt_f32: 'float32',
+  dt_f16: 'float16',
+  dt_bf16: 'bfloat16',
+  mStored: 'Scores as stored',
+  mFinite: 'The engine’s softmax (float32)',
+  allMaskedRow: 'all masked',
+  finiteStored: '{v} in {dt} is stored as {s}.',
+  finiteAllInf: 'The fully masked row is all −∞: the engine gives every key weight 0 (Σ p = 0; PyTorch gives NaN).',
+  finiteAllUniform: 'The fully masked row is uniform: {p} per key, Σ p = {sum}, H = {h} = ln n ({ln}).',
+  sentenceSep: ' ',
+  finiteLeak: 'Largest weight on a masked key (rows 1 … n): {leak}; held in {dt}: {leak16}.',
   hStable: 'Why the maximum is subtracted',
   stable: `<p>Adding the same number $c$ to every score changes nothing, because $e^{c}$ cancels:</p>
 $$\\frac{e^{x_j+c}}{\\sum_k e^{x_k+c}} = \\frac{e^{c}\\,e^{x_j}}{e^{c}\\sum_k e^{x_k}} = \\frac{e^{x_j}}{\\sum_k e^{x_k}}.$$
@@ -150,6 +219,42 @@ export const TEXT = {
     sums: 'm = {m} · Σ exp(z − m) = {sumExps} · Σ p = {sumProbs}',
     sumsNaive: 'Σ exp(z) = {sumExps} · Σ p = {sumProbs}',
     allMaskedNote: '所有键都被掩蔽了：这一行不存在概率分布，引擎给每个键的权重都是 0（Σ p = 0）。',
+    entropy: `<p>一行权重有多“尖”？可以用一个数来衡量：<em>熵</em> $H = -\\sum_j p_j \\ln p_j$，单位是奈特（nat，用自然对数；权重为 0 的项不贡献任何东西，因为 $p \\ln p \\to 0$）。独热的一行 $H = 0$；均匀分布在 $k$ 个键上的一行 $H = \\ln k$，这是能达到的最大值（四个键时 $\\ln 4 \\approx 1.386$）。介于两者之间时，$e^{H}$ 就是“有同样熵的、权重相等的键的个数”。熵由引擎计算（它的注意力头统计，用 float32 权重以双精度算出）；第一张图在两个求和旁边给出它，同时给出未被掩蔽的 $k$ 个键对应的 $\\ln k$。把温度调低，$H$ 就会下降。</p>`,
+    entropyOf: 'H = {h} 奈特（k 个未被掩蔽的键最多为 ln k = {max}）',
+    after: `<p>为什么要在 softmax <em>之前</em>掩码？也可以先对所有键做 softmax，再把查询不该看的那些键的权重设成 0。但剩下的不再是概率分布：每一行的和都小于 1（查询 1 只留下了它自己那个键在整行中所占的份额），查询的输出也按这个比例缩小了。把每一行除以它的和（重新归一化）可以补救：在精确计算下
+$\\frac{e^{z_j}/\\sum_{\\text{全部}} e^{z_k}}{\\sum_{k \\le i} e^{z_k}/\\sum_{\\text{全部}} e^{z_k}} = \\frac{e^{z_j}}{\\sum_{k \\le i} e^{z_k}}$，
+正好等于先掩码的结果。但在 float32 里多了两次舍入，有些权重会在最后几位上不同；而且要多算一遍；当可见键的权重下溢成 0 时（给键 4 一个 200 的分数试试），这一行就成了 $0/0$，即 NaN。下面用你的分数做因果掩码，两种做法并排对照。</p>`,
+    figAfter: `每一行是一个查询，只能看到键 1 … i（因果掩码）；每一行都是第一张图里你的分数除以 $\\tau$（这里不用那张图的掩码勾选框）。上：在 softmax 之前掩码，由引擎完成（$-\\infty$）。中：引擎对整行做 softmax，再把 $i$ 之后的键设为 0（在页面里完成）。下：把中间各行除以各自的和，用 float32 计算（<code>Math.fround</code>，在页面里完成）。Σ p 是每行的 float32 和，H 是它的熵（奈特，由引擎计算）。`,
+    figAfterLabel: '在 softmax 之前掩码，还是之后清零',
+    numbering: '行是查询，列是键；两者都从 1 开始编号。',
+    query: '查询 {n}',
+    queryAxis: '查询',
+    colSum: 'Σ p',
+    colH: 'H（奈特）',
+    mBefore: '在 softmax 之前掩码（−∞）',
+    mZeroed: '先 softmax，再把未来的键设为 0',
+    mRenorm: '清零后再除以该行的和',
+    afterNote: 'softmax 之后再清零，查询 {q} 只剩 Σ p = {sum}。重新归一化后与先掩码相比：有 {count} 个权重不同，最多相差 {diff}（查询 {i}，键 {j}）；这是 float32 的舍入误差，精确计算下两者相等。',
+    afterNoteSame: 'softmax 之后再清零，查询 {q} 只剩 Σ p = {sum}。重新归一化后，这里每个权重都与先掩码的结果逐位相同；这只是舍入碰巧一致（换别的分数试试），精确计算下两者总是相等。',
+    hFinite: '用一个很大的有限数代替 −∞',
+    finite: `<p>很多实现并不往被掩蔽的分数里写 $-\\infty$，而是写一个很大的负数：PyTorch 代码常用 <code>masked_fill(mask, -1e9)</code>，较早的 float16 代码用 $-10^4$，Hugging Face 的模型用该数据类型里最小（最负）的数。只要一行里至少还有一个可见的键，就看不出任何区别：减去最大值之后，被掩蔽键的指数约为 $-10^9$ 或 $-10^4$，而在 float32 里，指数低于约 $-104$ 时 $e^{z}$ 恰好是 0。取值不够大就会“漏”，例如 $-5$：被掩蔽的键仍分到一份权重。</p>
+<p>两者的分歧出在整行都被掩蔽的时候。用 $-\\infty$ 时没有东西可以归一化：PyTorch 返回 NaN，本引擎返回全 0。用有限值时，这一行的每个分数都是同一个数，而相等的数做 softmax 得到均匀分布：每个键 $1/n$，和为 1，熵为 $\\ln n$。不会出现 NaN，但这个查询平均了它本不该看到的值，所以这样的行（填充位置上的查询）之后必须被忽略。</p>
+<p>在 16 位下，这个数首先得放得下。float16 能表示的最大有限数是 65504，所以 $-10^9$ 一转换就成了 $-\\infty$（PyTorch 的 <code>masked_fill</code> 对 float16 张量会直接报溢出错误），整行被掩蔽时又回到了 $-\\infty$ 的情形。$-10^4$ 放得下：float16 能精确表示它，bfloat16（8 位精度、与 float32 相同的范围）则存成 $-9984$。它的指数远低于 float16 里 $e^{z}$ 下溢的位置：低于约 $-17.3$ 时结果就是 0（float16 最小的正数是 $2^{-24} \\approx 6.0 \\times 10^{-8}$），所以 float32 里还留着的一点点泄漏（$-30$ 约为 $10^{-14}$）存成 float16 就成了 0。如果掩码是<em>加</em>到分数上，而不是覆盖分数，16 位会把分数吞掉：$2 + (-10^4) = -9998$ 在 float16 里存成 $-10000$（那里相邻两个数相差 8），在 bfloat16 里存成 $-9984$（相差 64）。</p>`,
+    figFinite: `第 1 … n 行是对你的分数做因果掩码后的各个查询（$\\tau = 1$），最后一行所有键都被掩蔽。被掩蔽的分数改写成你选的值，然后每个分数都按你选的数据类型存储。上面的矩阵：存下来的值（在页面里舍入：float32 用 <code>Math.fround</code>，float16 和 bfloat16 用“就近舍入、平局取偶”的转换；引擎没有舍入到 16 位的调用）。下面的矩阵：引擎对它们做的 softmax，和通常的 softmax 内核一样用 float32 计算，并给出每行的和与熵（由引擎计算）。`,
+    figFiniteLabel: '有限的掩码值：32 位与 16 位',
+    maskValue: '掩码值',
+    dtype: '分数的存储类型',
+    dt_f32: 'float32',
+    dt_f16: 'float16',
+    dt_bf16: 'bfloat16',
+    mStored: '存下来的分数',
+    mFinite: '引擎的 softmax（float32）',
+    allMaskedRow: '全部掩蔽',
+    finiteStored: '{v} 用 {dt} 存成 {s}。',
+    finiteAllInf: '全部被掩蔽的一行都是 −∞：引擎给每个键的权重都是 0（Σ p = 0；PyTorch 给出 NaN）。',
+    finiteAllUniform: '全部被掩蔽的一行是均匀的：每个键 {p}，Σ p = {sum}，H = {h} = ln n（{ln}）。',
+    sentenceSep: '',
+    finiteLeak: '被掩蔽的键得到的最大权重（第 1 … n 行）：{leak}；用 {dt} 存储：{leak16}。',
     hStable: '为什么要先减去最大值',
     stable: `<p>给每个分数都加上同一个数 $c$，结果不变，因为 $e^{c}$ 会被约掉：</p>
 $$\\frac{e^{x_j+c}}{\\sum_k e^{x_k+c}} = \\frac{e^{c}\\,e^{x_j}}{e^{c}\\sum_k e^{x_k}} = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$
