@@ -15,7 +15,8 @@
 //   - a finite mask value: −1e4 fills a fully masked row uniformly (Σ 1, H = ln 4), −∞ and
 //     −1e9 in float16 (stored −∞) give the engine's 0s; −1e4 is −10000 in float16 and −9984
 //     in bfloat16; −30 leaks about 1e-14 in float32 and 0 once held in float16; every row
-//     equals the engine in Node on the stored values;
+//     equals the engine in Node on the stored values; a typed −65504 stays finite in float16,
+//     −65520 becomes −∞;
 //   - the f16/bf16 rounding (float16.mjs): every finite f16 and bf16 value maps to itself,
 //     every midpoint to its even neighbour, ±1/8 ulp off a midpoint to the nearer one;
 //     65520 → ∞ in f16;
@@ -416,7 +417,20 @@ test('chapter 4: entropy, masking before vs zeroing after, a finite mask value i
   await page.locator('.fig').nth(3).screenshot({ path: `${SHOTS}learn/softmax_after_en_dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.locator('.fig').nth(3).screenshot({ path: `${SHOTS}learn/softmax_after_en_light.png` });
+  // A typed value: float16's largest finite number still fits, the next tie goes to −∞.
+  await page.locator('#softmax-mv-typed').fill('-65504');
+  await page.locator('#softmax-mv-typed').press('Enter');
+  f = await finiteCheck(-65504, 'f16');
+  assert.equal(f.storedValue, -65504);
+  assert.equal(f.sums[N], 1, 'still finite: a uniform row');
+  await page.locator('#softmax-mv-typed').fill('-65520');
+  await page.locator('#softmax-mv-typed').press('Enter');
+  f = await finiteCheck(-65520, 'f16');
+  assert.equal(num(f.storedValue), -Infinity, '−65520 rounds to −∞ in float16 (the tie goes to the even 2^16)');
+  assert.equal(f.sums[N], 0);
+  assert.equal(await page.locator('input[name="softmax-mv"]:checked').count(), 0, 'no preset is checked');
   await page.locator('label[for="softmax-mv-_1e4"]').click();
+  assert.equal(await page.locator('#softmax-mv-typed').inputValue(), '');
   await page.locator('label[for="softmax-dt-f32"]').click();
   await finiteCheck(-1e4, 'f32');
   assert.deepEqual(site.problems, []);

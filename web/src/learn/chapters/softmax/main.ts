@@ -46,7 +46,12 @@ const state = {
 type Dtype = 'f32' | 'f16' | 'bf16';
 const MASK_VALUES = [-Infinity, -1e9, -1e4, -30, -5] as const;
 const DTYPES = ['f32', 'f16', 'bf16'] as const;
-const maskText = (v: number) => (v === -Infinity ? '−∞' : Math.abs(v) >= 1e4 ? `−1e${Math.round(Math.log10(-v))}` : String(v).replace('-', '−'));
+/** −∞, −1e9 and −1e4 as written in code; any other value as it is. */
+const maskText = (v: number) => {
+  if (v === -Infinity) return '−∞';
+  const e = Math.round(Math.log10(Math.abs(v)));
+  return e >= 4 && v === -(10 ** e) ? `−1e${e}` : String(v).replace('-', '−');
+};
 const tau = () => TAUS[state.tauIndex]!;
 const n = () => state.scores.length;
 const keyName = (j: number) => () => t('key', { n: j + 1 });
@@ -266,6 +271,22 @@ figF.controls.append(
   }),
   ch.segmented('dtype', 'softmax-dt', DTYPES, state.dtype, (v) => { state.dtype = v; void recompute(); }, (v) => t(`dt_${v}`)),
 );
+// Or a value of the reader's own (any negative number): the presets are then unchecked.
+const mvInput = document.createElement('input');
+mvInput.type = 'number';
+mvInput.step = 'any';
+mvInput.max = '0';
+mvInput.className = 'softmax-offset';
+const mvField = ch.field('maskTyped', mvInput, 'softmax-mv-typed').element;
+figF.controls.append(mvField);
+mvInput.addEventListener('change', () => {
+  const v = Number(mvInput.value);
+  if (mvInput.value.trim() === '' || !Number.isFinite(v) || v >= 0) { mvInput.value = ''; return; }
+  state.maskValue = v;
+  figF.controls.querySelectorAll<HTMLInputElement>('input[name="softmax-mv"]').forEach((r) => { r.checked = r.value === maskText(v); });
+  void recompute();
+});
+figF.controls.querySelectorAll<HTMLInputElement>('input[name="softmax-mv"]').forEach((r) => r.addEventListener('change', () => { mvInput.value = ''; }));
 const storedM = new NumberMatrix(n() + 1, n(), { label: () => t('mStored'), rowAxis: () => t('queryAxis'), colAxis: () => t('keyAxis'), format: (v) => fmt(v, 6) });
 const finiteM = new NumberMatrix(n() + 1, n() + 2, { label: () => t('mFinite'), rowAxis: () => t('queryAxis'), colAxis: () => t('keyAxis'), format: (v) => fmt(v) });
 const finiteNote = document.createElement('p');
