@@ -7,7 +7,8 @@
 //     (tests/js/model_api.mjs) on that sequence, then tfp_attention_head_scores and
 //     tfp_attention_head_stats_masked (causal) per layer (1e-6: same code, same inputs);
 //   - pressing a column header sorts the rows by it (again: the other way);
-//   - a new seed reruns the model on the new sequence;
+//   - a new seed or R reruns the model on the new sequence, and the URL keeps them
+//     (hfseed, hfr); an R too long for the context shows the engine's refusal;
 //   - pressing a row, or a head's pattern, opens that head in the matrix view;
 //   - on the encoder–decoder numbers-transformer both sets' heads are listed, each with
 //     the engine's numbers (the decoder reads the same sequence, teacher forcing);
@@ -137,6 +138,25 @@ test('head finders: the table shows the engine\'s scores on the seeded repeated 
   assert.deepEqual(s.panels['heads.ids'].data, Array.from(ids5));
   assert.notDeepEqual(Array.from(ids5), Array.from(ids));
   checkTable(await tableRows(), oracle(ids5, repeat), 'seed 5');
+  // The URL keeps the seed (hfseed) and R (hfr): opened again, the same sequence.
+  await page.waitForFunction(() => /[?&]hfseed=5(&|$)/.test(location.search), null, { timeout: 5_000 });
+  await page.goto(page.url());
+  s = await waitHeads(5);
+  assert.deepEqual(s.panels['heads.ids'].data, Array.from(ids5));
+  // An R that does not fit the context: the engine's refusal, and the fields to change it back.
+  const tooLong = Math.floor(info.max_positions / 2) + 1;
+  await page.locator('.hf-repeat').fill(String(tooLong));
+  await page.locator('.hf-repeat').dispatchEvent('change');
+  await page.waitForFunction(() => window.tfpPlay.shown?.note === 'error', null, { timeout: 30_000 });
+  assert.match(await page.locator('#view .view-note').innerText(), /do not fit/);
+  await page.locator('.hf-repeat').fill('10');
+  await page.locator('.hf-repeat').dispatchEvent('change');
+  s = await waitHeads(5);
+  assert.match(s.note, / repeat 10 /);
+  const ids10 = repeatedSequence({ seed: 5, repeat: 10, prefixId: prefix, vocabSize: info.vocab_size });
+  assert.deepEqual(s.panels['heads.ids'].data, Array.from(ids10));
+  checkTable(await tableRows(), oracle(ids10, 10), 'seed 5, R 10');
+  assert.match(page.url(), /[?&]hfr=10(&|$)/);
   assert.deepEqual(site.problems, [], 'no console errors');
 });
 

@@ -66,6 +66,7 @@ export class HeadFindersView {
   private readonly repeatInput = document.createElement('input');
   private readonly table = document.createElement('table');
   private readonly multiples = document.createElement('div');
+  private controlsBox!: HTMLElement;
   private result: HeadFindersResult | null = null;
   private rows: HeadFinderRow[] = [];
   private selected: { layer: number; head: number } | null = null;
@@ -105,7 +106,15 @@ export class HeadFindersView {
     const mTitle = document.createElement('h3');
     mTitle.className = 'hf-multiples-title';
     mTitle.dataset.key = 'play.hf.multiples';
+    this.controlsBox = controls;
     this.element.append(this.help, controls, this.seq, scroll, mTitle, this.multiples);
+  }
+
+  /** The seed and R fields alone (beside the engine's refusal of an R that does not fit). */
+  controls(seed: number, repeat: number): HTMLElement {
+    this.seedInput.value = String(seed);
+    this.repeatInput.value = repeat > 0 ? String(repeat) : '';
+    return this.controlsBox;
   }
 
   update(r: HeadFindersResult, selected: { layer: number; head: number }, tokenText: (id: number) => string): void {
@@ -115,6 +124,7 @@ export class HeadFindersView {
     this.options = { seed: r.seed, repeat: r.repeat };
     this.seedInput.value = String(r.seed);
     this.repeatInput.value = String(r.repeat);
+    if (this.controlsBox.parentElement !== this.element) this.element.insertBefore(this.controlsBox, this.seq);
     this.help.textContent = tr('play.hf.help');
     const shown = Array.from(r.ids.subarray(0, Math.min(r.ids.length, 1 + Math.min(r.repeat, 12))), tokenText);
     this.seq.textContent = tr('play.hf.sequence', { T: r.ids.length, R: r.repeat, prefix: tokenText(r.prefixId), seed: r.seed,

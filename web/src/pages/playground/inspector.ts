@@ -109,8 +109,7 @@ export class Inspector {
    *  or the message that says why this model has none. */
   heads: ((o: Partial<HeadFindersOptions>) => Promise<HeadFindersResult | MessageKey>) | null = null;
   private readonly headsView = new HeadFindersView((set, layer, head) => this.events.change({ set, layer, head, view: 'matrix' }),
-    (o) => { this.headsOptions = o; void this.render(); });
-  private headsOptions: Partial<HeadFindersOptions> = {};
+    (o) => this.events.change({ hfSeed: o.seed, hfRepeat: o.repeat }));
   private headsCache: { of: unknown; key: string; result: Promise<HeadFindersResult | MessageKey> } | null = null;
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
@@ -372,9 +371,11 @@ export class Inspector {
         // The head finders: the model's own pass on a repeated random sequence (head_finders.ts).
         if (!this.heads) break;
         note(this.host, tr('play.hf.computing'));
-        const key = JSON.stringify(this.headsOptions);
+        // The seed and R from the URL (hfseed, hfr; R 0 = the model's default).
+        const o: Partial<HeadFindersOptions> = { seed: s.hfSeed, ...(s.hfRepeat > 0 ? { repeat: s.hfRepeat } : {}) };
+        const key = JSON.stringify(o);
         if (!this.headsCache || this.headsCache.of !== this.heads || this.headsCache.key !== key)
-          this.headsCache = { of: this.heads, key, result: this.heads(this.headsOptions) };
+          this.headsCache = { of: this.heads, key, result: this.heads(o) };
         let r: HeadFindersResult | MessageKey;
         try {
           r = await this.headsCache.result;
@@ -382,6 +383,7 @@ export class Inspector {
           this.headsCache = null;
           if (gen !== this.generation) return;
           note(this.host, tr('play.hf.refused', { message: e instanceof Error ? e.message : String(e) }));
+          this.host.append(this.headsView.controls(s.hfSeed, s.hfRepeat));  // so that R can be changed back
           shown.note = 'error';
           break;
         }

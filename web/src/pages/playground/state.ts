@@ -39,6 +39,9 @@ export interface PlayState {
   /** Ablated / scaled heads, canonical text of ablation.ts ("dec.1.2=0,enc.2.1=0.5",
    *  1-based layer and head); '' = every head as trained. */
   ablate: string;
+  // the head finders view (head_finders.ts): the random tokens' seed, R (0 = the model's default)
+  hfSeed: number;
+  hfRepeat: number;
 }
 
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
@@ -46,7 +49,7 @@ export const DEFAULT_TEXT = 'The cat sat on the mat.';
 export const DEFAULT_STATE: PlayState = {
   model: '', hub: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
-  tgtText: '', positions: true, causal: true, ablate: '',
+  tgtText: '', positions: true, causal: true, ablate: '', hfSeed: 0, hfRepeat: 0,
 };
 
 function int(s: string | null, lo: number, hi: number, fallback: number): number {
@@ -92,6 +95,8 @@ export function stateFromQuery(query: string): PlayState {
     positions: p.get('pos') !== '0',
     causal: p.get('causal') !== '0',
     ablate: canonicalAblation(p.get('ablate') ?? ''),
+    hfSeed: int(p.get('hfseed'), 0, 4294967295, d.hfSeed),
+    hfRepeat: int(p.get('hfr'), 0, 100000, d.hfRepeat),
   };
 }
 
@@ -123,5 +128,7 @@ export function queryOf(s: PlayState): string {
   if (s.tgtText !== d.tgtText) p.set('tgt', s.tgtText);
   if (!s.positions) p.set('pos', '0');
   if (!s.causal) p.set('causal', '0');
+  if (s.hfSeed !== d.hfSeed) p.set('hfseed', String(s.hfSeed));
+  if (s.hfRepeat !== d.hfRepeat) p.set('hfr', String(s.hfRepeat));
   return p.toString();
 }
