@@ -9,6 +9,8 @@
 //   - pressing a column header sorts the rows by it (again: the other way);
 //   - a new seed or R reruns the model on the new sequence, and the URL keeps them
 //     (hfseed, hfr); an R too long for the context shows the engine's refusal;
+//   - detect_head's exclude_bos / exclude_current_token boxes (URL hfx) change the TL
+//     columns as the engine computes them with those flags; the table saves as CSV;
 //   - pressing a row, or a head's pattern, opens that head in the matrix view;
 //   - on the encoder–decoder numbers-transformer both sets' heads are listed, each with
 //     the engine's numbers (the decoder reads the same sequence, teacher forcing);
@@ -16,6 +18,7 @@
 // Screenshot: build/screenshots/playground_view_heads.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, hasShipped } from '../js/model_api.mjs';
@@ -50,7 +53,7 @@ function call(fn, map, n) {
   } finally { api.m._tfp_free(p); api.m._tfp_free(o); }
 }
 /** The engine's rows in Node: { 'layer,head': { column: value } }. */
-function oracle(ids, repeat) {
+function oracle(ids, repeat, flags = 0) {
   const f = api.forward(model, ids, { attention: true });
   const out = {};
   for (let l = 0; l < info.n_decoder_layers; l++) {
@@ -58,7 +61,7 @@ function oracle(ids, repeat) {
     const t = api.put(Int32Array.from(ids));
     let scores;
     try {
-      scores = call((p, o) => api.m._tfp_attention_head_scores(p, map.dims[0], T, t, repeat, 0, o), map, 6);
+      scores = call((p, o) => api.m._tfp_attention_head_scores(p, map.dims[0], T, t, repeat, flags, o), map, 6);
     } finally { api.m._tfp_free(t); }
     const stats = call((p, o) => api.m._tfp_attention_head_stats_masked(p, map.dims[0], T, T, 1, 0, o), map, 4);
     scores.forEach((row, h) => {
@@ -157,6 +160,24 @@ test('head finders: the table shows the engine\'s scores on the seeded repeated 
   assert.deepEqual(s.panels['heads.ids'].data, Array.from(ids10));
   checkTable(await tableRows(), oracle(ids10, 10), 'seed 5, R 10');
   assert.match(page.url(), /[?&]hfr=10(&|$)/);
+  // detect_head's flags: exclude BOS, then also the current token; the TL columns follow,
+  // the plain ones and the statistics do not change.
+  for (const [box, flags] of [['.hf-exclude-bos', 1], ['.hf-exclude-current', 3]]) {
+    await page.locator(box).check();
+    await page.waitForFunction((x) => window.tfpPlay.shown?.note?.endsWith(` exclude ${x}`), flags, { timeout: 30_000 });
+    checkTable(await tableRows(), oracle(ids10, 10, flags), `flags ${flags}`);
+    assert.match(page.url(), new RegExp(`[?&]hfx=${flags}(&|$)`));
+  }
+  // The table as CSV: its rows in the table's order, every number in full.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.hf-csv').click()]);
+  const csv = (await readFile(await download.path(), 'utf8')).trim().split('\n').map((l) => l.split(','));
+  assert.deepEqual(csv[0], ['set', 'layer', 'head', ...COLS]);
+  const shownRows = await tableRows();
+  assert.equal(csv.length - 1, shownRows.length);
+  shownRows.forEach((r, k) => {
+    assert.deepEqual(csv[k + 1].slice(0, 3), ['dec', String(r.layer + 1), String(r.head + 1)]);
+    COLS.forEach((c, j) => assert.equal(Number(csv[k + 1][3 + j]), r.cells[c].value));
+  });
   assert.deepEqual(site.problems, [], 'no console errors');
 });
 

@@ -51,6 +51,11 @@ export async function exportPng(svg: SVGSVGElement, name: string): Promise<void>
   }
 }
 
+/** A table as CSV (head_finders.ts). */
+export function exportCsv(text: string, name: string): void {
+  download(`${name}.csv`, new Blob([text], { type: 'text/csv' }));
+}
+
 export function exportJson(value: unknown, name: string): void {
   download(`${name}.json`, new Blob([JSON.stringify(value, null, 1)], { type: 'application/json' }));
 }

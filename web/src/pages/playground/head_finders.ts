@@ -13,6 +13,7 @@
 import { t as tr, type MessageKey } from '../../i18n/i18n';
 import type { HeadFindersResult } from 'transformer-playground';
 import { colormap } from '../../widgets/colormap';
+import { exportCsv, exportJson } from './export';
 
 /** The table's columns, in order; `score`/`stat` index the engine's (H, 6) / (H, 4) rows. */
 export const HEAD_FINDER_COLUMNS = [
@@ -56,7 +57,13 @@ export function headFinderRows(r: HeadFindersResult): HeadFinderRow[] {
 
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : tr('play.hf.na'));
 
-export interface HeadFindersOptions { seed: number; repeat: number }
+export interface HeadFindersOptions {
+  seed: number;
+  repeat: number;
+  /** TransformerLens detect_head's exclude_bos / exclude_current_token (the TL columns only). */
+  excludeBos: boolean;
+  excludeCurrent: boolean;
+}
 
 export class HeadFindersView {
   readonly element = document.createElement('div');
@@ -64,6 +71,8 @@ export class HeadFindersView {
   private readonly seq = document.createElement('p');
   private readonly seedInput = document.createElement('input');
   private readonly repeatInput = document.createElement('input');
+  private readonly bosBox = document.createElement('input');
+  private readonly currentBox = document.createElement('input');
   private readonly table = document.createElement('table');
   private readonly multiples = document.createElement('div');
   private controlsBox!: HTMLElement;
@@ -72,7 +81,6 @@ export class HeadFindersView {
   private selected: { layer: number; head: number } | null = null;
   /** The column the table is sorted by and its direction (default: induction, highest first). */
   sort: { key: HeadFinderColumn; descending: boolean } = { key: 'induction', descending: true };
-  options: HeadFindersOptions = { seed: 0, repeat: 0 };
 
   constructor(private readonly onOpen: (set: 'enc' | 'dec', layer: number, head: number) => void,
               private readonly onOptions: (o: HeadFindersOptions) => void) {
@@ -88,16 +96,34 @@ export class HeadFindersView {
       input.type = 'number';
       input.min = String(min);
       input.max = String(max);
-      input.addEventListener('change', () => {
-        const seed = Math.max(0, Math.min(4294967295, Math.floor(Number(this.seedInput.value) || 0)));
-        const repeat = Math.max(1, Math.floor(Number(this.repeatInput.value) || 1));
-        this.onOptions({ seed, repeat });
-      });
+      input.addEventListener('change', () => this.changed());
       return wrap;
+    };
+    const box = (label: MessageKey, input: HTMLInputElement, cls: string) => {
+      const wrap = document.createElement('label');
+      wrap.className = 'inline-field';
+      input.type = 'checkbox';
+      input.className = cls;
+      input.addEventListener('change', () => this.changed());
+      wrap.append(input, ` ${tr(label)}`);
+      wrap.dataset.key = label;
+      return wrap;
+    };
+    const button = (label: MessageKey, cls: string, run: () => void) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = cls;
+      b.dataset.key = label;
+      b.textContent = tr(label);
+      b.addEventListener('click', run);
+      return b;
     };
     this.seedInput.className = 'hf-seed';
     this.repeatInput.className = 'hf-repeat';
-    controls.append(field('play.hf.seed', this.seedInput, 0, 4294967295), field('play.hf.repeat', this.repeatInput, 1, 4096));
+    controls.append(field('play.hf.seed', this.seedInput, 0, 4294967295), field('play.hf.repeat', this.repeatInput, 1, 4096),
+      box('play.hf.excludeBos', this.bosBox, 'hf-exclude-bos'), box('play.hf.excludeCurrent', this.currentBox, 'hf-exclude-current'),
+      button('play.hf.csv', 'hf-csv', () => exportCsv(this.csv(), this.fileName())),
+      button('play.hf.json', 'hf-json', () => exportJson(this.json(), this.fileName())));
     this.table.className = 'hf-table';
     this.multiples.className = 'hf-multiples';
     const scroll = document.createElement('div');
@@ -110,20 +136,60 @@ export class HeadFindersView {
     this.element.append(this.help, controls, this.seq, scroll, mTitle, this.multiples);
   }
 
-  /** The seed and R fields alone (beside the engine's refusal of an R that does not fit). */
-  controls(seed: number, repeat: number): HTMLElement {
-    this.seedInput.value = String(seed);
-    this.repeatInput.value = repeat > 0 ? String(repeat) : '';
+  private changed(): void {
+    const seed = Math.max(0, Math.min(4294967295, Math.floor(Number(this.seedInput.value) || 0)));
+    const repeat = Math.max(1, Math.floor(Number(this.repeatInput.value) || 1));
+    this.onOptions({ seed, repeat, excludeBos: this.bosBox.checked, excludeCurrent: this.currentBox.checked });
+  }
+
+  /** The fields alone (beside the engine's refusal of an R that does not fit). */
+  controls(o: HeadFindersOptions): HTMLElement {
+    this.seedInput.value = String(o.seed);
+    this.repeatInput.value = o.repeat > 0 ? String(o.repeat) : '';
+    this.bosBox.checked = o.excludeBos;
+    this.currentBox.checked = o.excludeCurrent;
+    this.relabel();
     return this.controlsBox;
   }
 
-  update(r: HeadFindersResult, selected: { layer: number; head: number }, tokenText: (id: number) => string): void {
+  /** Labels follow the page's language. */
+  private relabel(): void {
+    this.controlsBox.querySelectorAll<HTMLElement>('[data-key]').forEach((el) => {
+      const text = tr(el.dataset.key as MessageKey);
+      if (el instanceof HTMLButtonElement) el.textContent = text;
+      else el.lastChild!.textContent = ` ${text}`;
+    });
+  }
+
+  private fileName(): string {
+    const r = this.result;
+    return r ? `head_finders_seed${r.seed}_R${r.repeat}` : 'head_finders';
+  }
+
+  /** The table as CSV, in its order now: set, layer and head 1-based, every number in full. */
+  csv(): string {
+    const keys = HEAD_FINDER_COLUMNS.map((c) => c.key);
+    const lines = [['set', ...keys].join(',')];
+    for (const r of this.sorted()) lines.push([r.set, ...keys.map((k) => String(r.values[k]))].join(','));
+    return lines.join('\n') + '\n';
+  }
+
+  /** The sequence, the options and the table's rows, as JSON. */
+  json(): object {
+    const r = this.result;
+    return {
+      conventions: 'TransformerLens (detect_head, error_measure "mul"; plain definitions over the second repeat)',
+      ids: r ? Array.from(r.ids) : [], seed: r?.seed, repeat: r?.repeat, prefixId: r?.prefixId,
+      excludeBos: this.bosBox.checked, excludeCurrent: this.currentBox.checked,
+      rows: this.sorted().map((x) => ({ set: x.set, ...x.values })),
+    };
+  }
+
+  update(r: HeadFindersResult, o: HeadFindersOptions, selected: { layer: number; head: number }, tokenText: (id: number) => string): void {
     this.result = r;
     this.selected = selected;
     this.rows = headFinderRows(r);
-    this.options = { seed: r.seed, repeat: r.repeat };
-    this.seedInput.value = String(r.seed);
-    this.repeatInput.value = String(r.repeat);
+    this.controls({ ...o, seed: r.seed, repeat: r.repeat });
     if (this.controlsBox.parentElement !== this.element) this.element.insertBefore(this.controlsBox, this.seq);
     this.help.textContent = tr('play.hf.help');
     const shown = Array.from(r.ids.subarray(0, Math.min(r.ids.length, 1 + Math.min(r.repeat, 12))), tokenText);

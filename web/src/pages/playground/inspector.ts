@@ -109,7 +109,7 @@ export class Inspector {
    *  or the message that says why this model has none. */
   heads: ((o: Partial<HeadFindersOptions>) => Promise<HeadFindersResult | MessageKey>) | null = null;
   private readonly headsView = new HeadFindersView((set, layer, head) => this.events.change({ set, layer, head, view: 'matrix' }),
-    (o) => this.events.change({ hfSeed: o.seed, hfRepeat: o.repeat }));
+    (o) => this.events.change({ hfSeed: o.seed, hfRepeat: o.repeat, hfExclude: (o.excludeBos ? 1 : 0) | (o.excludeCurrent ? 2 : 0) }));
   private headsCache: { of: unknown; key: string; result: Promise<HeadFindersResult | MessageKey> } | null = null;
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
@@ -372,10 +372,11 @@ export class Inspector {
         if (!this.heads) break;
         note(this.host, tr('play.hf.computing'));
         // The seed and R from the URL (hfseed, hfr; R 0 = the model's default).
-        const o: Partial<HeadFindersOptions> = { seed: s.hfSeed, ...(s.hfRepeat > 0 ? { repeat: s.hfRepeat } : {}) };
+        const o: HeadFindersOptions = { seed: s.hfSeed, repeat: s.hfRepeat, excludeBos: (s.hfExclude & 1) !== 0,
+                                        excludeCurrent: (s.hfExclude & 2) !== 0 };
         const key = JSON.stringify(o);
         if (!this.headsCache || this.headsCache.of !== this.heads || this.headsCache.key !== key)
-          this.headsCache = { of: this.heads, key, result: this.heads(o) };
+          this.headsCache = { of: this.heads, key, result: this.heads({ ...o, ...(o.repeat > 0 ? {} : { repeat: undefined }) }) };
         let r: HeadFindersResult | MessageKey;
         try {
           r = await this.headsCache.result;
@@ -383,7 +384,7 @@ export class Inspector {
           this.headsCache = null;
           if (gen !== this.generation) return;
           note(this.host, tr('play.hf.refused', { message: e instanceof Error ? e.message : String(e) }));
-          this.host.append(this.headsView.controls(s.hfSeed, s.hfRepeat));  // so that R can be changed back
+          this.host.append(this.headsView.controls(o));  // so that R can be changed back
           shown.note = 'error';
           break;
         }
@@ -393,7 +394,7 @@ export class Inspector {
           shown.note = 'no head finders';
           break;
         }
-        this.headsView.update(r, { layer: s.layer, head: s.head }, (id) => String(id));
+        this.headsView.update(r, o, { layer: s.layer, head: s.head }, (id) => String(id));
         mount(this.host, this.headsView.element);
         shown.panels['heads.ids'] = { dims: [r.ids.length], data: Float32Array.from(r.ids) };
         for (const l of r.layers) {
@@ -401,7 +402,7 @@ export class Inspector {
           shown.panels[`${l.name}:stats`] = l.stats;
           shown.panels[l.name] = l.probs;
         }
-        shown.note = `seed ${r.seed} repeat ${r.repeat} prefix ${r.prefixId}`;
+        shown.note = `seed ${r.seed} repeat ${r.repeat} prefix ${r.prefixId}` + (s.hfExclude ? ` exclude ${s.hfExclude}` : '');
         break;
       }
       case 'lens': {

@@ -42,6 +42,7 @@ export interface PlayState {
   // the head finders view (head_finders.ts): the random tokens' seed, R (0 = the model's default)
   hfSeed: number;
   hfRepeat: number;
+  hfExclude: number;   // TransformerLens detect_head flags: 1 exclude_bos, 2 exclude_current_token
 }
 
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
@@ -49,7 +50,7 @@ export const DEFAULT_TEXT = 'The cat sat on the mat.';
 export const DEFAULT_STATE: PlayState = {
   model: '', hub: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
-  tgtText: '', positions: true, causal: true, ablate: '', hfSeed: 0, hfRepeat: 0,
+  tgtText: '', positions: true, causal: true, ablate: '', hfSeed: 0, hfRepeat: 0, hfExclude: 0,
 };
 
 function int(s: string | null, lo: number, hi: number, fallback: number): number {
@@ -97,6 +98,7 @@ export function stateFromQuery(query: string): PlayState {
     ablate: canonicalAblation(p.get('ablate') ?? ''),
     hfSeed: int(p.get('hfseed'), 0, 4294967295, d.hfSeed),
     hfRepeat: int(p.get('hfr'), 0, 100000, d.hfRepeat),
+    hfExclude: int(p.get('hfx'), 0, 3, d.hfExclude),
   };
 }
 
@@ -130,5 +132,6 @@ export function queryOf(s: PlayState): string {
   if (!s.causal) p.set('causal', '0');
   if (s.hfSeed !== d.hfSeed) p.set('hfseed', String(s.hfSeed));
   if (s.hfRepeat !== d.hfRepeat) p.set('hfr', String(s.hfRepeat));
+  if (s.hfExclude !== d.hfExclude) p.set('hfx', String(s.hfExclude));
   return p.toString();
 }
