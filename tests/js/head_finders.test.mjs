@@ -10,10 +10,13 @@
 //  * the plain definitions: mean attention of the second repeat's positions i to i − 1,
 //    to i − R (the earlier occurrence), to i − R + 1 (the token after it);
 //  * the statistics over the rows with at least two keys (rows 1.. of a causal map).
-// Tolerance 1e-6 absolute (float32 results of float64 sums). On the GPT-2 fixture
-// (tests/fixtures/checkpoints/gpt2_tiny) and the shipped brown-gpt when present.
+// Tolerance 1e-6 absolute (float32 results of float64 sums; 1e-5 for the statistics). On
+// the GPT-2 fixture (tests/fixtures/checkpoints/gpt2_tiny), the Llama-style llama_gqa and
+// mistral_window fixtures (tests/fixtures/families/) and the shipped brown-gpt when present.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadTfp } from './tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, hasShipped } from './model_api.mjs';
 import { repeatedSequence, HEAD_SCORE_COLUMNS, HEAD_STAT_COLUMNS } from '../../web/src/engine/head_finders.mjs';
@@ -143,6 +146,18 @@ test('GPT-2 fixture: head scores and statistics equal detect_head and the defini
   // n_positions 32: prefix (bos 263) + 2 × 15.
   checkModel(readFixture('gpt2_tiny'), 'gpt2_tiny', { repeat: 15, prefixId: 263, seed: 1 });
 });
+
+// A Llama-style model (RoPE, RMSNorm, SwiGLU, grouped-query attention) and Mistral's
+// sliding window, from the families' fixtures (tests/fixtures/families/, no tokenizer).
+const FAMILIES = fileURLToPath(new URL('../fixtures/families/', import.meta.url));
+const family = (name) => ({ config: readFileSync(`${FAMILIES}${name}/config.json`, 'utf8'),
+                            weights: new Uint8Array(readFileSync(`${FAMILIES}${name}/model.safetensors`)), tokenizer: null });
+for (const name of ['llama_gqa', 'mistral_window']) {
+  test(`${name} fixture: head scores and statistics equal detect_head and the definitions`, () => {
+    const bos = JSON.parse(family(name).config).bos_token_id ?? 1;
+    checkModel(family(name), name, { repeat: 20, prefixId: bos, seed: 3 });
+  });
+}
 
 test('brown-gpt: head scores and statistics equal detect_head and the definitions', { skip: !hasShipped('brown-gpt') }, () => {
   const best = checkModel(readShipped('brown-gpt'), 'brown-gpt', { repeat: 24, prefixId: 0, seed: 0 });
