@@ -178,6 +178,11 @@ test('head finders: the table shows the engine\'s scores on the seeded repeated 
     assert.deepEqual(csv[k + 1].slice(0, 3), ['dec', String(r.layer + 1), String(r.head + 1)]);
     COLS.forEach((c, j) => assert.equal(Number(csv[k + 1][3 + j]), r.cells[c].value));
   });
+  // The picture buttons save the small multiples: one panel per head.
+  const [svgFile] = await Promise.all([page.waitForEvent('download'), page.locator('#export-svg').click()]);
+  const svgText = await readFile(await svgFile.path(), 'utf8');
+  assert.match(svgText, /^<svg|<\?xml/);
+  assert.equal((svgText.match(/>L\d+ H\d+</g) ?? []).length, info.n_decoder_layers * info.n_heads);
   assert.deepEqual(site.problems, [], 'no console errors');
 });
 

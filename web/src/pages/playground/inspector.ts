@@ -403,6 +403,12 @@ export class Inspector {
           shown.panels[l.name] = l.probs;
         }
         shown.note = `seed ${r.seed} repeat ${r.repeat} prefix ${r.prefixId}` + (s.hfExclude ? ` exclude ${s.hfExclude}` : '');
+        // PNG/SVG: the small multiples, one panel per head, as the model view draws its grid.
+        const labels = Array.from(r.ids, String), T = r.ids.length;
+        this.svgOf = () => matricesSvg(r.layers.flatMap((l) => Array.from({ length: l.probs.dims[0]! }, (_, h) => ({
+          title: `${r.layers.some((x) => x.set !== l.set) ? `${l.set} ` : ''}L${l.layer + 1} H${h + 1}`, rowLabels: labels, colLabels: labels,
+          values: l.probs.data.subarray(h * T * T, (h + 1) * T * T), masked: l.set === 'dec' ? causalMask(T, T) : null }))),
+          r.layers[0]?.probs.dims[0] ?? 1, { cell: 4, labels: false });
         break;
       }
       case 'lens': {
