@@ -202,8 +202,10 @@ async function freshModule() {
   for (const bad of [{ config: '{}', weights: new Uint8Array(8), tokenizer: '{' }, { config: '', weights: new Uint8Array(0), tokenizer: null }])
     use(api, bad, 'warm-up', () => {});
   // The engine keeps the last error's message in a std::string whose capacity never
-  // shrinks, and the safetensors reader quotes a dtype whole: a 2 MiB dtype grows that
-  // string past any message a folder here can make (JSON_ROOM), so it is in "before".
+  // shrinks. The safetensors reader used to quote a dtype whole, so a 2 MiB dtype grew that
+  // string past any message a folder here can make (JSON_ROOM) and it was in "before"; it
+  // quotes a bounded prefix now (issue 32), so this message is short, and the bound below
+  // allows for the longest message a folder makes instead.
   const header = enc.encode(JSON.stringify({ t: { dtype: 'x'.repeat(PREGROW), shape: [1], data_offsets: [0, 4] } }));
   const st = new Uint8Array(8 + header.length + 4);
   new DataView(st.buffer).setBigUint64(0, BigInt(header.length), true);

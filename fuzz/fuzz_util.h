@@ -36,12 +36,6 @@ inline std::vector<std::string_view> split_files(const uint8_t* data, size_t siz
   return parts;
 }
 
-// A refused input, printed when TFP_FUZZ_VERBOSE is set (to see why a seed stops early).
-inline void refused(const std::exception& e) {
-  static const bool verbose = std::getenv("TFP_FUZZ_VERBOSE") != nullptr;
-  if (verbose) std::fprintf(stderr, "refused: %s\n", e.what());
-}
-
 inline std::vector<uint8_t> bytes_of(std::string_view s) { return std::vector<uint8_t>(s.begin(), s.end()); }
 
 // An invariant the engine promises; a violation aborts, which libFuzzer reports as a crash.
@@ -52,5 +46,23 @@ inline std::vector<uint8_t> bytes_of(std::string_view s) { return std::vector<ui
       std::abort();                                                                  \
     }                                                                                \
   } while (0)
+
+// The longest refusal a target accepts. Messages quote what the file holds by a bounded
+// prefix (io::text_excerpt) and list the first problems and a count, so none comes near
+// this; a value echoed in full (the soak's 512 KiB dtype, a 1 MB tensor name) does.
+inline constexpr size_t kMaxMessageBytes = 16 * 1024;
+
+// A refused input, printed when TFP_FUZZ_VERBOSE is set (to see why a seed stops early).
+// Its message must be bounded (kMaxMessageBytes): an echo of a long value is a finding.
+inline void refused(const std::exception& e) {
+  static const bool verbose = std::getenv("TFP_FUZZ_VERBOSE") != nullptr;
+  if (verbose) std::fprintf(stderr, "refused: %s\n", e.what());
+  const size_t bytes = std::string_view(e.what()).size();
+  if (bytes > kMaxMessageBytes) {
+    std::fprintf(stderr, "refused with a %zu-byte message (at most %zu): %.200s...\n", bytes, kMaxMessageBytes,
+                 e.what());
+  }
+  TFP_FUZZ_ASSERT(bytes <= kMaxMessageBytes);
+}
 
 }  // namespace tfp::fuzz

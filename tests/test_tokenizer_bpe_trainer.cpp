@@ -121,7 +121,7 @@ TEST_CASE("tokenizer json: malformed files and unsupported types give clear erro
   CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"decoder": {"type": "CTC"}, "model": {"type": "Char", "vocab": {}}})"),
                        Contains("unsupported decoder type \"CTC\""), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"model": {"type": "Char", "vocab": {"a": "zero"}}})"),
-                       Contains("model.vocab value is not a valid token id"), Error);
+                       Contains("model.vocab[\"a\"] is \"zero\", not a token id (an integer)"), Error);
   CHECK_THROWS_WITH_AS(load_tokenizer_json(R"({"model": {"type": "WordPiece", "vocab": {"a": 0}, "unk_token": "[UNK]"}})"),
                        Contains("unk_token \"[UNK]\" is not in the vocab"), Error);
   // BPE: a merge whose tokens are not in the vocab.

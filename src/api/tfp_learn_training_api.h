@@ -11,9 +11,10 @@
 extern "C" {
 #endif
 
-/* The trainer's learning rate at steps 0..n-1 (train/lr_schedule.h): linear warm-up from 0
- * to `peak` over `warmup` steps (0 = none), then decay 0 cosine, 1 linear or 2 constant to
- * `floor` at step `total`; steps past `total` keep the floor. peak > 0, 0 <= floor <= peak,
+/* The trainer's learning rate at steps 0..n-1 (train/lr_schedule.h): linear warm-up over
+ * `warmup` steps (0 = none), peak·(step+1)/warmup, so peak/warmup at step 0 (not 0) and `peak`
+ * at step warmup-1; then decay 0 cosine or 1 linear to `floor` at step `total` (steps past
+ * `total` keep the floor), or 2 constant (stays at `peak`). peak > 0, 0 <= floor <= peak,
  * 0 <= warmup, 1 <= total, 1 <= n <= 1000000. out: n doubles (caller-owned). */
 int tfp_learn_lr_schedule(double peak, double floor, int warmup, int total, int decay, int n,
                           double* out);

@@ -10,6 +10,7 @@
 
 #include "io/file.h"
 #include "io/json_depth.h"
+#include "io/json_excerpt.h"
 #include "kernels/kernels.h"
 
 namespace tfp::io {
@@ -62,6 +63,19 @@ bool as_u64_list(const nlohmann::json& j, std::vector<uint64_t>* out) {
     out->push_back(x.get<uint64_t>());
   }
   return true;
+}
+
+// A string from the header as a message quotes it: a bounded prefix (a 512 KiB dtype made
+// a 512 KiB message). Tensor names get more room than a dtype: real ones run to ~100 bytes.
+std::string quote_name(std::string_view s) { return text_excerpt(s, 200); }
+std::string quote_value(std::string_view s) { return text_excerpt(s); }
+// A shape as a message shows it: its first 16 dimensions, then a count of the rest.
+std::string quote_shape(const Shape& shape) {
+  constexpr size_t kShown = 16;
+  if (shape.size() <= kShown) return shape_str(shape);
+  std::string s = shape_str(Shape(shape.begin(), shape.begin() + kShown));
+  s.pop_back();  // the "]"
+  return s + ", … (" + std::to_string(shape.size()) + " dimensions)]";
 }
 
 }  // namespace
@@ -173,7 +187,7 @@ void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size)
   const nlohmann::json j = nlohmann::json::parse(header.begin(), header.end(), watch, false);
   if (j.is_discarded()) ctx.fail("header is not valid JSON");
   if (!j.is_object()) ctx.fail("header is JSON but not an object");
-  if (!duplicate.empty()) ctx.fail("tensor '", duplicate, "' is declared twice in the header");
+  if (!duplicate.empty()) ctx.fail("tensor '", quote_name(duplicate), "' is declared twice in the header");
 
   const uint64_t data_start = 8 + n;
   const uint64_t data_size = file_size - data_start;
@@ -186,30 +200,30 @@ void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size)
       if (!v.is_object()) ctx.fail("__metadata__ is not an object");
       for (auto m = v.begin(); m != v.end(); ++m) {
         if (!m.value().is_string())
-          ctx.fail("__metadata__ value for '", m.key(), "' is not a string");
+          ctx.fail("__metadata__ value for '", quote_name(m.key()), "' is not a string");
         st.metadata_[m.key()] = m.value().get<std::string>();
       }
       continue;
     }
-    if (!v.is_object()) ctx.fail("tensor '", name, "': header entry is not an object");
+    if (!v.is_object()) ctx.fail("tensor '", quote_name(name), "': header entry is not an object");
     const auto dt = v.find("dtype");
     const auto sh = v.find("shape");
     const auto off = v.find("data_offsets");
-    if (dt == v.end() || !dt->is_string()) ctx.fail("tensor '", name, "': missing or non-string \"dtype\"");
-    if (sh == v.end()) ctx.fail("tensor '", name, "': missing \"shape\"");
-    if (off == v.end()) ctx.fail("tensor '", name, "': missing \"data_offsets\"");
+    if (dt == v.end() || !dt->is_string()) ctx.fail("tensor '", quote_name(name), "': missing or non-string \"dtype\"");
+    if (sh == v.end()) ctx.fail("tensor '", quote_name(name), "': missing \"shape\"");
+    if (off == v.end()) ctx.fail("tensor '", quote_name(name), "': missing \"data_offsets\"");
 
     TensorEntry e;
     e.name = name;
     const std::string& dtype_str = dt->get_ref<const std::string&>();
     if (!dtype_from_name(dtype_str, &e.dtype))
-      ctx.fail("tensor '", name, "': unknown dtype '", dtype_str, "'");
+      ctx.fail("tensor '", quote_name(name), "': unknown dtype '", quote_value(dtype_str), "'");
 
     std::vector<uint64_t> dims, offsets;
     if (!as_u64_list(*sh, &dims))
-      ctx.fail("tensor '", name, "': \"shape\" is not a list of non-negative integers");
+      ctx.fail("tensor '", quote_name(name), "': \"shape\" is not a list of non-negative integers");
     if (!as_u64_list(*off, &offsets) || offsets.size() != 2)
-      ctx.fail("tensor '", name, "': \"data_offsets\" is not [begin, end] of non-negative integers");
+      ctx.fail("tensor '", quote_name(name), "': \"data_offsets\" is not [begin, end] of non-negative integers");
 
     // Overflow-safe element and byte counts: a corrupt shape must not wrap around to a
     // small number that happens to match the offsets.
@@ -223,16 +237,16 @@ void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size)
     uint64_t need = 0;
     overflow = overflow || __builtin_mul_overflow(count, uint64_t{dtype_size(e.dtype)}, &need);
     if (overflow)
-      ctx.fail("tensor '", name, "': shape ", shape_str(e.shape), " is too large (element count overflows)");
+      ctx.fail("tensor '", quote_name(name), "': shape ", quote_shape(e.shape), " is too large (element count overflows)");
 
     const uint64_t begin = offsets[0], end = offsets[1];
     if (begin > end)
-      ctx.fail("tensor '", name, "': data_offsets [", begin, ", ", end, "] end before they begin");
+      ctx.fail("tensor '", quote_name(name), "': data_offsets [", begin, ", ", end, "] end before they begin");
     if (end > data_size)
-      ctx.fail("tensor '", name, "': data_offsets [", begin, ", ", end, "] run past the end of the data (",
+      ctx.fail("tensor '", quote_name(name), "': data_offsets [", begin, ", ", end, "] run past the end of the data (",
                data_size, " bytes; truncated file?)");
     if (end - begin != need)
-      ctx.fail("tensor '", name, "': shape ", shape_str(e.shape), " of ", dtype_str, " needs ", need,
+      ctx.fail("tensor '", quote_name(name), "': shape ", quote_shape(e.shape), " of ", dtype_str, " needs ", need,
                " bytes but data_offsets [", begin, ", ", end, "] hold ", end - begin);
     e.offset = static_cast<size_t>(data_start + begin);
     e.nbytes = static_cast<size_t>(need);
@@ -248,13 +262,13 @@ void SafeTensors::read_header(std::span<const uint8_t> head, uint64_t file_size)
   const TensorEntry* prev = nullptr;
   for (const TensorEntry& e : st.entries_) {
     if (e.offset < pos) {
-      ctx.fail("tensors '", prev->name, "' (bytes [", prev->offset - data_start, ", ",
-               prev->offset - data_start + prev->nbytes, "]) and '", e.name, "' (bytes [",
+      ctx.fail("tensors '", quote_name(prev->name), "' (bytes [", prev->offset - data_start, ", ",
+               prev->offset - data_start + prev->nbytes, "]) and '", quote_name(e.name), "' (bytes [",
                e.offset - data_start, ", ", e.offset - data_start + e.nbytes, "]) overlap");
     }
     if (e.offset > pos)
       ctx.fail("bytes [", pos - data_start, ", ", e.offset - data_start,
-               ") of the data belong to no tensor (before '", e.name, "')");
+               ") of the data belong to no tensor (before '", quote_name(e.name), "')");
     pos = e.offset + e.nbytes;
     if (e.nbytes > 0) prev = &e;
   }

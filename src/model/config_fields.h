@@ -103,7 +103,7 @@ struct Fields {
                           key.find_first_not_of("0123456789") == std::string::npos;
       const size_t id = digits ? std::stoul(key) : names.size();
       if (id >= names.size() || seen[id])
-        fail("field \"id2label\": key \"", key, "\" is not one of the ids 0..", names.size() - 1, " (each once)");
+        fail("field \"id2label\": key \"", io::text_excerpt(key), "\" is not one of the ids 0..", names.size() - 1, " (each once)");
       if (!it.value().is_string()) fail("field \"id2label\": label ", key, " must be a string, got ", io::json_excerpt(it.value()));
       names[id] = it.value().get<std::string>();
       seen[id] = true;

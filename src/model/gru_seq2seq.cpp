@@ -9,6 +9,7 @@
 
 #include "io/file.h"
 #include "io/json_depth.h"
+#include "io/json_excerpt.h"
 #include "kernels/kernels.h"
 #include "tokenizer/tokenizer_json.h"
 
@@ -127,8 +128,10 @@ GruSeq2SeqModel load_gru_seq2seq(const std::string& config_json, std::vector<uin
     if (!known) problems.push_back(e.name + ": unexpected tensor");
   }
   if (!problems.empty()) {
+    // The first 20, each in at most 300 bytes (a name is the file's), then a count.
     std::string all;
-    for (const std::string& p : problems) all += "\n  " + p;
+    for (size_t i = 0; i < problems.size() && i < 20; ++i) all += "\n  " + io::text_excerpt(problems[i], 300);
+    if (problems.size() > 20) all += "\n  ... and " + std::to_string(problems.size() - 20) + " more";
     TFP_FAIL(st->source(), ": does not match the tfp_gru_seq2seq layout:", all);
   }
   auto t = [&](const std::string& n) { return st->f32(n); };

@@ -1,6 +1,7 @@
 // Binding a safetensors file to ModelWeights through a name table (see names_table.h).
 #include "model/names_table.h"
 
+#include "io/json_excerpt.h"
 #include "model/families.h"
 #include "model/precision.h"
 
@@ -366,8 +367,10 @@ BindReport bind_checkpoint(const ModelConfig& cfg, CheckpointFamily family,
   if (!problems.empty()) {
     std::string msg = "checkpoint '" + st.source() + "' (" + family_str + ") does not match its config: " +
                       std::to_string(problems.size()) + " problem" + (problems.size() == 1 ? "" : "s") + ":";
-    constexpr size_t kShown = 20;
-    for (size_t i = 0; i < problems.size() && i < kShown; ++i) msg += "\n  " + problems[i];
+    // The first 20 problems, each in at most 300 bytes (a tensor name is the file's: a 1 MB
+    // name would make a 1 MB message), then a count of the rest.
+    constexpr size_t kShown = 20, kLineBytes = 300;
+    for (size_t i = 0; i < problems.size() && i < kShown; ++i) msg += "\n  " + io::text_excerpt(problems[i], kLineBytes);
     if (problems.size() > kShown) msg += "\n  ... and " + std::to_string(problems.size() - kShown) + " more";
     TFP_FAIL(msg);
   }

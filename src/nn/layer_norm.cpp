@@ -1,5 +1,7 @@
-// LayerNorm over each token's C channels. The kernel does the arithmetic (mean, biased
-// variance in double, then scale and shift); this file checks shapes and names the op.
+// LayerNorm over each token's C channels. The kernel (kernels/simd/layernorm.cpp) does the
+// arithmetic in float (mean, then a corrected two-pass biased variance, then scale and
+// shift); RMSNorm is here, its mean square summed in double. This file also checks shapes
+// and names the op.
 #include "nn/layer_norm.h"
 
 #include <cmath>

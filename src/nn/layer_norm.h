@@ -4,7 +4,10 @@
 //   RMSNorm (Zhang & Sennrich 2019; T5LayerNorm, LlamaRMSNorm): y = x / sqrt(mean(x²) + eps) · γ,
 //     no centring and no shift (T5, Llama, Qwen, Mistral, Gemma)
 // Gemma stores its RMSNorm scale as an offset from one: y = x̂ · (1 + w) (plus_one).
-// Statistics are accumulated in double, as HF computes them in float32 or better.
+// Statistics: LayerNorm's mean and variance are float sums (kernels::layernorm_rows, SIMD:
+// a float mean m, then Σ(x - m) and Σ(x - m)² in float, which corrects m's rounding, so a
+// large common offset does not cancel as E[x²] - E[x]² would); RMSNorm's mean square is
+// summed in double (rms_rows in layer_norm.cpp). PyTorch and HF compute both in float32.
 //
 // Legend: T tokens, C channels.
 #pragma once

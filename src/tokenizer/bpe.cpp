@@ -8,6 +8,7 @@
 #include <queue>
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 #include "tokenizer/unicode.h"
 
 namespace tfp {
@@ -15,7 +16,7 @@ namespace tfp {
 // ---- Vocab (shared by all models; it lives here to keep model.h header-only) ------
 
 void Vocab::add(const std::string& token, int32_t id) {
-  TFP_CHECK(id >= 0, "vocab: negative id ", id, " for token \"", token, "\"");
+  TFP_CHECK(id >= 0, "vocab: negative id ", id, " for token \"", io::text_excerpt(token), "\"");
   to_id_[token] = id;
   if (static_cast<size_t>(id) >= by_id_.size()) by_id_.resize(static_cast<size_t>(id) + 1);
   by_id_[static_cast<size_t>(id)] = token;
@@ -73,7 +74,7 @@ BpeModel::BpeModel(Vocab vocab, std::vector<Merge> merges, BpeOptions options)
     : vocab_(std::move(vocab)), merges_(std::move(merges)), options_(std::move(options)) {
   if (!options_.unk_token.empty()) {
     auto id = vocab_.find(options_.unk_token);
-    TFP_CHECK(id.has_value(), "bpe: unk_token \"", options_.unk_token, "\" is not in the vocab");
+    TFP_CHECK(id.has_value(), "bpe: unk_token \"", io::text_excerpt(options_.unk_token), "\" is not in the vocab");
     unk_id_ = *id;
   }
   for (int b = 0; b < 256; ++b) {
@@ -91,7 +92,7 @@ BpeModel::BpeModel(Vocab vocab, std::vector<Merge> merges, BpeOptions options)
     // HF: the merged token is a + b without b's continuing-subword prefix.
     const std::string merged = a + (!prefix.empty() && b.starts_with(prefix) ? b.substr(prefix.size()) : b);
     auto ia = vocab_.find(a), ib = vocab_.find(b), im = vocab_.find(merged);
-    TFP_CHECK(ia && ib && im, "bpe: merge ", r, " (\"", a, "\", \"", b,
+    TFP_CHECK(ia && ib && im, "bpe: merge ", r, " (\"", io::text_excerpt(a), "\", \"", io::text_excerpt(b),
               "\") uses or makes a token that is not in the vocab");
     ranks_[key(*ia, *ib)] = std::make_pair(static_cast<int32_t>(r), *im);  // last listing wins, as in HF
   }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 #include "tokenizer/unicode.h"
 
 namespace tfp {
@@ -12,7 +13,7 @@ CharModel::CharModel(Vocab vocab, std::string unk_token)
     : vocab_(std::move(vocab)), unk_token_(std::move(unk_token)) {
   if (!unk_token_.empty()) {
     auto id = vocab_.find(unk_token_);
-    TFP_CHECK(id.has_value(), "char model: unk_token \"", unk_token_, "\" is not in the vocab");
+    TFP_CHECK(id.has_value(), "char model: unk_token \"", io::text_excerpt(unk_token_), "\" is not in the vocab");
     unk_id_ = *id;
   }
 }

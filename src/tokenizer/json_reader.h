@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 
 namespace tfp {
 
@@ -47,10 +48,25 @@ struct JsonReader {
               where, ".", key, " is not a count");
     return it->get<uint64_t>();
   }
+  // A token id: an integer in [0, id_bound()), the bound being what the file holds (its
+  // model.vocab entries plus its added tokens, counted by load_tokenizer_json before any
+  // id is read). Vocab and the added tokens size tables by id, so an id of 100,000,000 in
+  // a 264-token file is refused here, by name, before anything is sized by it.
+  bool valid_id(const json& v) const {
+    return v.is_number_integer() && (v.is_number_unsigned() || v.get<int64_t>() >= 0) && v.get<uint64_t>() < id_bound();
+  }
   int32_t id(const json& v, const std::string& where) const {
-    TFP_CHECK(v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < (1LL << 31), source, ": ",
-              where, " is not a valid token id");
-    return static_cast<int32_t>(v.get<int64_t>());
+    TFP_CHECK(v.is_number_integer(), source, ": ", where, " is ", io::json_excerpt(v),
+              ", not a token id (an integer)");
+    TFP_CHECK(valid_id(v), source, ": ", where, " is ", io::json_excerpt(v), ", not a valid token id: ids must be below ",
+              id_bound(), ", the number of model.vocab entries (", vocab_entries, ") and added tokens (",
+              added_entries, ") the file holds");
+    return static_cast<int32_t>(v.get<uint64_t>());
+  }
+  uint64_t vocab_entries = 0, added_entries = 0;  // set by load_tokenizer_json from the file
+  uint64_t id_bound() const {
+    constexpr uint64_t kMax = uint64_t{1} << 31;  // and an int32_t
+    return vocab_entries + added_entries < kMax ? vocab_entries + added_entries : kMax;
   }
   const json& array(const json& obj, const char* key, const std::string& where) const {
     const json& v = field(obj, key, where);

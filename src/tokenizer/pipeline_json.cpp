@@ -2,6 +2,8 @@
 // pipeline steps. See pipeline_json.h.
 #include "tokenizer/pipeline_json.h"
 
+#include <map>
+
 #include "io/json_excerpt.h"
 #include "tokenizer/precompiled.h"
 #include "tokenizer/unicode.h"
@@ -18,7 +20,7 @@ char32_t JsonReader::one_char(const json& obj, const char* key, const std::strin
   } catch (const Error&) {
     TFP_FAIL(source, ": ", where, ".", key, " is not valid UTF-8");
   }
-  TFP_CHECK(cps.size() == 1, source, ": ", where, ".", key, " \"", s, "\" is not exactly one character");
+  TFP_CHECK(cps.size() == 1, source, ": ", where, ".", key, " \"", io::text_excerpt(s), "\" is not exactly one character");
   return cps[0];
 }
 
@@ -174,6 +176,13 @@ DecoderPtr read_decoder(const JsonReader& r, const json& j, const std::string& w
 
 void read_post_processor(const JsonReader& r, const json& j, const std::string& where,
                          std::vector<std::string>& prefix, std::vector<std::string>& suffix) {
+  // Room for the tokens this processor adds: all processors of a Sequence together add at
+  // most kMaxPostProcessorTokens, checked before each piece's tokens are copied.
+  auto make_room = [&](size_t n, const std::string& w) {
+    const size_t have = prefix.size() + suffix.size();
+    TFP_CHECK(n <= kMaxPostProcessorTokens - have, r.source, ": ", w, " makes the post-processor add ", have,
+              " + ", n, " special tokens around every text: at most ", kMaxPostProcessorTokens, " are supported");
+  };
   const std::string type = r.type_of(j, where);
   if (type == "Sequence") {
     const json& list = r.array(j, "processors", where);
@@ -183,12 +192,31 @@ void read_post_processor(const JsonReader& r, const json& j, const std::string& 
       const json& pair = r.field(j, key, where);
       TFP_CHECK(pair.is_array() && pair.size() == 2 && pair[0].is_string(), r.source, ": ", where, ".", key,
                 " is not [token, id]");
+      make_room(1, where + "." + key);
       list->push_back(pair[0].get<std::string>());
     }
   } else if (type == "TemplateProcessing") {
     const json& single = r.array(j, "single", where);
     const json* specials = nullptr;
     if (auto it = j.find("special_tokens"); it != j.end() && it->is_object()) specials = &*it;
+    // special_tokens maps a template name to the token strings it stands for; each entry is
+    // read once, however many pieces name it (8,192 pieces naming one entry of 8,193 tokens
+    // used to read it 8,192 times, and copy 67 million strings before the bound above).
+    std::map<std::string, std::vector<std::string>, std::less<>> expansions;
+    auto expansion = [&](const std::string& name) -> const std::vector<std::string>* {
+      if (auto e = expansions.find(name); e != expansions.end()) return &e->second;
+      if (!specials || !specials->contains(name)) return nullptr;
+      const std::string ew = where + ".special_tokens." + io::text_excerpt(name);
+      const json& toks = r.array((*specials)[name], "tokens", ew);
+      make_room(toks.size(), ew + ".tokens");  // before copying them
+      std::vector<std::string> list;
+      list.reserve(toks.size());
+      for (const json& t : toks) {
+        TFP_CHECK(t.is_string(), r.source, ": ", ew, ".tokens has a non-string");
+        list.push_back(t.get<std::string>());
+      }
+      return &expansions.emplace(name, std::move(list)).first->second;
+    };
     bool seen_sequence = false;
     for (size_t i = 0; i < single.size(); ++i) {
       const json& piece = single[i];
@@ -202,16 +230,11 @@ void read_post_processor(const JsonReader& r, const json& j, const std::string& 
                 " is neither Sequence nor SpecialToken");
       const std::string tok = r.str(piece["SpecialToken"], "id", w + ".SpecialToken");
       std::vector<std::string>& list = seen_sequence ? suffix : prefix;
-      // special_tokens maps the template's name to the token strings it stands for.
-      if (specials && specials->contains(tok)) {
-        const json& entry = (*specials)[tok];
-        const std::string ew = where + ".special_tokens." + tok;
-        const json& toks = r.array(entry, "tokens", ew);
-        for (const json& t : toks) {
-          TFP_CHECK(t.is_string(), r.source, ": ", ew, ".tokens has a non-string");
-          list.push_back(t.get<std::string>());
-        }
+      if (const std::vector<std::string>* toks = expansion(tok)) {
+        make_room(toks->size(), w);
+        list.insert(list.end(), toks->begin(), toks->end());
       } else {
+        make_room(1, w);
         list.push_back(tok);
       }
     }

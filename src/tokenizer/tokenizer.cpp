@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 
 namespace tfp {
 
@@ -60,7 +61,7 @@ Tokenizer::Tokenizer(std::unique_ptr<Model> model, PipelineConfig config, std::v
   }
   for (const auto* list : {&config_.prefix_tokens, &config_.suffix_tokens})
     for (const std::string& tok : *list)
-      TFP_CHECK(token_to_id(tok).has_value(), "tokenizer: post-processor token \"", tok,
+      TFP_CHECK(token_to_id(tok).has_value(), "tokenizer: post-processor token \"", io::text_excerpt(tok),
                 "\" is not in the vocab");
 
   auto find = [&](std::initializer_list<const char*> names) {

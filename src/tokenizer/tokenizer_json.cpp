@@ -23,11 +23,29 @@ using nlohmann::json;
 
 namespace {
 
+// Builds a model; an Error from its constructor (which does not know the file) gets the
+// file's name in front, once: one that already starts with it is passed on as it is.
+template <typename Make>
+std::unique_ptr<Model> named(const JsonReader& r, Make&& make) {
+  try {
+    return make();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.starts_with(r.source + ": ")) throw;
+    TFP_FAIL(r.source, ": ", what);
+  }
+}
+
 Vocab read_vocab(const JsonReader& r, const json& model) {
   const json& v = r.field(model, "vocab", "model");
   TFP_CHECK(v.is_object(), r.source, ": model.vocab is not an object of token -> id");
   Vocab out;
-  for (auto it = v.begin(); it != v.end(); ++it) out.add(it.key(), r.id(it.value(), "model.vocab value"));
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const json& id = it.value();
+    // Vocab::add sizes its id -> token table by the id: r.id refuses one beyond the file.
+    out.add(it.key(), r.valid_id(id) ? static_cast<int32_t>(id.get<uint64_t>())
+                                     : r.id(id, "model.vocab[\"" + io::text_excerpt(it.key()) + "\"]"));
+  }
   return out;
 }
 
@@ -51,7 +69,7 @@ std::unique_ptr<Model> read_bpe(const JsonReader& r, const json& m) {
       const std::string& s = e.get_ref<const std::string&>();
       const size_t sp = s.find(' ');
       TFP_CHECK(sp != std::string::npos && sp > 0 && sp + 1 < s.size() && s.find(' ', sp + 1) == std::string::npos,
-                r.source, ": model.merges[", i, "] \"", s, "\" is not two tokens separated by one space");
+                r.source, ": model.merges[", i, "] \"", io::text_excerpt(s), "\" is not two tokens separated by one space");
       list.emplace_back(s.substr(0, sp), s.substr(sp + 1));
     } else {  // ["a", "b"] (newer files)
       TFP_CHECK(e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string(), r.source,
@@ -59,11 +77,8 @@ std::unique_ptr<Model> read_bpe(const JsonReader& r, const json& m) {
       list.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
     }
   }
-  try {
-    return std::make_unique<BpeModel>(read_vocab(r, m), std::move(list), std::move(o));
-  } catch (const Error& e) {
-    TFP_FAIL(r.source, ": ", e.what());
-  }
+  Vocab vocab = read_vocab(r, m);  // its messages name the file already
+  return named(r, [&] { return std::make_unique<BpeModel>(std::move(vocab), std::move(list), std::move(o)); });
 }
 
 std::unique_ptr<Model> read_unigram(const JsonReader& r, const json& m) {
@@ -78,30 +93,32 @@ std::unique_ptr<Model> read_unigram(const JsonReader& r, const json& m) {
   }
   int32_t unk = -1;
   if (auto it = m.find("unk_id"); it != m.end() && !it->is_null()) unk = r.id(*it, "model.unk_id");
-  try {
-    return std::make_unique<UnigramModel>(std::move(pieces), unk, r.flag(m, "byte_fallback", false, "model"));
-  } catch (const Error& e) {
-    TFP_FAIL(r.source, ": ", e.what());
-  }
+  const bool byte_fallback = r.flag(m, "byte_fallback", false, "model");
+  return named(r, [&] { return std::make_unique<UnigramModel>(std::move(pieces), unk, byte_fallback); });
 }
 
 std::unique_ptr<Model> read_model(const JsonReader& r, const json& m) {
   const std::string type = r.type_of(m, "model");
   if (type == "BPE") return read_bpe(r, m);
   if (type == "Unigram") return read_unigram(r, m);
+  // The fields are read (each message naming the file) before the model is built.
   if (type == "WordPiece") {
     const size_t max_chars = r.count(m, "max_input_chars_per_word", 100, "model");
-    return std::make_unique<WordPieceModel>(read_vocab(r, m), r.str(m, "unk_token", "model"),
-                                            r.opt_str(m, "continuing_subword_prefix", "##", "model"), max_chars);
+    Vocab vocab = read_vocab(r, m);
+    const std::string unk = r.str(m, "unk_token", "model");
+    const std::string prefix = r.opt_str(m, "continuing_subword_prefix", "##", "model");
+    return named(r, [&] { return std::make_unique<WordPieceModel>(std::move(vocab), unk, prefix, max_chars); });
   }
   if (type == "WordLevel") {
-    try {
-      return std::make_unique<WordLevelModel>(read_vocab(r, m), r.str(m, "unk_token", "model"));
-    } catch (const Error& e) {
-      TFP_FAIL(r.source, ": ", e.what());
-    }
+    Vocab vocab = read_vocab(r, m);
+    const std::string unk = r.str(m, "unk_token", "model");
+    return named(r, [&] { return std::make_unique<WordLevelModel>(std::move(vocab), unk); });
   }
-  if (type == "Char") return std::make_unique<CharModel>(read_vocab(r, m), r.opt_str(m, "unk_token", "", "model"));
+  if (type == "Char") {
+    Vocab vocab = read_vocab(r, m);
+    const std::string unk = r.opt_str(m, "unk_token", "", "model");
+    return named(r, [&] { return std::make_unique<CharModel>(std::move(vocab), unk); });
+  }
   TFP_FAIL(r.source, ": unsupported model type \"", io::text_excerpt(type), "\" (supported: BPE, Unigram, WordPiece, WordLevel, Char)");
 }
 
@@ -144,7 +161,11 @@ Tokenizer load_tokenizer_json(std::string_view text, const std::string& source) 
   const json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   TFP_CHECK(!j.is_discarded(), source, ": malformed JSON (", text.size(), " bytes) ", io::json_syntax_error(text));
   TFP_CHECK(j.is_object(), source, ": the top level is not a JSON object");
-  const JsonReader r{source};
+  JsonReader r{source};
+  // What the file holds bounds every token id it gives (JsonReader::id), before any is read.
+  if (auto m = j.find("model"); m != j.end() && m->is_object())
+    if (auto v = m->find("vocab"); v != m->end() && v->is_structured()) r.vocab_entries = v->size();
+  if (auto a = j.find("added_tokens"); a != j.end() && a->is_array()) r.added_entries = a->size();
   PipelineConfig cfg;
   read_pipeline(r, j, cfg);
   std::unique_ptr<Model> model = read_model(r, r.field(j, "model", "the top level"));

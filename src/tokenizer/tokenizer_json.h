@@ -28,6 +28,12 @@
 // FixedLength pre-tokenizers, the CTC decoder. Only single sequences:
 // the "pair" template is not read.
 // `truncation` and `padding` are ignored: callers truncate and pad.
+// Limits (a file beyond them is refused by name before anything is sized by it): every
+// token id (model.vocab values, added_tokens ids, unk_id) is below the number of
+// model.vocab entries plus added tokens the file holds. Hugging Face takes any u32 id,
+// sparse ones too; real files number their vocab 0..n-1 and put added tokens after, and a
+// table sized by a larger id would hold what the file does not. The post_processor adds
+// at most kMaxPostProcessorTokens (1,024) tokens around a text (pipeline_json.h).
 #pragma once
 #include <string>
 #include <string_view>

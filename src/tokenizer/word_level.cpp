@@ -2,13 +2,14 @@
 #include "tokenizer/word_level.h"
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 
 namespace tfp {
 
 WordLevelModel::WordLevelModel(Vocab vocab, std::string unk_token)
     : vocab_(std::move(vocab)), unk_token_(std::move(unk_token)) {
   auto id = vocab_.find(unk_token_);
-  TFP_CHECK(id.has_value(), "word level: unk_token \"", unk_token_, "\" is not in the vocab");
+  TFP_CHECK(id.has_value(), "word level: unk_token \"", io::text_excerpt(unk_token_), "\" is not in the vocab");
   unk_id_ = *id;
 }
 

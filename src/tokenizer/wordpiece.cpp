@@ -2,6 +2,7 @@
 #include "tokenizer/wordpiece.h"
 
 #include "core/error.h"
+#include "io/json_excerpt.h"
 
 namespace tfp {
 
@@ -16,7 +17,7 @@ WordPieceModel::WordPieceModel(Vocab vocab, std::string unk_token, std::string c
       prefix_(std::move(continuing_prefix)),
       max_chars_(max_input_chars_per_word) {
   auto unk = vocab_.find(unk_token_);
-  TFP_CHECK(unk.has_value(), "wordpiece: unk_token \"", unk_token_, "\" is not in the vocab");
+  TFP_CHECK(unk.has_value(), "wordpiece: unk_token \"", io::text_excerpt(unk_token_), "\" is not in the vocab");
   unk_id_ = *unk;
 }
 

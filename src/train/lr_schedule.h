@@ -1,10 +1,12 @@
-// Learning-rate schedule: linear warm-up from 0 to the peak, then a decay to a floor.
+// Learning-rate schedule: linear warm-up to the peak, then a decay to a floor.
 //
-//   step < warmup:  lr = peak · (step + 1) / warmup
+//   step < warmup:  lr = peak · (step + 1) / warmup   (peak/warmup at step 0, never 0: the
+//                   first step already moves the weights; the peak at step warmup − 1)
 //   after:          progress = (step − warmup) / (total − warmup) ∈ [0, 1]
 //     cosine:       lr = floor + (peak − floor) · ½(1 + cos(π·progress))
 //     linear:       lr = floor + (peak − floor) · (1 − progress)
-//     constant:     lr = peak
+//     constant:     lr = peak (the floor is not used)
+//   warmup = 0 starts at the peak; total <= warmup stays at the peak after the warm-up.
 // Warm-up keeps Adam's first, poorly estimated steps small; the decay lets the weights
 // settle at the end.
 #pragma once
