@@ -21,14 +21,19 @@
 
 namespace tfp::testing {
 
-/** What load_model says of these files: its error, or "(no error)". */
-inline std::string load_error(model::ModelFiles f) {
+/** What `f` throws: the engine's error message, or "(no error)". */
+inline std::string error_of(const std::function<void()>& f) {
   try {
-    model::load_model(std::move(f));
+    f();
   } catch (const Error& e) {
     return e.what();
   }
   return "(no error)";
+}
+
+/** What load_model says of these files: its error, or "(no error)". */
+inline std::string load_error(model::ModelFiles f) {
+  return error_of([&] { model::load_model(std::move(f)); });
 }
 
 inline std::string checkpoint_dir(const std::string& name) {

@@ -23,20 +23,12 @@
 using namespace tfp;
 using namespace tfp::model;
 using tfp::testing::checkpoint_dir;
+using tfp::testing::error_of;
 using tfp::testing::gpt2_config_with;
 using tfp::testing::nested;
 using tfp::testing::nested_objects;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 ModelFiles gpt2_files(const std::string& config) {
   ModelFiles f;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/tfp_inspect_api.h"
+#include "test_attention_maps.h"
 #include "inspect/head_scores.h"
 
 using namespace tfp;
@@ -69,20 +70,7 @@ double tl_score(const Tensor& p, int h, const std::vector<int32_t>& tok, int kin
   return num / den;
 }
 
-// Random causal maps (H, T, T): softmax of seeded scores over keys j <= i.
-Tensor causal_probs(int H, int T, unsigned seed) {
-  Tensor p({H, T, T});
-  unsigned s = seed;
-  auto next = [&] { s = s * 1664525u + 1013904223u; return static_cast<double>(s >> 8) / 16777216.0; };
-  for (int h = 0; h < H; ++h)
-    for (int i = 0; i < T; ++i) {
-      std::vector<double> e(static_cast<size_t>(i + 1));
-      double sum = 0;
-      for (int j = 0; j <= i; ++j) sum += (e[static_cast<size_t>(j)] = std::exp(4.0 * next()));
-      for (int j = 0; j <= i; ++j) p.ptr()[(h * T + i) * T + j] = static_cast<float>(e[static_cast<size_t>(j)] / sum);
-    }
-  return p;
-}
+Tensor causal_probs(int H, int T, unsigned seed) { return testing::causal_probs(H, T, seed, 4.0); }
 
 }  // namespace
 

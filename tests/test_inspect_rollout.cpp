@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/tfp_inspect_api.h"
+#include "test_attention_maps.h"
 #include "inspect/rollout.h"
 
 using namespace tfp;
@@ -19,20 +20,7 @@ using inspect::attention_rollout;
 
 namespace {
 
-// Random causal attention maps (H, T, T): softmax of seeded scores over keys j <= i.
-Tensor causal_probs(int H, int T, unsigned seed) {
-  Tensor p({H, T, T});
-  unsigned s = seed;
-  auto next = [&] { s = s * 1664525u + 1013904223u; return static_cast<double>(s >> 8) / 16777216.0; };
-  for (int h = 0; h < H; ++h)
-    for (int i = 0; i < T; ++i) {
-      std::vector<double> e(static_cast<size_t>(i + 1));
-      double sum = 0;
-      for (int j = 0; j <= i; ++j) sum += (e[static_cast<size_t>(j)] = std::exp(3.0 * next()));
-      for (int j = 0; j <= i; ++j) p.ptr()[(h * T + i) * T + j] = static_cast<float>(e[static_cast<size_t>(j)] / sum);
-    }
-  return p;
-}
+Tensor causal_probs(int H, int T, unsigned seed) { return testing::causal_probs(H, T, seed, 3.0); }
 
 // Head statistics by their definition, written here apart from the engine's loop:
 // `allowed` (Tq, Tk) says which keys each query may see; a row counts when it has at

@@ -26,17 +26,9 @@
 using namespace tfp;
 using nlohmann::json;
 using tfp::testing::checkpoint_dir;
+using tfp::testing::error_of;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 json tokenizer_of(const std::string& dir) { return json::parse(io::read_text_file(dir + "/tokenizer.json")); }
 const std::string kDates = std::string(TFP_FIXTURES_DIR) + "/../../models/dates";
