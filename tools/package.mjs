@@ -76,14 +76,9 @@ for (const dir of ['engine', 'hub']) {
 // The module's own declarations (the Learn calls' types name it).
 await mkdir(`${out}dist/types/engine/wasm`, { recursive: true });
 await cp(`${wasmDir}tfp.d.mts`, `${out}dist/types/engine/wasm/tfp.d.mts`);
-await writeFile(`${out}dist/index.d.ts`, [
-  "export * from './types/engine/engine';",
-  "/** The models published with the package. */",
-  "export declare const SHIPPED_MODELS: readonly ['brown-gpt', 'brown-pos', 'dates', 'numbers-gru', 'numbers-transformer'];",
-  "/** The folder address of a shipped model: engine.load(shippedModel('brown-gpt')). */",
-  "export declare function shippedModel(name: (typeof SHIPPED_MODELS)[number]): string;",
-  '',
-].join('\n'));
+// The entries' declarations: the engine's (tsc's) and the shipped models' (package/src).
+await cp(`${out}src/shipped_models.d.mts`, `${out}dist/shipped_models.d.mts`);
+await writeFile(`${out}dist/index.d.ts`, "export * from './types/engine/engine';\nexport * from './shipped_models.mjs';\n");
 await writeFile(`${out}dist/elements.d.ts`, "export * from './types/elements/index';\n");
 await writeFile(`${out}dist/vite.d.ts`, [
   '/** The Vite plugin for pages that use the package (copies the shipped models named). */',

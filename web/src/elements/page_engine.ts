@@ -1,6 +1,6 @@
 // One engine for every element of a page, started by the first element that needs it, and
 // one forward pass per (model, text) however many views show it.
-import { Engine, type ForwardResult, type Model, type TokenizeResult } from '../engine/engine';
+import { Engine, decoderStartId, type ForwardResult, type Model, type TokenizeResult } from '../engine/engine';
 
 let engine: Promise<Engine> | null = null;
 
@@ -35,9 +35,7 @@ export function passOf(model: Model, text: string, topN = 10): Promise<Pass> {
       if (info.architecture === 'encoder_decoder') {
         // Teacher-forced on the model's own translation, as the playground shows it.
         const out = await model.translate(encoding.ids);
-        const start = info.decoder_start_token_id >= 0 ? info.decoder_start_token_id
-          : (info.tokenizer?.special.bos ?? -1) >= 0 ? info.tokenizer!.special.bos : info.eos_token_id;
-        const forward = await model.forward(encoding.ids, { attention: true, logits: 'none', tgtIds: [start, ...out.ids] });
+        const forward = await model.forward(encoding.ids, { attention: true, logits: 'none', tgtIds: [decoderStartId(info), ...out.ids] });
         return { encoding, forward, decoderTokens: ['⟨start⟩', ...out.tokens] };
       }
       const lm = info.head === 'lm' && info.architecture === 'decoder_only';

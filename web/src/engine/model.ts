@@ -70,6 +70,13 @@ export interface FillMaskOptions {
   attentionMask?: ArrayLike<number>;
 }
 
+/** The id an encoder–decoder's decoder starts from, as translate's default (the engine's
+ *  rule): config.json's decoder_start_token_id, else the tokenizer's bos, else eos. */
+export function decoderStartId(info: ModelInfo): number {
+  const bos = info.tokenizer?.special.bos ?? -1;
+  return info.decoder_start_token_id >= 0 ? info.decoder_start_token_id : bos >= 0 ? bos : info.eos_token_id;
+}
+
 function ints(x: ArrayLike<number> | undefined): Int32Array | undefined {
   return x === undefined ? undefined : Int32Array.from(x);
 }

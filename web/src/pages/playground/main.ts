@@ -3,7 +3,7 @@
 // engine (web/src/engine/: the model, and rollout and statistics on its maps);
 // this file wires state, controls and widgets together.
 import { onThemeChange } from '../../widgets/theme';
-import { Engine, type ForwardResult, type LoadProgress, type Model, type TokenizeResult, type TranslateResult } from 'transformer-playground';
+import { Engine, decoderStartId, type ForwardResult, type LoadProgress, type Model, type TokenizeResult, type TranslateResult } from 'transformer-playground';
 import { applyMarkup, label as labelText, onLocaleChange, t, withLang, type Label, type MessageKey } from '../../i18n/i18n';
 import { markSpan, TokenSpans, type TokenSpanData } from '../../widgets/token_spans';
 import { looksByteLevel, visibleToken } from '../../widgets/token_text';
@@ -608,10 +608,7 @@ async function computeVectors(model: Model, tokens: string[], started: number, t
 
 /** The decoder's input for an encoder-decoder forward pass: start token + translation. */
 function decoderInput(): { ids: number[]; tokens: string[] } {
-  const info = current.model!.info;
-  const bos = info.tokenizer?.special.bos ?? -1;
-  // The same start mark as translate (engine/models.ts): the config's, else bos, else eos.
-  const start = info.decoder_start_token_id >= 0 ? info.decoder_start_token_id : bos >= 0 ? bos : info.eos_token_id;
+  const start = decoderStartId(current.model!.info);  // the same start mark as translate
   const r = current.translation?.result;
   return { ids: [start, ...(r ? Array.from(r.ids) : [])], tokens: ['⟨start⟩', ...(r ? r.tokens : [])] };
 }
