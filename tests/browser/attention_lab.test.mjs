@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
-import { counterAbove, openSite, SHOTS } from './harness.mjs';
+import { counterAbove, openSite, SHOTS, urlMatches } from './harness.mjs';
 import { close } from '../js/compare.mjs';
 
 let site, page, base, api, requests, problems;
@@ -67,7 +67,7 @@ test('the page draws every head with the engine\'s numbers and redraws on change
   assert.equal(got.state.heads, 4);
   assert.deepEqual(got.probs.dims, [4, 6, 6]);
   sameAsEngine(got);
-  assert.match(page.url(), /heads=4/);
+  await urlMatches(page, /heads=4/);
 
   // Causal mask: upper triangle masked, drawn hatched grey, listed as "masked".
   await page.locator('#causal').check();

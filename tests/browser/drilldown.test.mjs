@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { hasShipped, ModelApi, MODELS, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -86,8 +86,8 @@ test('brown-gpt: the drill-down shows the engine\'s steps for the chosen query, 
     await checkAgainstEngine(gpt, s, ids, { set: 'dec', layer: 2, head: 1, query: 3 }, {}, fwd['dec.2.attn.probs']);
     // Causal: keys after the query are masked (T - 4 of them), keys up to it never.
     assert.deepEqual(s.panels.mask.data, Array.from({ length: T }, (_, j) => (j > 3 ? 1 : 0)));
-    assert.match(page.url(), /[?&]token=4(&|$)/);
-    assert.match(page.url(), /[?&]view=qk(&|$)/);
+    await urlMatches(page, /[?&]token=4(&|$)/);
+    await urlMatches(page, /[?&]view=qk(&|$)/);
     await page.screenshot({ path: `${SHOTS}drilldown_light.png`, fullPage: true });
 
     // Keyboard: the query buttons are one tab stop; ArrowRight moves to the next token.
@@ -98,6 +98,7 @@ test('brown-gpt: the drill-down shows the engine\'s steps for the chosen query, 
     assert.equal(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle), 'solid');
     await checkAgainstEngine(gpt, s, ids, { set: 'dec', layer: 2, head: 1, query: 4 }, {}, fwd['dec.2.attn.probs']);
     // A link reproduces the drill-down (query 5 = 1-based in the URL).
+    await urlMatches(page, /[?&]token=5(&|$)/);
     const url = page.url();
     const p2 = await site.newPage();
     await p2.goto(url);

@@ -21,6 +21,7 @@
 // playgroundProbes (those bound to one page, plus translate), openModelFiles (the file
 // picker) and openEngineTest (engine_test.html under the dev server). Numeric comparisons
 // are in tests/js/compare.mjs, the Node oracle in tests/js/model_api.mjs.
+import assert from 'node:assert/strict';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer as httpServer } from 'node:http';
@@ -179,6 +180,16 @@ export const counter = (page, key) => page.evaluate((k) => Number(document.body.
 export async function counterAbove(page, key, count, timeout = 30_000) {
   await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] ?? 0) > n, [key, count], { timeout });
   return counter(page, key);
+}
+
+/** Waits until the page's URL matches `re` (pages write their URL state throttled, after
+ * the view they describe); fails with the URL it last saw. */
+export async function urlMatches(page, re, timeout = 10_000) {
+  try {
+    await page.waitForFunction(([src, flags]) => new RegExp(src, flags).test(location.href), [re.source, re.flags], { timeout });
+  } catch {
+    assert.match(page.url(), re);
+  }
 }
 
 /** What the playground's inspector shows (window.tfpPlay.shown), each panel's data as a

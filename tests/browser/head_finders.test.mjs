@@ -19,7 +19,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, hasShipped } from '../js/model_api.mjs';
 import { repeatedSequence } from '../../web/src/engine/head_finders.mjs';
@@ -159,14 +159,14 @@ test('head finders: the table shows the engine\'s scores on the seeded repeated 
   const ids10 = repeatedSequence({ seed: 5, repeat: 10, prefixId: prefix, vocabSize: info.vocab_size });
   assert.deepEqual(s.panels['heads.ids'].data, Array.from(ids10));
   checkTable(await tableRows(), oracle(ids10, 10), 'seed 5, R 10');
-  assert.match(page.url(), /[?&]hfr=10(&|$)/);
+  await urlMatches(page, /[?&]hfr=10(&|$)/);
   // detect_head's flags: exclude BOS, then also the current token; the TL columns follow,
   // the plain ones and the statistics do not change.
   for (const [box, flags] of [['.hf-exclude-bos', 1], ['.hf-exclude-current', 3]]) {
     await page.locator(box).check();
     await page.waitForFunction((x) => window.tfpPlay.shown?.note?.endsWith(` exclude ${x}`), flags, { timeout: 30_000 });
     checkTable(await tableRows(), oracle(ids10, 10, flags), `flags ${flags}`);
-    assert.match(page.url(), new RegExp(`[?&]hfx=${flags}(&|$)`));
+    await urlMatches(page, new RegExp(`[?&]hfx=${flags}(&|$)`));
   }
   // The table as CSV: its rows in the table's order, every number in full.
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.hf-csv').click()]);
@@ -233,7 +233,7 @@ test('head finders: a row, or a pattern, opens that head in the matrix view', { 
   assert.deepEqual([s.layer, s.head], [layer, head]);
   assert.deepEqual(await page.evaluate(() => [window.tfpPlay.state.view, window.tfpPlay.state.layer, window.tfpPlay.state.head]),
     ['matrix', layer, head]);
-  assert.match(page.url(), /view=matrix/);
+  await urlMatches(page, /view=matrix/);
   // Back to the head finders; the last pattern (last layer, last head) opens its head.
   r = await num('renders');
   await page.locator('#tab-heads').click();

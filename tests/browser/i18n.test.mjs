@@ -15,7 +15,7 @@
 // every English message whose Chinese differs must not be seen in the Chinese page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { counter, counterAbove, openSite } from './harness.mjs';
+import { counter, counterAbove, openSite, urlMatches } from './harness.mjs';
 
 let site, page, base, problems;
 
@@ -122,7 +122,7 @@ test('attention lab in Chinese; switching language keeps the engine result; the 
   assert.equal(await page.evaluate(() => window.i18nMarker), 'kept', 'the page was reloaded');
   assert.ok(await page.evaluate(() => window.resultBefore === window.tfpLab.result), 'the engine result was replaced');
   assert.equal(await counter(page, 'renders'), renders, 'switching language asked the engine again');
-  assert.match(page.url(), /[?&]lang=en\b/);
+  await urlMatches(page, /[?&]lang=en\b/);
   assert.equal(await page.title(), 'Multi-head attention lab — Transformer Playground');
   // English plural forms: "1 head" (the Chinese form has none).
   await page.locator('label[for="heads-1"]').click();
@@ -136,8 +136,8 @@ test('attention lab in Chinese; switching language keeps the engine result; the 
   const renders1 = await counter(page, 'renders');
   await page.locator('label[for="heads-4"]').click();
   await waitCounter(page, 'renders', renders1);
-  assert.match(page.url(), /heads=4/);
-  assert.match(page.url(), /[?&]lang=zh-CN\b/);
+  await urlMatches(page, /heads=4/);
+  await urlMatches(page, /[?&]lang=zh-CN\b/);
   assert.match(await page.locator('#status').textContent(), /4 个头，每个头 4 维/);
   await assertChinese(page, ['common.', 'nav.', 'lab.', 'w.'], 'lab zh-CN after a change');
 
@@ -203,13 +203,13 @@ test('playground in Chinese; switching language keeps the loaded model and its a
   assert.equal(await counter(page, 'loads'), loads, 'switching language reloaded the model');
   assert.ok(await page.evaluate(() => window.before.info === window.tfpPlay.modelInfo), 'the model changed');
   assert.ok(await page.evaluate(() => window.before.attention === window.tfpPlay.attention), 'the attention maps were recomputed');
-  assert.match(page.url(), /[?&]lang=en\b/);
+  await urlMatches(page, /[?&]lang=en\b/);
 
   // The page's own URL state keeps lang; back in Chinese the inspector's text follows.
   await page.locator('#tab-matrix').click();
   await page.waitForFunction(() => window.tfpPlay.shown?.view === 'matrix');
-  assert.match(page.url(), /view=matrix/);
-  assert.match(page.url(), /[?&]lang=en\b/);
+  await urlMatches(page, /view=matrix/);
+  await urlMatches(page, /[?&]lang=en\b/);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await page.waitForFunction(() => /第 1 层/.test(document.querySelector('#view figcaption')?.textContent ?? ''));
@@ -219,7 +219,7 @@ test('playground in Chinese; switching language keeps the loaded model and its a
   await page.reload();
   await waitCounter(page, 'loads', 0, 120_000);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
-  assert.match(page.url(), /view=matrix/);
+  await urlMatches(page, /view=matrix/);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${base}/index.html?lang=zh-CN`);

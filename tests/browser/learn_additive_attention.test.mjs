@@ -18,7 +18,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { openSite, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -143,7 +143,7 @@ test('chapter 2: the hand-set figure equals the engine and a double computation;
   await waitFor(() => (window.tfpLearn?.state.hand?.renders ?? 0) > 0);
   const cached = Date.now() - t1;
   console.log(`hand figure drawn ${cached} ms after a reload (module cached)`);
-  assert.match(page.url(), /text=forty-two\+thousand\+five/);
+  await urlMatches(page, /text=forty-two\+thousand\+five/);
   const { want } = await checkHand();
   // The defaults give the diagonal alignment 我 ← I, 爱 ← love, 你 ← you.
   for (let i = 0; i < TQ; i++) {

@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, CHECKPOINTS, MODELS } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -201,6 +201,7 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
   }
 
   // The URL reproduces the view in a fresh page.
+  await urlMatches(page, /[?&]view=compare(&|$)/);
   const url = page.url();
   const p2 = await site.newPage();
   await p2.goto(url);
