@@ -23,6 +23,7 @@
 #include "api/tfp_learn_positions_api.h"
 #include "api/tfp_learn_softmax_api.h"
 #include "api/tfp_learn_generation_api.h"
+#include "api/tfp_patch_api.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -155,7 +156,7 @@ void check_field(const nlohmann::json& s, const char* name, size_t offset, const
 TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeof, in declaration order") {
   const nlohmann::json j = nlohmann::json::parse(tfp_params_layout_json());
   REQUIRE(j.is_object());
-  CHECK(j.size() == 12);
+  CHECK(j.size() == 13);
   // Fields listed in declaration order (nlohmann keeps keys sorted: compare offsets).
   for (const auto& item : j.items()) {
     const std::string name = item.key();  // clang cannot capture a structured binding (INFO's lambda)
@@ -191,6 +192,12 @@ TEST_CASE("api params: tfp_params_layout_json is this build's offsetof and sizeo
   check_field(j["tfp_fill_mask_params"], "top_k", offsetof(tfp_fill_mask_params, top_k), "i32");
   CHECK(j["tfp_translate_params"]["size"].get<size_t>() == sizeof(tfp_translate_params));
   check_field(j["tfp_translate_params"], "eos_id", offsetof(tfp_translate_params, eos_id), "i32");
+  const auto& pp = j["tfp_patching_params"];
+  CHECK(pp["size"].get<size_t>() == sizeof(tfp_patching_params));
+  CHECK(pp["fields"].size() == 7);
+  check_field(pp, "corrupted", offsetof(tfp_patching_params, corrupted), "ptr");
+  check_field(pp, "kinds", offsetof(tfp_patching_params, kinds), "u32");
+  check_field(pp, "layer", offsetof(tfp_patching_params, layer), "i32");
 }
 
 TEST_CASE("api params: a NULL params struct is an argument error naming the call; the model stays usable") {

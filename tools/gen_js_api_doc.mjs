@@ -409,6 +409,7 @@ const SOURCES = [
   'web/src/engine/messages.ts',
   'web/src/engine/hub_load.ts',
   'web/src/engine/checkpoint_memory.ts',
+  'web/src/engine/activation_patching.ts',
   'web/src/hub/hub_client.d.mts',
   'web/src/hub/hub_open.d.mts',
 ];
@@ -424,10 +425,12 @@ const ELSEWHERE = {
 /** The classes documented member by member, in this order. */
 const CLASSES = ['Engine', 'Model', 'Generation'];
 /** What the methods take. */
-const OPTIONS = ['ModelSource', 'LoadOptions', 'HubLoadOptions', 'ForwardOptions', 'GenerateOptions', 'TranslateOptions', 'FillMaskOptions'];
+const OPTIONS = ['ModelSource', 'LoadOptions', 'HubLoadOptions', 'ForwardOptions', 'GenerateOptions', 'TranslateOptions', 'FillMaskOptions',
+  'ActivationPatchingOptions'];
 /** What they give back. */
 const RESULTS = ['TokenizeResult', 'ForwardResult', 'GeneratedToken', 'TokenChoice', 'TranslateResult', 'FillMaskResult', 'MaskFill',
-  'ModelInfo', 'FloatTensor', 'NamedTensor', 'EngineInfo', 'LoadProgress', 'RestartEvent', 'HubSource'];
+  'ModelInfo', 'FloatTensor', 'NamedTensor', 'EngineInfo', 'LoadProgress', 'RestartEvent', 'HubSource',
+  'ActivationPatchingResult', 'PatchMetric', 'PatchSweepResult', 'PatchingProgress', 'PatchSweep'];
 const ERRORS = ['EngineError', 'HubError'];
 /** Built-in and DOM names: not looked for. */
 const GLOBAL_TYPES = new Set(['Promise', 'Record', 'Omit', 'Pick', 'Partial', 'Exclude', 'Extract', 'ReturnType', 'Parameters',

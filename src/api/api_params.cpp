@@ -18,6 +18,7 @@
 #include "api/tfp_learn_encoder_api.h"
 #include "api/tfp_learn_positions_api.h"
 #include "api/tfp_learn_softmax_api.h"
+#include "api/tfp_patch_api.h"
 
 namespace {
 
@@ -163,6 +164,15 @@ std::string layout_json() {
   TFP_FIELD(tfp_learn_softmax_params, masked);
   TFP_FIELD(tfp_learn_softmax_params, variant);
   L.end();
+  L.begin("tfp_patching_params", sizeof(tfp_patching_params));
+  TFP_FIELD(tfp_patching_params, clean);
+  TFP_FIELD(tfp_patching_params, corrupted);
+  TFP_FIELD(tfp_patching_params, n);
+  TFP_FIELD(tfp_patching_params, answer);
+  TFP_FIELD(tfp_patching_params, foil);
+  TFP_FIELD(tfp_patching_params, kinds);
+  TFP_FIELD(tfp_patching_params, layer);
+  L.end();
   L.begin("tfp_attn_lab_weights_params", sizeof(tfp_attn_lab_weights_params));
   TFP_FIELD(tfp_attn_lab_weights_params, w_q);
   TFP_FIELD(tfp_attn_lab_weights_params, b_q);
@@ -223,6 +233,15 @@ void tfp_translate_params_init(tfp_translate_params* p) {
   p->beam_size = 1;
   p->start_id = -1;
   p->eos_id = -1;
+}
+
+void tfp_patching_params_init(tfp_patching_params* p) {
+  if (!p) return;
+  zero(p);
+  p->answer = -1;
+  p->foil = -1;
+  p->kinds = 31;
+  p->layer = -1;
 }
 
 void tfp_learn_additive_params_init(tfp_learn_additive_params* p) { zero(p); }

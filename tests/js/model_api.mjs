@@ -311,6 +311,13 @@ export class ModelApi extends Api {
     }
   }
 
+  /** tfp_model_activation_patching: { metric, '<kind>.logit_diff', ... } as { dims, data }. */
+  activationPatching(model, clean, corrupted, { answer, foil, kinds = 31, layer = -1 }) {
+    return this.withHeap((put) => this.tensors(this.out((s) => withParams(this.m, 'tfp_patching_params', {
+      clean: put(this.ints(clean)), corrupted: put(this.ints(corrupted)), n: clean.length, answer, foil, kinds, layer,
+    }, (params) => this.m._tfp_model_activation_patching(model, params, s)))));
+  }
+
   translate(model, src, { beamSize = 1, maxTokens = 0, startId = -1, eosId = -1 } = {}) {
     const p = this.put(this.ints(src)), cap = 256, buf = this.m._tfp_alloc(8 + 4 * cap);
     try {

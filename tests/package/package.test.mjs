@@ -143,3 +143,61 @@ test('in Node, a folder path and files opened as Blobs load; a missing folder is
   assert.match(got.missing, /^EngineError: .*no[/]such[/]folder[/]config\.json/);
   assert.deepEqual(got.logits, [1, want.vocab]);  // logits: 'last'
 });
+
+test('in Node, Model.activationPatching gives the torch reference\'s sweeps, reports progress, stops on abort and leaves the model usable', async () => {
+  const golden = JSON.parse(await readFile(`${ROOT}tests/fixtures/patching/gpt2_tiny.json`, 'utf8'));
+  const script = [
+    "import { Engine, PATCH_SWEEPS } from 'transformer-playground';",
+    "import { readFileSync } from 'node:fs';",
+    'const g = JSON.parse(readFileSync(process.argv[3], "utf8"));',
+    'const engine = await Engine.create();',
+    'const model = await engine.load(process.argv[2]);',
+    'const progress = [];',
+    'const r = await model.activationPatching(g.clean, g.corrupted, { answer: g.answer, foil: g.foil, onProgress: (p) => progress.push(p) });',
+    'const sweeps = Object.fromEntries(Object.entries(r.sweeps).map(([k, s]) => [k, { dims: s.dims, logitDiff: [...s.logitDiff], logprob: [...s.logprob],',
+    '  logitDiffNorm: [...s.logitDiffNorm], logprobNorm: [...s.logprobNorm] }]));',
+    // Abort after the first layer: the promise rejects with the reason, nothing more is asked.
+    'const stop = new AbortController(); let after = 0, aborted = null;',
+    "try { await model.activationPatching(g.clean, g.corrupted, { answer: g.answer, foil: g.foil, sweeps: ['head_pos'],",
+    '  signal: stop.signal, onProgress: () => { after++; stop.abort(); } }); } catch (e) { aborted = e.name; }',
+    // The same prompt twice: no normalisation; then a refusal by name; the model still answers.
+    "const same = await model.activationPatching(g.clean, g.clean, { answer: g.answer, foil: g.foil, sweeps: ['head_all'] });",
+    'let refused = null;',
+    'try { await model.activationPatching(g.clean, g.clean.slice(1), { answer: g.answer, foil: g.foil }); } catch (e) { refused = e.message; }',
+    "const out = await model.forward(g.clean, { logits: 'last' });",
+    'console.log(JSON.stringify({ sweeps, clean: r.clean, corrupted: r.corrupted, passes: r.passes, progress, after, aborted,',
+    '  sameNorm: same.sweeps.head_all.logitDiffNorm, sameRaw: [...same.sweeps.head_all.logitDiff], refused, vocab: out.logits.dims[1], order: PATCH_SWEEPS }));',
+  ].join('\n');
+  await writeFile(join(project, 'patching.mjs'), script);
+  const { stdout } = await run(process.execPath, ['patching.mjs', `${ROOT}tests/fixtures/checkpoints/gpt2_tiny`, `${ROOT}tests/fixtures/patching/gpt2_tiny.json`],
+    { cwd: project, maxBuffer: 16 << 20 });
+  const got = JSON.parse(stdout.trim().split('\n').at(-1));
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 2e-5 + 1e-4 * Math.abs(b), `${what}: ${a} vs torch ${b}`);
+  near(got.clean.logitDiff, golden.metric[0], 'clean logit diff');
+  near(got.corrupted.logitDiff, golden.metric[1], 'corrupted logit diff');
+  near(got.clean.logprob, golden.metric[2], 'clean logprob');
+  near(got.corrupted.logprob, golden.metric[3], 'corrupted logprob');
+  assert.deepEqual(Object.keys(got.sweeps), got.order);
+  const leaves = { logitDiff: 'logit_diff', logprob: 'logprob', logitDiffNorm: 'logit_diff_norm', logprobNorm: 'logprob_norm' };
+  for (const [kind, s] of Object.entries(got.sweeps)) {
+    assert.deepEqual(s.dims, golden[`${kind}.dims`], `${kind} dims`);
+    for (const [ours, theirs] of Object.entries(leaves)) {
+      const want = golden[`${kind}.${theirs}`];
+      assert.equal(s[ours].length, want.length);
+      s[ours].forEach((v, i) => near(v, want[i], `${kind}.${theirs}[${i}]`));
+    }
+  }
+  // Progress: after every layer of every sweep, counting the patched passes, up to all of them.
+  const [L, T, H] = [2, golden.clean.length, 4];
+  assert.equal(got.passes, (L + 1) * T + 2 * L * T + L * H + L * T * H);
+  assert.equal(got.progress.length, (L + 1) + 4 * L);
+  assert.deepEqual(got.progress.at(-1), { sweep: 'head_pos', layer: L - 1, done: got.passes, total: got.passes });
+  assert.ok(got.progress.every((p, i) => i === 0 || p.done > got.progress[i - 1].done));
+  assert.equal(got.after, 1);
+  assert.equal(got.aborted, 'AbortError');
+  assert.equal(got.sameNorm, null);
+  const same = golden.metric[0];
+  got.sameRaw.forEach((v) => near(v, same, 'the same prompt: every cell the clean metric'));
+  assert.match(got.refused, /the clean prompt has 8 tokens and the corrupted one 7/);
+  assert.equal(got.vocab, 264);
+});

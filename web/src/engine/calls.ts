@@ -3,7 +3,7 @@
 // Float32Arrays, and every heap view is made at the moment of use — memory growth
 // replaces the heap's ArrayBuffer and detaches older views. No maths here.
 import type { TfpModule } from './wasm/tfp.mjs';
-import type { AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor } from './messages';
+import type { AttentionRequest, AttentionResult, AttentionWeights, EngineInfo, FloatTensor, NamedTensor } from './messages';
 import { withParams } from './params.mjs';
 
 export class TfpError extends Error {
@@ -69,12 +69,21 @@ export class Calls {
       return this.m._tfp_tensors_find(list, p);
     });
     if (i < 0) throw new TfpError(4, `engine result has no tensor '${name}'`);
+    return this.tensorAt(list, i);
+  }
+
+  /** Copies every tensor of a tfp_tensors list out, in its order, with its name. */
+  tensors(list: number): NamedTensor[] {
+    return Array.from({ length: this.m._tfp_tensors_count(list) }, (_, i) =>
+      ({ name: this.m.UTF8ToString(this.m._tfp_tensors_name(list, i)), ...this.tensorAt(list, i) }));
+  }
+
+  private tensorAt(list: number, i: number): FloatTensor {
     const rank = this.m._tfp_tensors_rank(list, i);
-    const dimsPtr = this.m._tfp_tensors_dims(list, i);
-    const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, dimsPtr, rank));
+    const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
     const n = dims.reduce((a, b) => a * b, 1);
-    const dataPtr = this.m._tfp_tensors_data(list, i);
-    const data = n === 0 ? new Float32Array(0) : new Float32Array(this.m.HEAPU8.buffer, dataPtr, n).slice();
+    const data = n === 0 ? new Float32Array(0)
+      : new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice();
     return { data, dims };
   }
 

@@ -1,11 +1,13 @@
-// The worker's side of head ablation and the logit lens (src/api/tfp_inspect_api.h:
-// tfp_model_set_head_mask / clear, tfp_model_head_mask_effect, tfp_model_logit_lens).
+// The worker's side of head ablation, the logit lens and activation patching
+// (src/api/tfp_inspect_api.h: tfp_model_set_head_mask / clear, tfp_model_head_mask_effect,
+// tfp_model_logit_lens; src/api/tfp_patch_api.h: tfp_model_activation_patching).
 // Marshalling only: the engine scales the heads, runs the model with and without them,
 // and reads the residual stream through the final norm and the LM head; the numbers
 // (probabilities included) come back from it. Heap views are made at the moment of use.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
-import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
+import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart } from './messages';
+import { withParams } from './params.mjs';
 
 const SETS = ['enc', 'dec', 'cross'] as const;
 
@@ -102,6 +104,22 @@ export function logitLens(c: Calls, m: TfpModule, modelPtr: number, a: LogitLens
       return s;
     });
     return { ids, probs, tokens, workerMs: performance.now() - started };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
+
+/** tfp_model_activation_patching: one call (some sweeps, every layer or one). */
+export function activationPatching(c: Calls, m: TfpModule, modelPtr: number, a: PatchingArgs): PatchingPart {
+  const started = performance.now();
+  if (a.clean.length !== a.corrupted.length)
+    throw new TfpError(1, `activationPatching: the clean prompt has ${a.clean.length} tokens and the corrupted one ${a.corrupted.length}; patching needs the same length`);
+  const list = withInts(c, a.clean, (clean) => withInts(c, a.corrupted, (corrupted) => out(c, (slot) =>
+    withParams(m, 'tfp_patching_params', {
+      clean, corrupted, n: a.clean.length, answer: a.answer, foil: a.foil, kinds: a.kinds, layer: a.layer,
+    }, (p) => m._tfp_model_activation_patching(modelPtr, p, slot)))));
+  try {
+    return { tensors: c.tensors(list), workerMs: performance.now() - started };
   } finally {
     m._tfp_tensors_free(list);
   }

@@ -371,6 +371,24 @@ export interface LogitLensResult {
   workerMs: number;
 }
 
+/** One call of tfp_model_activation_patching (src/api/tfp_patch_api.h): `kinds` its bits
+ * (1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos), `layer` -1 or one layer. */
+export interface PatchingArgs {
+  clean: Int32Array;
+  corrupted: Int32Array;
+  answer: number;
+  foil: number;
+  kinds: number;
+  layer: number;
+}
+
+/** Its reply: "metric" (clean logit diff, corrupted logit diff, clean logprob, corrupted
+ * logprob) and each sweep's "<kind>.logit_diff", ".logprob" (and "_norm" ones when defined). */
+export interface PatchingPart {
+  tensors: NamedTensor[];
+  workerMs: number;
+}
+
 /** The steps' tensors, in the order the worker transfers them. */
 export const ATTENTION_STEPS_TENSORS = [
   'q', 'k', 'v', 'scores', 'scaled', 'bias', 'mask', 'logits', 'probs', 'weightedV', 'out',
@@ -501,6 +519,7 @@ export type Request =
   | { id: number; kind: 'head-mask'; model: number; entries: HeadMaskEntry[] }
   | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number; beamSize: number }
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
+  | { id: number; kind: 'activation-patching'; model: number; args: PatchingArgs }
   | { id: number; kind: 'memory' }
   /** Tests only (tests/browser/worker_restart.test.mjs): the module traps, as an
    *  out-of-bounds access or an abort() would, and the worker stops (Engine restarts it). */
@@ -532,6 +551,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'head-mask' }
   | { id: number; ok: true; kind: 'head-mask-effect'; result: HeadMaskEffect }
   | { id: number; ok: true; kind: 'logit-lens'; result: LogitLensResult }
+  | { id: number; ok: true; kind: 'activation-patching'; result: PatchingPart }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
   | { id: number; ok: true; kind: 'learn'; result: unknown }

@@ -15,6 +15,7 @@ import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbedd
 import type { FloatTensor, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, HeadStatsOptions } from './messages';
 import type { HubSource } from './hub_load';
 import { repeatedSequence } from './head_finders.mjs';
+import { activationPatching, type ActivationPatchingOptions, type ActivationPatchingResult } from './activation_patching';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
 export interface Channel {
@@ -237,6 +238,18 @@ export class Model {
     const r = await this.request({ kind: 'logit-lens', model: this.handle, args });
     if (r.ok && r.kind === 'logit-lens') return r.result;
     throw unexpected('logitLens');
+  }
+
+  /**
+   * Activation patching (TransformerLens's conventions): the corrupted prompt run with one
+   * activation at a time replaced by its value in the clean run (the same length), the
+   * metric logit(answer) − logit(foil) and log p(answer) at the last position, raw and
+   * normalised. Decoder-only models with an LM head; runs under the head mask. Progress
+   * after each layer of each sweep; `signal` stops it between two.
+   */
+  activationPatching(clean: ArrayLike<number>, corrupted: ArrayLike<number>,
+                     options: ActivationPatchingOptions): Promise<ActivationPatchingResult> {
+    return activationPatching((body) => this.request(body), this.handle, this.info, clean, corrupted, options);
   }
 
   /** The head finders (issue 33), TransformerLens's conventions: one forward pass on

@@ -5,14 +5,14 @@
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
-import { headMaskEffect, logitLens, setHeadMask } from './interventions';
-import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult, ShardSource } from './messages';
+import { activationPatching, headMaskEffect, logitLens, setHeadMask } from './interventions';
+import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart, ShardSource } from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
 import { withParams } from './params.mjs';
 import type {
   FillMaskArgs, FillMaskResult, FloatTensor, ForwardArgs, ForwardResult, GenerateArgs, GeneratedToken, LoadArgs, LoadProgress, ModelInfo,
-  NamedTensor, TextSource, TokenChoice, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
+  TextSource, TokenChoice, TokenizeResult, TranslateArgs, TranslateResult, WeightsSource,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
@@ -202,7 +202,7 @@ export class Models {
         n_tgt: a.tgtIds?.length ?? 0, want_attention: a.attention ? 1 : 0, logits_last: hideLogits ? 1 : a.logitsLast ?? 0,
       }, (p) => this.m._tfp_model_forward(ptr, p, slot)));
       try {
-        const all = this.listAll(list);
+        const all = this.c.tensors(list);
         const get = (n: string) => all.find((t) => t.name === n);
         const hidden = get('hidden')!;
         const logits = get('logits');
@@ -304,7 +304,7 @@ export class Models {
       const n = this.c.readU32(buf), list = this.c.readU32(buf + 4);
       try {
         const ids = new Int32Array(this.m.HEAPU8.buffer, buf + 8, n).slice();
-        const all = this.listAll(list);
+        const all = this.c.tensors(list);
         const alignment = all.find((t) => t.name === 'alignment')!;
         const hasTok = this.models.get(model)!.info.tokenizer !== null;
         const shown = endsWith(ids, eos) ? ids.subarray(0, ids.length - 1) : ids;
@@ -390,6 +390,10 @@ export class Models {
     return logitLens(this.c, this.m, this.model(model), a, (id) => this.token(model, id));
   }
 
+  activationPatching(model: number, a: PatchingArgs): PatchingPart {
+    return activationPatching(this.c, this.m, this.model(model), a);
+  }
+
   /** The module pointer behind a page handle (for the Learn calls that take a model). */
   pointer(model: number): number {
     return this.model(model);
@@ -456,20 +460,6 @@ export class Models {
   }
 
   /** Every tensor of a list, copied out. */
-  private listAll(list: number): NamedTensor[] {
-    const out: NamedTensor[] = [];
-    for (let i = 0; i < this.m._tfp_tensors_count(list); i++) {
-      const name = this.m.UTF8ToString(this.m._tfp_tensors_name(list, i));
-      const rank = this.m._tfp_tensors_rank(list, i);
-      const dims = Array.from(new Int32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_dims(list, i), rank));
-      const n = dims.reduce((a, b) => a * b, 1);
-      const data: Float32Array = n === 0 ? new Float32Array(0)
-        : new Float32Array(this.m.HEAPU8.buffer, this.m._tfp_tensors_data(list, i), n).slice();
-      out.push({ name, dims, data });
-    }
-    return out;
-  }
-
   /** Refuses, before anything is allocated, weights that cannot fit the module's heap. */
   private async checkFits(weights: NamedBlob[], what: string, precision: LoadPrecision): Promise<void> {
     let estimate;

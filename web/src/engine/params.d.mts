@@ -23,6 +23,9 @@ export interface ParamsFields {
   tfp_translate_params: {
     src_ids?: number; n?: number; beam_size?: number; max_tokens?: number; start_id?: number; eos_id?: number;
   };
+  tfp_patching_params: {
+    clean?: number; corrupted?: number; n?: number; answer?: number; foil?: number; kinds?: number; layer?: number;
+  };
   tfp_attn_lab_weights_params: {
     w_q?: number; b_q?: number; w_k?: number; b_k?: number; w_v?: number; b_v?: number; w_out?: number; b_out?: number;
   };

@@ -125,6 +125,8 @@ export interface TfpModule {
   _tfp_learn_time_gru_attention(d: number, heads: number, lengths: number, nLengths: number, repeats: number, seed: number, out: number): number;
   _tfp_attention_head_stats_masked(probs: number, H: number, Tq: number, Tk: number, causal: number, masked: number,
                                    out: number): number;
+  _tfp_patching_params_init(p: number): void;
+  _tfp_model_activation_patching(model: number, params: number, out: number): number;
   _tfp_attention_head_scores(probs: number, H: number, T: number, tokens: number, repeat: number, flags: number,
                              out: number): number;
 

@@ -127,6 +127,10 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       const result = models.logitLens(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'logit-lens', result }, buffers([result.ids, result.probs]));
     }
+    case 'activation-patching': {
+      const result = models.activationPatching(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'activation-patching', result }, buffers(result.tensors));
+    }
     case 'learn': {
       const result = runLearn(calls, engine.m, req.name, req.args, { modelPtr: (h) => models.pointer(h) });
       return reply({ id: req.id, ok: true, kind: 'learn', result }, transferablesOf(result));

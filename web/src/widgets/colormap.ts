@@ -1,8 +1,10 @@
 // Colour maps for heatmaps: perceptually uniform and colour-blind safe (viridis,
-// cividis from d3-scale-chromatic), sampled once into a 256-entry lookup table.
-import { interpolateCividis, interpolateViridis } from 'd3-scale-chromatic';
+// cividis from d3-scale-chromatic), sampled once into a 256-entry lookup table; and one
+// diverging map (RdBu, red low, white middle, blue high) for signed values on a domain
+// symmetric around 0, as TransformerLens draws its patching results.
+import { interpolateCividis, interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 
-export type ColormapName = 'viridis' | 'cividis';
+export type ColormapName = 'viridis' | 'cividis' | 'rdbu';
 
 export interface Colormap {
   name: ColormapName;
@@ -30,7 +32,7 @@ const cache = new Map<ColormapName, Colormap>();
 export function colormap(name: ColormapName): Colormap {
   const hit = cache.get(name);
   if (hit) return hit;
-  const interp = name === 'cividis' ? interpolateCividis : interpolateViridis;
+  const interp = name === 'cividis' ? interpolateCividis : name === 'rdbu' ? interpolateRdBu : interpolateViridis;
   const rgb = new Uint8ClampedArray(256 * 3);
   const rgba = new Uint32Array(256);
   const rgbaBytes = new Uint8ClampedArray(rgba.buffer);

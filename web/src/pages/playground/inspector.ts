@@ -19,6 +19,7 @@ import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/mess
 import { DrillDown, drillPanels } from './drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
 import { HeadFindersView, type HeadFindersOptions } from './head_finders';
+import { PatchingView, type PatchingSource } from './patching';
 import type { HeadFindersResult } from 'transformer-playground';
 import type { Engine } from 'transformer-playground';
 import type { PlayState, View } from './state';
@@ -111,6 +112,10 @@ export class Inspector {
   private readonly headsView = new HeadFindersView((set, layer, head) => this.events.change({ set, layer, head, view: 'matrix' }),
     (o) => this.events.change({ hfSeed: o.seed, hfRepeat: o.repeat, hfExclude: (o.excludeBos ? 1 : 0) | (o.excludeCurrent ? 2 : 0) }));
   private headsCache: { of: unknown; key: string; result: Promise<HeadFindersResult | MessageKey> } | null = null;
+  /** The activation patching of the text on show (set by the page per forward pass), or
+   *  the message that says why this model has none. */
+  patching: PatchingSource | MessageKey | null = null;
+  private readonly patchView = new PatchingView((p) => this.events.change(p));
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
               decorate(grid: HTMLElement, f: AttentionFamily, s: PlayState): void } | null = null;
@@ -139,6 +144,7 @@ export class Inspector {
     [this.matrix, this.compareA, this.compareB, this.cross, this.rollout].forEach((h) => h.redraw());
     this.grid.redraw();
     this.legend.redraw();
+    this.patchView.redraw();
   }
 
   svg(): SVGSVGElement | null {
@@ -434,6 +440,31 @@ export class Inspector {
         this.host.replaceChildren(this.lensView.element);
         shown.panels['lens.ids'] = d.result.ids;
         shown.panels['lens.probs'] = d.result.probs;
+        break;
+      }
+      case 'patch': {
+        // Activation patching of the text on show against a corrupted prompt (patching.ts).
+        if (!this.patching) break;
+        if (typeof this.patching === 'string') {
+          note(this.host, tr(this.patching));
+          shown.note = 'no patching';
+          break;
+        }
+        mount(this.host, this.patchView.element);
+        let r;
+        try {
+          r = await this.patchView.show(this.patching, s, () => gen === this.generation);
+        } catch (e) {
+          if (gen !== this.generation) return;
+          note(this.host, tr('play.patch.refused', { message: e instanceof Error ? e.message : String(e) }));
+          shown.note = 'error';
+          break;
+        }
+        if (!r) return;
+        Object.assign(shown.panels, r.panels);
+        shown.note = r.note;
+        const panel = this.patchView.svg;
+        this.svgOf = () => (panel ? matricesSvg([panel], 1, { cell: 18, labels: true, colormap: 'rdbu' }) : null);
         break;
       }
     }

@@ -29,6 +29,7 @@ import { PrecisionSwitch } from './precision';
 import { modelLine } from './model_line';
 import type { PlayDebug } from './debug';
 import { HubPicker } from './hub_picker';
+import { throttledUrl } from './throttled_url';
 import type { HubLoadOptions } from '../../engine/hub_load';
 
 
@@ -141,28 +142,7 @@ function setState(next: PlayState, recompute: boolean): void {
   if (!(recompute || beamEffect)) inspector.update({ families: current.families }, state);
 }
 
-// The URL mirrors the state, but rewriting it costs ≈ 5 ms a change (the whole text is
-// encoded): at most one write per 150 ms, the first at once, the last one after the pause.
-const URL_EVERY_MS = 150;
-let urlWritten = -Infinity;
-let urlTimer = 0;
-function writeUrl(): void {
-  urlTimer = 0;
-  urlWritten = performance.now();
-  history.replaceState(null, '', `?${withLang(queryOf(state))}`);
-}
-function saveUrl(): void {
-  if (urlTimer) return;  // a write is due; it reads the state then
-  const wait = urlWritten + URL_EVERY_MS - performance.now();
-  if (wait <= 0) writeUrl();
-  else urlTimer = window.setTimeout(writeUrl, wait);
-}
-function flushUrl(): void {
-  if (!urlTimer) return;
-  window.clearTimeout(urlTimer);
-  writeUrl();
-}
-window.addEventListener('pagehide', flushUrl);
+const { save: saveUrl, flush: flushUrl } = throttledUrl(() => `?${withLang(queryOf(state))}`);
 
 /** True where the shown set's queries are decoder positions (an encoder–decoder's 'dec'
  * and 'cross' sets, and the cross view): the token strip, which shows the source, then
@@ -561,6 +541,9 @@ async function compute(): Promise<void> {
       : model.info.recurrent ? async () => 'play.lens.noLayers' : async () => ({
       result: await model.logitLens(ids, { topK: 5, ...(lensInput ? { tgtIds: lensInput.ids } : {}) }), inputs: lensCols, byteLevel });
     inspector.heads = model.info.recurrent ? async () => 'play.hf.noSelf' : (o) => model.headFinders(o);
+    inspector.patching = arch !== 'decoder_only' || model.info.head !== 'lm' ? 'play.patch.noDecoder' : {
+      model, text: state.text, clean: Int32Array.from(ids), tokens: tokens.map((x) => visibleToken(x, byteLevel)),
+      next: fwd.next ?? [], show: (x) => visibleToken(x, byteLevel) };
     await ablation.showEffect(model, ids, state, byteLevel);
     if (queued) return;
     showError(null);
@@ -595,6 +578,7 @@ async function computeVectors(model: Model, tokens: string[], started: number, t
   inspector.steps = (pick) => model.attentionStepsEmbeddings(args, pick);
   inspector.lens = async () => 'play.lens.noHead';  // vectors in, vectors out: no LM head to read through
   inspector.heads = async () => 'play.hf.noTokens';  // the sequence is token ids; this model reads vectors
+  inspector.patching = 'play.patch.noDecoder';  // no LM head to read a metric from
   outputs.vectors?.show(hasTarget(info) ? (tgt.length ? tgt : tokens) : tokens, fwd, hasTarget(info));
   await ablation.showEffect(model, current.encoding?.ids ?? [], state, false);  // no head: a note only
   if (queued) return;
@@ -703,6 +687,7 @@ async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<vo
 const VIEW_LABELS: Record<View, MessageKey> = {
   model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
   stats: 'play.view.stats', heads: 'play.view.heads', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
+  patch: 'play.view.patch',
 };
 const tabButtons = VIEWS.map((v) => {
   const b = document.createElement('button');

@@ -3,8 +3,9 @@
 // Parsing clamps every field; layer/head are clamped again once the model is known.
 import { canonicalAblation } from './ablation_text';
 import { SETS, type AttnSet } from './families';
+import { PATCH_SWEEPS, type PatchSweep } from 'transformer-playground';
 
-export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens'] as const;
+export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens', 'patch'] as const;
 export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from './families';
 
@@ -43,6 +44,13 @@ export interface PlayState {
   hfSeed: number;
   hfRepeat: number;
   hfExclude: number;   // TransformerLens detect_head flags: 1 exclude_bos, 2 exclude_current_token
+  // the activation-patching view (patching.ts)
+  patchText: string;   // the corrupted prompt; '' = the text itself
+  patchSweep: PatchSweep;
+  patchMetric: 'diff' | 'logprob';
+  patchRaw: boolean;   // the raw metric instead of the normalised one
+  patchAnswer: number; // token ids; -1 = the clean run's first candidate
+  patchFoil: number;   // -1 = the corrupted run's first candidate other than the answer
 }
 
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
@@ -51,6 +59,7 @@ export const DEFAULT_STATE: PlayState = {
   model: '', hub: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
   tgtText: '', positions: true, causal: true, ablate: '', hfSeed: 0, hfRepeat: 0, hfExclude: 0,
+  patchText: '', patchSweep: 'resid', patchMetric: 'diff', patchRaw: false, patchAnswer: -1, patchFoil: -1,
 };
 
 function int(s: string | null, lo: number, hi: number, fallback: number): number {
@@ -99,6 +108,12 @@ export function stateFromQuery(query: string): PlayState {
     hfSeed: int(p.get('hfseed'), 0, 4294967295, d.hfSeed),
     hfRepeat: int(p.get('hfr'), 0, 100000, d.hfRepeat),
     hfExclude: int(p.get('hfx'), 0, 3, d.hfExclude),
+    patchText: p.get('pt') ?? d.patchText,
+    patchSweep: PATCH_SWEEPS.find((x) => x === p.get('ps')) ?? d.patchSweep,
+    patchMetric: p.get('pm') === 'logprob' ? 'logprob' : d.patchMetric,
+    patchRaw: p.get('praw') === '1',
+    patchAnswer: int(p.get('pa'), 0, 1 << 30, d.patchAnswer),
+    patchFoil: int(p.get('pf'), 0, 1 << 30, d.patchFoil),
   };
 }
 
@@ -133,5 +148,11 @@ export function queryOf(s: PlayState): string {
   if (s.hfSeed !== d.hfSeed) p.set('hfseed', String(s.hfSeed));
   if (s.hfRepeat !== d.hfRepeat) p.set('hfr', String(s.hfRepeat));
   if (s.hfExclude !== d.hfExclude) p.set('hfx', String(s.hfExclude));
+  if (s.patchText !== d.patchText) p.set('pt', s.patchText);
+  if (s.patchSweep !== d.patchSweep) p.set('ps', s.patchSweep);
+  if (s.patchMetric !== d.patchMetric) p.set('pm', s.patchMetric);
+  if (s.patchRaw) p.set('praw', '1');
+  if (s.patchAnswer >= 0) p.set('pa', String(s.patchAnswer));
+  if (s.patchFoil >= 0) p.set('pf', String(s.patchFoil));
   return p.toString();
 }

@@ -1,0 +1,131 @@
+// The playground's activation-patching view (issue 33; pages/playground/patching.ts) in
+// Chromium, on the shipped brown-gpt (else the bundled GPT-2 fixture):
+//   - the answer is the clean run's most probable next token, the foil the corrupted
+//     run's first candidate other than it (as the engine ranks them: its logits here);
+//   - every sweep the page draws equals the engine's: the same model run here in Node on
+//     the same WASM module through the C API (tfp_model_activation_patching, all layers
+//     in one call; the page asks one layer per request) — the residual stream (L+1, T)
+//     normalised, the heads by position laid out as (L·H) rows × T, raw log-probabilities;
+//   - the URL keeps the corrupted prompt, the sweep, the metric and raw (pt, ps, pm, praw);
+//   - a corrupted prompt of another length is refused, naming both lengths;
+//   - pressing a head's cell opens that head in the matrix view;
+//   - an encoder-only model says why it has no patching.
+// Screenshot: build/screenshots/playground_view_patch.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
+import { loadTfp } from '../js/tfp_module.mjs';
+import { ModelApi, readFixture, readShipped, hasShipped } from '../js/model_api.mjs';
+
+const SHIPPED = hasShipped('brown-gpt');
+const MODEL = SHIPPED ? 'brown-gpt' : 'fixture-gpt2_tiny';
+const CLEAN = 'the jury said that the city';
+
+let site, page, base, api, model, info, corruptedText, clean, corrupted;
+before(async () => {
+  api = new ModelApi(await loadTfp());
+  model = api.load(SHIPPED ? readShipped('brown-gpt') : readFixture('gpt2_tiny'), MODEL);
+  info = api.info(model);
+  clean = Array.from(api.tokenize(model, CLEAN).ids);
+  // A corrupted prompt of the same length that differs: the first candidate that fits.
+  for (const c of ['the jury said that the county', 'the court said that the city', 'the jury knew that the city', 'a jury said that a city']) {
+    const ids = Array.from(api.tokenize(model, c).ids);
+    if (ids.length === clean.length && ids.some((v, i) => v !== clean[i])) { corruptedText = c; corrupted = ids; break; }
+  }
+  assert.ok(corruptedText, 'a corrupted prompt of the same length');
+  site = await openSite({ name: 'patching' });
+  ({ page, base } = site);
+}, { timeout: 180_000 });
+after(async () => { await site?.close(); });
+
+const { after: after_, shown } = playgroundProbes(() => page, { timeout: 60_000 });
+
+/** Waits for the patch view to show a note matching `re`; returns what is shown. */
+async function patchShown(re) {
+  await page.waitForFunction((src) => window.tfpPlay?.shown?.view === 'patch' && new RegExp(src).test(window.tfpPlay.shown.note ?? ''),
+    re.source, { timeout: 120_000 });
+  return shown();
+}
+
+const lastLogits = (ids) => {
+  const f = api.forward(model, ids);
+  const [, V] = f.logits.dims;
+  return f.logits.data.subarray((ids.length - 1) * V, ids.length * V);
+};
+const argmax = (row, skip = -1) => row.reduce((b, v, i) => (i !== skip && (b < 0 || v > row[b]) ? i : b), -1);
+const close = (got, want, what) => {
+  assert.equal(got.length, want.length, `${what}: length`);
+  got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-5 + 1e-5 * Math.abs(want[i]), `${what}[${i}]: page ${v}, engine ${want[i]}`));
+};
+
+test('patching: the page draws the engine\'s sweeps for the answer and foil it picked; URL, lengths, heads', { timeout: 300_000 }, async () => {
+  const q = new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', pt: corruptedText });
+  await page.goto(`${base}/?${q}`);
+  await after_('loads', 0, 60_000);
+  let s = await patchShown(/^resid diff norm /);
+  const [, answer, foil] = / answer (\d+) foil (\d+)$/.exec(s.note).map(Number);
+  assert.equal(answer, argmax(lastLogits(clean)), 'answer: the clean run\'s top token');
+  assert.equal(foil, argmax(lastLogits(corrupted), answer), 'foil: the corrupted run\'s top other token');
+  const want = api.activationPatching(model, clean, corrupted, { answer, foil });
+  const L = info.n_decoder_layers, H = info.n_heads, T = clean.length;
+  assert.deepEqual(s.panels['patch.resid'].dims, [L + 1, T]);
+  close(s.panels['patch.resid'].data, Array.from(want['resid.logit_diff_norm'].data), 'resid normalised');
+  close(s.panels['patch.metric'].data, Array.from(want.metric.data), 'metric');
+  // Position by position, before block 0, only the positions that differ can move the metric.
+  for (let p = 0; p < T; p++)
+    if (clean[p] === corrupted[p]) assert.equal(s.panels['patch.resid'].data[p], 0, `resid before layer 1 at unchanged position ${p + 1}`);
+  assert.match(await page.locator('.patching .help').innerText(), /TransformerLens/);
+  assert.equal(await page.locator('.patch-answer').inputValue(), String(answer));
+  assert.equal(await page.locator('.patch-foil').inputValue(), String(foil));
+  await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_patch.png` });
+
+  // Heads by position: (L, T, H) drawn as (L·H) rows × T.
+  await page.locator('.patch-sweep').selectOption('head_pos');
+  s = await patchShown(/^head_pos diff norm /);
+  const hp = want['head_pos.logit_diff_norm'].data;
+  assert.deepEqual(s.panels['patch.head_pos'].dims, [L * H, T]);
+  const laid = [];
+  for (let l = 0; l < L; l++) for (let h = 0; h < H; h++) for (let p = 0; p < T; p++) laid.push(hp[(l * T + p) * H + h]);
+  close(s.panels['patch.head_pos'].data, laid, 'head_pos normalised');
+  await urlMatches(page, /[?&]ps=head_pos(&|$)/);
+
+  // Raw log-probabilities of the answer.
+  await page.locator('.patch-metric').selectOption('logprob');
+  await page.locator('.patch-raw').check();
+  s = await patchShown(/^head_pos logprob raw /);
+  const raw = want['head_pos.logprob'].data, laidRaw = [];
+  for (let l = 0; l < L; l++) for (let h = 0; h < H; h++) for (let p = 0; p < T; p++) laidRaw.push(raw[(l * T + p) * H + h]);
+  close(s.panels['patch.head_pos'].data, laidRaw, 'head_pos raw logprob');
+  await urlMatches(page, /[?&]pm=logprob(&|$)/);
+  await urlMatches(page, /[?&]praw=1(&|$)/);
+
+  // Heads over all positions; pressing a cell opens that head's map.
+  await page.locator('.patch-sweep').selectOption('head_all');
+  s = await patchShown(/^head_all logprob raw /);
+  close(s.panels['patch.head_all'].data, Array.from(want['head_all.logprob'].data), 'head_all raw logprob');
+  const canvas = page.locator('.patching .heatmap canvas');
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');   // layer 2 (0-based 1), head 1
+  await page.keyboard.press('ArrowRight');  // head 2
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'matrix', null, { timeout: 30_000 });
+  assert.deepEqual(await page.evaluate(() => [window.tfpPlay.state.layer, window.tfpPlay.state.head]), [Math.min(1, L - 1), 1]);
+
+  // Reopened from the URL: the same settings.
+  await page.goto(`${base}/?${new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', pt: corruptedText, ps: 'head_all', pm: 'logprob', praw: '1' })}`);
+  s = await patchShown(/^head_all logprob raw /);
+  close(s.panels['patch.head_all'].data, Array.from(want['head_all.logprob'].data), 'head_all from the URL');
+
+  // Another length: refused with both lengths, nothing drawn.
+  await page.locator('.patch-corrupted').fill(`${corruptedText} and more words here`);
+  await page.locator('.patch-corrupted').dispatchEvent('change');
+  s = await patchShown(/^lengths differ$/);
+  assert.match(await page.locator('.patch-status').innerText(), new RegExp(`has ${T} tokens and the corrupted one \\d+`));
+});
+
+test('patching: an encoder-only model says why it has none', { timeout: 120_000 }, async () => {
+  await page.goto(`${base}/?model=fixture-bert_tiny&view=patch`);
+  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'patch', null, { timeout: 60_000 });
+  assert.equal((await shown()).note, 'no patching');
+  assert.match(await page.locator('#view .view-note').innerText(), /decoder-only/);
+});

@@ -1,0 +1,282 @@
+// The activation-patching view (issue 33), TransformerLens's conventions (patching.py):
+// the reader's text is the clean prompt, a second text of the same token length the
+// corrupted one; the metric is logit(answer) − logit(foil) (or log p(answer)) at the last
+// position, the answer and the foil picked among both runs' most probable next tokens.
+// One sweep at a time (residual stream, attention output, MLP output, each head over all
+// positions, each head at each position) runs in the engine (Model.activationPatching,
+// one layer per request: progress and Cancel), drawn as a heatmap normalised as
+// (patched − corrupted) / (clean − corrupted) — 1: this activation alone restores the clean
+// behaviour, 0: it changes nothing — or raw. Every number is the engine's; this file lays
+// them out.
+//
+// Legend: L decoder layers, T positions, H heads.
+import { t as tr, type MessageKey } from '../../i18n/i18n';
+import type { ActivationPatchingResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
+import { PATCH_SWEEPS } from 'transformer-playground';
+import { ColorLegend } from '../../widgets/color_legend';
+import { Heatmap } from '../../widgets/heatmap';
+import type { MatrixPanel } from '../../widgets/matrix_svg';
+import { exportCsv } from './export';
+import type { PlayState } from './state';
+
+/** What the page gives the view for the text on show (main.ts, per forward pass). */
+export interface PatchingSource {
+  model: Model;
+  text: string;
+  clean: Int32Array;
+  /** (T) the clean prompt's tokens as the page shows them. */
+  tokens: string[];
+  /** The clean run's most probable next tokens. */
+  next: TokenChoice[];
+  /** The page's spelling of a vocabulary token (visible spaces, bytes). */
+  show(token: string): string;
+}
+
+export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil'>;
+
+const SWEEP_LABELS: Record<PatchSweep, MessageKey> = {
+  resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
+  head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos',
+};
+const NEXT_N = 10;
+
+/** What the view shows, for the page's tests (window.tfpPlay.shown). */
+export interface PatchingShown {
+  note: string;
+  panels: Record<string, { dims: number[]; data: Float32Array }>;
+}
+
+export class PatchingView {
+  readonly element = document.createElement('div');
+  private readonly controls = document.createElement('div');
+  private readonly status = document.createElement('p');
+  private readonly progress = document.createElement('progress');
+  private readonly cancel = document.createElement('button');
+  private readonly body = document.createElement('div');
+  private readonly legend = new ColorLegend(() => tr('play.patch.legend'), { masked: false });
+  private readonly map: Heatmap;
+  private running: AbortController | null = null;
+  private cache = new Map<string, Promise<ActivationPatchingResult>>();
+  private cacheOf: Model | null = null;
+  private rowsOf: { layer: number; head: number | null }[] = [];
+  svg: MatrixPanel | null = null;
+
+  constructor(private readonly change: (p: Partial<PlayState>) => void) {
+    this.element.className = 'patching';
+    const help = document.createElement('p');
+    help.className = 'help';
+    help.textContent = tr('play.patch.help');
+    this.status.className = 'patch-status';
+    this.status.setAttribute('aria-live', 'polite');
+    this.progress.className = 'patch-progress';
+    this.cancel.type = 'button';
+    this.cancel.className = 'patch-cancel';
+    this.cancel.textContent = tr('play.patch.cancel');
+    this.cancel.addEventListener('click', () => this.running?.abort());
+    const bar = document.createElement('div');
+    bar.className = 'patch-run';
+    bar.append(this.progress, this.cancel);
+    this.map = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => tr('play.patch.rows'), colAxis: () => tr('play.patch.cols'),
+                             onSelect: (row, col) => this.select(row, col) });
+    this.body.append(this.legend.element, this.map.element);
+    this.element.append(help, this.controls, bar, this.status, this.body);
+  }
+
+  redraw(): void {
+    this.map.redraw();
+    this.legend.redraw();
+  }
+
+  /** Shows the sweep the state asks for; resolves with what was drawn, or null when a
+   *  newer call took over (`current` false). */
+  async show(src: PatchingSource, s: PatchingState, current: () => boolean): Promise<PatchingShown | null> {
+    this.running?.abort();
+    this.running = null;
+    this.setRunning(false);
+    this.svg = null;
+    this.body.hidden = true;
+    const corruptedText = s.patchText || src.text;
+    const { model } = src;
+    const enc = await model.tokenize(corruptedText);
+    const corrupted = enc.ids.slice(0, src.clean.length + 1);
+    const pass = await model.forward(corrupted, { logits: 'none', next: { topN: NEXT_N } });
+    if (!current()) return null;
+    const choices = mergeChoices(src.next, pass.next ?? []);
+    const answer = s.patchAnswer >= 0 ? s.patchAnswer : src.next[0]?.id ?? 0;
+    const foil = s.patchFoil >= 0 ? s.patchFoil
+      : (pass.next ?? []).find((c) => c.id !== answer)?.id ?? src.next.find((c) => c.id !== answer)?.id ?? answer;
+    this.drawControls(src, s, corruptedText, choices, answer, foil);
+    if (enc.ids.length !== src.clean.length) {
+      this.status.textContent = tr('play.patch.lengths', { clean: src.clean.length, corrupted: enc.ids.length });
+      return { note: 'lengths differ', panels: {} };
+    }
+    const sweep = s.patchSweep;
+    if (this.cacheOf !== model) this.cache.clear();
+    this.cacheOf = model;
+    const key = JSON.stringify([Array.from(src.clean), Array.from(corrupted), answer, foil, sweep]);
+    let job = this.cache.get(key);
+    if (!job) {
+      const stop = new AbortController();
+      this.running = stop;
+      this.setRunning(true);
+      this.status.textContent = tr('play.patch.running', { done: 0, total: '…' });
+      job = model.activationPatching(src.clean, corrupted, {
+        answer, foil, sweeps: [sweep], signal: stop.signal,
+        onProgress: (p) => {
+          this.progress.max = p.total;
+          this.progress.value = p.done;
+          if (current()) this.status.textContent = tr('play.patch.running', { done: p.done, total: p.total });
+        },
+      });
+      this.cache.set(key, job);
+      job.catch(() => this.cache.delete(key));
+    }
+    let r: ActivationPatchingResult;
+    try {
+      r = await job;
+    } catch (e) {
+      if (!current()) return null;
+      this.setRunning(false);
+      const cancelled = e instanceof Error && e.name === 'AbortError';
+      this.status.textContent = cancelled ? tr('play.patch.cancelled')
+        : tr('play.patch.refused', { message: e instanceof Error ? e.message : String(e) });
+      return { note: cancelled ? 'cancelled' : 'error', panels: {} };
+    } finally {
+      if (this.running && current()) this.setRunning(false);
+    }
+    if (!current()) return null;
+    this.running = null;
+    return this.draw(src, s, r, sweep, answer, foil, choices);
+  }
+
+  private setRunning(on: boolean): void {
+    this.progress.hidden = !on;
+    this.cancel.hidden = !on;
+    if (!on) this.progress.removeAttribute('value');
+  }
+
+  private draw(src: PatchingSource, s: PatchingState, r: ActivationPatchingResult, sweep: PatchSweep, answer: number,
+               foil: number, choices: TokenChoice[]): PatchingShown {
+    const t = r.sweeps[sweep]!;
+    const diff = s.patchMetric === 'diff';
+    const norm = diff ? t.logitDiffNorm : t.logprobNorm;
+    const raw = diff ? t.logitDiff : t.logprob;
+    const useRaw = s.patchRaw || norm === null;
+    const { values, rows, cols, rowsOf } = layout(t, sweep, useRaw ? raw : norm!, src.tokens);
+    this.rowsOf = rowsOf;
+    const base = useRaw ? (diff ? r.corrupted.logitDiff : r.corrupted.logprob) : 0;
+    let m = useRaw ? 0 : 1;
+    for (const v of values) m = Math.max(m, Math.abs(v - base));
+    const domain: [number, number] = [base - m, base + m];
+    const name = (id: number) => src.show(choices.find((c) => c.id === id)?.token ?? String(id));
+    const metric = diff ? tr('play.patch.metricDiffOf', { answer: name(answer), foil: name(foil) })
+      : tr('play.patch.metricLogprobOf', { answer: name(answer) });
+    const title = tr(useRaw ? 'play.patch.titleRaw' : 'play.patch.titleNorm', { sweep: tr(SWEEP_LABELS[sweep]), metric });
+    this.map.setTitle(title);
+    this.map.update({ rowLabels: rows, colLabels: cols, values, domain });
+    this.legend.update(domain, 'rdbu');
+    this.body.hidden = false;
+    const clean = diff ? r.clean.logitDiff : r.clean.logprob, corr = diff ? r.corrupted.logitDiff : r.corrupted.logprob;
+    this.status.textContent = tr('play.patch.summary', { clean: clean.toFixed(3), corrupted: corr.toFixed(3), passes: r.passes })
+      + (norm === null && !s.patchRaw ? ' ' + tr('play.patch.sameMetric') : '');
+    this.svg = { title, rowLabels: rows, colLabels: cols, values, domain };
+    this.csv = () => [['row', ...cols].join(','), ...rows.map((label, i) =>
+      [JSON.stringify(label), ...Array.from(values.subarray(i * cols.length, (i + 1) * cols.length), String)].join(','))].join('\n');
+    return {
+      note: `${sweep} ${s.patchMetric} ${useRaw ? 'raw' : 'norm'} answer ${answer} foil ${foil}`,
+      panels: {
+        [`patch.${sweep}`]: { dims: [rows.length, cols.length], data: values },
+        'patch.metric': { dims: [4], data: Float32Array.of(r.clean.logitDiff, r.corrupted.logitDiff, r.clean.logprob, r.corrupted.logprob) },
+      },
+    };
+  }
+
+  private csv: () => string = () => '';
+
+  /** Pressing a head's cell (or its row) opens that head in the matrix view. */
+  private select(row: number, col: number | null): void {
+    const r = this.rowsOf[row];
+    const head = r?.head ?? (this.headColumns ? col : null);
+    if (r && head !== null) this.change({ layer: r.layer, head, view: 'matrix' });
+  }
+  private headColumns = false;
+
+  private drawControls(src: PatchingSource, s: PatchingState, corruptedText: string, choices: TokenChoice[],
+                       answer: number, foil: number): void {
+    this.headColumns = s.patchSweep === 'head_all';
+    const field = (labelKey: MessageKey, input: HTMLElement) => {
+      const l = document.createElement('label');
+      l.append(tr(labelKey), ' ', input);
+      return l;
+    };
+    const text = document.createElement('input');
+    text.className = 'patch-corrupted';
+    text.value = corruptedText;
+    text.spellcheck = false;
+    text.addEventListener('change', () => this.change({ patchText: text.value === src.text ? '' : text.value }));
+    const select = (cls: string, options: [string, string][], value: string, on: (v: string) => void) => {
+      const el = document.createElement('select');
+      el.className = cls;
+      for (const [v, label] of options) el.append(new Option(label, v, false, v === value));
+      el.addEventListener('change', () => on(el.value));
+      return el;
+    };
+    const tokens: [string, string][] = choices.map((c) => [String(c.id), `${src.show(c.token)} (${c.id})`]);
+    if (!choices.some((c) => c.id === answer)) tokens.push([String(answer), String(answer)]);
+    if (!choices.some((c) => c.id === foil)) tokens.push([String(foil), String(foil)]);
+    const raw = document.createElement('input');
+    raw.type = 'checkbox';
+    raw.className = 'patch-raw';
+    raw.checked = s.patchRaw;
+    raw.addEventListener('change', () => this.change({ patchRaw: raw.checked }));
+    const csv = document.createElement('button');
+    csv.type = 'button';
+    csv.className = 'patch-csv';
+    csv.textContent = tr('play.patch.csv');
+    csv.addEventListener('click', () => exportCsv(this.csv(), `patching_${s.patchSweep}.csv`));
+    this.controls.className = 'patch-controls';
+    this.controls.replaceChildren(
+      field('play.patch.corrupted', text),
+      field('play.patch.sweep', select('patch-sweep', PATCH_SWEEPS.map((k) => [k, tr(SWEEP_LABELS[k])]), s.patchSweep,
+        (v) => this.change({ patchSweep: v as PatchSweep }))),
+      field('play.patch.metric', select('patch-metric', [['diff', tr('play.patch.metricDiff')], ['logprob', tr('play.patch.metricLogprob')]],
+        s.patchMetric, (v) => this.change({ patchMetric: v as 'diff' | 'logprob' }))),
+      field('play.patch.answer', select('patch-answer', tokens, String(answer), (v) => this.change({ patchAnswer: Number(v) }))),
+      field('play.patch.foil', select('patch-foil', tokens, String(foil), (v) => this.change({ patchFoil: Number(v) }))),
+      field('play.patch.raw', raw),
+      csv,
+    );
+  }
+}
+
+/** Both runs' candidates, the clean run's first, each id once. */
+function mergeChoices(a: TokenChoice[], b: TokenChoice[]): TokenChoice[] {
+  const seen = new Set<number>();
+  return [...a, ...b].filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
+}
+
+/** The sweep's table as heatmap rows × columns, with what each row is: resid (L+1, T)
+ * rows "before layer l" and "after the last", attn_out / mlp_out (L, T), head_all (L, H)
+ * columns heads, head_pos (L, T, H) drawn as (L·H) rows × T. */
+export function layout(t: PatchSweepResult, sweep: PatchSweep, data: Float32Array, tokens: string[]):
+    { values: Float32Array; rows: string[]; cols: string[]; rowsOf: { layer: number; head: number | null }[] } {
+  const [L, B, C] = t.dims as [number, number, number | undefined];
+  const positions = tokens.map((x, i) => `${i + 1} ${x}`);
+  if (sweep === 'head_pos') {
+    const T = B, H = C!;
+    const values = new Float32Array(L * H * T);
+    const rows: string[] = [], rowsOf: { layer: number; head: number | null }[] = [];
+    for (let l = 0; l < L; l++)
+      for (let h = 0; h < H; h++) {
+        rows.push(`L${l + 1} H${h + 1}`);
+        rowsOf.push({ layer: l, head: h });
+        for (let p = 0; p < T; p++) values[(l * H + h) * T + p] = data[(l * T + p) * H + h]!;
+      }
+    return { values, rows, cols: positions, rowsOf };
+  }
+  const rowsOf = Array.from({ length: L }, (_, l) => ({ layer: l, head: null }));
+  const rows = Array.from({ length: L }, (_, l) => sweep !== 'resid' ? `L${l + 1}`
+    : l < L - 1 ? tr('play.patch.residPre', { layer: l + 1 }) : tr('play.patch.residPost', { layer: l }));
+  const cols = sweep === 'head_all' ? Array.from({ length: B }, (_, h) => `H${h + 1}`) : positions;
+  return { values: data, rows, cols, rowsOf };
+}
