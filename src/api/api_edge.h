@@ -21,9 +21,7 @@ void set_last_error(int status, const std::string& message);
 
 template <typename... Parts>
 [[noreturn]] void argument_error(const Parts&... parts) {
-  std::ostringstream os;
-  (os << ... << parts);
-  throw ArgumentError(os.str());
+  throw ArgumentError(str_cat(parts...));
 }
 
 // Runs body(); returns TFP_OK, or the status of the exception it threw with its

@@ -17,13 +17,19 @@ struct Error : std::runtime_error {
 // "[2, 3, 4]" — for error messages.
 std::string shape_str(const std::vector<int64_t>& shape);
 
+// The parts streamed into one string: str_cat("layer ", 3, " of ", 12).
+template <typename... Parts>
+std::string str_cat(const Parts&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  return os.str();
+}
+
 namespace detail {
 template <typename... Parts>
 [[noreturn]] void fail(const char* file, int line, const Parts&... parts) {
-  std::ostringstream os;
-  (os << ... << parts);
   (void)file; (void)line;
-  throw Error(os.str());
+  throw Error(str_cat(parts...));
 }
 }  // namespace detail
 

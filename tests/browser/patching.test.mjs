@@ -9,6 +9,8 @@
 //   - the URL keeps the corrupted prompt, the sweep, the metric and raw (pt, ps, pm, praw);
 //   - a corrupted prompt of another length is refused, naming both lengths;
 //   - pressing a head's cell opens that head in the matrix view;
+//   - direct logit attribution: layers × (heads, bias, MLP) and the accumulated residual
+//     are the engine's (tfp_model_logit_attribution), the terms add up to the metric;
 //   - an encoder-only model says why it has no patching.
 // Screenshot: build/screenshots/playground_view_patch.png.
 import { test, before, after } from 'node:test';
@@ -116,7 +118,23 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   s = await patchShown(/^head_all logprob raw /);
   close(s.panels['patch.head_all'].data, Array.from(want['head_all.logprob'].data), 'head_all from the URL');
 
+  // Direct logit attribution of the clean prompt (the corrupted one is not used).
+  await page.locator('.patch-sweep').selectOption('dla');
+  s = await patchShown(/^dla answer /);
+  const dla = api.logitAttribution(model, clean, { answer, foil });
+  close(s.panels['dla.heads'].data, Array.from(dla.heads.data), 'dla heads');
+  const layers = [];
+  for (let l = 0; l < L; l++) layers.push(...dla.heads.data.subarray(l * H, (l + 1) * H), dla.attn_bias.data[l], dla.mlp.data[l]);
+  close(s.panels['dla.layers'].data, layers, 'dla layers × (heads, bias, MLP)');
+  close(s.panels['dla.accumulated'].data, Array.from(dla.accumulated.data), 'accumulated residual');
+  const [metric, sum, residual] = s.panels['dla.terms'].data;
+  assert.ok(Math.abs(sum - metric) <= 1e-4 * Math.max(1, Math.abs(metric)) && Math.abs(residual) <= 1e-4, `terms ${sum} vs metric ${metric}`);
+  assert.ok(Math.abs(s.panels['dla.accumulated'].data.at(-1) - metric) <= 1e-4 * Math.max(1, Math.abs(metric)));
+  assert.match(await page.locator('.patch-status').innerText(), /add up to/);
+  await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_dla.png` });
+
   // Another length: refused with both lengths, nothing drawn.
+  await page.locator('.patch-sweep').selectOption('resid');
   await page.locator('.patch-corrupted').fill(`${corruptedText} and more words here`);
   await page.locator('.patch-corrupted').dispatchEvent('change');
   s = await patchShown(/^lengths differ$/);

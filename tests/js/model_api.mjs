@@ -318,6 +318,12 @@ export class ModelApi extends Api {
     }, (params) => this.m._tfp_model_activation_patching(model, params, s)))));
   }
 
+  /** tfp_model_logit_attribution: { metric, embed, pos_embed?, heads, attn_bias, mlp, norm_bias, accumulated }. */
+  logitAttribution(model, ids, { answer, foil }) {
+    return this.withHeap((put) => this.tensors(this.out((s) =>
+      this.m._tfp_model_logit_attribution(model, put(this.ints(ids)), ids.length, answer, foil, s))));
+  }
+
   translate(model, src, { beamSize = 1, maxTokens = 0, startId = -1, eosId = -1 } = {}) {
     const p = this.put(this.ints(src)), cap = 256, buf = this.m._tfp_alloc(8 + 4 * cap);
     try {

@@ -1,12 +1,15 @@
 // The worker's side of head ablation, the logit lens and activation patching
 // (src/api/tfp_inspect_api.h: tfp_model_set_head_mask / clear, tfp_model_head_mask_effect,
-// tfp_model_logit_lens; src/api/tfp_patch_api.h: tfp_model_activation_patching).
+// tfp_model_logit_lens; src/api/tfp_patch_api.h: tfp_model_activation_patching;
+// src/api/tfp_attribution_api.h: tfp_model_logit_attribution).
 // Marshalling only: the engine scales the heads, runs the model with and without them,
 // and reads the residual stream through the final norm and the LM head; the numbers
 // (probabilities included) come back from it. Heap views are made at the moment of use.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
-import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart } from './messages';
+import type {
+  HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+} from './messages';
 import { withParams } from './params.mjs';
 
 const SETS = ['enc', 'dec', 'cross'] as const;
@@ -120,6 +123,26 @@ export function activationPatching(c: Calls, m: TfpModule, modelPtr: number, a: 
     }, (p) => m._tfp_model_activation_patching(modelPtr, p, slot)))));
   try {
     return { tensors: c.tensors(list), workerMs: performance.now() - started };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
+
+/** tfp_model_logit_attribution: the terms of the logit difference. */
+export function logitAttribution(c: Calls, m: TfpModule, modelPtr: number, a: LogitAttributionArgs): LogitAttributionResult {
+  const started = performance.now();
+  const list = withInts(c, a.ids, (ids) => out(c, (slot) =>
+    m._tfp_model_logit_attribution(modelPtr, ids, a.ids.length, a.answer, a.foil, slot)));
+  try {
+    const t = new Map(c.tensors(list).map((x) => [x.name, x]));
+    const one = (name: string) => t.get(name)?.data[0] ?? null;
+    const metric = t.get('metric')!.data;
+    return {
+      metric: metric[0]!, sum: metric[1]!, residual: metric[2]!, embed: one('embed')!, posEmbed: one('pos_embed'),
+      heads: { data: t.get('heads')!.data, dims: t.get('heads')!.dims }, attnBias: t.get('attn_bias')!.data,
+      mlp: t.get('mlp')!.data, normBias: one('norm_bias')!, accumulated: t.get('accumulated')!.data,
+      workerMs: performance.now() - started,
+    };
   } finally {
     m._tfp_tensors_free(list);
   }

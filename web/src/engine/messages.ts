@@ -389,6 +389,39 @@ export interface PatchingPart {
   workerMs: number;
 }
 
+/** Direct logit attribution (tfp_model_logit_attribution, src/api/tfp_attribution_api.h):
+ * logit(answer) − logit(foil) at the last position of `ids`, split into the parts of the
+ * residual stream there, each through the final norm with the run's scale frozen
+ * (TransformerLens's apply_ln_to_stack) and the LM head without its bias. */
+export interface LogitAttributionArgs {
+  ids: Int32Array;
+  answer: number;
+  foil: number;
+}
+
+export interface LogitAttributionResult {
+  /** The forward pass's logit(answer) − logit(foil). */
+  metric: number;
+  /** Every term below added; `residual` = sum − metric (float rounding). */
+  sum: number;
+  residual: number;
+  /** The token embedding (all of the embeddings when the model normalises them). */
+  embed: number;
+  /** The learned position embedding; null where the model has none (rotary, ALiBi). */
+  posEmbed: number | null;
+  /** (L, H) each head's output at the last position. */
+  heads: FloatTensor;
+  /** (L) each attention output projection's bias; (L) each MLP's output. */
+  attnBias: Float32Array;
+  mlp: Float32Array;
+  /** The final norm's bias and the LM head's bias. */
+  normBias: number;
+  /** (L+1) the residual stream before block l (the last: after the last block), through
+   *  the same frozen norm, plus normBias: its last entry is the metric. */
+  accumulated: Float32Array;
+  workerMs: number;
+}
+
 /** The steps' tensors, in the order the worker transfers them. */
 export const ATTENTION_STEPS_TENSORS = [
   'q', 'k', 'v', 'scores', 'scaled', 'bias', 'mask', 'logits', 'probs', 'weightedV', 'out',
@@ -520,6 +553,7 @@ export type Request =
   | { id: number; kind: 'head-mask-effect'; model: number; ids: Int32Array; topK: number; beamSize: number }
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'activation-patching'; model: number; args: PatchingArgs }
+  | { id: number; kind: 'logit-attribution'; model: number; args: LogitAttributionArgs }
   | { id: number; kind: 'memory' }
   /** Tests only (tests/browser/worker_restart.test.mjs): the module traps, as an
    *  out-of-bounds access or an abort() would, and the worker stops (Engine restarts it). */
@@ -552,6 +586,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'head-mask-effect'; result: HeadMaskEffect }
   | { id: number; ok: true; kind: 'logit-lens'; result: LogitLensResult }
   | { id: number; ok: true; kind: 'activation-patching'; result: PatchingPart }
+  | { id: number; ok: true; kind: 'logit-attribution'; result: LogitAttributionResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
   | { id: number; ok: true; kind: 'learn'; result: unknown }

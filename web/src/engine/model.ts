@@ -10,7 +10,7 @@ import type {
   FillMaskResult, ForwardArgs, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
-import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult } from './messages';
+import type { HeadMaskEffect, HeadMaskEntry, LogitAttributionResult, LogitLensArgs, LogitLensResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 import type { FloatTensor, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, HeadStatsOptions } from './messages';
 import type { HubSource } from './hub_load';
@@ -250,6 +250,19 @@ export class Model {
   activationPatching(clean: ArrayLike<number>, corrupted: ArrayLike<number>,
                      options: ActivationPatchingOptions): Promise<ActivationPatchingResult> {
     return activationPatching((body) => this.request(body), this.handle, this.info, clean, corrupted, options);
+  }
+
+  /**
+   * Direct logit attribution (TransformerLens's conventions): logit(answer) − logit(foil)
+   * at the last position of `ids` split into the embeddings, each head's output, each
+   * attention bias and each MLP, through the final norm with this run's scale frozen; the
+   * terms plus normBias add up to the metric (the residual says how closely). Pre-norm
+   * decoder-only models with an LM head (not Gemma 2/3's sandwich norms); under the head mask.
+   */
+  async logitAttribution(ids: ArrayLike<number>, options: { answer: number; foil: number }): Promise<LogitAttributionResult> {
+    const r = await this.request({ kind: 'logit-attribution', model: this.handle, args: { ids: Int32Array.from(ids), answer: options.answer, foil: options.foil } });
+    if (r.ok && r.kind === 'logit-attribution') return r.result;
+    throw unexpected('logitAttribution');
   }
 
   /** The head finders (issue 33), TransformerLens's conventions: one forward pass on

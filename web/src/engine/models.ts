@@ -5,8 +5,11 @@
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
-import { activationPatching, headMaskEffect, logitLens, setHeadMask } from './interventions';
-import type { HeadMaskEffect, HeadMaskEntry, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart, ShardSource } from './messages';
+import { activationPatching, headMaskEffect, logitAttribution, logitLens, setHeadMask } from './interventions';
+import type {
+  HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+  ShardSource,
+} from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
 import { Calls, TfpError } from './calls';
 import { withParams } from './params.mjs';
@@ -392,6 +395,10 @@ export class Models {
 
   activationPatching(model: number, a: PatchingArgs): PatchingPart {
     return activationPatching(this.c, this.m, this.model(model), a);
+  }
+
+  logitAttribution(model: number, a: LogitAttributionArgs): LogitAttributionResult {
+    return logitAttribution(this.c, this.m, this.model(model), a);
   }
 
   /** The module pointer behind a page handle (for the Learn calls that take a model). */

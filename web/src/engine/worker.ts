@@ -131,6 +131,11 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       const result = models.activationPatching(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'activation-patching', result }, buffers(result.tensors));
     }
+    case 'logit-attribution': {
+      const r = models.logitAttribution(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'logit-attribution', result: r },
+        [r.heads.data.buffer, r.attnBias.buffer, r.mlp.buffer, r.accumulated.buffer]);
+    }
     case 'learn': {
       const result = runLearn(calls, engine.m, req.name, req.args, { modelPtr: (h) => models.pointer(h) });
       return reply({ id: req.id, ok: true, kind: 'learn', result }, transferablesOf(result));

@@ -11,13 +11,12 @@
 //
 // Legend: L decoder layers, T positions, H heads.
 import { t as tr, type MessageKey } from '../../i18n/i18n';
-import type { ActivationPatchingResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
-import { PATCH_SWEEPS } from 'transformer-playground';
+import type { ActivationPatchingResult, LogitAttributionResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
 import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import type { MatrixPanel } from '../../widgets/matrix_svg';
 import { exportCsv } from './export';
-import type { PlayState } from './state';
+import { PATCH_VIEW_KINDS, type PatchViewKind, type PlayState } from './state';
 
 /** What the page gives the view for the text on show (main.ts, per forward pass). */
 export interface PatchingSource {
@@ -34,9 +33,9 @@ export interface PatchingSource {
 
 export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil'>;
 
-const SWEEP_LABELS: Record<PatchSweep, MessageKey> = {
+const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
   resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
-  head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos',
+  head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos', dla: 'play.patch.sweepDla',
 };
 const NEXT_N = 10;
 
@@ -55,6 +54,7 @@ export class PatchingView {
   private readonly body = document.createElement('div');
   private readonly legend = new ColorLegend(() => tr('play.patch.legend'), { masked: false });
   private readonly map: Heatmap;
+  private readonly accMap: Heatmap;
   private running: AbortController | null = null;
   private cache = new Map<string, Promise<ActivationPatchingResult>>();
   private cacheOf: Model | null = null;
@@ -78,12 +78,15 @@ export class PatchingView {
     bar.append(this.progress, this.cancel);
     this.map = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => tr('play.patch.rows'), colAxis: () => tr('play.patch.cols'),
                              onSelect: (row, col) => this.select(row, col) });
-    this.body.append(this.legend.element, this.map.element);
+    this.accMap = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => '', colAxis: () => tr('play.patch.rows') });
+    this.accMap.element.hidden = true;
+    this.body.append(this.legend.element, this.map.element, this.accMap.element);
     this.element.append(help, this.controls, bar, this.status, this.body);
   }
 
   redraw(): void {
     this.map.redraw();
+    this.accMap.redraw();
     this.legend.redraw();
   }
 
@@ -106,11 +109,15 @@ export class PatchingView {
     const foil = s.patchFoil >= 0 ? s.patchFoil
       : (pass.next ?? []).find((c) => c.id !== answer)?.id ?? src.next.find((c) => c.id !== answer)?.id ?? answer;
     this.drawControls(src, s, corruptedText, choices, answer, foil);
+    if (s.patchSweep === 'dla') {
+      const d = await model.logitAttribution(src.clean, { answer, foil });
+      return current() ? this.drawAttribution(src, d, answer, foil, choices) : null;
+    }
     if (enc.ids.length !== src.clean.length) {
       this.status.textContent = tr('play.patch.lengths', { clean: src.clean.length, corrupted: enc.ids.length });
       return { note: 'lengths differ', panels: {} };
     }
-    const sweep = s.patchSweep;
+    const sweep = s.patchSweep as PatchSweep;
     if (this.cacheOf !== model) this.cache.clear();
     this.cacheOf = model;
     const key = JSON.stringify([Array.from(src.clean), Array.from(corrupted), answer, foil, sweep]);
@@ -155,6 +162,55 @@ export class PatchingView {
     if (!on) this.progress.removeAttribute('value');
   }
 
+  /** Direct logit attribution: layers × (heads, bias, MLP), and the accumulated residual. */
+  private drawAttribution(src: PatchingSource, d: LogitAttributionResult, answer: number, foil: number,
+                          choices: TokenChoice[]): PatchingShown {
+    const [L, H] = d.heads.dims as [number, number];
+    const cols = [...Array.from({ length: H }, (_, h) => `H${h + 1}`), tr('play.patch.colBias'), tr('play.patch.colMlp')];
+    const values = new Float32Array(L * (H + 2));
+    for (let l = 0; l < L; l++) {
+      values.set(d.heads.data.subarray(l * H, (l + 1) * H), l * (H + 2));
+      values[l * (H + 2) + H] = d.attnBias[l]!;
+      values[l * (H + 2) + H + 1] = d.mlp[l]!;
+    }
+    const rows = Array.from({ length: L }, (_, l) => `L${l + 1}`);
+    this.rowsOf = rows.map((_, l) => ({ layer: l, head: null }));
+    this.headColumns = true;
+    this.headCount = H;
+    let m = 0;
+    for (const v of [...values, d.embed, d.posEmbed ?? 0, d.normBias]) m = Math.max(m, Math.abs(v));
+    for (const v of d.accumulated) m = Math.max(m, Math.abs(v));
+    m ||= 1;
+    const domain: [number, number] = [-m, m];
+    const name = (id: number) => src.show(choices.find((c) => c.id === id)?.token ?? String(id));
+    const title = tr('play.patch.titleDla', { metric: tr('play.patch.metricDiffOf', { answer: name(answer), foil: name(foil) }) });
+    this.map.setTitle(title);
+    this.map.update({ rowLabels: rows, colLabels: cols, values, domain });
+    const accCols = [tr('play.patch.embeddings'), ...rows];
+    this.accMap.setTitle(tr('play.patch.accumulated'));
+    this.accMap.update({ rowLabels: [tr('play.patch.accRow')], colLabels: accCols, values: d.accumulated, domain });
+    this.accMap.element.hidden = false;
+    this.legend.update(domain, 'rdbu');
+    this.body.hidden = false;
+    const f3 = (v: number) => v.toFixed(3);
+    this.status.textContent = tr('play.patch.dlaSummary', {
+      embed: f3(d.embed), pos: d.posEmbed === null ? tr('play.patch.none') : f3(d.posEmbed), bias: f3(d.normBias),
+      sum: f3(d.sum), metric: f3(d.metric), residual: d.residual.toExponential(1) });
+    this.svg = { title, rowLabels: rows, colLabels: cols, values, domain };
+    this.csv = () => [['row', ...cols].join(','), ...rows.map((label, i) =>
+      [label, ...Array.from(values.subarray(i * cols.length, (i + 1) * cols.length), String)].join(',')),
+      `embed,${d.embed}`, `pos_embed,${d.posEmbed ?? ''}`, `norm_bias,${d.normBias}`, `metric,${d.metric}`,
+      ['accumulated', ...Array.from(d.accumulated, String)].join(',')].join('\n');
+    return {
+      note: `dla answer ${answer} foil ${foil}`,
+      panels: {
+        'dla.heads': d.heads, 'dla.layers': { dims: [L, H + 2], data: values },
+        'dla.accumulated': { dims: [L + 1], data: d.accumulated },
+        'dla.terms': { dims: [6], data: Float32Array.of(d.metric, d.sum, d.residual, d.embed, d.posEmbed ?? NaN, d.normBias) },
+      },
+    };
+  }
+
   private draw(src: PatchingSource, s: PatchingState, r: ActivationPatchingResult, sweep: PatchSweep, answer: number,
                foil: number, choices: TokenChoice[]): PatchingShown {
     const t = r.sweeps[sweep]!;
@@ -174,6 +230,7 @@ export class PatchingView {
     const title = tr(useRaw ? 'play.patch.titleRaw' : 'play.patch.titleNorm', { sweep: tr(SWEEP_LABELS[sweep]), metric });
     this.map.setTitle(title);
     this.map.update({ rowLabels: rows, colLabels: cols, values, domain });
+    this.accMap.element.hidden = true;
     this.legend.update(domain, 'rdbu');
     this.body.hidden = false;
     const clean = diff ? r.clean.logitDiff : r.clean.logprob, corr = diff ? r.corrupted.logitDiff : r.corrupted.logprob;
@@ -196,14 +253,16 @@ export class PatchingView {
   /** Pressing a head's cell (or its row) opens that head in the matrix view. */
   private select(row: number, col: number | null): void {
     const r = this.rowsOf[row];
-    const head = r?.head ?? (this.headColumns ? col : null);
+    const head = r?.head ?? (this.headColumns && col !== null && col < this.headCount ? col : null);
     if (r && head !== null) this.change({ layer: r.layer, head, view: 'matrix' });
   }
   private headColumns = false;
+  private headCount = 0;
 
   private drawControls(src: PatchingSource, s: PatchingState, corruptedText: string, choices: TokenChoice[],
                        answer: number, foil: number): void {
     this.headColumns = s.patchSweep === 'head_all';
+    this.headCount = Number.POSITIVE_INFINITY;
     const field = (labelKey: MessageKey, input: HTMLElement) => {
       const l = document.createElement('label');
       l.append(tr(labelKey), ' ', input);
@@ -237,8 +296,8 @@ export class PatchingView {
     this.controls.className = 'patch-controls';
     this.controls.replaceChildren(
       field('play.patch.corrupted', text),
-      field('play.patch.sweep', select('patch-sweep', PATCH_SWEEPS.map((k) => [k, tr(SWEEP_LABELS[k])]), s.patchSweep,
-        (v) => this.change({ patchSweep: v as PatchSweep }))),
+      field('play.patch.sweep', select('patch-sweep', PATCH_VIEW_KINDS.map((k) => [k, tr(SWEEP_LABELS[k])]), s.patchSweep,
+        (v) => this.change({ patchSweep: v as PatchViewKind }))),
       field('play.patch.metric', select('patch-metric', [['diff', tr('play.patch.metricDiff')], ['logprob', tr('play.patch.metricLogprob')]],
         s.patchMetric, (v) => this.change({ patchMetric: v as 'diff' | 'logprob' }))),
       field('play.patch.answer', select('patch-answer', tokens, String(answer), (v) => this.change({ patchAnswer: Number(v) }))),

@@ -9,6 +9,10 @@ export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads
 export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from './families';
 
+/** What the patching view shows (patching.ts): a patching sweep, or the direct logit attribution. */
+export type PatchViewKind = PatchSweep | 'dla';
+export const PATCH_VIEW_KINDS: readonly PatchViewKind[] = [...PATCH_SWEEPS, 'dla'];
+
 /** The precisions the playground can hold a model's matrices in (precision.ts). */
 export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
 export type Precision = (typeof PRECISIONS)[number];
@@ -46,7 +50,7 @@ export interface PlayState {
   hfExclude: number;   // TransformerLens detect_head flags: 1 exclude_bos, 2 exclude_current_token
   // the activation-patching view (patching.ts)
   patchText: string;   // the corrupted prompt; '' = the text itself
-  patchSweep: PatchSweep;
+  patchSweep: PatchViewKind;  // a patching sweep, or 'dla' (direct logit attribution)
   patchMetric: 'diff' | 'logprob';
   patchRaw: boolean;   // the raw metric instead of the normalised one
   patchAnswer: number; // token ids; -1 = the clean run's first candidate
@@ -109,7 +113,7 @@ export function stateFromQuery(query: string): PlayState {
     hfRepeat: int(p.get('hfr'), 0, 100000, d.hfRepeat),
     hfExclude: int(p.get('hfx'), 0, 3, d.hfExclude),
     patchText: p.get('pt') ?? d.patchText,
-    patchSweep: PATCH_SWEEPS.find((x) => x === p.get('ps')) ?? d.patchSweep,
+    patchSweep: PATCH_VIEW_KINDS.find((x) => x === p.get('ps')) ?? d.patchSweep,
     patchMetric: p.get('pm') === 'logprob' ? 'logprob' : d.patchMetric,
     patchRaw: p.get('praw') === '1',
     patchAnswer: int(p.get('pa'), 0, 1 << 30, d.patchAnswer),

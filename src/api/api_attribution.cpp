@@ -1,0 +1,45 @@
+// tfp_model_logit_attribution (tfp_attribution_api.h): argument checks by name and copies;
+// the decomposition is inspect/logit_attribution.
+#include <memory>
+#include <span>
+#include <string>
+
+#include "api/api_edge.h"
+#include "api/api_model.h"
+#include "api/api_tensors.h"
+#include "api/tfp_attribution_api.h"
+#include "inspect/head_mask.h"
+#include "inspect/logit_attribution.h"
+
+using tfp::api::loaded_of;
+
+extern "C" int tfp_model_logit_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer,
+                                           int32_t foil, tfp_tensors** out) {
+  if (out) *out = nullptr;
+  const char* f = "tfp_model_logit_attribution";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": needs n >= 1 token ids (n = ", n, ")");
+    const tfp::model::LoadedModel& lm = loaded_of(model, f);
+    const std::span<const int32_t> input(ids, static_cast<size_t>(n));
+    const std::string why = tfp::inspect::logit_attribution_refusal(lm.config(), input, answer, foil);
+    TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
+    tfp::inspect::WithHeadMask masked(model->head_mask, nullptr);
+    const tfp::inspect::LogitAttribution r = tfp::inspect::logit_attribution(
+        lm.config(), lm.weights(), input, answer, foil, masked.get());
+    using tfp::Shape;
+    using tfp::Tensor;
+    auto list = std::make_unique<tfp_tensors>();
+    const auto one = [](double v) { return Tensor(Shape{1}, {static_cast<float>(v)}); };
+    list->add("metric", Tensor(Shape{3}, {static_cast<float>(r.metric), static_cast<float>(r.metric + r.residual),
+                                          static_cast<float>(r.residual)}));
+    list->add("embed", one(r.embed));
+    if (r.has_pos_embed) list->add("pos_embed", one(r.pos_embed));
+    list->add("heads", Tensor(Shape{r.L, r.H}, r.heads));
+    list->add("attn_bias", Tensor(Shape{r.L}, r.attn_bias));
+    list->add("mlp", Tensor(Shape{r.L}, r.mlp));
+    list->add("norm_bias", one(r.norm_bias));
+    list->add("accumulated", Tensor(Shape{r.L + 1}, r.accumulated));
+    *out = list.release();
+  });
+}

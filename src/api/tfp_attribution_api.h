@@ -1,0 +1,40 @@
+/* Direct logit attribution of a loaded model (inspect/logit_attribution.h; TransformerLens's
+ * conventions). The conventions of tfp_api.h hold (int status, tfp_last_error, ownership
+ * stated, float32 row-major). Exported from the WASM module like tfp_api.h.
+ * Shapes: L decoder layers, H heads. */
+#ifndef TFP_ATTRIBUTION_API_H
+#define TFP_ATTRIBUTION_API_H
+
+#include "api/tfp_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The metric logit(answer) - logit(foil) at the last position of ids (n >= 1), split into
+ * the parts of the residual stream there, each through the final norm with its scale
+ * frozen at this run's value and through the LM head without its bias. *out
+ * (caller-owned; NULL on failure) receives:
+ *   "metric" (3)       the forward pass's logit difference, the sum of every term below,
+ *                      and their difference (sum - metric: float rounding)
+ *   "embed" (1)        the token embedding
+ *   "pos_embed" (1)    the learned position embedding; absent where the model has none
+ *                      (rotary, ALiBi) or normalises its embeddings (then "embed" is all)
+ *   "heads" (L, H)     each head's output at the last position
+ *   "attn_bias" (L)    each attention output projection's bias
+ *   "mlp" (L)          each MLP's output
+ *   "norm_bias" (1)    the final norm's bias and the LM head's bias
+ *   "accumulated" (L+1) the residual stream before block l (row L: after the last), the
+ *                      same frozen norm, plus norm_bias: the last entry is the metric
+ * Runs under the head mask. An encoder-only or encoder-decoder model, one without an LM
+ * head, post-norm blocks, sandwich norms (Gemma 2/3), final logit soft-capping, an id
+ * outside the vocabulary or n < 1 are TFP_ERR_INVALID_ARGUMENT, each named. One forward
+ * pass. */
+int tfp_model_logit_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
+                                tfp_tensors** out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TFP_ATTRIBUTION_API_H */
