@@ -282,6 +282,39 @@ test('generation, the KV cache: sizes from the config, the exercise, timing with
   assert.deepEqual(site.problems, []);
 });
 
+test('generation, attention sinks: each head\'s first-token share is the engine\'s on the text; a new text reruns it', { timeout: 120_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.sinks, null, { timeout: 60_000 });
+  const check = async () => {
+    const got = await part('sinks');
+    const out = api.forward(brown, got.ids, { attention: true });
+    const names = Object.keys(out).filter((k) => /^dec\.\d+\.attn\.probs$/.test(k)).sort();
+    const want = [];
+    for (const n of names) {
+      const [H, T] = out[n].dims;
+      const p = api.put(out[n].data), o = api.m._tfp_alloc(H * 16);
+      try {
+        api.check(api.m._tfp_attention_head_stats_masked(p, H, T, T, 1, 0, o));
+        const st = new Float32Array(api.m.HEAPU8.buffer, o, H * 4);
+        for (let h = 0; h < H; h++) want.push(st[h * 4 + 2]);
+      } finally { api.m._tfp_free(p); api.m._tfp_free(o); }
+    }
+    sameArray(got.shares, want, 'first-token shares', 1e-6);
+    const T = got.ids.length;
+    let u = 0;
+    for (let i = 2; i <= T; i++) u += 1 / i;
+    assert.ok(Math.abs(got.uniform - u / (T - 1)) < 1e-12, 'the uniform baseline');
+    const line = await page.locator('#gen-sinks-readout').innerText();
+    assert.match(line, new RegExp(`of ${want.length} heads give it more than half`));
+    assert.match(line, new RegExp(`more than half`));
+    return got;
+  };
+  const first = await check();
+  await page.locator('#gen-sinks-text').fill('a jury said that the city had been given a fair and full report of the election');
+  await page.locator('#gen-sinks-text').dispatchEvent('change');
+  await page.waitForFunction((old) => JSON.stringify(window.tfpLearn.state.sinks.ids) !== old, JSON.stringify(first.ids), { timeout: 30_000 });
+  await check();
+});
+
 test('generation: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
   await site.shot('learn/generation_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();

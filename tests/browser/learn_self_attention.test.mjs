@@ -5,6 +5,8 @@
 //   - the exercise reveals the engine's answer and is kept as progress; the chapter is
 //     marked read at its end; the contents page shows both;
 //   - the "wrong axis" demonstration: its columns sum to 1, its rows do not;
+//   - W_K = W_Q: the scores become symmetric and A does not (the page's readout and the
+//     second exercise, both against the independent computation);
 //   - the language switch rewrites the prose and keeps the reader's inputs;
 //   - 390 px without sideways scrolling; the site navigation links the Learn section.
 // Screenshots: build/screenshots/learn/self_attention_{en,zh}_{1280,390}.png, contents_*.png.
@@ -107,7 +109,7 @@ test('chapter 3: editing an input recomputes every step; the numbers equal an in
 });
 
 test('chapter 3: the exercise reveals the engine\'s answer; the mistake box sums by columns', { timeout: 60_000 }, async () => {
-  const ex = page.locator('.exercise');
+  const ex = page.locator('.exercise').first();
   await ex.getByRole('radio', { name: 'I' }).check();
   await ex.getByRole('button', { name: 'Check' }).click();
   await ex.locator('.verdict').waitFor();
@@ -140,7 +142,7 @@ test('chapter 3: the language switch rewrites the prose and keeps the inputs; 39
   assert.notEqual(zhIdea, enIdea);
   assert.match(zhIdea, /查询/);
   assert.equal(Number(await page.locator('.number-matrix input').first().inputValue()), 3, 'the reader\'s value survives');
-  assert.match(await page.locator('.exercise h3').innerText(), /先预测，再验证/);
+  assert.match(await page.locator('.exercise h3').first().innerText(), /先预测，再验证/);
   await site.shot('learn/self_attention_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
   // Charts redraw for the new width when they get to it: wait for that, not for a time.
@@ -182,4 +184,33 @@ test('the Learn contents: every chapter, progress kept in this browser, linked f
   await page.getByRole('button', { name: 'Forget my progress' }).click();
   assert.match(await page.locator('.toc li').nth(2).innerText(), /not read yet/);
   assert.deepEqual(site.problems, []);
+});
+
+test('chapter 3: with W_K = W_Q the scores are symmetric and A is not; the exercise says so with the engine\'s numbers', { timeout: 60_000 }, async () => {
+  await page.goto(`${base}/learn/self-attention.html?lang=en`);
+  await rendersAbove(0);
+  const before = await renders();
+  await page.locator('#sa-tie').click();
+  await rendersAbove(before);
+  const read = async (p) => page.evaluate((prefix) => {
+    const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(prefix));
+    return [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('input')].map((i) => Number(i.value)));
+  }, p);
+  const X = await read('X'), WQ = await read('W_Q'), WK = await read('W_K'), WV = await read('W_V');
+  assert.deepEqual(WK, WQ);
+  const o = oracle(X, WQ, WK, WV);
+  const asym = (m) => Math.max(...m.flatMap((r, i) => r.map((v, j) => Math.abs(v - m[j][i]))));
+  assert.ok(asym(o.S) < 1e-9 && asym(o.P) > 0.01, 'the oracle: S symmetric, A not');
+  near(await matrix('A = softmax'), o.P, 1e-5, 'A with W_K = W_Q');
+  const line = await page.locator('#sa-symmetry').innerText();
+  const [, s, a] = /max \|S − Sᵀ\| = ([\d.]+), max \|A − Aᵀ\| = ([\d.]+)/.exec(line);
+  assert.equal(Number(s), 0);
+  assert.ok(Math.abs(Number(a) - asym(o.P)) < 1e-4, `readout ${a} vs ${asym(o.P)}`);
+  const ex = page.locator('.exercise').nth(1);
+  await ex.getByRole('radio', { name: /^Yes/ }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor();
+  assert.match(await ex.locator('.verdict').innerText(), /Not quite/);
+  assert.match(await ex.locator('.exercise-result').innerText(), /divides each row by its own sum/);
+  assert.equal(await ex.locator('.choice.is-answer').innerText(), 'No, not in general');
 });

@@ -106,6 +106,16 @@ const en = {
   mCacheWith: 'With the KV cache',
   mCacheWithout: 'Without it',
   mCacheSame: 'Identical token ids: <strong>{same}</strong>.',
+  // ---- 4. attention sinks ----
+  hSinks: 'Attention sinks: the first token',
+  sinksIntro: `<p>Every row of an attention map is a softmax: it must hand out exactly 1, even when nothing in the context is worth reading. Trained models solve this in a way nobody programmed: many heads park the weight they do not need on the <strong>first token</strong>, which every position can see. Xiao et al. (2023, “StreamingLLM”) named these tokens <em>attention sinks</em> and showed that a model whose KV cache drops its first positions falls apart, while keeping just those few positions (plus a window of recent ones) lets it run on; gpt-oss and other recent models give each head a learned “sink” logit for the same purpose.</p>
+<p>Measure it. Below, brown-gpt reads your text once; for every head the engine reports the share of attention that the first token receives, averaged over the rows that can see more than one token (rows 2 to T of the causal map). Spread evenly, row $i$ would give the first token $1/i$; the line under the map says what that averages to for your text. Then change the first word and see whether the shares follow the word or stay with the position. brown-gpt is small and was trained on short passages, so its heads need not behave like a large model's: the numbers below are what this model does, not a law.</p>`,
+  figSinks: 'Share of each head’s attention on the first token (layers × heads) for your text on brown-gpt, averaged over rows 2 … T, computed by the engine (the head statistics of the playground’s Head stats view).',
+  figSinksLabel: 'First-token share per head',
+  sinksText: 'Text',
+  sinksRow: 'layer',
+  sinksCol: 'head',
+  sinksReadout: 'Uniform attention would give the first token {uniform} on average over these rows. The heads give it between {min} and {max}; {over} of {heads} heads give it more than half.',
 };
 
 type Key = keyof typeof en;
@@ -206,6 +216,15 @@ const zh: Record<Key, string> = {
   mCacheWith: '使用 KV 缓存',
   mCacheWithout: '不用缓存',
   mCacheSame: '词元编号完全相同：<strong>{same}</strong>。',
+  hSinks: '注意力汇聚点：第一个词元',
+  sinksIntro: `<p>注意力图的每一行都是一次 softmax：它必须正好分出 1，哪怕上下文里没有值得读的东西。训练好的模型用一种没人编写过的办法解决这个问题：许多头把用不上的权重放到<strong>第一个词元</strong>上——每个位置都看得见它。Xiao 等人（2023，“StreamingLLM”）把这种词元称为<em>注意力汇聚点</em>（attention sink），并发现：如果 KV 缓存丢掉最前面的几个位置，模型就会崩溃；只要保留这几个位置（再加上最近的一段窗口），模型就能一直运行下去。gpt-oss 等较新的模型干脆给每个头一个可学习的“汇聚”logit，作用相同。</p>
+<p>来测一测。下面 brown-gpt 把你的文本读一遍；对每个头，引擎报告第一个词元得到的注意力份额，在能看到不止一个词元的那些行（因果图的第 2 到第 T 行）上取平均。如果平均分配，第 $i$ 行给第一个词元的是 $1/i$；图下方那一行给出它对你的文本的平均值。然后换掉第一个词，看看这些份额是跟着这个词走，还是留在这个位置上。brown-gpt 很小，训练用的是短文本，它的头不一定像大模型那样：下面的数字说的是这个模型的行为，而不是定律。</p>`,
+  figSinks: '对你的文本，brown-gpt 每个头放在第一个词元上的注意力份额（层 × 头），在第 2 … T 行上取平均，由引擎计算（与 playground“头统计”视图的统计量相同）。',
+  figSinksLabel: '每个头的首词元份额',
+  sinksText: '文本',
+  sinksRow: '层',
+  sinksCol: '头',
+  sinksReadout: '如果平均分配注意力，这些行平均给第一个词元 {uniform}。各个头给它的份额在 {min} 到 {max} 之间；{heads} 个头里有 {over} 个给了它一半以上。',
 };
 
 export const TEXT = { en, 'zh-CN': zh } satisfies ChapterText<Key>;

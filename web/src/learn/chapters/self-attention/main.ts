@@ -83,7 +83,10 @@ const resetButton = document.createElement('button');
 resetButton.type = 'button';
 const randomButton = document.createElement('button');
 randomButton.type = 'button';
-buttons.append(resetButton, randomButton);
+const tieButton = document.createElement('button');
+tieButton.type = 'button';
+tieButton.id = 'sa-tie';
+buttons.append(resetButton, randomButton, tieButton);
 fig.controls.append(tokenField, queryField, buttons);
 
 function renderControlText(): void {
@@ -92,6 +95,7 @@ function renderControlText(): void {
   queryLegend.textContent = ch.t('query');
   resetButton.textContent = ch.t('resetValues');
   randomButton.textContent = ch.t('randomValues');
+  tieButton.textContent = ch.t('tieWeights');
 }
 
 function renderQueryChoices(): void {
@@ -138,8 +142,12 @@ const group = (...items: HTMLElement[]) => {
   g.append(...items);
   return g;
 };
+// How far S and A are from their transposes (the reader's symmetry question, §conventions).
+const symLine = document.createElement('p');
+symLine.className = 'help';
+symLine.id = 'sa-symmetry';
 fig.view.append(group(X.element), group(WQ.element, WK.element, WV.element), group(Q.element, K.element, V.element),
-                group(S.element, SS.element, A.element), group(Z.element));
+                group(S.element, SS.element, A.element), symLine, group(Z.element));
 fig.view.style.flexDirection = 'column';
 
 function resetValues(): void {
@@ -238,6 +246,40 @@ const exercise = ch.exercise(convention, {
   },
 });
 
+/** The largest |m_ij − m_ji| of a (T, T) matrix and where it is (i < j). */
+function asymmetry(m: Float32Array): { d: number; i: number; j: number } {
+  let best = { d: 0, i: 0, j: 1 };
+  for (let i = 0; i < T; i++)
+    for (let j = i + 1; j < T; j++) {
+      const d = Math.abs(m[i * T + j]! - m[j * T + i]!);
+      if (d > best.d) best = { d, i, j };
+    }
+  return best;
+}
+
+// Is A symmetric when W_K = W_Q? The engine answers with the reader's W_Q and X.
+const symExercise = ch.exercise(convention, {
+  id: 'symmetric-attention',
+  question: 'exSymQuestion',
+  choices: () => [ch.t('exSymYes'), ch.t('exSymNo')],
+  answer: async () => {
+    const engine = await ch.engine();
+    const wQ = transposed(WQ.values, D, D), wV = transposed(WV.values, D, D);
+    const r = await engine.attention({ tokens: state.tokens, dModel: D, heads: 1, seed: 0, x: X.values,
+                                       weights: { kind: 'separate', wQ, wK: wQ, wV, wOut: IDENTITY } });
+    const s = asymmetry(r.scores.data), a = asymmetry(r.probs.data);
+    const asym = a.d > 1e-6;
+    const tok = (k: number) => state.tokens[k] ?? '';
+    return {
+      correct: asym ? 1 : 0,
+      explanation: asym
+        ? ch.t('exSymExplain', { s: formatNumber(s.d, 4), a: formatNumber(a.d, 4), i: tok(a.i), j: tok(a.j),
+                                 aij: formatNumber(r.probs.data[a.i * T + a.j]!, 4), aji: formatNumber(r.probs.data[a.j * T + a.i]!, 4) })
+        : ch.t('exSymExplainEqual', { a: formatNumber(a.d, 4) }),
+    };
+  },
+});
+
 const right = new NumberMatrix(T, T, { label: () => ch.t('lblRight'), rowLabels: tokenLabels(), colLabels: tokenLabels(), digits: 4,
                                        rowAxis: () => ch.t('axisQuery'), colAxis: () => ch.t('axisKey'), heat: { domain: [0, 1] } });
 const wrong = new NumberMatrix(T, T, { label: () => ch.t('lblWrong'), rowLabels: tokenLabels(), colLabels: tokenLabels(), digits: 4,
@@ -291,6 +333,7 @@ async function compute(): Promise<AttentionResult | null> {
     pending = null;
     show();
     exercise.refresh();
+    symExercise.refresh();
     return result;
   })();
   return pending;
@@ -310,6 +353,7 @@ function show(): void {
     A.set(r.probs.data);
     Z.set(r.headOut.data);
     right.set(r.probs.data);
+    symLine.textContent = ch.t('symLine', { s: formatNumber(asymmetry(r.scores.data).d, 4), a: formatNumber(asymmetry(r.probs.data).d, 4) });
   }
   if (state.wrong) {
     wrong.set(transposed(state.wrong.probs.data, T, T));
@@ -330,6 +374,10 @@ tokenInput.addEventListener('input', () => {
   for (const m of [S, SS, A, right, wrong]) m.set(m.values, { rows: T, cols: T, rowLabels: labels, colLabels: labels });
   renderQueryChoices();
   exercise.refresh();
+  void compute();
+});
+tieButton.addEventListener('click', () => {
+  WK.set(WQ.values);
   void compute();
 });
 resetButton.addEventListener('click', () => {

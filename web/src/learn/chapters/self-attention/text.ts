@@ -60,10 +60,22 @@ that is collecting information) and <strong>column $j$ is the key</strong> (the 
 at). The softmax runs along each row — over the keys — so every row of $A$ sums to 1, while a
 column can sum to anything. The same convention holds in every attention map of this site: in the
 playground a heat map's rows are the tokens that attend, its columns the tokens attended to.</p>
-<p>Why three different projections? If $q$ and $k$ were the same vector, the score $x_i \\cdot x_j$
-would be symmetric — "$i$ attends to $j$" as much as "$j$ to $i$" — and every token would tend to
-attend most to itself. Separate $W_Q$ and $W_K$ let "what I look for" differ from "what I am";
-$W_V$ lets "what I hand over" differ from both.</p>`,
+<p>Why three different projections? Separate $W_Q$ and $W_K$ let "what I look for" differ from
+"what I am"; $W_V$ lets "what I hand over" differ from both. With one matrix for both roles,
+$W_K = W_Q$, every key equals its token's query ($k_i = q_i$) and the scores $S = QQ^\top$ are
+symmetric: $s_{ij} = q_i \cdot q_j = s_{ji}$. Is the attention matrix $A$ symmetric too? Press
+“$W_K = W_Q$” above the figure, compare $A$ with its transpose, then answer below.</p>`,
+  tieWeights: 'W_K = W_Q',
+  symLine: 'max |S − Sᵀ| = {s}, max |A − Aᵀ| = {a}',
+  exSymQuestion: 'With $W_K = W_Q$ (your current $W_Q$ and $X$), is $A$ symmetric, $a_{ij} = a_{ji}$ for every pair?',
+  exSymYes: 'Yes: symmetric scores give symmetric weights',
+  exSymNo: 'No, not in general',
+  exSymExplain: `With $W_K = W_Q$ the engine's scores are symmetric (max $|S - S^\top|$ = {s}) but its weights are not:
+max $|A - A^\top|$ = {a}, at “{i}” → “{j}” ({aij}) against “{j}” → “{i}” ({aji}). The softmax divides each row by
+its own sum, $a_{ij} = e^{s_{ij}/\sqrt{d_k}} / \sum_k e^{s_{ik}/\sqrt{d_k}}$: row $i$ and row $j$ have different sums
+unless the two tokens' scores happen to have equal totals, so $a_{ij} \ne a_{ji}$ although $s_{ij} = s_{ji}$.`,
+  exSymExplainEqual: `With these numbers the engine's $A$ is symmetric (max $|A - A^\top|$ = {a}): every row's sum of
+$e^{s_{ik}/\sqrt{d_k}}$ is the same here, which is the exception. Change one value of $X$ and check again.`,
   exQuestion: 'Which key will the query “{token}” attend to most — that is, which column of its row in $A$ is largest?',
   exExplain: `The engine's weights for “{token}” are {weights}. The largest is <strong>“{best}”</strong>
 ({p}), because its key has the largest dot product with this query ({score}). Change a value in
@@ -139,9 +151,21 @@ softmax 把它们变成权重 <strong>{weights}</strong>，总和为 {sum}。于
 <strong>第 $j$ 列对应键</strong>（被查看的那个词）。softmax 沿着每一行、也就是在所有键上做归一化，
 所以 $A$ 的每一行之和都是 1，而某一列的和可以是任何数。本站所有注意力图都遵循同一约定：
 在 playground 的热力图里，行是“发出注意”的词，列是“被注意”的词。</p>
-<p>为什么要三个不同的投影？如果 $q$ 和 $k$ 是同一个向量，分数 $x_i \\cdot x_j$ 就是对称的——
-“$i$ 关注 $j$”和“$j$ 关注 $i$”一样多——而且每个词往往最关注它自己。分开的 $W_Q$ 和 $W_K$
-让“我要找什么”可以不同于“我是什么”；$W_V$ 又让“我交出什么”与前两者都不同。</p>`,
+<p>为什么要三个不同的投影？分开的 $W_Q$ 和 $W_K$ 让“我要找什么”可以不同于“我是什么”；$W_V$
+又让“我交出什么”与前两者都不同。如果两个角色共用一个矩阵，$W_K = W_Q$，每个键就等于它那个词的查询（$k_i = q_i$），
+分数 $S = QQ^\top$ 是对称的：$s_{ij} = q_i \cdot q_j = s_{ji}$。那么注意力矩阵 $A$ 也对称吗？
+按一下图上方的“$W_K = W_Q$”，把 $A$ 和它的转置比一比，再回答下面的问题。</p>`,
+  tieWeights: 'W_K = W_Q',
+  symLine: 'max |S − Sᵀ| = {s}，max |A − Aᵀ| = {a}',
+  exSymQuestion: '当 $W_K = W_Q$（用你现在的 $W_Q$ 和 $X$）时，$A$ 是对称的吗？即对每一对都有 $a_{ij} = a_{ji}$？',
+  exSymYes: '是：分数对称，权重也对称',
+  exSymNo: '不是，一般不对称',
+  exSymExplain: `当 $W_K = W_Q$ 时，引擎算出的分数是对称的（max $|S - S^\top|$ = {s}），权重却不是：
+max $|A - A^\top|$ = {a}，出现在“{i}”→“{j}”（{aij}）与“{j}”→“{i}”（{aji}）之间。softmax 用每一行自己的和去除，
+$a_{ij} = e^{s_{ij}/\sqrt{d_k}} / \sum_k e^{s_{ik}/\sqrt{d_k}}$：第 $i$ 行和第 $j$ 行的和一般不同（除非两个词的分数恰好总和相等），
+所以虽然 $s_{ij} = s_{ji}$，却有 $a_{ij} \ne a_{ji}$。`,
+  exSymExplainEqual: `用这组数，引擎算出的 $A$ 恰好是对称的（max $|A - A^\top|$ = {a}）：这里每一行的
+$e^{s_{ik}/\sqrt{d_k}}$ 之和都相同，这是例外。改一下 $X$ 里的一个数，再看一次。`,
   exQuestion: '查询“{token}”最关注哪个键？也就是说，它在 $A$ 中那一行的哪一列最大？',
   exExplain: `引擎算出“{token}”的权重是 {weights}。最大的是<strong>“{best}”</strong>（{p}），
 因为它的键与这个查询的点积最大（{score}）。改一改 $W_K$ 或 X 里的数，再预测一次。`,
