@@ -202,6 +202,34 @@ TEST_CASE("learn generation: the C API") {
   CHECK(size[5] == 524288);
   CHECK(tfp_learn_kv_cache_size(m, 129, size) == TFP_ERR_INVALID_ARGUMENT);
   CHECK(std::string(tfp_last_error()) == "tfp_learn_kv_cache_size: positions must be in 0 .. 128 (the model's context), got 129");
+  {
+    // From a published config alone: Llama 3 8B (grouped-query, 8 key/value heads of 128 for
+    // 32 query heads) and Llama 2 7B (32 of each): a quarter of the cache at the same width.
+    const std::string llama3 = R"({"model_type":"llama","architectures":["LlamaForCausalLM"],"hidden_size":4096,
+      "intermediate_size":14336,"num_attention_heads":32,"num_key_value_heads":8,"num_hidden_layers":32,
+      "vocab_size":128256,"max_position_embeddings":8192,"rms_norm_eps":1e-5,"rope_theta":500000.0,
+      "tie_word_embeddings":false,"hidden_act":"silu"})";
+    std::string llama2 = llama3;
+    const std::string kv8 = "\"num_key_value_heads\":8";
+    llama2.replace(llama2.find(kv8), kv8.size(), "\"num_key_value_heads\":32");
+    double g[7] = {}, h[7] = {};
+    REQUIRE_MESSAGE(tfp_learn_kv_cache_size_config(llama3.data(), llama3.size(), 4096, g) == TFP_OK, tfp_last_error());
+    REQUIRE_MESSAGE(tfp_learn_kv_cache_size_config(llama2.data(), llama2.size(), 4096, h) == TFP_OK, tfp_last_error());
+    CHECK(g[0] == 32);
+    CHECK(g[1] == 32);
+    CHECK(g[2] == 128);
+    CHECK(g[3] == 1024);
+    CHECK(g[6] == 8);
+    CHECK(g[5] == 32.0 * 2 * 4096 * 1024 * 4);  // 1 GiB
+    CHECK(h[3] == 4096);
+    CHECK(h[6] == 32);
+    CHECK(h[5] == 4 * g[5]);
+    CHECK(tfp_learn_kv_cache_size_config(llama3.data(), llama3.size(), 8193, g) == TFP_ERR_INVALID_ARGUMENT);
+    CHECK(std::string(tfp_last_error()).find("positions must be in 0 .. 8192 (the config's context)") != std::string::npos);
+    const std::string broken = "{\"model_type\": \"llama\", ";
+    CHECK(tfp_learn_kv_cache_size_config(broken.data(), broken.size(), 1, g) != TFP_OK);
+    CHECK_FALSE(std::string(tfp_last_error()).empty());
+  }
 
   const int32_t prompt[3] = {10, 20, 30};
   const int32_t lengths[2] = {3, 6};

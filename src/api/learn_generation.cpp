@@ -13,6 +13,7 @@
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/stopwatch.h"
+#include "model/config_json.h"
 #include "model/generate.h"
 #include "model/kv_cache.h"
 #include "model/sampling.h"
@@ -83,6 +84,19 @@ extern "C" int tfp_learn_sampling_probs(const float* logits, int V, float temper
   });
 }
 
+namespace {
+
+// out (7): layers, heads H, head size D, KV width Hkv·D, positions, bytes, key/value heads Hkv.
+void cache_size_of(const model::ModelConfig& cfg, int positions, double* out, size_t n_out) {
+  const double v[7] = {static_cast<double>(cfg.n_decoder_layers), static_cast<double>(cfg.n_heads),
+                       static_cast<double>(cfg.head_dim()), static_cast<double>(cfg.kv_heads() * cfg.head_dim()),
+                       static_cast<double>(positions), static_cast<double>(model::kv_cache_bytes(cfg, positions)),
+                       static_cast<double>(cfg.kv_heads())};
+  std::copy(v, v + n_out, out);
+}
+
+}  // namespace
+
 extern "C" int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out) {
   constexpr const char* f = "tfp_learn_kv_cache_size";
   return tfp::api::guard(f, [&] {
@@ -92,12 +106,21 @@ extern "C" int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* 
                     " model has no decoder, so no KV cache");
     TFP_API_REQUIRE(positions >= 0 && positions <= cfg.max_positions, f, ": positions must be in 0 .. ",
                     cfg.max_positions, " (the model's context), got ", positions);
-    out[0] = static_cast<double>(cfg.n_decoder_layers);
-    out[1] = static_cast<double>(cfg.n_heads);
-    out[2] = static_cast<double>(cfg.head_dim());
-    out[3] = static_cast<double>(cfg.n_heads * cfg.head_dim());
-    out[4] = positions;
-    out[5] = static_cast<double>(model::kv_cache_bytes(cfg, positions));
+    cache_size_of(cfg, positions, out, 6);
+  });
+}
+
+extern "C" int tfp_learn_kv_cache_size_config(const char* config_json, size_t config_bytes, int positions,
+                                              double* out) {
+  constexpr const char* f = "tfp_learn_kv_cache_size_config";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr && config_json != nullptr, f, ": config_json and out must not be NULL");
+    const model::ModelConfig cfg = model::parse_config_json(std::string_view(config_json, config_bytes)).config;
+    TFP_API_REQUIRE(cfg.has_decoder(), f, ": an ", model::architecture_name(cfg.architecture),
+                    " model has no decoder, so no KV cache");
+    TFP_API_REQUIRE(positions >= 0 && positions <= cfg.max_positions, f, ": positions must be in 0 .. ",
+                    cfg.max_positions, " (the config's context), got ", positions);
+    cache_size_of(cfg, positions, out, 7);
   });
 }
 

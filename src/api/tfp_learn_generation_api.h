@@ -32,8 +32,15 @@ int tfp_learn_sampling_probs(const float* logits, int V, float temperature, int 
  * (model/kv_cache.h kv_cache_bytes), from the model's config. A decoder model; positions
  * in 0 .. max_positions (the cache's capacity, which the engine allocates up front).
  *   out (6) caller-owned doubles: [0] decoder layers, [1] heads H, [2] head size D,
- *       [3] KV width H·D, [4] positions, [5] bytes = layers × 2 × positions × H·D × 4 */
+ *       [3] KV width Hkv·D (Hkv key/value heads: H, or fewer with grouped-query
+ *       attention), [4] positions, [5] bytes = layers × 2 × positions × Hkv·D × 4 */
 int tfp_learn_kv_cache_size(tfp_model* model, int positions, double* out);
+
+/* The same from a config.json alone (no weights: any model the engine reads, e.g. a
+ * published 7B config), positions in 0 .. its max_positions. A config the loader refuses
+ * is refused with the loader's message.
+ *   out (7) caller-owned doubles: out[0..5] as above, [6] key/value heads Hkv */
+int tfp_learn_kv_cache_size_config(const char* config_json, size_t config_bytes, int positions, double* out);
 
 /* Generates with the KV cache (model/sampling.h generate: the prompt once, then one new
  * token per step) and without it (model/generate.h generate_without_cache: the whole

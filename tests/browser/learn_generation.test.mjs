@@ -282,6 +282,36 @@ test('generation, the KV cache: sizes from the config, the exercise, timing with
   assert.deepEqual(site.problems, []);
 });
 
+test('generation, grouped-query attention: the cache of published configs and of a pasted one; a broken one is refused', { timeout: 120_000 }, async () => {
+  await page.waitForFunction(() => window.tfpLearn.state.gqa, null, { timeout: 60_000 });
+  // layers × 2 × positions × H_kv·d_k × 4, from the published shapes (d_k = hidden / H).
+  const bytes = (L, hidden, H, Hkv, n) => L * 2 * n * Hkv * (hidden / H) * 4;
+  let g = await part('gqa');
+  assert.equal(g.positions, 4096);
+  const by = Object.fromEntries(g.rows.map((r) => [r.name, r]));
+  assert.equal(by['Llama 2 7B'].bytes, bytes(32, 4096, 32, 32, 4096));
+  assert.equal(by['Llama 3 8B'].bytes, bytes(32, 4096, 32, 8, 4096));
+  assert.equal(by['Llama 3 8B'].kvHeads, 8);
+  assert.equal(by['Qwen2.5 0.5B'].bytes, bytes(24, 896, 14, 2, 4096));
+  assert.equal(by['Llama 2 7B'].bytes / by['Llama 3 8B'].bytes, 4);
+  // A pasted multi-query config (one key/value head) at 1024 positions.
+  const mqa = { model_type: 'llama', hidden_size: 2048, intermediate_size: 5632, num_attention_heads: 16, num_key_value_heads: 1,
+                num_hidden_layers: 22, vocab_size: 32000, max_position_embeddings: 2048, rms_norm_eps: 1e-5, hidden_act: 'silu' };
+  await page.locator('#gen-gqa-positions').selectOption('1024');
+  await page.locator('#gen-gqa-config').fill(JSON.stringify(mqa));
+  await page.locator('#gen-gqa-config').dispatchEvent('change');
+  await page.waitForFunction(() => window.tfpLearn.state.gqa.positions === 1024 && window.tfpLearn.state.gqa.rows.length === 4, null, { timeout: 30_000 });
+  g = await part('gqa');
+  assert.equal(g.rows[3].name, 'your config');
+  assert.equal(g.rows[3].bytes, bytes(22, 2048, 16, 1, 1024));
+  assert.match(await page.locator('#gen-gqa-config').evaluate((e) => e.closest('figure').innerText), /your config/);
+  await page.locator('#gen-gqa-config').fill('{"model_type": "llama", ');
+  await page.locator('#gen-gqa-config').dispatchEvent('change');
+  await page.waitForFunction(() => window.tfpLearn.state.gqa.refused !== '', null, { timeout: 30_000 });
+  assert.match(await page.locator('#gen-gqa-note').innerText(), /^The engine refused this config: /);
+  assert.equal((await part('gqa')).rows.length, 3, 'the presets are still shown');
+});
+
 test('generation, attention sinks: each head\'s first-token share is the engine\'s on the text; a new text reruns it', { timeout: 120_000 }, async () => {
   await page.waitForFunction(() => window.tfpLearn.state.sinks, null, { timeout: 60_000 });
   const check = async () => {

@@ -156,6 +156,7 @@ export interface TfpModule {
   // tfp_learn_generation_api.h: the Learn chapter on generation (learn_calls/generation.ts).
   _tfp_learn_sampling_probs(logits: number, V: number, temperature: number, topK: number, topP: number, raw: number, warped: number, kept: number): number;
   _tfp_learn_kv_cache_size(model: number, positions: number, out: number): number;
+  _tfp_learn_kv_cache_size_config(config: number, bytes: number, positions: number, out: number): number;
   _tfp_learn_generation_timing(model: number, params: number, lengths: number, nLengths: number, out: number,
                                idsWith: number, idsWithout: number): number;
   // tfp_learn_efficiency_api.h: the Learn chapter on efficiency (learn_calls/efficiency.ts).

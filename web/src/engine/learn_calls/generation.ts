@@ -55,9 +55,9 @@ export interface KvCacheSizeResult {
   layers: number;
   heads: number;
   headDim: number;
-  kvWidth: number;    // H·D
+  kvWidth: number;    // Hkv·D (Hkv key/value heads: H without grouped-query attention)
   positions: number;
-  bytes: number;      // layers × 2 × positions × H·D × 4
+  bytes: number;      // layers × 2 × positions × Hkv·D × 4
 }
 
 /** tfp_learn_kv_cache_size: the cache's bytes for `positions`, from the model's config. */
@@ -68,6 +68,32 @@ export function kvCacheSize(c: Calls, m: TfpModule, a: KvCacheSizeArgs, ctx: Lea
     const v = new Float64Array(m.HEAPU8.buffer, out, 6);
     return { layers: v[0]!, heads: v[1]!, headDim: v[2]!, kvWidth: v[3]!, positions: v[4]!, bytes: v[5]! };
   });
+}
+
+export interface KvCacheSizeConfigArgs {
+  /** A config.json's text (no weights needed). */
+  config: string;
+  /** 0 .. the config's max_positions. */
+  positions: number;
+}
+
+export interface KvCacheSizeConfigResult extends KvCacheSizeResult {
+  kvHeads: number;    // Hkv: H, or fewer with grouped-query attention
+}
+
+/** tfp_learn_kv_cache_size_config: the same from a config.json alone (e.g. a published 8B model's). */
+export function kvCacheSizeConfig(c: Calls, m: TfpModule, a: KvCacheSizeConfigArgs): KvCacheSizeConfigResult {
+  const text = new TextEncoder().encode(a.config);
+  const p = c.put(text.length > 0 ? text : new Uint8Array(1));
+  try {
+    return c.withBuffer(7 * 8, (out) => {
+      c.check(m._tfp_learn_kv_cache_size_config(p, text.length, a.positions, out));
+      const v = new Float64Array(m.HEAPU8.buffer, out, 7);
+      return { layers: v[0]!, heads: v[1]!, headDim: v[2]!, kvWidth: v[3]!, positions: v[4]!, bytes: v[5]!, kvHeads: v[6]! };
+    });
+  } finally {
+    c.free(p);
+  }
 }
 
 export interface GenerationTimingArgs {

@@ -35,7 +35,7 @@ export function cacheSection(ch: GenChapter, current: () => GenerationView | nul
       ? String.raw`&= ${r.layers} \cdot 2 \cdot ${r.positions} \cdot ${r.kvWidth} \cdot 4 = ${texNum(r.bytes)}`
       : String.raw`&= ?`);
     return String.raw`\begin{aligned}
-\text{bytes} &= L \cdot 2 \cdot n \cdot (H d_k) \cdot 4 \\
+\text{bytes} &= L \cdot 2 \cdot n \cdot (H_{kv} d_k) \cdot 4 \\
 ${line(sizes?.context)} \\
 ${line(sizes?.full)}
 \end{aligned}`;

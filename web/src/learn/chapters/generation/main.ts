@@ -9,11 +9,13 @@
 //                (kvCacheSize), an exercise on the bytes; generation timed with and without
 //                the cache (generationTiming), a chart and a table, and the mistake "the
 //                cache changes the output" with both runs' tokens;
-//   3. sinks.ts  attention sinks: each head's first-token share on the reader's text
+//   3. gqa.ts    grouped-query attention: the cache of published configs (kvCacheSizeConfig);
+//   4. sinks.ts  attention sinks: each head's first-token share on the reader's text
 //                (model.forward + engine.headStats) against the uniform baseline.
 // The text is in text.ts (English, Simplified Chinese); helpers in dom.ts.
 import { startChapter } from '../../chapter';
 import { cacheSection } from './cache';
+import { gqaSection } from './gqa';
 import { sinksSection } from './sinks';
 import { stepsSection } from './steps';
 import { TEXT } from './text';
@@ -22,8 +24,9 @@ import './generation.css';
 const ch = startChapter('generation', TEXT);
 const steps = stepsSection(ch, (v) => void cache.size(v));
 const cache = cacheSection(ch, () => steps.view());
+const gqa = gqaSection(ch);
 const sinks = sinksSection(ch);
 
 // The first figure first; then the timing, which holds the engine's worker for a few
 // seconds (later only when the reader asks for it: "Measure again").
-void steps.run().then(() => sinks.run()).then(() => cache.time());
+void steps.run().then(() => Promise.all([gqa.run(), sinks.run()])).then(() => cache.time());
