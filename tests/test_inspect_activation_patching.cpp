@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/tfp_api.h"
+#include "api/tfp_inspect_api.h"
 #include "api/tfp_patch_api.h"
 #include "inspect/activation_patching.h"
 #include "model/model.h"
@@ -360,7 +361,63 @@ TEST_CASE("activation patching: the C API gives the engine's tables and refuses 
     CHECK(tfp_model_activation_patching(bert, &p, &o) == TFP_ERR_INVALID_ARGUMENT);
     const std::string msg = tfp_last_error();
     CAPTURE(msg);
-    CHECK(msg.find("'bert_tiny' is an encoder_only model") != std::string::npos);
+    CHECK(msg.find("'bert_tiny': applies to decoder-only models") != std::string::npos);
+    CHECK(msg.find("this one is encoder_only") != std::string::npos);
   }
   tfp_model_free(bert);
+}
+
+TEST_CASE("head ablation: zero and mean ablation match the torch reference; zero ablation is the head mask's 0") {
+  const nlohmann::json g = testing::read_json(std::string(TFP_FIXTURES_DIR) + "/patching/gpt2_tiny.json");
+  const nlohmann::json& a = g["ablation"];
+  const std::string dir = testing::checkpoint_dir("gpt2_tiny");
+  const model::LoadedModel lm = model::load_model_dir(dir);
+  const auto ids = g["clean"].get<std::vector<int32_t>>();
+  const int32_t answer = g["answer"].get<int32_t>(), foil = g["foil"].get<int32_t>();
+  const auto near = [](double got, double want) { return std::abs(got - want) <= 2e-5 + 1e-4 * std::abs(want); };
+  for (const auto& [mode, key] : {std::pair{inspect::AblationMode::zero, "zero"}, std::pair{inspect::AblationMode::mean, "mean"}}) {
+    const std::string name = key;  // clang cannot capture a structured binding (CAPTURE's lambda)
+    CAPTURE(name);
+    const inspect::HeadAblation r = inspect::head_ablation(lm.config(), lm.weights(), ids, answer, foil, mode);
+    CHECK(near(r.logit_diff, a["metric"][0].get<double>()));
+    CHECK(near(r.logprob, a["metric"][1].get<double>()));
+    const auto want_d = a[name + ".logit_diff"].get<std::vector<double>>();
+    const auto want_p = a[name + ".logprob"].get<std::vector<double>>();
+    REQUIRE(r.ablated_logit_diff.size() == want_d.size());
+    for (size_t i = 0; i < want_d.size(); ++i) {
+      CAPTURE(i);
+      CHECK(near(r.ablated_logit_diff[i], want_d[i]));
+      CHECK(near(r.ablated_logprob[i], want_p[i]));
+    }
+  }
+  // Zero ablation through the C API is the head mask's factor 0 on that head (probs · 0 · v).
+  tfp_model* m = testing::open_through_api(dir, "gpt2_tiny");
+  tfp_tensors* out = nullptr;
+  REQUIRE(tfp_model_head_ablation(m, ids.data(), static_cast<int32_t>(ids.size()), answer, foil, 0, &out) == TFP_OK);
+  const std::vector<float> zero = data_of(out, "logit_diff");
+  tfp_tensors_free(out);
+  const int64_t H = lm.config().n_heads;
+  for (int64_t l = 0; l < lm.config().n_decoder_layers; ++l)
+    for (int64_t h = 0; h < H; ++h) {
+      std::vector<float> scales(static_cast<size_t>(H), 1.0f);
+      scales[static_cast<size_t>(h)] = 0.0f;
+      REQUIRE(tfp_model_set_head_mask(m, "dec", static_cast<int>(l), scales.data(), static_cast<int>(H)) == TFP_OK);
+      tfp_tensors* base = nullptr;
+      REQUIRE(tfp_model_head_ablation(m, ids.data(), static_cast<int32_t>(ids.size()), answer, foil, 0, &base) == TFP_OK);
+      // Under the mask the unablated metric is the masked model's, and ablating the masked head again changes nothing.
+      const std::vector<float> metric = data_of(base, "metric");
+      CAPTURE(l);
+      CAPTURE(h);
+      CHECK(std::abs(metric[0] - zero[static_cast<size_t>(l * H + h)]) <= 1e-5f);
+      CHECK(std::abs(data_of(base, "logit_diff")[static_cast<size_t>(l * H + h)] - metric[0]) <= 1e-5f);
+      tfp_tensors_free(base);
+      tfp_model_clear_head_mask(m);
+    }
+  // Refusals by name.
+  CHECK(tfp_model_head_ablation(m, ids.data(), static_cast<int32_t>(ids.size()), answer, foil, 2, &out) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()).find("mode 2 is not 0 (zero ablation) or 1 (mean ablation)") != std::string::npos);
+  CHECK(tfp_model_head_ablation(m, ids.data(), static_cast<int32_t>(ids.size()), 264, foil, 1, &out) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()).find("answer id 264 is outside the vocabulary") != std::string::npos);
+  CHECK(out == nullptr);
+  tfp_model_free(m);
 }

@@ -430,7 +430,7 @@ const OPTIONS = ['ModelSource', 'LoadOptions', 'HubLoadOptions', 'ForwardOptions
 /** What they give back. */
 const RESULTS = ['TokenizeResult', 'ForwardResult', 'GeneratedToken', 'TokenChoice', 'TranslateResult', 'FillMaskResult', 'MaskFill',
   'ModelInfo', 'FloatTensor', 'NamedTensor', 'EngineInfo', 'LoadProgress', 'RestartEvent', 'HubSource',
-  'ActivationPatchingResult', 'PatchMetric', 'PatchSweepResult', 'PatchingProgress', 'PatchSweep', 'LogitAttributionResult'];
+  'ActivationPatchingResult', 'PatchMetric', 'PatchSweepResult', 'PatchingProgress', 'PatchSweep', 'LogitAttributionResult', 'HeadAblationResult'];
 const ERRORS = ['EngineError', 'HubError'];
 /** Built-in and DOM names: not looked for. */
 const GLOBAL_TYPES = new Set(['Promise', 'Record', 'Omit', 'Pick', 'Partial', 'Exclude', 'Extract', 'ReturnType', 'Parameters',

@@ -22,30 +22,18 @@ extern "C" int tfp_model_activation_patching(tfp_model* model, const tfp_patchin
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     const m::LoadedModel& lm = loaded_of(model, f);
     const m::ModelConfig& c = lm.config();
-    TFP_API_REQUIRE(c.architecture == m::Architecture::decoder_only, f, ": '", lm.source, "' is an ",
-                    m::architecture_name(c.architecture),
-                    " model; activation patching reads the next-token logits at the last position of a "
-                    "decoder-only model");
-    TFP_API_REQUIRE(c.has_embeddings && c.lm_head, f, ": '", lm.source,
-                    "' has no token embeddings or no LM head (the metric reads its logits)");
     TFP_API_REQUIRE(p->clean != nullptr && p->corrupted != nullptr && p->n > 0, f,
                     ": clean and corrupted need n >= 1 token ids each (n = ", p->n, ")");
     TFP_API_REQUIRE(p->kinds != 0 && (p->kinds & ~31u) == 0, f, ": kinds ", p->kinds,
                     " is not a non-empty combination of 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos");
-    const int64_t V = c.vocab_size;
-    TFP_API_REQUIRE(p->answer >= 0 && p->answer < V, f, ": answer id ", p->answer,
-                    " is outside the vocabulary (0..", V - 1, ")");
-    TFP_API_REQUIRE(p->foil >= 0 && p->foil < V, f, ": foil id ", p->foil, " is outside the vocabulary (0..",
-                    V - 1, ")");
     const int64_t L = c.n_decoder_layers;
     TFP_API_REQUIRE(p->layer >= -1 && p->layer <= L && (p->layer < L || p->kinds == 1u), f, ": layer ", p->layer,
                     " is not -1 (every layer) or a layer 0..", L - 1, " (", L, " with kinds 1: resid after the last block)");
     const size_t n = static_cast<size_t>(p->n);
-    for (size_t t = 0; t < n; ++t) {
-      TFP_API_REQUIRE(p->clean[t] >= 0 && p->clean[t] < V, f, ": clean id ", p->clean[t], " at position ", t,
-                      " is outside the vocabulary (0..", V - 1, ")");
-      TFP_API_REQUIRE(p->corrupted[t] >= 0 && p->corrupted[t] < V, f, ": corrupted id ", p->corrupted[t],
-                      " at position ", t, " is outside the vocabulary (0..", V - 1, ")");
+    for (const auto& [ids, what] : {std::pair{p->clean, "clean"}, std::pair{p->corrupted, "corrupted"}}) {
+      const std::string why =
+          tfp::inspect::metric_input_refusal(c, std::span<const int32_t>(ids, n), what, p->answer, p->foil);
+      TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
     }
     tfp::inspect::WithHeadMask masked(model->head_mask, nullptr);
     const tfp::inspect::ActivationPatching r = tfp::inspect::activation_patching(
@@ -63,6 +51,30 @@ extern "C" int tfp_model_activation_patching(tfp_model* model, const tfp_patchin
       list->add(t.kind + ".logprob", tfp::Tensor(shape, t.logprob));
       if (r.logprob_normalizable) list->add(t.kind + ".logprob_norm", tfp::Tensor(shape, t.logprob_norm));
     }
+    *out = list.release();
+  });
+}
+
+extern "C" int tfp_model_head_ablation(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
+                                       int32_t mode, tfp_tensors** out) {
+  if (out) *out = nullptr;
+  const char* f = "tfp_model_head_ablation";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": needs n >= 1 token ids (n = ", n, ")");
+    TFP_API_REQUIRE(mode == 0 || mode == 1, f, ": mode ", mode, " is not 0 (zero ablation) or 1 (mean ablation)");
+    const m::LoadedModel& lm = loaded_of(model, f);
+    const std::span<const int32_t> input(ids, static_cast<size_t>(n));
+    const std::string why = tfp::inspect::metric_input_refusal(lm.config(), input, "prompt", answer, foil);
+    TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
+    tfp::inspect::WithHeadMask masked(model->head_mask, nullptr);
+    const tfp::inspect::HeadAblation r = tfp::inspect::head_ablation(
+        lm.config(), lm.weights(), input, answer, foil,
+        mode == 0 ? tfp::inspect::AblationMode::zero : tfp::inspect::AblationMode::mean, masked.get());
+    auto list = std::make_unique<tfp_tensors>();
+    list->add("metric", tfp::Tensor(tfp::Shape{2}, {static_cast<float>(r.logit_diff), static_cast<float>(r.logprob)}));
+    list->add("logit_diff", tfp::Tensor(tfp::Shape{r.L, r.H}, r.ablated_logit_diff));
+    list->add("logprob", tfp::Tensor(tfp::Shape{r.L, r.H}, r.ablated_logprob));
     *out = list.release();
   });
 }

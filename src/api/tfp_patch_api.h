@@ -51,6 +51,16 @@ void tfp_patching_params_init(tfp_patching_params* p);
  * LH + LTH forward passes for every sweep. */
 int tfp_model_activation_patching(tfp_model* model, const tfp_patching_params* p, tfp_tensors** out);
 
+/* Zero (mode 0) or mean (mode 1) ablation of each head's output z, one head at a time:
+ * z of that head replaced by 0, or by its mean over the prompt's positions. The metric at
+ * the last position of ids (n >= 1). *out (caller-owned; NULL on failure):
+ *   "metric" (2)       logit_diff and logprob without ablation
+ *   "logit_diff" (L, H), "logprob" (L, H)   the metric with head (l, h) ablated
+ * Runs under the head mask. The refusals of tfp_model_activation_patching, and a mode
+ * other than 0 or 1, are TFP_ERR_INVALID_ARGUMENT. Cost: 1 + L·H forward passes. */
+int tfp_model_head_ablation(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
+                            int32_t mode, tfp_tensors** out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -65,7 +65,63 @@ class ExactRecorder final : public nn::Observer {
 
 std::string layer_name(int64_t i, const char* leaf) { return "dec." + std::to_string(i) + "." + leaf; }
 
+// Replaces head `head` of the (H, T, D) tensor reported under `name` by 0 or by its mean
+// over positions.
+class AblateHead final : public nn::Observer {
+ public:
+  AblateHead(std::string name, int64_t head, AblationMode mode) : name_(std::move(name)), head_(head), mode_(mode) {}
+  bool wants(std::string_view n) const override { return n == name_; }
+  void observe(std::string_view, Tensor& t) override {
+    const int64_t T = t.dim(1), D = t.dim(2);
+    float* z = t.ptr() + head_ * T * D;
+    std::vector<double> mean(static_cast<size_t>(D), 0.0);
+    if (mode_ == AblationMode::mean)
+      for (int64_t p = 0; p < T; ++p)
+        for (int64_t d = 0; d < D; ++d) mean[d] += z[p * D + d] / static_cast<double>(T);
+    for (int64_t p = 0; p < T; ++p)
+      for (int64_t d = 0; d < D; ++d) z[p * D + d] = static_cast<float>(mean[d]);
+  }
+
+ private:
+  std::string name_;
+  int64_t head_;
+  AblationMode mode_;
+};
+
+void check_metric_inputs(const model::ModelConfig& cfg, std::span<const int32_t> ids, const char* what, int32_t answer,
+                         int32_t foil, const char* f) {
+  const std::string why = metric_input_refusal(cfg, ids, what, answer, foil);
+  TFP_CHECK(why.empty(), f, ": ", why);
+}
+
+// One forward pass's metric {logit_diff, logprob} under `intervention` then `obs`.
+std::pair<double, double> metric_run(const model::ModelConfig& cfg, const model::ModelWeights& w,
+                                     std::span<const int32_t> ids, int32_t answer, int32_t foil,
+                                     nn::Observer* intervention, nn::Observer* obs, const char* f) {
+  nn::ChainObserver chain(intervention, obs);
+  const m::ForwardResult out = m::forward_decoder_only(cfg, w, ids, &chain, 1);
+  TFP_CHECK(out.logits.rank() == 2 && out.logits.dim(0) == 1 && out.logits.dim(1) >= cfg.vocab_size, f,
+            ": unexpected logits ", shape_str(out.logits.shape));
+  return patching_metric(std::span<const float>(out.logits.ptr(), static_cast<size_t>(out.logits.dim(1))), answer, foil);
+}
+
 }  // namespace
+
+std::string metric_input_refusal(const model::ModelConfig& cfg, std::span<const int32_t> ids, const char* what,
+                                 int32_t answer, int32_t foil) {
+  if (cfg.architecture != m::Architecture::decoder_only)
+    return str_cat("applies to decoder-only models (the metric reads the next-token logits at the last position); "
+                   "this one is ", m::architecture_name(cfg.architecture));
+  if (!cfg.has_embeddings || !cfg.lm_head) return "needs token embeddings and an LM head";
+  if (ids.empty()) return str_cat("no ", what, " tokens");
+  const int64_t V = cfg.vocab_size;
+  for (size_t t = 0; t < ids.size(); ++t)
+    if (ids[t] < 0 || ids[t] >= V)
+      return str_cat(what, " id ", ids[t], " at position ", t, " is outside the vocabulary (0..", V - 1, ")");
+  if (answer < 0 || answer >= V) return str_cat("answer id ", answer, " is outside the vocabulary (0..", V - 1, ")");
+  if (foil < 0 || foil >= V) return str_cat("foil id ", foil, " is outside the vocabulary (0..", V - 1, ")");
+  return "";
+}
 
 std::pair<double, double> patching_metric(std::span<const float> logits, int32_t answer, int32_t foil) {
   double mx = -std::numeric_limits<double>::infinity();
@@ -81,26 +137,12 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
                                        int32_t answer, int32_t foil, unsigned kinds, nn::Observer* intervention,
                                        int64_t layer) {
   const char* f = "activation_patching";
-  TFP_CHECK(cfg.architecture == m::Architecture::decoder_only, f,
-            ": applies to decoder-only models (the metric reads the next-token logits at the last position); this "
-            "one is ",
-            m::architecture_name(cfg.architecture));
-  TFP_CHECK(cfg.has_embeddings && cfg.lm_head, f, ": needs token embeddings and an LM head");
-  TFP_CHECK(!clean.empty(), f, ": no clean tokens");
+  check_metric_inputs(cfg, clean, "clean", answer, foil, f);
+  check_metric_inputs(cfg, corrupted, "corrupted", answer, foil, f);
   TFP_CHECK(clean.size() == corrupted.size(), f, ": the clean prompt has ", clean.size(),
             " tokens and the corrupted one ", corrupted.size(), "; patching needs the same length");
   TFP_CHECK(kinds != 0 && (kinds & ~static_cast<unsigned>(patch_all)) == 0, f, ": kinds ", kinds,
             " is not a non-empty combination of 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos");
-  const int64_t V = cfg.vocab_size;
-  for (size_t t = 0; t < clean.size(); ++t) {
-    TFP_CHECK(clean[t] >= 0 && clean[t] < V, f, ": clean id ", clean[t], " at position ", t,
-              " is outside the vocabulary (0..", V - 1, ")");
-    TFP_CHECK(corrupted[t] >= 0 && corrupted[t] < V, f, ": corrupted id ", corrupted[t], " at position ", t,
-              " is outside the vocabulary (0..", V - 1, ")");
-  }
-  TFP_CHECK(answer >= 0 && answer < V, f, ": answer id ", answer, " is outside the vocabulary (0..", V - 1, ")");
-  TFP_CHECK(foil >= 0 && foil < V, f, ": foil id ", foil, " is outside the vocabulary (0..", V - 1, ")");
-
   const int64_t n_layers = cfg.n_decoder_layers;
   TFP_CHECK(layer >= -1 && layer <= n_layers && (layer < n_layers || kinds == patch_resid), f, ": layer ", layer,
             " is not -1 (every layer) or a layer 0..", n_layers - 1, " (", n_layers, " for resid alone: after the last block)");
@@ -112,12 +154,7 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
   const int64_t L = r.L, T = r.T, H = r.H;
 
   auto run = [&](std::span<const int32_t> ids, nn::Observer* obs) {
-    nn::ChainObserver chain(intervention, obs);
-    const m::ForwardResult out = m::forward_decoder_only(cfg, w, ids, &chain, 1);
-    TFP_CHECK(out.logits.rank() == 2 && out.logits.dim(0) == 1 && out.logits.dim(1) >= V, f,
-              ": unexpected logits ", shape_str(out.logits.shape));
-    return patching_metric(std::span<const float>(out.logits.ptr(), static_cast<size_t>(out.logits.dim(1))),
-                           answer, foil);
+    return metric_run(cfg, w, ids, answer, foil, intervention, obs, f);
   };
 
   // The layers each sweep visits: all, or the one asked for.
@@ -183,6 +220,24 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
       for (int64_t p = 0; p < T; ++p)
         for (int64_t h = 0; h < H; ++h) cell(t, layer_name(l, "attn.head_out"), p, h);
   }
+  return r;
+}
+
+HeadAblation head_ablation(const model::ModelConfig& cfg, const model::ModelWeights& w, std::span<const int32_t> ids,
+                           int32_t answer, int32_t foil, AblationMode mode, nn::Observer* intervention) {
+  const char* f = "head_ablation";
+  check_metric_inputs(cfg, ids, "prompt", answer, foil, f);
+  HeadAblation r;
+  r.L = cfg.n_decoder_layers;
+  r.H = cfg.n_heads;
+  std::tie(r.logit_diff, r.logprob) = metric_run(cfg, w, ids, answer, foil, intervention, nullptr, f);
+  for (int64_t l = 0; l < r.L; ++l)
+    for (int64_t h = 0; h < r.H; ++h) {
+      AblateHead ablate(layer_name(l, "attn.head_out"), h, mode);
+      const auto [diff, lp] = metric_run(cfg, w, ids, answer, foil, intervention, &ablate, f);
+      r.ablated_logit_diff.push_back(static_cast<float>(diff));
+      r.ablated_logprob.push_back(static_cast<float>(lp));
+    }
   return r;
 }
 

@@ -68,6 +68,12 @@ struct ActivationPatching {
   std::vector<PatchTable> tables;  // in the order of PatchKinds, those asked for
 };
 
+// Why a metric run refuses this model or input ("" when it does not): a decoder-only
+// token model with an LM head, ids (called `what` in the message) and the answer and foil
+// in its vocabulary. The C API checks it first to answer TFP_ERR_INVALID_ARGUMENT.
+std::string metric_input_refusal(const model::ModelConfig& cfg, std::span<const int32_t> ids, const char* what,
+                                 int32_t answer, int32_t foil);
+
 // The metric of a forward pass's last logits row (V): {logit_diff, logprob}.
 std::pair<double, double> patching_metric(std::span<const float> logits, int32_t answer, int32_t foil);
 
@@ -78,5 +84,22 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
                                        std::span<const int32_t> clean, std::span<const int32_t> corrupted,
                                        int32_t answer, int32_t foil, unsigned kinds,
                                        nn::Observer* intervention = nullptr, int64_t layer = -1);
+
+// Zero and mean ablation of each head's output (TransformerLens: the hook_z of one head
+// replaced by 0, or by its mean over the prompt's positions), one run per head: the
+// metric at the last position with that head ablated, (L, H) row-major, beside the
+// metric of the run without ablation. The mean is taken in the run itself, which equals
+// the unablated run's value there (earlier layers are untouched).
+struct HeadAblation {
+  int64_t L = 0, H = 0;
+  double logit_diff = 0, logprob = 0;      // without ablation
+  std::vector<float> ablated_logit_diff;   // (L, H)
+  std::vector<float> ablated_logprob;      // (L, H)
+};
+
+enum class AblationMode { zero, mean };
+
+HeadAblation head_ablation(const model::ModelConfig& cfg, const model::ModelWeights& w, std::span<const int32_t> ids,
+                           int32_t answer, int32_t foil, AblationMode mode, nn::Observer* intervention = nullptr);
 
 }  // namespace tfp::inspect

@@ -9,6 +9,7 @@
 //   - the URL keeps the corrupted prompt, the sweep, the metric and raw (pt, ps, pm, praw);
 //   - a corrupted prompt of another length is refused, naming both lengths;
 //   - pressing a head's cell opens that head in the matrix view;
+//   - mean ablation of each head: the engine's (tfp_model_head_ablation) raw and as the change;
 //   - direct logit attribution: layers × (heads, bias, MLP) and the accumulated residual
 //     are the engine's (tfp_model_logit_attribution), the terms add up to the metric;
 //   - an encoder-only model says why it has no patching.
@@ -132,6 +133,15 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   assert.ok(Math.abs(s.panels['dla.accumulated'].data.at(-1) - metric) <= 1e-4 * Math.max(1, Math.abs(metric)));
   assert.match(await page.locator('.patch-status').innerText(), /add up to/);
   await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_dla.png` });
+
+  // Mean ablation of each head (the metric is log p(answer), raw, from the URL above), then as the change.
+  await page.locator('.patch-sweep').selectOption('ablate_mean');
+  s = await patchShown(/^ablate_mean logprob raw /);
+  const abl = api.headAblation(model, clean, { answer, foil, mode: 1 });
+  close(s.panels['ablate.mean'].data, Array.from(abl.logprob.data), 'mean ablation, raw log p');
+  await page.locator('.patch-raw').uncheck();
+  s = await patchShown(/^ablate_mean logprob change /);
+  close(s.panels['ablate.mean'].data, Array.from(abl.logprob.data, (v) => v - abl.metric.data[1]), 'mean ablation, change');
 
   // Another length: refused with both lengths, nothing drawn.
   await page.locator('.patch-sweep').selectOption('resid');

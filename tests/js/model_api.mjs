@@ -318,6 +318,12 @@ export class ModelApi extends Api {
     }, (params) => this.m._tfp_model_activation_patching(model, params, s)))));
   }
 
+  /** tfp_model_head_ablation (mode 0 zero, 1 mean): { metric, logit_diff, logprob }. */
+  headAblation(model, ids, { answer, foil, mode = 0 }) {
+    return this.withHeap((put) => this.tensors(this.out((s) =>
+      this.m._tfp_model_head_ablation(model, put(this.ints(ids)), ids.length, answer, foil, mode, s))));
+  }
+
   /** tfp_model_logit_attribution: { metric, embed, pos_embed?, heads, attn_bias, mlp, norm_bias, accumulated }. */
   logitAttribution(model, ids, { answer, foil }) {
     return this.withHeap((put) => this.tensors(this.out((s) =>

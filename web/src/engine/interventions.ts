@@ -8,7 +8,7 @@
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
 import type {
-  HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+  HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
 } from './messages';
 import { withParams } from './params.mjs';
 
@@ -143,6 +143,20 @@ export function logitAttribution(c: Calls, m: TfpModule, modelPtr: number, a: Lo
       mlp: t.get('mlp')!.data, normBias: one('norm_bias')!, accumulated: t.get('accumulated')!.data,
       workerMs: performance.now() - started,
     };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
+
+/** tfp_model_head_ablation: the metric with each head's output zeroed or mean-ablated. */
+export function headAblation(c: Calls, m: TfpModule, modelPtr: number, a: HeadAblationArgs): HeadAblationResult {
+  const started = performance.now();
+  const list = withInts(c, a.ids, (ids) => out(c, (slot) =>
+    m._tfp_model_head_ablation(modelPtr, ids, a.ids.length, a.answer, a.foil, a.mode === 'zero' ? 0 : 1, slot)));
+  try {
+    const metric = c.tensor(list, 'metric').data;
+    return { logitDiff: metric[0]!, logprob: metric[1]!, ablatedLogitDiff: c.tensor(list, 'logit_diff'),
+             ablatedLogprob: c.tensor(list, 'logprob'), workerMs: performance.now() - started };
   } finally {
     m._tfp_tensors_free(list);
   }

@@ -389,6 +389,24 @@ export interface PatchingPart {
   workerMs: number;
 }
 
+/** Zero or mean ablation of each head's output (tfp_model_head_ablation). */
+export interface HeadAblationArgs {
+  ids: Int32Array;
+  answer: number;
+  foil: number;
+  mode: 'zero' | 'mean';
+}
+
+export interface HeadAblationResult {
+  /** The metric without ablation. */
+  logitDiff: number;
+  logprob: number;
+  /** (L, H) the metric with head (l, h) ablated. */
+  ablatedLogitDiff: FloatTensor;
+  ablatedLogprob: FloatTensor;
+  workerMs: number;
+}
+
 /** Direct logit attribution (tfp_model_logit_attribution, src/api/tfp_attribution_api.h):
  * logit(answer) − logit(foil) at the last position of `ids`, split into the parts of the
  * residual stream there, each through the final norm with the run's scale frozen
@@ -554,6 +572,7 @@ export type Request =
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'activation-patching'; model: number; args: PatchingArgs }
   | { id: number; kind: 'logit-attribution'; model: number; args: LogitAttributionArgs }
+  | { id: number; kind: 'head-ablation'; model: number; args: HeadAblationArgs }
   | { id: number; kind: 'memory' }
   /** Tests only (tests/browser/worker_restart.test.mjs): the module traps, as an
    *  out-of-bounds access or an abort() would, and the worker stops (Engine restarts it). */
@@ -587,6 +606,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'logit-lens'; result: LogitLensResult }
   | { id: number; ok: true; kind: 'activation-patching'; result: PatchingPart }
   | { id: number; ok: true; kind: 'logit-attribution'; result: LogitAttributionResult }
+  | { id: number; ok: true; kind: 'head-ablation'; result: HeadAblationResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }
   | { id: number; ok: true; kind: 'learn'; result: unknown }

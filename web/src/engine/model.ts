@@ -10,7 +10,7 @@ import type {
   FillMaskResult, ForwardArgs, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
-import type { HeadMaskEffect, HeadMaskEntry, LogitAttributionResult, LogitLensArgs, LogitLensResult } from './messages';
+import type { HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionResult, LogitLensArgs, LogitLensResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 import type { FloatTensor, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, HeadStatsOptions } from './messages';
 import type { HubSource } from './hub_load';
@@ -263,6 +263,17 @@ export class Model {
     const r = await this.request({ kind: 'logit-attribution', model: this.handle, args: { ids: Int32Array.from(ids), answer: options.answer, foil: options.foil } });
     if (r.ok && r.kind === 'logit-attribution') return r.result;
     throw unexpected('logitAttribution');
+  }
+
+  /** Zero or mean ablation of each head's output (TransformerLens's hook_z over every
+   *  position replaced by 0, or by its mean over the prompt), one head at a time: the metric
+   *  logit(answer) − logit(foil) and log p(answer) at the last position, as an (L, H) table
+   *  beside the unablated metric. Decoder-only models with an LM head; under the head mask. */
+  async headAblation(ids: ArrayLike<number>, options: { answer: number; foil: number; mode?: 'zero' | 'mean' }): Promise<HeadAblationResult> {
+    const args = { ids: Int32Array.from(ids), answer: options.answer, foil: options.foil, mode: options.mode ?? 'zero' };
+    const r = await this.request({ kind: 'head-ablation', model: this.handle, args });
+    if (r.ok && r.kind === 'head-ablation') return r.result;
+    throw unexpected('headAblation');
   }
 
   /** The head finders (issue 33), TransformerLens's conventions: one forward pass on

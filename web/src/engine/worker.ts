@@ -136,6 +136,10 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'logit-attribution', result: r },
         [r.heads.data.buffer, r.attnBias.buffer, r.mlp.buffer, r.accumulated.buffer]);
     }
+    case 'head-ablation': {
+      const r = models.headAblation(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'head-ablation', result: r }, [r.ablatedLogitDiff.data.buffer, r.ablatedLogprob.data.buffer]);
+    }
     case 'learn': {
       const result = runLearn(calls, engine.m, req.name, req.args, { modelPtr: (h) => models.pointer(h) });
       return reply({ id: req.id, ok: true, kind: 'learn', result }, transferablesOf(result));

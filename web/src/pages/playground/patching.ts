@@ -11,7 +11,7 @@
 //
 // Legend: L decoder layers, T positions, H heads.
 import { t as tr, type MessageKey } from '../../i18n/i18n';
-import type { ActivationPatchingResult, LogitAttributionResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
+import type { ActivationPatchingResult, HeadAblationResult, LogitAttributionResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
 import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import type { MatrixPanel } from '../../widgets/matrix_svg';
@@ -36,6 +36,7 @@ export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchM
 const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
   resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
   head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos', dla: 'play.patch.sweepDla',
+  ablate_zero: 'play.patch.sweepZero', ablate_mean: 'play.patch.sweepMean',
 };
 const NEXT_N = 10;
 
@@ -109,6 +110,12 @@ export class PatchingView {
     const foil = s.patchFoil >= 0 ? s.patchFoil
       : (pass.next ?? []).find((c) => c.id !== answer)?.id ?? src.next.find((c) => c.id !== answer)?.id ?? answer;
     this.drawControls(src, s, corruptedText, choices, answer, foil);
+    if (s.patchSweep === 'ablate_zero' || s.patchSweep === 'ablate_mean') {
+      const mode = s.patchSweep === 'ablate_zero' ? 'zero' : 'mean';
+      this.status.textContent = tr('play.patch.ablating');
+      const r = await model.headAblation(src.clean, { answer, foil, mode });
+      return current() ? this.drawAblation(src, s, r, mode, answer, foil, choices) : null;
+    }
     if (s.patchSweep === 'dla') {
       const d = await model.logitAttribution(src.clean, { answer, foil });
       return current() ? this.drawAttribution(src, d, answer, foil, choices) : null;
@@ -160,6 +167,45 @@ export class PatchingView {
     this.progress.hidden = !on;
     this.cancel.hidden = !on;
     if (!on) this.progress.removeAttribute('value');
+  }
+
+  /** Head ablation: layers × heads, the metric's change when that head is ablated (or the
+   *  ablated metric itself, raw). */
+  private drawAblation(src: PatchingSource, s: PatchingState, r: HeadAblationResult, mode: 'zero' | 'mean', answer: number,
+                       foil: number, choices: TokenChoice[]): PatchingShown {
+    const diff = s.patchMetric === 'diff';
+    const t = diff ? r.ablatedLogitDiff : r.ablatedLogprob;
+    const base = diff ? r.logitDiff : r.logprob;
+    const [L, H] = t.dims as [number, number];
+    const values = s.patchRaw ? t.data : Float32Array.from(t.data, (v) => v - base);
+    const rows = Array.from({ length: L }, (_, l) => `L${l + 1}`);
+    const cols = Array.from({ length: H }, (_, h) => `H${h + 1}`);
+    this.rowsOf = rows.map((_, l) => ({ layer: l, head: null }));
+    this.headColumns = true;
+    this.headCount = H;
+    const centre = s.patchRaw ? base : 0;
+    let m = 0;
+    for (const v of values) m = Math.max(m, Math.abs(v - centre));
+    m ||= 1;
+    const domain: [number, number] = [centre - m, centre + m];
+    const name = (id: number) => src.show(choices.find((c) => c.id === id)?.token ?? String(id));
+    const metric = diff ? tr('play.patch.metricDiffOf', { answer: name(answer), foil: name(foil) })
+      : tr('play.patch.metricLogprobOf', { answer: name(answer) });
+    const title = tr(s.patchRaw ? 'play.patch.titleAblationRaw' : 'play.patch.titleAblation',
+                     { how: tr(mode === 'zero' ? 'play.patch.sweepZero' : 'play.patch.sweepMean'), metric });
+    this.map.setTitle(title);
+    this.map.update({ rowLabels: rows, colLabels: cols, values, domain });
+    this.accMap.element.hidden = true;
+    this.legend.update(domain, 'rdbu');
+    this.body.hidden = false;
+    this.status.textContent = tr('play.patch.ablationSummary', { base: base.toFixed(3), passes: L * H });
+    this.svg = { title, rowLabels: rows, colLabels: cols, values, domain };
+    this.csv = () => [['row', ...cols].join(','), ...rows.map((label, i) =>
+      [label, ...Array.from(values.subarray(i * H, (i + 1) * H), String)].join(','))].join('\n');
+    return {
+      note: `ablate_${mode} ${s.patchMetric} ${s.patchRaw ? 'raw' : 'change'} answer ${answer} foil ${foil}`,
+      panels: { [`ablate.${mode}`]: { dims: [L, H], data: values }, 'ablate.metric': { dims: [2], data: Float32Array.of(r.logitDiff, r.logprob) } },
+    };
   }
 
   /** Direct logit attribution: layers × (heads, bias, MLP), and the accumulated residual. */

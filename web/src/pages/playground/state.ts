@@ -9,9 +9,10 @@ export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads
 export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from './families';
 
-/** What the patching view shows (patching.ts): a patching sweep, or the direct logit attribution. */
-export type PatchViewKind = PatchSweep | 'dla';
-export const PATCH_VIEW_KINDS: readonly PatchViewKind[] = [...PATCH_SWEEPS, 'dla'];
+/** What the patching view shows (patching.ts): a patching sweep, the direct logit
+ * attribution, or a head ablation table. */
+export type PatchViewKind = PatchSweep | 'dla' | 'ablate_zero' | 'ablate_mean';
+export const PATCH_VIEW_KINDS: readonly PatchViewKind[] = [...PATCH_SWEEPS, 'dla', 'ablate_zero', 'ablate_mean'];
 
 /** The precisions the playground can hold a model's matrices in (precision.ts). */
 export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
