@@ -162,7 +162,7 @@ TEST_CASE("cli: errors are JSON on stderr with exit code 1") {
     CHECK(r.out.empty());
     CHECK(r.error() == message);
   };
-  fails({"bogus"}, "unknown command 'bogus' (info, tokenize, forward, generate; see tfp --help)");
+  fails({"bogus"}, "unknown command 'bogus' (info, tokenize, forward, generate, analyze; see tfp --help)");
   fails({"info"}, "info: expected 1 argument, got 0 (see tfp --help)");
   fails({"info", "/nonexistent"}, "load_model: '/nonexistent' is not a folder");
   fails({"forward", checkpoint_dir("gpt2_tiny"), "--ids", "1,,2"},

@@ -37,6 +37,10 @@ const char* const kUsage =
     "                   [--beam N] [--decoder-start-id ID]   (encoder-decoder: greedy from the config's\n"
     "                   decoder_start_token_id through the KV cache, or beam search)\n"
     "      {prompt_ids, ids, probs, tokens, text, stop_reason}; without a tokenizer: no tokens, text\n"
+    "  tfp analyze DIR (--ids 1,2,3 | --text T | --text-file PATH) --answer ID --foil ID\n"
+    "              [--corrupted-ids 1,2,4 | --corrupted-text T | --corrupted-text-file PATH] [--top-k K] [--repeat R]\n"
+    "      decoder-only, TransformerLens's conventions: {metric, patching (with a corrupted prompt of the same\n"
+    "      length), ablation, dla, gradients, logit_lens, head_scores}\n"
     "  tfp train TASK|brown-gpt|brown-pos [--out DIR] [--steps N] [--seed S] ...  (progress on stderr)\n"
     "  tfp eval brown-gpt|brown-pos [--model DIR] [--corpus DIR] [--limit N]\n"
     "forward, generate and eval brown-gpt take --precision f32|f16|int8: the matrices held in that precision\n"
@@ -81,7 +85,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     else if (cmd == "generate") cmd_generate(args, w, input);
     else if (cmd == "train") cmd_train(args, w);
     else if (cmd == "eval") cmd_eval(args, w);
-    else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate; see tfp --help)");
+    else if (cmd == "analyze") cmd_analyze(args, w, input);
+    else TFP_FAIL("unknown command '", cmd, "' (info, tokenize, forward, generate, analyze; see tfp --help)");
   } catch (const Error& e) {
     print_error(err, e.what());
     return 1;

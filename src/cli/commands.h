@@ -16,5 +16,6 @@ void cmd_forward(const std::vector<std::string>& argv, JsonWriter& w, TextInput&
 void cmd_generate(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input);
 void cmd_train(const std::vector<std::string>& argv, JsonWriter& w);
 void cmd_eval(const std::vector<std::string>& argv, JsonWriter& w);
+void cmd_analyze(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input);
 
 }  // namespace tfp::cli
