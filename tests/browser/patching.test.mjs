@@ -106,7 +106,7 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   await page.locator('.patch-sweep').selectOption('head_all');
   s = await patchShown(/^head_all logprob raw /);
   close(s.panels['patch.head_all'].data, Array.from(want['head_all.logprob'].data), 'head_all raw logprob');
-  const canvas = page.locator('.patching .heatmap canvas');
+  const canvas = page.locator('.patching .heatmap canvas').first();
   await canvas.focus();
   await page.keyboard.press('ArrowDown');   // layer 2 (0-based 1), head 1
   await page.keyboard.press('ArrowRight');  // head 2

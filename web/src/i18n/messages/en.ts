@@ -561,6 +561,7 @@ export const en = {
   'play.patch.cancelled': 'Cancelled. Change a setting, or open this view again, to run it.',
   'play.patch.refused': 'The engine refused the patching: {message}',
   'play.patch.noDecoder': 'Activation patching reads a next-token metric from a decoder-only language model’s LM head; this model has none.',
+  'play.patch.legendDla': 'Contribution to the logit difference',
   'play.patch.sweepZero': 'Zero ablation of each head',
   'play.patch.sweepMean': 'Mean ablation of each head',
   'play.patch.ablating': 'Ablating each head in turn…',

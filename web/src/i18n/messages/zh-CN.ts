@@ -556,6 +556,7 @@ export const zhCN: Messages = {
   'play.patch.cancelled': '已取消。修改任一设置或重新打开这个视图即可再运行。',
   'play.patch.refused': '引擎拒绝了激活修补：{message}',
   'play.patch.noDecoder': '激活修补从仅解码器语言模型的语言模型头读取下一个词元的指标；这个模型没有。',
+  'play.patch.legendDla': '对 logit 差的贡献',
   'play.patch.sweepZero': '逐个头置零消融',
   'play.patch.sweepMean': '逐个头均值消融',
   'play.patch.ablating': '正在逐个消融每个头……',

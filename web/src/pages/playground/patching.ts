@@ -54,6 +54,7 @@ export class PatchingView {
   private readonly cancel = document.createElement('button');
   private readonly body = document.createElement('div');
   private readonly legend = new ColorLegend(() => tr('play.patch.legend'), { masked: false });
+  private readonly dlaLegend = new ColorLegend(() => tr('play.patch.legendDla'), { masked: false });
   private readonly map: Heatmap;
   private readonly accMap: Heatmap;
   private running: AbortController | null = null;
@@ -81,11 +82,17 @@ export class PatchingView {
                              onSelect: (row, col) => this.select(row, col) });
     this.accMap = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => '', colAxis: () => tr('play.patch.rows') });
     this.accMap.element.hidden = true;
-    this.body.append(this.legend.element, this.map.element, this.accMap.element);
+    this.body.append(this.legend.element, this.dlaLegend.element, this.map.element, this.accMap.element);
     this.element.append(help, this.controls, bar, this.status, this.body);
   }
 
+  private showLegend(which: ColorLegend, domain: [number, number]): void {
+    for (const l of [this.legend, this.dlaLegend]) l.element.hidden = l !== which;
+    which.update(domain, 'rdbu');
+  }
+
   redraw(): void {
+    this.dlaLegend.redraw();
     this.map.redraw();
     this.accMap.redraw();
     this.legend.redraw();
@@ -196,7 +203,7 @@ export class PatchingView {
     this.map.setTitle(title);
     this.map.update({ rowLabels: rows, colLabels: cols, values, domain });
     this.accMap.element.hidden = true;
-    this.legend.update(domain, 'rdbu');
+    this.showLegend(this.legend, domain);
     this.body.hidden = false;
     this.status.textContent = tr('play.patch.ablationSummary', { base: base.toFixed(3), passes: L * H });
     this.svg = { title, rowLabels: rows, colLabels: cols, values, domain };
@@ -236,7 +243,7 @@ export class PatchingView {
     this.accMap.setTitle(tr('play.patch.accumulated'));
     this.accMap.update({ rowLabels: [tr('play.patch.accRow')], colLabels: accCols, values: d.accumulated, domain });
     this.accMap.element.hidden = false;
-    this.legend.update(domain, 'rdbu');
+    this.showLegend(this.dlaLegend, domain);
     this.body.hidden = false;
     const f3 = (v: number) => v.toFixed(3);
     this.status.textContent = tr('play.patch.dlaSummary', {
@@ -277,7 +284,7 @@ export class PatchingView {
     this.map.setTitle(title);
     this.map.update({ rowLabels: rows, colLabels: cols, values, domain });
     this.accMap.element.hidden = true;
-    this.legend.update(domain, 'rdbu');
+    this.showLegend(this.legend, domain);
     this.body.hidden = false;
     const clean = diff ? r.clean.logitDiff : r.clean.logprob, corr = diff ? r.corrupted.logitDiff : r.corrupted.logprob;
     this.status.textContent = tr('play.patch.summary', { clean: clean.toFixed(3), corrupted: corr.toFixed(3), passes: r.passes })
@@ -333,19 +340,22 @@ export class PatchingView {
     raw.type = 'checkbox';
     raw.className = 'patch-raw';
     raw.checked = s.patchRaw;
+    raw.disabled = s.patchSweep === 'dla';  // DLA splits the logit difference itself
     raw.addEventListener('change', () => this.change({ patchRaw: raw.checked }));
     const csv = document.createElement('button');
     csv.type = 'button';
     csv.className = 'patch-csv';
     csv.textContent = tr('play.patch.csv');
     csv.addEventListener('click', () => exportCsv(this.csv(), `patching_${s.patchSweep}.csv`));
+    const metricSelect = select('patch-metric', [['diff', tr('play.patch.metricDiff')], ['logprob', tr('play.patch.metricLogprob')]],
+      s.patchMetric, (v) => this.change({ patchMetric: v as 'diff' | 'logprob' }));
+    metricSelect.disabled = s.patchSweep === 'dla';
     this.controls.className = 'patch-controls';
     this.controls.replaceChildren(
       field('play.patch.corrupted', text),
       field('play.patch.sweep', select('patch-sweep', PATCH_VIEW_KINDS.map((k) => [k, tr(SWEEP_LABELS[k])]), s.patchSweep,
         (v) => this.change({ patchSweep: v as PatchViewKind }))),
-      field('play.patch.metric', select('patch-metric', [['diff', tr('play.patch.metricDiff')], ['logprob', tr('play.patch.metricLogprob')]],
-        s.patchMetric, (v) => this.change({ patchMetric: v as 'diff' | 'logprob' }))),
+      field('play.patch.metric', metricSelect),
       field('play.patch.answer', select('patch-answer', tokens, String(answer), (v) => this.change({ patchAnswer: Number(v) }))),
       field('play.patch.foil', select('patch-foil', tokens, String(foil), (v) => this.change({ patchFoil: Number(v) }))),
       field('play.patch.raw', raw),
