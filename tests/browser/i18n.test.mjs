@@ -103,7 +103,7 @@ test('attention lab in Chinese; switching language keeps the engine result; the 
   assert.equal(await page.locator('h1').textContent(), zh['lab.title']);
   assert.equal(await page.locator('#results-title').textContent(), zh['lab.results']);
   assert.equal(await page.locator('label[for="d-model"]').textContent(), zh['lab.dModel']);
-  assert.match(await page.locator('#status').textContent(), /^6 个 token，2 个头，每个头 8 维。引擎 /);
+  assert.match(await page.locator('#status').textContent(), /^6 个词元，2 个头，每个头 8 维。引擎 /);
   assert.equal(await page.locator('.head-grid-cells figcaption').first().textContent(), '第 1 个头（共 2 个）');
   assert.equal(await page.locator('#lang-select').inputValue(), 'zh-CN');
   await page.locator('#tokens button').first().hover();  // title of a token button: Chinese
@@ -186,7 +186,7 @@ test('playground in Chinese; switching language keeps the loaded model and its a
   assert.equal(await page.locator('#inspector-title').textContent(), zh['play.inspector']);
   assert.equal(await page.locator('#tab-model').textContent(), zh['play.view.model']);
   assert.equal(await page.locator('#copy-link').textContent(), zh['play.copyLink']);
-  assert.match(await page.locator('#status').textContent(), /个 token/);
+  assert.match(await page.locator('#status').textContent(), /个词元/);
 
   // Switch to English: the same model object, the same attention tensors, no new load.
   await page.evaluate(() => {

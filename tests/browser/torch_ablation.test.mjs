@@ -181,7 +181,7 @@ test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; dril
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     await page.waitForFunction(() => /解码器输入文本/.test(document.querySelector('.qk-note')?.textContent ?? ''));
     note = await page.locator('.qk-note').textContent();
-    assert.match(note, /解码器输入文本（tgt）中的 token/);
+    assert.match(note, /解码器输入文本（tgt）中的词元/);
     assert.doesNotMatch(note, /目前的输出/);
     // The rows keep their tokens (a translation's "→ …" labels are not for these models).
     const words = api.tokenize(model, TEXT).tokens;

@@ -142,18 +142,18 @@ next chapter takes that step.</p>`,
 
 const zh: Record<keyof typeof en, string> = {
   hIdea: '回头看每一个源词',
-  idea: `<p>循环网络翻译模型先用<strong>编码器</strong>（这里是 GRU）把整句源语言读一遍，每个源 token $j$ 留下一个
-<strong>编码器状态</strong> $h_j$；然后<strong>解码器</strong>一次写出一个输出 token。早期的编码器–解码器只能靠一个概括整句的向量来写出全部译文。
-Bahdanau、Cho 和 Bengio（2014）让解码器可以回头看：每写一个 token 之前，先拿自己当前的状态 $s$ 和每个 $h_j$ 比一比，
+  idea: `<p>循环网络翻译模型先用<strong>编码器</strong>（这里是 GRU）把整句源语言读一遍，每个源词元 $j$ 留下一个
+<strong>编码器状态</strong> $h_j$；然后<strong>解码器</strong>一次写出一个输出词元。早期的编码器–解码器只能靠一个概括整句的向量来写出全部译文。
+Bahdanau、Cho 和 Bengio（2014）让解码器可以回头看：每写一个词元之前，先拿自己当前的状态 $s$ 和每个 $h_j$ 比一比，
 把比较结果变成权重，再按权重把编码器状态混合起来读取。</p>
 <p>这个“比一比”是一个只有一层隐藏层（$A$ 个 tanh 单元）的小网络。之所以叫<strong>加性</strong>注意力，是因为两个投影
 $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注意力则是相乘）：</p>`,
   convention: `<p>本引擎以及下文 <code>numbers-gru</code> 模型采用的约定：</p>
 <ul>
 <li><strong>查询（query）</strong>是解码器状态。第 $t$ 步的查询是这一步<strong>之前</strong>的状态 $s_{t-1}$，与 Bahdanau 等人的论文一致。每一步都有新的查询。</li>
-<li><strong>键（key）</strong>和<strong>值（value）</strong>都是编码器状态 $h_1,\\dots,h_S$，每个源 token 一个：同一个 $h_j$ 先被打分，再被加权混合。</li>
+<li><strong>键（key）</strong>和<strong>值（value）</strong>都是编码器状态 $h_1,\\dots,h_S$，每个源词元一个：同一个 $h_j$ 先被打分，再被加权混合。</li>
 <li>softmax 在<strong>源位置</strong> $j$ 上进行，所以每一步的权重都非负，且总和为 1。</li>
-<li>把各步叠起来就是<strong>对齐矩阵</strong>：行是输出步（查询），列是源 token（键）。</li>
+<li>把各步叠起来就是<strong>对齐矩阵</strong>：行是输出步（查询），列是源词元（键）。</li>
 <li>$W$ 和 $U$ 按 PyTorch <code>nn.Linear</code> 的方式存储，形状为（输出, 输入）；numbers-gru 在 $W s$ 上还加了偏置（即 Bahdanau 的 $b_a$）。
 和点积注意力不同，这里不除以 $\\sqrt{d}$——tanh 已经把每个单元限制在 −1 到 1 之间；而且 $s$ 和 $h_j$ 的维度可以不同。</li>
 </ul>`,
@@ -198,14 +198,14 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
 
   hModel: '在训练好的翻译模型上：numbers-gru',
   model: `<p><code>numbers-gru</code> 是一个小型 GRU 编码器–解码器，用的正是这种注意力（编码器状态 128 维，解码器状态 128 维，注意力宽度 $A = 64$），
-训练任务是把英文数词转换成阿拉伯数字。它的源 token 是单个字符，所以下图的列是字符。请用英文单词输入 0 到 999,999 之间的一个数：
+训练任务是把英文数词转换成阿拉伯数字。它的源词元是单个字符，所以下图的列是字符。请用英文单词输入 0 到 999,999 之间的一个数：
 引擎做贪心解码，并返回每个输出步 softmax 之前的分数 $e_t$ 和之后的权重 $\\alpha_t$。</p>`,
   figModel: `上图：对齐矩阵 $\\alpha$，每个输出步一行（它的查询是该步之前的解码器状态），每个源字符一列（键）；每行之和为 1。
 下图：同样各步在 softmax 之前的分数 $e$，颜色按分数自身的范围着色。选一步（用按钮，或点击某一行）即可列出它的分数和权重。
 行越“干脆”，说明模型越清楚该看哪里：每个数字都盯着决定它的那个词。`,
   figModelLabel: 'numbers-gru：每个解码步的分数和权重',
   sourceText: '用英文单词写的数',
-  output: '输出（每个 token 一步）：',
+  output: '输出（每个词元一步）：',
   stepButton: '{t}：{tok}',
   endToken: '结束',
   alignTitle: '权重 α（行：输出步 = 查询；列：源字符 = 键）',
@@ -230,7 +230,7 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
   mistakeTitle: '以为一句话只有一组权重，或把查询和键弄反',
   mistakeBody: `<p>常见的误解有两个。第一个是把注意力当成整句话的属性（“模型关注的是 <strong>love</strong>”）。其实权重属于某一个输出<strong>步</strong>：
 查询每一步都在变，所以对齐矩阵的每一行都是同一组源词上的一个不同分布。第二个是把角色弄反：<strong>查询</strong>是解码器状态 $s$（每个输出步一个），
-<strong>键和值</strong>是编码器状态 $h_j$（每个源 token 一个）。</p>
+<strong>键和值</strong>是编码器状态 $h_j$（每个源词元一个）。</p>
 <p>用图中的数试一试：只改动一个查询，只有它自己那一行权重会变；改动一个编码器状态，每一行都会变，因为每个查询都要给这个键打分。</p>`,
   nudgeS: '把查询 s1（→ 爱）加 1',
   nudgeH: '把编码器状态 h(love) 加 1',
@@ -244,7 +244,7 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
 
   hNext: '从加性注意力到点积注意力',
   next: `<p>加性注意力要对每一对查询和键都算一遍那个小网络：共 $T \\times S$ 对，每对 $A$ 个 tanh 单元。Transformer 改用点积
-$q \\cdot k/\\sqrt{d_k}$，所有配对一次矩阵乘法就能算完；而且每个 token 都可以当查询，不再只有解码器状态。下一章就走这一步。</p>`,
+$q \\cdot k/\\sqrt{d_k}$，所有配对一次矩阵乘法就能算完；而且每个词元都可以当查询，不再只有解码器状态。下一章就走这一步。</p>`,
 };
 
 /** A line break inside a Chinese sentence would show as a space: drop the ones next to a

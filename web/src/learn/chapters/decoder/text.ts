@@ -85,7 +85,7 @@ const zh: Record<Key, string> = {
 <p>本引擎和仓库里附带的模型一样，解码器层采用 Pre-LN：先 $x \\leftarrow x + \\mathrm{SelfAttn}_\\text{causal}(\\mathrm{LN}(x))$，再 $x \\leftarrow x + \\mathrm{CrossAttn}(\\mathrm{LN}(x), m)$，最后 $x \\leftarrow x + \\mathrm{FFN}(\\mathrm{LN}(x))$，其中 $m$ 是编码器的输出。像 brown-gpt 这样只有解码器的模型没有编码器，所以它的层里也没有交叉注意力。</p>`,
 
   hCausal: '因果掩码：不许偷看后面的词',
-  causalWhy: `<p>训练时，解码器一次拿到整句目标（teacher forcing），在每个位置 $i$ 预测位置 $i+1$ 上的词。如果位置 $i$ 能注意到位置 $i+1$，它直接把答案抄过来就行，模型学到的东西在生成时毫无用处——因为生成时后面的词根本还不存在。所以在 softmax 之前要给分数加上一个<strong>因果掩码</strong> $M$：第 $i$ 行（位置 $i$ 上的查询）保留 $j \\le i$ 的键，去掉 $j > i$ 的键：</p>
+  causalWhy: `<p>训练时，解码器一次拿到整句目标（教师强制，teacher forcing），在每个位置 $i$ 预测位置 $i+1$ 上的词。如果位置 $i$ 能注意到位置 $i+1$，它直接把答案抄过来就行，模型学到的东西在生成时毫无用处——因为生成时后面的词根本还不存在。所以在 softmax 之前要给分数加上一个<strong>因果掩码</strong> $M$：第 $i$ 行（位置 $i$ 上的查询）保留 $j \\le i$ 的键，去掉 $j > i$ 的键：</p>
 $$\\mathrm{softmax}\\!\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V,\\qquad M_{ij} = \\begin{cases}0 & j \\le i\\\\ -\\infty & j > i\\end{cases}$$
 <p>因为 $e^{-\\infty} = 0$，被遮住的权重恰好为零，也就是每张解码器自注意力图右上方的那个三角。由此可以推出一个能直接验证的结论：位置 $i$ 的输出只取决于第 $0 \\ldots i$ 个词元。只改<em>最后</em>一个词，前面每一层的每一行都纹丝不动，连最后一个比特都一样。下面让 brown-gpt（在 Brown 语料上训练的小型 GPT）分别处理两个句子，两句都可以改。</p>`,
   figCausalCaption: '引擎让 brown-gpt 处理句子 A 和 B。上图：A 的自注意力，第 1 层第 1 个头（行是查询，即正在计算的位置；列是键，即它读取的位置）。右上三角全是 0，这就是掩码。下表：每个位置上 A 与 B 最终隐藏向量的最大差值，以及这两行是否逐比特相同。',

@@ -150,7 +150,7 @@ softmax 把它们变成权重 <strong>{weights}</strong>，总和为 {sum}。于
   convention: `<p>在 $QK^\\top$ 中，第 $(i, j)$ 个元素是 $q_i \\cdot k_j$：<strong>第 $i$ 行对应查询</strong>（正在收集信息的那个词），
 <strong>第 $j$ 列对应键</strong>（被查看的那个词）。softmax 沿着每一行、也就是在所有键上做归一化，
 所以 $A$ 的每一行之和都是 1，而某一列的和可以是任何数。本站所有注意力图都遵循同一约定：
-在 playground 的热力图里，行是“发出注意”的词，列是“被注意”的词。</p>
+在演练场的热力图里，行是“发出注意”的词，列是“被注意”的词。</p>
 <p>为什么要三个不同的投影？分开的 $W_Q$ 和 $W_K$ 让“我要找什么”可以不同于“我是什么”；$W_V$
 又让“我交出什么”与前两者都不同。如果两个角色共用一个矩阵，$W_K = W_Q$，每个键就等于它那个词的查询（$k_i = q_i$），
 分数 $S = QQ^\top$ 是对称的：$s_{ij} = q_i \cdot q_j = s_{ji}$。那么注意力矩阵 $A$ 也对称吗？
@@ -182,9 +182,9 @@ $e^{s_{ik}/\sqrt{d_k}}$ 之和都相同，这是例外。改一下 $X$ 里的一
   sums: '各行之和：正确的 {right}；错误的 {wrong}。',
   hModel: '真实模型里的同样几步',
   model: `<p>训练好的模型做的正是这件事，只不过 $d_{\\text{model}}$ 是 64 或 768 而不是 4，权重是学出来的而不是你填的，
-还有很多个头和很多层。playground 里的<em>查询·键逐步分解</em>视图，会对真实模型中的任意一个词展示这几步——
+还有很多个头和很多层。演练场里的<em>查询·键逐步分解</em>视图，会对真实模型中的任意一个词展示这几步——
 $q$、每个 $k$、点积、÷√d_k、掩码和 softmax。</p>`,
-  playLink: '在 playground 中打开 brown-gpt 的查询·键逐步分解',
+  playLink: '在演练场中打开 brown-gpt 的查询·键逐步分解',
 };
 
 export const TEXT = { en, 'zh-CN': zhCN } satisfies ChapterText<keyof typeof en>;
