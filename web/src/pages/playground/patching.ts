@@ -57,7 +57,9 @@ export class PatchingView {
   private readonly dlaLegend = new ColorLegend(() => tr('play.patch.legendDla'), { masked: false });
   private readonly map: Heatmap;
   private readonly accMap: Heatmap;
-  private running: AbortController | null = null;
+  /** The sweep in the engine now, by its cache key: a render that asks for the same one
+   *  waits for it (a click elsewhere must not restart a long sweep); another one stops it. */
+  private running: { key: string; stop: AbortController } | null = null;
   private cache = new Map<string, Promise<ActivationPatchingResult>>();
   private cacheOf: Model | null = null;
   private rowsOf: { layer: number; head: number | null }[] = [];
@@ -74,10 +76,11 @@ export class PatchingView {
     this.cancel.type = 'button';
     this.cancel.className = 'patch-cancel';
     this.cancel.textContent = tr('play.patch.cancel');
-    this.cancel.addEventListener('click', () => this.running?.abort());
+    this.cancel.addEventListener('click', () => this.running?.stop.abort());
     const bar = document.createElement('div');
     bar.className = 'patch-run';
     bar.append(this.progress, this.cancel);
+    this.setRunning(false);
     this.map = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => tr('play.patch.rows'), colAxis: () => tr('play.patch.cols'),
                              onSelect: (row, col) => this.select(row, col) });
     this.accMap = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => '', colAxis: () => tr('play.patch.rows') });
@@ -101,9 +104,6 @@ export class PatchingView {
   /** Shows the sweep the state asks for; resolves with what was drawn, or null when a
    *  newer call took over (`current` false). */
   async show(src: PatchingSource, s: PatchingState, current: () => boolean): Promise<PatchingShown | null> {
-    this.running?.abort();
-    this.running = null;
-    this.setRunning(false);
     this.svg = null;
     this.body.hidden = true;
     const corruptedText = s.patchText || src.text;
@@ -118,16 +118,19 @@ export class PatchingView {
       : (pass.next ?? []).find((c) => c.id !== answer)?.id ?? src.next.find((c) => c.id !== answer)?.id ?? answer;
     this.drawControls(src, s, corruptedText, choices, answer, foil);
     if (s.patchSweep === 'ablate_zero' || s.patchSweep === 'ablate_mean') {
+      this.stopOther(null);
       const mode = s.patchSweep === 'ablate_zero' ? 'zero' : 'mean';
       this.status.textContent = tr('play.patch.ablating');
       const r = await model.headAblation(src.clean, { answer, foil, mode });
       return current() ? this.drawAblation(src, s, r, mode, answer, foil, choices) : null;
     }
     if (s.patchSweep === 'dla') {
+      this.stopOther(null);
       const d = await model.logitAttribution(src.clean, { answer, foil });
       return current() ? this.drawAttribution(src, d, answer, foil, choices) : null;
     }
     if (enc.ids.length !== src.clean.length) {
+      this.stopOther(null);
       this.status.textContent = tr('play.patch.lengths', { clean: src.clean.length, corrupted: enc.ids.length });
       return { note: 'lengths differ', panels: {} };
     }
@@ -135,39 +138,55 @@ export class PatchingView {
     if (this.cacheOf !== model) this.cache.clear();
     this.cacheOf = model;
     const key = JSON.stringify([Array.from(src.clean), Array.from(corrupted), answer, foil, sweep]);
+    this.stopOther(key);
     let job = this.cache.get(key);
     if (!job) {
       const stop = new AbortController();
-      this.running = stop;
+      this.running = { key, stop };
       this.setRunning(true);
       this.status.textContent = tr('play.patch.running', { done: 0, total: '…' });
       job = model.activationPatching(src.clean, corrupted, {
         answer, foil, sweeps: [sweep], signal: stop.signal,
         onProgress: (p) => {
+          if (this.running?.key !== key) return;
           this.progress.max = p.total;
           this.progress.value = p.done;
-          if (current()) this.status.textContent = tr('play.patch.running', { done: p.done, total: p.total });
+          this.status.textContent = tr('play.patch.running', { done: p.done, total: p.total });
         },
       });
       this.cache.set(key, job);
-      job.catch(() => this.cache.delete(key));
+      const done = () => {
+        if (this.running?.key !== key) return;
+        this.running = null;
+        this.setRunning(false);
+      };
+      job.then(done, () => {
+        this.cache.delete(key);
+        done();
+      });
+    } else if (this.running?.key === key) {
+      this.setRunning(true);  // still running: its progress goes on showing
     }
     let r: ActivationPatchingResult;
     try {
       r = await job;
     } catch (e) {
       if (!current()) return null;
-      this.setRunning(false);
       const cancelled = e instanceof Error && e.name === 'AbortError';
       this.status.textContent = cancelled ? tr('play.patch.cancelled')
         : tr('play.patch.refused', { message: e instanceof Error ? e.message : String(e) });
       return { note: cancelled ? 'cancelled' : 'error', panels: {} };
-    } finally {
-      if (this.running && current()) this.setRunning(false);
     }
     if (!current()) return null;
-    this.running = null;
     return this.draw(src, s, r, sweep, answer, foil, choices);
+  }
+
+  /** Stops the sweep in the engine unless it is the one with this key. */
+  private stopOther(key: string | null): void {
+    if (!this.running || this.running.key === key) return;
+    this.running.stop.abort();
+    this.running = null;
+    this.setRunning(false);
   }
 
   private setRunning(on: boolean): void {
