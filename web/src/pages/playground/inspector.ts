@@ -20,6 +20,7 @@ import { DrillDown, drillPanels } from './drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
 import { HeadFindersView, type HeadFindersOptions } from './head_finders';
 import { PatchingView, type PatchingSource } from './patching';
+import { QkPcaView } from './qk_pca';
 import type { HeadFindersResult } from 'transformer-playground';
 import type { Engine } from 'transformer-playground';
 import type { PlayState, View } from './state';
@@ -62,7 +63,10 @@ function mount(host: HTMLElement, ...nodes: Node[]): void {
 
 /** Views that read self-attention maps (a grid of them, their statistics, their chain,
  * one row's q·k); a model with cross-attention only gets a note instead. */
-const NEEDS_SELF_ATTENTION: View[] = ['model', 'stats', 'heads', 'rollout', 'qk'];
+const NEEDS_SELF_ATTENTION: View[] = ['model', 'stats', 'heads', 'rollout', 'qk', 'pca'];
+
+/** The Q/K view replays at most this many query rows (one engine call each). */
+const PCA_QUERIES = 64;
 
 function note(host: HTMLElement, text: string): void {
   const p = document.createElement('p');
@@ -116,6 +120,7 @@ export class Inspector {
    *  the message that says why this model has none. */
   patching: PatchingSource | MessageKey | null = null;
   private readonly patchView = new PatchingView((p) => this.events.change(p));
+  private readonly pcaView = new QkPcaView();
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
               decorate(grid: HTMLElement, f: AttentionFamily, s: PlayState): void } | null = null;
@@ -285,6 +290,41 @@ export class Inspector {
         shown.head = head;
         shown.note = `query ${query}`;
         this.svgOf = () => this.drill.svg();
+        break;
+      }
+      case 'pca': {
+        // One head's queries and keys, each row replayed by the engine (the drill-down's
+        // q and k), projected to 2-D in the page (qk_pca.ts); at most PCA_QUERIES queries.
+        const layer = Math.min(s.layer, f.layers.length - 1), head = Math.min(s.head, f.heads - 1);
+        if (!this.steps) {
+          note(this.host, tr('play.insp.drillNeeds'));
+          break;
+        }
+        note(this.host, tr('play.pca.computing'));
+        const n = Math.min(Tq, PCA_QUERIES);
+        const rows: AttentionStepsResult[] = [];
+        try {
+          for (let i = 0; i < n; i++) rows.push(await this.steps({ set: f.set, layer, head, query: i }));
+        } catch (e) {
+          if (gen !== this.generation) return;
+          note(this.host, tr('play.insp.drillRefused', { message: e instanceof Error ? e.message : String(e) }));
+          shown.note = 'error';
+          break;
+        }
+        if (gen !== this.generation) return;
+        const query = s.token !== null && s.token < n ? s.token : n - 1;
+        const [Tkeys, D] = rows[0]!.k.dims as [number, number];
+        const keys = Array.from({ length: Tkeys }, (_, j) => rows[0]!.k.data.subarray(j * D, (j + 1) * D));
+        const p = this.pcaView.update({ queries: f.rowTokens.slice(0, n), keys: f.colTokens.slice(0, Tkeys), q: rows.map((r) => r.q.data), k: keys,
+                                        row: rows[query]!.probs.data, selected: query,
+                                        title: tr('play.pca.title', { layer: layer + 1, head: head + 1 }) });
+        mount(this.host, this.pcaView.element);
+        shown.panels['pca.coords'] = { dims: [n + Tkeys, 2], data: Float32Array.from(p.coords) };
+        shown.panels['pca.explained'] = { dims: [2], data: Float32Array.from(p.explained) };
+        shown.layer = layer;
+        shown.head = head;
+        shown.note = `queries ${n} keys ${Tkeys} query ${query}`;
+        this.svgOf = () => this.pcaView.svg;
         break;
       }
       case 'cross': {
@@ -477,6 +517,7 @@ export class Inspector {
   private noSelfAttention(view: View): void {
     const what: Partial<Record<View, MessageKey>> = {
       model: 'play.insp.whatModel', stats: 'play.insp.whatStats', heads: 'play.hf.what', rollout: 'play.insp.whatRollout', qk: 'play.insp.whatQk',
+      pca: 'play.insp.whatQk',
     };
     const p = document.createElement('p');
     p.className = 'view-note';

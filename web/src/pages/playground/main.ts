@@ -687,7 +687,7 @@ async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<vo
 const VIEW_LABELS: Record<View, MessageKey> = {
   model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
   stats: 'play.view.stats', heads: 'play.view.heads', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
-  patch: 'play.view.patch',
+  patch: 'play.view.patch', pca: 'play.view.pca',
 };
 const tabButtons = VIEWS.map((v) => {
   const b = document.createElement('button');

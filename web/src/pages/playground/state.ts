@@ -5,7 +5,7 @@ import { canonicalAblation } from './ablation_text';
 import { SETS, type AttnSet } from './families';
 import { PATCH_SWEEPS, type PatchSweep } from 'transformer-playground';
 
-export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens', 'patch'] as const;
+export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens', 'patch', 'pca'] as const;
 export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from './families';
 
