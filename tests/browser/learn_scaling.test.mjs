@@ -214,6 +214,30 @@ test('chapter 5: the figures equal the engine and the theory; every input recomp
   assert.deepEqual(site.problems, []);
 });
 
+test('chapter 5: the noise band is the spread of 20 repeats of the experiment with other seeds, from the engine', { timeout: 120_000 }, async () => {
+  await page.goto(`${base}/learn/scaling.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.noise, null, { timeout: 90_000 });
+  const s = await state();
+  const { nKeys, samples, seed } = s.inputs;
+  assert.deepEqual(s.noise.seeds, Array.from({ length: 20 }, (_, i) => seed + 1 + i));
+  const runs = s.noise.seeds.map((x) => engineStats(s.noise.dks, nKeys, samples, x));
+  s.noise.dks.forEach((d, i) => {
+    for (const [c, key] of [[0, 'none'], [1, 'sqrt']]) {
+      const v = runs.map((w) => w[(i * 3 + c) * 4 + 1]).sort((a, b) => a - b);
+      assert.deepEqual(s.noise[key][i], [v[1], v[18]], `${key} band at d_k ${d}`);
+      // The main run's variance is one more draw of the same experiment: inside or near the band.
+      const main = s.stats.raw[(i * 3 + c) * 4 + 1];
+      const width = v[18] - v[1];
+      assert.ok(main > v[1] - width && main < v[18] + width, `${key} at d_k ${d}: ${main} vs band ${v[1]}..${v[18]}`);
+    }
+  });
+  assert.equal(await page.locator('.line-chart .chart-band').count(), 2, 'two bands on the variance chart');
+  const at = s.noise.dks.indexOf(s.inputs.dK);
+  assert.match(await page.locator('#scaling-noise').innerText(), new RegExp(`^Sampling noise at your d_k = ${s.inputs.dK}: 20 repeats`));
+  assert.ok(at >= 0);
+  assert.match(await page.locator('figcaption', { hasText: 'sampling noise' }).first().innerText(), /20 other seeds/);
+});
+
 test('chapter 5: the exercise reveals the engine\'s answer', { timeout: 60_000 }, async () => {
   const ex = page.locator('.exercise');
   await ex.getByRole('radio').first().check();

@@ -18,6 +18,9 @@ export interface Series {
   /** Mark (and make focusable) every point; default true. A long series (a loss over
    *  hundreds of steps) draws only its line: its numbers are in the page's table. */
   markers?: boolean;
+  /** A shaded interval around the line: [x, low, high] per point (e.g. where repeats of
+   *  the same experiment with other seeds fall), in the series' colour. */
+  band?: [number, number, number][];
 }
 
 export interface LineChartOptions {
@@ -73,7 +76,8 @@ export class LineChart {
   }
 
   private extent(axis: 0 | 1, log: boolean | undefined, zero: boolean): [number, number] {
-    const vs = this.series.flatMap((s) => s.points.map((p) => p[axis])).filter((v) => Number.isFinite(v) && (!log || v > 0));
+    const vs = this.series.flatMap((s) => [...s.points.map((p) => p[axis]), ...(s.band ?? []).flatMap((b) => (axis === 0 ? [b[0]] : [b[1], b[2]]))])
+      .filter((v) => Number.isFinite(v) && (!log || v > 0));
     if (vs.length === 0) return log ? [1, 10] : [0, 1];
     let lo = Math.min(...vs), hi = Math.max(...vs);
     if (zero && !log) lo = Math.min(0, lo);
@@ -110,6 +114,12 @@ export class LineChart {
       const pts = s.points.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (!this.o.xLog || a > 0) && (!this.o.yLog || b > 0));
       if (pts.length === 0) return;
       const d = pts.map(([a, b], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(b).toFixed(1)}`).join('');
+      const band = (s.band ?? []).filter(([a, lo, hi]) => [a, lo, hi].every(Number.isFinite) && (!this.o.xLog || a > 0) && (!this.o.yLog || lo > 0));
+      if (band.length > 1) {
+        const upper = band.map(([a, , hi], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(hi).toFixed(1)}`).join('');
+        const lower = band.slice().reverse().map(([a, lo]) => `L${x(a).toFixed(1)},${y(lo).toFixed(1)}`).join('');
+        svg.append(svgEl('path', { d: `${upper}${lower}Z`, fill: colour, 'fill-opacity': 0.18, stroke: 'none', class: 'chart-band' }));
+      }
       const dash = s.dashed ? DASHES[1]! : DASHES[k % DASHES.length]!;
       svg.append(svgEl('path', { d, fill: 'none', stroke: colour, 'stroke-width': 2, 'stroke-dasharray': dash }));
       if (s.markers !== false) for (const [a, b] of pts) {

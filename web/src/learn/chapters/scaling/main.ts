@@ -50,7 +50,31 @@ let rowFor: Inputs | null = null;
 let tookMs = 0;
 
 function publish(): void {
-  ch.debug.state = { inputs: { ...inputs }, dks: dkList(), stats, row, rowFor, tookMs };
+  ch.debug.state = { inputs: { ...inputs }, dks: dkList(), stats, row, rowFor, tookMs, noise };
+}
+
+// Sampling noise: the same experiment repeated with NOISE_REPEATS other seeds (seed + 1 …);
+// the band spans the second-lowest to the second-highest variance at each d_k, where 18 of
+// 20 repeats fall. Every value is the engine's.
+const NOISE_REPEATS = 20;
+interface Noise { seeds: number[]; dks: number[]; none: [number, number][]; sqrt: [number, number][] }
+let noise: Noise | null = null;
+
+async function measureNoise(asked: Inputs, dks: number[], gen: number): Promise<void> {
+  const engine = await ch.engine();
+  const seeds = Array.from({ length: NOISE_REPEATS }, (_, i) => (asked.seed + 1 + i) >>> 0);
+  const runs: ScalingStatsResult[] = [];
+  for (const seed of seeds) {
+    runs.push(await engine.learn('scalingStats', { dks, nKeys: asked.nKeys, samples: asked.samples, seed }));
+    if (gen !== generation) return;
+  }
+  const spread = (pick: (r: ScalingStatsResult, i: number) => number) => dks.map((_, i) => {
+    const v = runs.map((r) => pick(r, i)).sort((a, b) => a - b);
+    return [v[1]!, v[v.length - 2]!] as [number, number];
+  });
+  noise = { seeds, dks, none: spread((r, i) => r.stats[i]!.none.variance), sqrt: spread((r, i) => r.stats[i]!.sqrt.variance) };
+  drawStats();
+  publish();
 }
 
 function dkList(): number[] {
@@ -206,7 +230,10 @@ for (const c of [varChart, maxChart, jacChart]) {
 }
 const statsNote = el('p', 'help');
 statsNote.setAttribute('aria-live', 'polite');
-figStats.view.append(chartRow, statsNote);
+// The band at the reader's d_k in words (on log axes a 2 % band is a hairline).
+const noiseLine = el('p', 'help');
+noiseLine.id = 'scaling-noise';
+figStats.view.append(chartRow, noiseLine, statsNote);
 
 function statOf(r: ScalingStatsResult, dK: number): Record<'none' | 'sqrt' | 'dk', ScalingStat> | null {
   const i = r.dks.indexOf(dK);
@@ -225,16 +252,27 @@ function renderStatsTable(host: HTMLElement): void {
     rows, stats.dks.indexOf(inputs.dK)));
 }
 
-function series(r: ScalingStatsResult, pick: (s: ScalingStat) => number, scalings: ('none' | 'sqrt' | 'dk')[]): Series[] {
+function series(r: ScalingStatsResult, pick: (s: ScalingStat) => number, scalings: ('none' | 'sqrt' | 'dk')[],
+                bands: Partial<Record<'none' | 'sqrt', [number, number][]>> = {}): Series[] {
   const name = { none: () => t('seriesNone'), sqrt: () => t('seriesSqrt'), dk: () => t('seriesDk') };
-  return scalings.map((sc) => ({ name: name[sc], points: r.dks.map((d, i) => [d, pick(r.stats[i]![sc])] as [number, number]) }));
+  return scalings.map((sc) => {
+    const b = sc === 'dk' ? undefined : bands[sc];
+    return { name: name[sc], points: r.dks.map((d, i) => [d, pick(r.stats[i]![sc])] as [number, number]),
+             ...(b ? { band: r.dks.map((d, i) => [d, b[i]![0], b[i]![1]] as [number, number, number]) } : {}) };
+  });
 }
 
 function drawStats(): void {
   if (!stats) return;
   const r = stats;
   const theory: Series = { name: () => t('seriesTheory'), dashed: true, points: r.dks.map((d) => [d, d] as [number, number]) };
-  varChart.update([...series(r, (s) => s.variance, ['none', 'sqrt']), theory], inputs.dK);
+  const bands = noise && noise.dks.join() === r.dks.join() ? { none: noise.none, sqrt: noise.sqrt } : {};
+  varChart.update([...series(r, (s) => s.variance, ['none', 'sqrt'], bands), theory], inputs.dK);
+  const at = noise ? noise.dks.indexOf(inputs.dK) : -1;
+  noiseLine.textContent = noise && at >= 0 && 'none' in bands
+    ? t('noiseLine', { dk: inputs.dK, n: noise.seeds.length, lo: fmtVar(noise.none[at]![0]), hi: fmtVar(noise.none[at]![1]),
+                       slo: fmtVar(noise.sqrt[at]![0]), shi: fmtVar(noise.sqrt[at]![1]), main: fmtVar(r.stats[r.dks.indexOf(inputs.dK)]!.none.variance) })
+    : '';
   maxChart.update(series(r, (s) => s.maxProb, ['none', 'sqrt']), inputs.dK);
   jacChart.update(series(r, (s) => s.jacobian, ['none', 'sqrt']), inputs.dK);
   statsFormula.update();
@@ -357,11 +395,13 @@ async function recompute(what: 'all' | 'row'): Promise<void> {
     row = r;
     rowFor = asked;
     ch.setStatus(null);
+    if (what === 'all') noise = null;
     drawStats();
     drawRow();
     drawDemo();
     ch.debug.renders++;
     publish();
+    if (what === 'all' && s) void measureNoise(asked, s.dks, gen).catch((e: unknown) => ch.showError(e));
   } catch (e) {
     if (gen === generation) {
       statsNote.textContent = '';

@@ -40,10 +40,13 @@ reports their variance with and without the division by $\sqrt{d_k}$. It also ru
 and reports the largest weight (near $1/n={uniform}$ when the weight is spread evenly, near 1 when one key
 takes it all) and the size of the softmax's gradient, explained further down. Change your $d_k$, the number of
 keys or the seed: the engine recomputes everything.</p>`,
+  noiseLine: 'Sampling noise at your d_k = {dk}: {n} repeats with other seeds give Var(q·k) between {lo} and {hi} in 18 of them (this run: {main}), and Var(q·k/√d_k) between {slo} and {shi}.',
   figStats: r`The engine's averages over all samples, plotted against $d_k$ (logarithmic axes). First chart: the
 variance of the scores; without scaling it follows $d_k$ (the dashed theory line), divided by $\sqrt{d_k}$ it stays
 at 1. Second: the average largest weight in a row. Third: the average size $\|J\|_F$ of the softmax's Jacobian.
-The dotted vertical line marks your $d_k$.`,
+The dotted vertical line marks your $d_k$. The shaded bands on the first chart are sampling noise: the same
+experiment repeated with 20 other seeds, the band spanning where 18 of the 20 variances fall. A difference between
+the line and the theory that stays inside its band is noise, not a property of the scaling.`,
   figStatsLabel: 'Variance, largest weight and gradient size against d_k',
   dk: 'Your d_k',
   dkSlider: 'Your d_k on a logarithmic slider',
@@ -167,9 +170,11 @@ $$\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=d_k,
 用它的矩阵乘法内核算出分数 $s_j=q\cdot k_j$，并报告缩放前后分数的方差。它还会对每一行做 softmax，
 报告最大的那个权重（权重平均分配时接近 $1/n={uniform}$，被一个键独占时接近 1），以及 softmax 梯度的大小（后文解释）。
 改一改你的 $d_k$、键的个数或种子，引擎会把所有数字重新算一遍。</p>`,
+  noiseLine: '你的 d_k = {dk} 处的抽样噪声：用其他种子重复 {n} 次，其中 18 次的 Var(q·k) 落在 {lo} 到 {hi} 之间（这一次：{main}），Var(q·k/√d_k) 落在 {slo} 到 {shi} 之间。',
   figStats: r`引擎在全部样本上求得的平均值，横轴为 $d_k$（对数坐标）。第一张图：分数的方差——不缩放时随 $d_k$ 增长（虚线为理论值），
 除以 $\sqrt{d_k}$ 后始终约等于 1。第二张图：一行中最大权重的平均值。第三张图：softmax 雅可比矩阵大小 $\|J\|_F$ 的平均值。
-竖直点线标出你选的 $d_k$。`,
+竖直点线标出你选的 $d_k$。第一张图里的阴影带是抽样噪声：用另外 20 个种子把同一个实验重做一遍，阴影带覆盖其中 18 个方差所在的范围。
+如果曲线和理论值的差别落在阴影带之内，那就是噪声，而不是缩放本身的性质。`,
   figStatsLabel: '方差、最大权重和梯度大小随 d_k 的变化',
   dk: '你的 d_k',
   dkSlider: '你的 d_k（对数刻度滑块）',
