@@ -86,6 +86,27 @@ test('chapter 7, figure 1: two orders, permuted copies of the same rows (engine\
   await rendersAbove(n);
   const o2 = await check();
   assert.deepEqual(o2.tokens, ['one', 'two', 'three', 'four']);
+  // With the causal mask: the engine's causal outputs; a row stays only where its word
+  // sees the same words before it in both orders; the largest difference is not rounding.
+  await page.locator('#pos-causal').check();
+  await page.waitForFunction(() => window.tfpLearn.state.order?.causal === true, null, { timeout: 30_000 });
+  const o3 = await part('order');
+  const a = api.attention({ tokens: o3.tokens, dModel: 8, heads: 2, seed: 1, causal: true });
+  const b = api.attention({ tokens: o3.shuffled, dModel: 8, heads: 2, seed: 1, causal: true });
+  sameArray(o3.a.data, Array.from(a.out.data), 'causal output A');
+  sameArray(o3.b.data, Array.from(b.out.data), 'causal output B');
+  let worst = 0;
+  o3.perm.forEach((pi, i) => {
+    const d = Math.max(...Array.from({ length: 8 }, (_, c) => Math.abs(b.out.data[i * 8 + c] - a.out.data[pi * 8 + c])));
+    worst = Math.max(worst, d);
+    const sameBefore = i === pi && o3.perm.slice(0, i + 1).every((x) => x <= i);
+    if (sameBefore) assert.ok(d <= 1e-5, `row ${i} sees the same words: unchanged`);
+  });
+  assert.ok(worst > 1e-3, `the causal mask breaks the permutation: ${worst}`);
+  assert.ok(Math.abs(o3.maxDiff - worst) <= 1e-6 * Math.max(1, worst));
+  assert.match(await page.locator('.pos-order .prose:not([hidden])').first().innerText(), /with the causal mask/);
+  await page.locator('#pos-causal').uncheck();
+  await page.waitForFunction(() => window.tfpLearn.state.order?.causal === false, null, { timeout: 30_000 });
   assert.deepEqual(site.problems, []);
 });
 
