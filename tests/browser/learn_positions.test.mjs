@@ -110,6 +110,35 @@ test('chapter 7, figure 1: two orders, permuted copies of the same rows (engine\
   assert.deepEqual(site.problems, []);
 });
 
+/** Hugging Face's T5 _relative_position_bucket, written here from its source (float32 steps). */
+function t5Bucket(d, bidirectional, N, D) {
+  let ret = 0, n = N, a;
+  if (bidirectional) { n = N / 2; if (d > 0) ret += n; a = Math.abs(d); } else a = Math.max(-d, 0);
+  const e = n / 2;
+  if (a < e) return ret + a;
+  const f = Math.fround, scaled = f(f(f(Math.log(f(a / e))) / f(Math.log(D / e))) * (n - e));
+  return ret + Math.min(e + Math.trunc(scaled), n - 1);
+}
+
+test('chapter 7: T5\'s bucket rule, spelled out; the engine\'s buckets at T5\'s sizes equal Hugging Face\'s rule', { timeout: 60_000 }, async () => {
+  await page.goto(`${base}/learn/positions.html?lang=en`);
+  await page.waitForFunction(() => window.tfpLearn?.state?.t5Buckets, null, { timeout: 60_000 });
+  const t = await part('t5Buckets');
+  t.offsets.forEach((d, i) => {
+    assert.equal(t.bi[i], t5Bucket(d, true, 32, 128), `bidirectional, offset ${d}`);
+    assert.equal(t.causal[i], t5Bucket(d, false, 32, 128), `causal, offset ${d}`);
+  });
+  // Landmarks of the rule: exact below 8 in each half, log-spaced after; future keys share bucket 0 (causal).
+  assert.deepEqual([t.bi[t.offsets.indexOf(7)], t.bi[t.offsets.indexOf(-7)], t.bi[t.offsets.indexOf(8)], t.bi[t.offsets.indexOf(63)]],
+                   [16 + 7, 7, 16 + 8, 16 + t5Bucket(63, true, 32, 128) - 16]);
+  assert.equal(t.causal[t.offsets.indexOf(63)], 0);
+  assert.equal(t.causal[t.offsets.indexOf(-63)], t5Bucket(-63, false, 32, 128));
+  assert.ok(t.bi[t.offsets.indexOf(63)] < 31, 'below the max distance: not yet the last bucket');
+  assert.match(await page.locator('.chapter-section', { hasText: "T5's bucket rule" }).innerText(), /_relative_position_bucket/);
+  assert.match(await page.locator('table', { hasText: 'Offset j − i' }).innerText(), /max distance 128/);
+  assert.deepEqual(site.problems, []);
+});
+
 test('chapter 7, sinusoidal: tables, dot products and the rotation are the engine\'s (and the closed form)', { timeout: 60_000 }, async () => {
   const check = async () => {
     const s = await part('sin');

@@ -105,6 +105,9 @@ $$s_{ij} = \\frac{q_i\\cdot k_j}{\\sqrt{d_k}} + b\\big[\\operatorname{bucket}(j 
   axisQuery: 'query i',
   axisKey: 'key j',
   relLine: '{nb} buckets. The bias of each bucket: {table}.',
+  relT5Rule: `<p><strong>T5's bucket rule</strong>, exactly (Hugging Face's <code>_relative_position_bucket</code>, which the engine follows, in float32 as it does). Let $d = j - i$ be the key's offset from the query and $N$ the number of buckets. <em>Bidirectional</em> (the encoder): half the buckets are for keys after the query, so the bucket starts at $N/2$ when $d > 0$ and at 0 otherwise, and $a = |d|$ is placed among $n = N/2$ buckets. <em>Causal</em> (the decoder): $a = \\max(-d, 0)$ among $n = N$ buckets — every key after the query shares bucket 0, which the mask hides anyway. With $e = n/2$ exact buckets: $a < e$ gets bucket $a$ itself; a larger $a$ gets $\\min\\!\\big(n - 1,\\; e + \\lfloor \\ln(a/e) / \\ln(D/e) \\cdot (n - e) \\rfloor\\big)$, where $D$ is the max distance: the buckets from $e$ to $n - 1$ cover offsets from $e$ to $D$ on a log scale, and every offset beyond $D$ shares the last one. The table gives the engine's buckets at T5's own sizes for offsets up to ±63 (its figure stops at 64 positions); from 64 on the log scale goes on: offset 91 (the first with $8 + \\lfloor 8 \\ln(a/8)/\\ln 16 \\rfloor = 15$) reaches the last bucket of its half, and every offset after it stays there.</p>`,
+  relT5Caption: "T5's buckets at its own sizes ({nb} buckets, max distance {max}), from the engine: the bucket of offset j − i",
+  relT5Offset: 'Offset j − i',
   relTableBuckets: 'Bucket of each query (row) and key (column)',
   relTableBias: 'Bias added to each score (rows: queries, columns: keys)',
 
@@ -257,6 +260,9 @@ $$s_{ij} = \\frac{q_i\\cdot k_j}{\\sqrt{d_k}} + b\\big[\\operatorname{bucket}(j 
   axisQuery: '查询 i',
   axisKey: '键 j',
   relLine: '共 {nb} 个桶。各桶的偏置：{table}。',
+  relT5Rule: `<p><strong>T5 的分桶规则</strong>，一字不差（Hugging Face 的 <code>_relative_position_bucket</code>，引擎照它实现，也和它一样用 float32 计算）。设 $d = j - i$ 为键相对查询的偏移，$N$ 为桶数。<em>双向</em>（编码器）：一半的桶留给查询之后的键，所以 $d > 0$ 时桶号从 $N/2$ 起算，否则从 0 起算，$a = |d|$ 放进 $n = N/2$ 个桶里。<em>因果</em>（解码器）：$a = \\max(-d, 0)$ 放进 $n = N$ 个桶里——查询之后的键都共用 0 号桶，反正掩码会把它们遮住。设 $e = n/2$ 为精确桶的个数：$a < e$ 就用桶 $a$ 本身；更大的 $a$ 用 $\\min\\!\\big(n - 1,\\; e + \\lfloor \\ln(a/e) / \\ln(D/e) \\cdot (n - e) \\rfloor\\big)$，其中 $D$ 是最大距离：从 $e$ 到 $n - 1$ 的桶按对数刻度覆盖从 $e$ 到 $D$ 的偏移，超过 $D$ 的偏移都共用最后一个桶。下表给出引擎在 T5 自己的尺寸下、偏移在 ±63 以内时算出的桶号（这张图最多画 64 个位置）；从 64 起对数刻度继续：偏移 91（第一个使 $8 + \\lfloor 8 \\ln(a/8)/\\ln 16 \\rfloor = 15$ 的偏移）到达它那一半的最后一个桶，之后的偏移都留在那里。</p>`,
+  relT5Caption: 'T5 自己的尺寸下的桶（{nb} 个桶，最大距离 {max}），由引擎计算：偏移 j − i 所在的桶',
+  relT5Offset: '偏移 j − i',
   relTableBuckets: '每个查询（行）与键（列）所在的桶',
   relTableBias: '加到每个分数上的偏置（行：查询，列：键）',
 
