@@ -94,6 +94,7 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
 
   // Raw log-probabilities of the answer.
   await page.locator('.patch-metric').selectOption('logprob');
+  await patchShown(/^head_pos logprob norm /);  // the controls are redrawn: act on the new ones
   await page.locator('.patch-raw').check();
   s = await patchShown(/^head_pos logprob raw /);
   const raw = want['head_pos.logprob'].data, laidRaw = [];
@@ -145,6 +146,7 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
 
   // Another length: refused with both lengths, nothing drawn.
   await page.locator('.patch-sweep').selectOption('resid');
+  await patchShown(/^resid logprob change |^resid logprob norm /);
   await page.locator('.patch-corrupted').fill(`${corruptedText} and more words here`);
   await page.locator('.patch-corrupted').dispatchEvent('change');
   s = await patchShown(/^lengths differ$/);

@@ -15,6 +15,7 @@ import type { ActivationPatchingResult, HeadAblationResult, LogitAttributionResu
 import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import type { MatrixPanel } from '../../widgets/matrix_svg';
+import { focusedIn } from '../../widgets/dom';
 import { exportCsv } from './export';
 import { PATCH_VIEW_KINDS, type PatchViewKind, type PlayState } from './state';
 
@@ -49,6 +50,10 @@ export interface PatchingShown {
 export class PatchingView {
   readonly element = document.createElement('div');
   private readonly controls = document.createElement('div');
+  /** The corrupted prompt's field lives as long as the view: a redraw while the reader
+   *  types (a sweep finishing) must not replace it or reset what is typed. */
+  private readonly corruptedField = document.createElement('input');
+  private cleanText = '';
   private readonly status = document.createElement('p');
   private readonly progress = document.createElement('progress');
   private readonly cancel = document.createElement('button');
@@ -67,6 +72,10 @@ export class PatchingView {
 
   constructor(private readonly change: (p: Partial<PlayState>) => void) {
     this.element.className = 'patching';
+    const field = this.corruptedField;
+    field.className = 'patch-corrupted';
+    field.spellcheck = false;
+    field.addEventListener('change', () => this.change({ patchText: field.value === this.cleanText ? '' : field.value }));
     const help = document.createElement('p');
     help.className = 'help';
     help.textContent = tr('play.patch.help');
@@ -340,11 +349,9 @@ export class PatchingView {
       l.append(tr(labelKey), ' ', input);
       return l;
     };
-    const text = document.createElement('input');
-    text.className = 'patch-corrupted';
-    text.value = corruptedText;
-    text.spellcheck = false;
-    text.addEventListener('change', () => this.change({ patchText: text.value === src.text ? '' : text.value }));
+    const text = this.corruptedField;
+    this.cleanText = src.text;
+    if (focusedIn(text) !== text) text.value = corruptedText;
     const select = (cls: string, options: [string, string][], value: string, on: (v: string) => void) => {
       const el = document.createElement('select');
       el.className = cls;
