@@ -153,10 +153,14 @@ void check_model(const model::LoadedModel& lm) {
   }
 }
 
+// tfp_model_activation_patching with the given fields (the others at their defaults);
+// *status its status, the list (NULL on failure) returned.
 tfp_tensors* patch_api(tfp_model* m, const std::vector<int32_t>& clean, const std::vector<int32_t>& corrupted,
-                       int answer, int foil, unsigned kinds, int* status) {
+                       int answer, int foil, unsigned kinds, int* status, int layer = -1) {
   tfp_patching_params p;
   tfp_patching_params_init(&p);
+  CHECK(p.layer == -1);
+  p.layer = layer;
   p.clean = clean.data();
   p.corrupted = corrupted.data();
   p.n = static_cast<int32_t>(clean.size());
@@ -288,16 +292,9 @@ TEST_CASE("activation patching: the C API gives the engine's tables and refuses 
 
   auto refused = [&](const std::vector<int32_t>& a, const std::vector<int32_t>& b, int answer, int foil,
                      unsigned kinds, const std::string& says) {
-    tfp_patching_params p;
-    tfp_patching_params_init(&p);
-    p.clean = a.data();
-    p.corrupted = b.data();
-    p.n = static_cast<int32_t>(a.size());
-    p.answer = answer;
-    p.foil = foil;
-    p.kinds = kinds;
-    tfp_tensors* o = nullptr;
-    CHECK(tfp_model_activation_patching(m, &p, &o) == TFP_ERR_INVALID_ARGUMENT);
+    int status = -1;
+    const tfp_tensors* o = patch_api(m, a, b, answer, foil, kinds, &status);
+    CHECK(status == TFP_ERR_INVALID_ARGUMENT);
     CHECK(o == nullptr);
     const std::string msg = tfp_last_error();
     CAPTURE(msg);
@@ -309,20 +306,13 @@ TEST_CASE("activation patching: the C API gives the engine's tables and refuses 
   refused(clean, corrupted, 32, 33, 0, "kinds 0");
   refused(clean, corrupted, 32, 33, 32, "kinds 32");
   {
-    tfp_patching_params p;
-    tfp_patching_params_init(&p);
-    CHECK(p.layer == -1);
-    p.clean = clean.data();
-    p.corrupted = corrupted.data();
-    p.n = 5;
-    p.answer = 32;
-    p.foil = 33;
-    p.layer = 2;  // gpt2_tiny has 2 layers: 2 is resid after the last block, only with kinds 1
-    tfp_tensors* o = nullptr;
-    CHECK(tfp_model_activation_patching(m, &p, &o) == TFP_ERR_INVALID_ARGUMENT);
+    // gpt2_tiny has 2 layers: layer 2 is resid after the last block, only with kinds 1.
+    int status = -1;
+    CHECK(patch_api(m, clean, corrupted, 32, 33, 31, &status, 2) == nullptr);
+    CHECK(status == TFP_ERR_INVALID_ARGUMENT);
     CHECK(std::string(tfp_last_error()).find("layer 2 is not -1") != std::string::npos);
-    p.kinds = 1;
-    REQUIRE(tfp_model_activation_patching(m, &p, &o) == TFP_OK);
+    tfp_tensors* o = patch_api(m, clean, corrupted, 32, 33, 1, &status, 2);
+    REQUIRE(status == TFP_OK);
     const int i = tfp_tensors_find(o, "resid.logit_diff");
     REQUIRE(i >= 0);
     CHECK(tfp_tensors_dims(o, i)[0] == 1);
@@ -350,15 +340,9 @@ TEST_CASE("activation patching: the C API gives the engine's tables and refuses 
   // Encoder-only (BERT): refused by name.
   tfp_model* bert = testing::open_through_api(testing::checkpoint_dir("bert_tiny"), "bert_tiny");
   {
-    tfp_patching_params p;
-    tfp_patching_params_init(&p);
-    p.clean = clean.data();
-    p.corrupted = corrupted.data();
-    p.n = 5;
-    p.answer = 3;
-    p.foil = 4;
-    tfp_tensors* o = nullptr;
-    CHECK(tfp_model_activation_patching(bert, &p, &o) == TFP_ERR_INVALID_ARGUMENT);
+    int status = -1;
+    CHECK(patch_api(bert, clean, corrupted, 3, 4, 31, &status) == nullptr);
+    CHECK(status == TFP_ERR_INVALID_ARGUMENT);
     const std::string msg = tfp_last_error();
     CAPTURE(msg);
     CHECK(msg.find("'bert_tiny': applies to decoder-only models") != std::string::npos);

@@ -78,17 +78,22 @@ test('chapter 3: the example equals the hand derivation to 4 decimals', { timeou
   await site.shot('learn/self_attention_en_1280', { fullPage: true });
 });
 
+/** The page's editable inputs X, W_Q, W_K, W_V as the reader sees them (the cells' values). */
+async function inputs() {
+  const read = (p) => page.evaluate((prefix) => {
+    const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(prefix));
+    return [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('input')].map((i) => Number(i.value)));
+  }, p);
+  return { X: await read('X'), WQ: await read('W_Q'), WK: await read('W_K'), WV: await read('W_V') };
+}
+
 test('chapter 3: editing an input recomputes every step; the numbers equal an independent computation', { timeout: 60_000 }, async () => {
   const before = await renders();
   const cell = page.getByRole('textbox', { name: /^X .*: 1 I, dim 1$/ });
   await cell.fill('2');
   await cell.press('Enter');
   await rendersAbove(before);
-  const read = async (p) => page.evaluate((prefix) => {
-    const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(prefix));
-    return [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('input')].map((i) => Number(i.value)));
-  }, p);
-  const X = await read('X'), WQ = await read('W_Q'), WK = await read('W_K'), WV = await read('W_V');
+  const { X, WQ, WK, WV } = await inputs();
   assert.equal(X[0][0], 2);
   const o = oracle(X, WQ, WK, WV);
   near(await matrix('Q = X W_Q'), o.Q, 1e-5, 'Q');
@@ -192,11 +197,7 @@ test('chapter 3: with W_K = W_Q the scores are symmetric and A is not; the exerc
   const before = await renders();
   await page.locator('#sa-tie').click();
   await rendersAbove(before);
-  const read = async (p) => page.evaluate((prefix) => {
-    const m = [...document.querySelectorAll('.number-matrix')].find((e) => e.querySelector('caption')?.textContent.startsWith(prefix));
-    return [...m.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('input')].map((i) => Number(i.value)));
-  }, p);
-  const X = await read('X'), WQ = await read('W_Q'), WK = await read('W_K'), WV = await read('W_V');
+  const { X, WQ, WK, WV } = await inputs();
   assert.deepEqual(WK, WQ);
   const o = oracle(X, WQ, WK, WV);
   const asym = (m) => Math.max(...m.flatMap((r, i) => r.map((v, j) => Math.abs(v - m[j][i]))));
