@@ -269,20 +269,10 @@ export class Inspector {
         // forward pass; the query is the selected token (default: the last one).
         const layer = Math.min(s.layer, f.layers.length - 1), head = Math.min(s.head, f.heads - 1);
         const query = s.token !== null && s.token < Tq ? s.token : Math.min(f.defaultRow ?? Tq - 1, Tq - 1);
-        if (!this.steps) {
-          note(this.host, tr('play.insp.drillNeeds'));
-          break;
-        }
-        let r: AttentionStepsResult;
-        try {
-          r = await this.steps({ set: f.set, layer, head, query });
-        } catch (e) {
-          if (gen !== this.generation) return;
-          note(this.host, tr('play.insp.drillRefused', { message: e instanceof Error ? e.message : String(e) }));
-          shown.note = 'error';
-          break;
-        }
-        if (gen !== this.generation) return;
+        const replayed = await this.replayRows(f.set, layer, head, [query], gen, shown);
+        if (replayed === 'stale') return;
+        if (replayed === 'shown') break;
+        const r = replayed[0]!;
         this.drill.update({ family: f, layer, head, query, steps: r, key: f.decoderRows ? s.key : null });
         if (this.host.firstChild !== this.drill.element || this.host.childNodes.length !== 1) this.host.replaceChildren(this.drill.element);
         Object.assign(shown.panels, drillPanels(r));
@@ -296,22 +286,11 @@ export class Inspector {
         // One head's queries and keys, each row replayed by the engine (the drill-down's
         // q and k), projected to 2-D in the page (qk_pca.ts); at most PCA_QUERIES queries.
         const layer = Math.min(s.layer, f.layers.length - 1), head = Math.min(s.head, f.heads - 1);
-        if (!this.steps) {
-          note(this.host, tr('play.insp.drillNeeds'));
-          break;
-        }
         note(this.host, tr('play.pca.computing'));
         const n = Math.min(Tq, PCA_QUERIES);
-        const rows: AttentionStepsResult[] = [];
-        try {
-          for (let i = 0; i < n; i++) rows.push(await this.steps({ set: f.set, layer, head, query: i }));
-        } catch (e) {
-          if (gen !== this.generation) return;
-          note(this.host, tr('play.insp.drillRefused', { message: e instanceof Error ? e.message : String(e) }));
-          shown.note = 'error';
-          break;
-        }
-        if (gen !== this.generation) return;
+        const rows = await this.replayRows(f.set, layer, head, Array.from({ length: n }, (_, i) => i), gen, shown);
+        if (rows === 'stale') return;
+        if (rows === 'shown') break;
         const query = s.token !== null && s.token < n ? s.token : n - 1;
         const [Tkeys, D] = rows[0]!.k.dims as [number, number];
         const keys = Array.from({ length: Tkeys }, (_, j) => rows[0]!.k.data.subarray(j * D, (j + 1) * D));
@@ -509,6 +488,27 @@ export class Inspector {
       }
     }
     this.finish(shown, gen);
+  }
+
+  /** The engine's drill-down rows of one head for `queries`, or what stopped them: 'stale'
+   *  (a newer render took over) or 'shown' (a note says why: no drill-down, or the engine
+   *  refused; the render finishes with it). */
+  private async replayRows(set: AttnSet, layer: number, head: number, queries: number[], gen: number,
+                           shown: Shown): Promise<AttentionStepsResult[] | 'stale' | 'shown'> {
+    if (!this.steps) {
+      note(this.host, tr('play.insp.drillNeeds'));
+      return 'shown';
+    }
+    const rows: AttentionStepsResult[] = [];
+    try {
+      for (const query of queries) rows.push(await this.steps({ set, layer, head, query }));
+    } catch (e) {
+      if (gen !== this.generation) return 'stale';
+      note(this.host, tr('play.insp.drillRefused', { message: e instanceof Error ? e.message : String(e) }));
+      shown.note = 'error';
+      return 'shown';
+    }
+    return gen !== this.generation ? 'stale' : rows;
   }
 
   /** A model whose only attention is cross-attention — a recurrent encoder–decoder
