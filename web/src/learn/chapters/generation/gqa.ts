@@ -7,6 +7,7 @@
 import type { KvCacheSizeConfigResult } from '../../../engine/learn_calls/generation';
 import { el } from '../../../widgets/dom';
 import { num } from '../../format';
+import { latest } from '../../latest';
 import { table, type GenChapter } from './dom';
 
 const PRESETS: { name: string; config: object }[] = [
@@ -56,30 +57,25 @@ export function gqaSection(ch: GenChapter): { run: () => Promise<void> } {
   }
   ch.onLocale(render);
 
-  let runs = 0;
-  async function run(): Promise<void> {
-    const mine = ++runs;
-    try {
-      const engine = await ch.engine();
-      const n = Number(positions.value);
-      const next = await Promise.all(PRESETS.map(async (p) => ({
-        name: p.name, r: await engine.learn('kvCacheSizeConfig', { config: JSON.stringify(p.config), positions: n }) })));
-      refused = '';
-      if (paste.value.trim()) {
-        try {
-          next.push({ name: ch.t('gqaMine'), r: await engine.learn('kvCacheSizeConfig', { config: paste.value, positions: n }) });
-        } catch (e) {
-          refused = e instanceof Error ? e.message : String(e);
-        }
+  const run = latest(ch, async (isLatest) => {
+    const engine = await ch.engine();
+    const n = Number(positions.value);
+    const next = await Promise.all(PRESETS.map(async (p) => ({
+      name: p.name, r: await engine.learn('kvCacheSizeConfig', { config: JSON.stringify(p.config), positions: n }) })));
+    let why = '';
+    if (paste.value.trim()) {
+      try {
+        next.push({ name: ch.t('gqaMine'), r: await engine.learn('kvCacheSizeConfig', { config: paste.value, positions: n }) });
+      } catch (e) {
+        why = e instanceof Error ? e.message : String(e);
       }
-      if (mine !== runs) return;
-      rows = next;
-      state['gqa'] = { positions: n, rows: rows.map(({ name, r }) => ({ name, ...r })), refused };
-      render();
-    } catch (e) {
-      if (mine === runs) ch.showError(e);
     }
-  }
+    if (!isLatest()) return;
+    rows = next;
+    refused = why;
+    state['gqa'] = { positions: n, rows: rows.map(({ name, r }) => ({ name, ...r })), refused };
+    render();
+  });
   positions.addEventListener('change', () => void run());
   paste.addEventListener('change', () => void run());
   return { run };

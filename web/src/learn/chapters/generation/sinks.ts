@@ -6,6 +6,7 @@
 import { Heatmap } from '../../../widgets/heatmap';
 import { el } from '../../../widgets/dom';
 import { num } from '../../format';
+import { latest } from '../../latest';
 import { MODEL, type GenChapter } from './dom';
 
 const DEFAULT_TEXT = 'the jury said that the city had been given a fair and full report of the election';
@@ -41,33 +42,27 @@ export function sinksSection(ch: GenChapter): { run: () => Promise<void> } {
   }
   ch.onLocale(render);
 
-  let runs = 0;
-  async function run(): Promise<void> {
-    const mine = ++runs;
-    try {
-      const engine = await ch.engine();
-      const model = await ch.model(MODEL);
-      const { ids } = await model.tokenize(input.value);
-      const kept = ids.slice(0, model.info.max_positions);
-      if (kept.length < 2) return;
-      const out = await model.forward(kept, { attention: true, logits: 'none' });
-      const maps = out.attention.filter((a) => /^dec\.\d+\.attn\.probs$/.test(a.name));
-      const stats = await engine.headStats(maps.map((a) => ({ data: a.data, dims: a.dims })), { causal: true });
-      if (mine !== runs) return;
-      const H = maps[0]!.dims[0]!, L = maps.length, T = kept.length;
-      const shares = new Float32Array(L * H);
-      stats.forEach((s, l) => { for (let h = 0; h < H; h++) shares[l * H + h] = s.data[h * 4 + FIRST_TOKEN]!; });
-      // Even weights: row i (1-based) gives the first token 1/i; the mean over rows 2 … T.
-      let uniform = 0;
-      for (let i = 2; i <= T; i++) uniform += 1 / i;
-      uniform /= T - 1;
-      shown = { shares, L, H, uniform };
-      state['sinks'] = { ids: Array.from(kept), shares: Array.from(shares), uniform };
-      render();
-    } catch (e) {
-      if (mine === runs) ch.showError(e);
-    }
-  }
+  const run = latest(ch, async (isLatest) => {
+    const engine = await ch.engine();
+    const model = await ch.model(MODEL);
+    const { ids } = await model.tokenize(input.value);
+    const kept = ids.slice(0, model.info.max_positions);
+    if (kept.length < 2) return;
+    const out = await model.forward(kept, { attention: true, logits: 'none' });
+    const maps = out.attention.filter((a) => /^dec\.\d+\.attn\.probs$/.test(a.name));
+    const stats = await engine.headStats(maps.map((a) => ({ data: a.data, dims: a.dims })), { causal: true });
+    if (!isLatest()) return;
+    const H = maps[0]!.dims[0]!, L = maps.length, T = kept.length;
+    const shares = new Float32Array(L * H);
+    stats.forEach((s, l) => { for (let h = 0; h < H; h++) shares[l * H + h] = s.data[h * 4 + FIRST_TOKEN]!; });
+    // Even weights: row i (1-based) gives the first token 1/i; the mean over rows 2 … T.
+    let uniform = 0;
+    for (let i = 2; i <= T; i++) uniform += 1 / i;
+    uniform /= T - 1;
+    shown = { shares, L, H, uniform };
+    state['sinks'] = { ids: Array.from(kept), shares: Array.from(shares), uniform };
+    render();
+  });
   input.addEventListener('change', () => void run());
   return { run };
 }

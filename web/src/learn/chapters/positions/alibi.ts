@@ -7,7 +7,8 @@ import { onThemeChange } from '../../../widgets/theme';
 import { el } from '../../../widgets/dom';
 import { textTable } from '../../../widgets/tables';
 import { fixed, listSep } from '../../format';
-import { latest, slider, type PosChapter } from './dom';
+import { latest } from '../../latest';
+import { slider, type PosChapter } from './dom';
 
 const T = 8;
 

@@ -40,15 +40,3 @@ export function intInput(ch: PosChapter, key: Key, id: string, o: { min: number;
   return { element: ch.field(key, input, id).element, input };
 }
 
-/** Runs `body` for the latest call only: a newer call makes older results stale. */
-export function latest<A extends unknown[]>(ch: PosChapter, body: (isLatest: () => boolean, ...a: A) => Promise<void>): (...a: A) => Promise<void> {
-  let n = 0;
-  return async (...a: A) => {
-    const mine = ++n;
-    try {
-      await body(() => mine === n, ...a);
-    } catch (e) {
-      if (mine === n) ch.showError(e);
-    }
-  };
-}

@@ -6,7 +6,8 @@ import { Heatmap } from '../../../widgets/heatmap';
 import { onThemeChange } from '../../../widgets/theme';
 import { numberTable } from '../../../widgets/tables';
 import { fixed } from '../../format';
-import { latest, slider, type PosChapter } from './dom';
+import { latest } from '../../latest';
+import { slider, type PosChapter } from './dom';
 
 export function learnedSection(ch: PosChapter): { run: () => Promise<void> } {
   const state = ch.debug.state;

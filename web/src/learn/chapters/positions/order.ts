@@ -9,7 +9,8 @@ import type { AttentionResult } from 'transformer-playground';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { el } from '../../../widgets/dom';
 import { numberTable } from '../../../widgets/tables';
-import { latest, type PosChapter } from './dom';
+import { latest } from '../../latest';
+import type { PosChapter } from './dom';
 
 const C = 8;
 

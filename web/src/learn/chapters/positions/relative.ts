@@ -9,7 +9,8 @@ import { Heatmap } from '../../../widgets/heatmap';
 import { onThemeChange } from '../../../widgets/theme';
 import { numberTable, textTable } from '../../../widgets/tables';
 import { fixed, listSep } from '../../format';
-import { latest, type PosChapter } from './dom';
+import { latest } from '../../latest';
+import type { PosChapter } from './dom';
 
 const T = 12;
 // T5's sizes (t5-small … t5-11b, Flan-T5): relative_attention_num_buckets 32, max_distance 128.

@@ -7,7 +7,8 @@ import type { RopeScoreResult } from '../../../engine/learn_calls/positions';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { numberTable } from '../../../widgets/tables';
 import { fixed } from '../../format';
-import { intInput, latest, type PosChapter } from './dom';
+import { latest } from '../../latest';
+import { intInput, type PosChapter } from './dom';
 
 const D = 8;
 const Q0 = [0.5, -1.0, 0.3, 0.8, -0.2, 1.1, 0.7, -0.4];

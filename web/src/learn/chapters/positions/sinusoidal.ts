@@ -12,7 +12,8 @@ import { onThemeChange } from '../../../widgets/theme';
 import { el } from '../../../widgets/dom';
 import { numberTable, textTable } from '../../../widgets/tables';
 import { fixed } from '../../format';
-import { intInput, latest, slider, type PosChapter } from './dom';
+import { latest } from '../../latest';
+import { intInput, slider, type PosChapter } from './dom';
 
 export function sinusoidalSection(ch: PosChapter): { run: () => Promise<void>; runRest: () => Promise<void> } {
   const state = ch.debug.state;
