@@ -11,7 +11,8 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadTfp } from '../js/tfp_module.mjs';
-import { ModelApi, readShipped } from '../js/model_api.mjs';
+import { CHECKPOINTS, ModelApi, readFixture, readShipped } from '../js/model_api.mjs';
+import { startHub } from '../hub/hub_server.mjs';
 import { installPackage, run, ROOT } from './installed.mjs';
 import { serveFolder } from './static_server.mjs';
 
@@ -95,6 +96,23 @@ for (const isolated of [false, true]) {
       const next = (await shownOf(page, 'tfp-next')).next;
       assert.deepEqual(next.map((c) => c.id), want.next.map((c) => c.id));
       close(next.map((c) => c.prob), want.next.map((c) => c.prob), 'next-token probabilities');
+      // The drill-down: the engine's steps of the last query's row, its softmax = the matrix's row.
+      const drill = await shownOf(page, 'tfp-drilldown');
+      const T = want.ids.length;
+      assert.deepEqual([drill.set, drill.layer, drill.head, drill.query], ['dec', 4, 1, T]);
+      const steps = api.attentionSteps(model, want.ids, { set: 'dec', layer: 3, head: 0, query: T - 1 });
+      for (const name of ['q', 'k', 'v', 'scores', 'scaled', 'probs', 'weighted_v', 'out'])
+        close(drill.panels[name].data, Array.from(steps[name].data), `drill-down ${name}`);
+      close(drill.panels.probs.data, want.matrix.slice((T - 1) * T, T * T), 'drill-down softmax = the matrix row');
+      // Its formula is MathML inside the shadow root; a query token pressed moves the row.
+      assert.equal(await page.locator('tfp-drilldown').evaluate((el) => el.shadowRoot.querySelectorAll('.qk-formula math').length), 1);
+      const asked = page.evaluate(() => new Promise((resolve) => document.querySelector('tfp-drilldown')
+        .addEventListener('tfp-query-select', (e) => resolve(e.detail), { once: true })));
+      await page.locator('tfp-drilldown').locator('button.qk-token').nth(2).click();
+      assert.deepEqual(await asked, { query: 3 });
+      const third = await shownOf(page, 'tfp-drilldown', (v) => v.query === 3);
+      close(third.panels.probs.data, api.attentionSteps(model, want.ids, { set: 'dec', layer: 3, head: 0, query: 2 }).probs.data, 'query 3');
+
       // The status line names the model; the matrix has a caption with layer and head.
       assert.match(await page.locator('tfp-model').evaluate((el) => el.shadowRoot.textContent), /brown-gpt: .*4 layers/);
 
@@ -133,6 +151,8 @@ for (const isolated of [false, true]) {
       await page.locator('tfp-attention').evaluate((el) => { el.setAttribute('view', 'matrix'); el.setAttribute('lang', 'zh-CN'); });
       await shownOf(page, 'tfp-attention', (v) => v.view === 'matrix');
       await page.waitForFunction(() => /第 2 层，第 2 个头/.test(document.querySelector('tfp-attention').shadowRoot.textContent));
+      // Its widgets' fixed labels too (the table toggle), while the page's stay in English.
+      assert.equal(await page.locator('tfp-attention').evaluate((el) => el.shadowRoot.querySelector('details.data-table summary').textContent), '以表格显示数值');
       assert.match(await page.locator('tfp-next').evaluate((el) => el.shadowRoot.querySelector('ol').getAttribute('aria-label')), /next tokens/);
       await page.screenshot({ path: `${ROOT}build/screenshots/package_static_${isolated ? 'isolated' : 'plain'}.png`, fullPage: true });
       assert.deepEqual(problems, []);
@@ -247,3 +267,37 @@ test('<tfp-generate> streams the tokens the engine generates for the same seed, 
   }
 });
 
+
+test('<tfp-model src="hf:…" hub="…"> opens a repository from a Hub (the local stand-in): the views show the engine\'s numbers for the same folder', async () => {
+  const hub = await startHub({ repos: { 'test/gpt2-tiny': { dir: `${CHECKPOINTS}gpt2_tiny` } } });
+  const origins = [hub.url, hub.cdnUrl].map((u) => u.replace(/\/$/, '')).join(' ');
+  const text = 'hello world';
+  const html = (await readFile(`${ROOT}examples/static/index.html`, 'utf8'))
+    .replace("connect-src 'self'", `connect-src 'self' ${origins}`)
+    .replace(/<main>[\s\S]*<\/main>/, `<main><tfp-model src="hf:test/gpt2-tiny" hub="${hub.url}"></tfp-model>`
+      + `<tfp-tokens text="${text}"></tfp-tokens><tfp-attention text="${text}" layer="2" head="2"></tfp-attention></main>`);
+  await writeFile(join(installed.project, 'hub.html'), html);
+  const server = await serveFolder(installed.project);
+  const m = api.load(readFixture('gpt2_tiny'));
+  try {
+    const { page, problems } = await openPage(`${server.url}hub.html`);
+    const { ids } = api.tokenize(m, text);
+    const map = api.forward(m, ids, { attention: true })['dec.1.attn.probs'];
+    const T = ids.length;
+    const shown = await shownOf(page, 'tfp-attention');
+    close(shown.data, Array.from(map.data.subarray(T * T, 2 * T * T)), 'hf: layer 2 head 2');
+    assert.deepEqual((await shownOf(page, 'tfp-tokens')).ids, Array.from(ids));
+    assert.match(await page.locator('tfp-model').evaluate((el) => el.shadowRoot.textContent), /test\/gpt2-tiny/);
+    assert.ok(hub.bytesSentFor('test/gpt2-tiny', 'model.safetensors') > 0, 'the weights came from the hub');
+    // A repository the hub does not have: the model element says so by name.
+    await page.locator('tfp-model').evaluate((el) => el.setAttribute('src', 'hf:test/absent'));
+    await page.waitForFunction(() => /test\/absent/.test(document.querySelector('tfp-model').shadowRoot.textContent)
+      && document.querySelector('tfp-model').shadowRoot.querySelector('.error'));
+    assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+    await page.close();
+  } finally {
+    api.free(m);
+    await server.close();
+    await hub.close();
+  }
+});

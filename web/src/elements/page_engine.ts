@@ -16,6 +16,8 @@ export interface Pass {
   /** Encoder–decoders: the decoder's input (the start mark, then the model's translation of
    *  the text), whose rows the decoder's and cross-attention maps have. */
   decoderTokens?: string[];
+  /** Their ids (the decoder input the forward pass was given). */
+  tgtIds?: Int32Array;
 }
 
 const passes = new WeakMap<Model, Map<string, Promise<Pass>>>();
@@ -35,8 +37,9 @@ export function passOf(model: Model, text: string, topN = 10): Promise<Pass> {
       if (info.architecture === 'encoder_decoder') {
         // Teacher-forced on the model's own translation, as the playground shows it.
         const out = await model.translate(encoding.ids);
-        const forward = await model.forward(encoding.ids, { attention: true, logits: 'none', tgtIds: [decoderStartId(info), ...out.ids] });
-        return { encoding, forward, decoderTokens: ['⟨start⟩', ...out.tokens] };
+        const tgtIds = Int32Array.from([decoderStartId(info), ...out.ids]);
+        const forward = await model.forward(encoding.ids, { attention: true, logits: 'none', tgtIds });
+        return { encoding, forward, decoderTokens: ['⟨start⟩', ...out.tokens], tgtIds };
       }
       const lm = info.head === 'lm' && info.architecture === 'decoder_only';
       const forward = await model.forward(encoding.ids, { attention: true, logits: 'none', ...(lm ? { next: { topN } } : {}) });

@@ -6,29 +6,18 @@
 // its own translation of the text); default: the model's self-attention.
 // Events: 'tfp-head-select' { layer, head } (a grid tile pressed: the view moves to it),
 // 'tfp-query-select' { query } (a row or a line's query pressed; null: none).
-import type { Model, NamedTensor } from '../engine/engine';
+import type { Model } from '../engine/engine';
 import { AttentionLines } from '../widgets/attention_lines';
 import { causalMask, localMask, machinery } from '../widgets/attention_masks';
 import { Heatmap } from '../widgets/heatmap';
 import { LayerHeadGrid } from '../widgets/layer_head_grid';
 import { looksByteLevel, visibleToken } from '../widgets/token_text';
-import { passOf, type Pass } from './page_engine';
+import { mapsOf, setOf } from './attention_sets';
+import { passOf } from './page_engine';
 import { TfpView } from './tfp_view';
 
-type AttnSet = 'enc' | 'dec' | 'cross';
 const VIEWS = ['matrix', 'grid', 'lines'] as const;
 type View = (typeof VIEWS)[number];
-const PATTERN: Record<AttnSet, RegExp> = { enc: /^enc\.(\d+)\.attn\.probs$/, dec: /^dec\.(\d+)\.attn\.probs$/, cross: /^dec\.(\d+)\.cross\.probs$/ };
-
-/** The maps of one set in layer order, with their rows' and columns' tokens. */
-function mapsOf(pass: Pass, set: AttnSet, tokens: string[]): { maps: NamedTensor[]; rows: string[]; cols: string[] } {
-  const maps = pass.forward.attention.map((a) => ({ a, m: PATTERN[set].exec(a.name) })).filter((x) => x.m)
-    .sort((x, y) => Number(x.m![1]) - Number(y.m![1])).map((x) => x.a);
-  const decoder = pass.decoderTokens;
-  const rows = set === 'enc' || !decoder ? tokens : decoder;
-  const cols = set === 'dec' && decoder ? decoder : tokens;
-  return { maps, rows, cols };
-}
 
 export class TfpAttentionElement extends TfpView {
   static observedAttributes = [...TfpView.shared, 'view', 'layer', 'head', 'set', 'query'];
@@ -61,9 +50,7 @@ export class TfpAttentionElement extends TfpView {
     const info = model.info;
     const byteLevel = info.family === 'gpt2' || looksByteLevel(pass.encoding.tokens);
     const tokens = pass.encoding.tokens.map((x) => visibleToken(x, byteLevel));
-    const asked = this.getAttribute('set');
-    const fallback: AttnSet = info.architecture === 'decoder_only' ? 'dec' : 'enc';
-    const set: AttnSet = asked === 'enc' || asked === 'dec' || asked === 'cross' ? asked : fallback;
+    const set = setOf(this.getAttribute('set'), info);
     const { maps, rows, cols } = mapsOf(pass, set, tokens);
     if (maps.length === 0) return this.say(this.tr('el.noSelf'));
     const [H, Tq, Tk] = maps[0]!.dims as [number, number, number];

@@ -1,6 +1,7 @@
 // <tfp-model src="brown-gpt" id="m">: a model for the views of the page. src is a shipped
 // model's name, a folder URL, or a Hugging Face Hub name ("hf:owner/name@revision");
-// precision="f32|f16|int8" holds the matrices so (narrowed as they load). Changing src opens the new model
+// precision="f32|f16|int8" holds the matrices so (narrowed as they load); hub="https://…" is the
+// Hub's address for an hf: name (a mirror with the same layout; default huggingface.co). Changing src opens the new model
 // (the old one stays until the new one has opened). It shows one line of status.
 //   el.model            the current load: a Promise<Model>
 //   'tfp-model-load'    { detail: { info } } once a model has opened
@@ -15,7 +16,7 @@ import { pageEngine } from './page_engine';
 const PRECISIONS = ['f32', 'f16', 'int8'] as const;
 
 export class TfpModelElement extends HTMLElement {
-  static observedAttributes = ['src', 'precision', 'lang'];
+  static observedAttributes = ['src', 'precision', 'hub', 'lang'];
   #load: Promise<Model> | null = null;
   #current: Model | null = null;
   #asked = '';
@@ -50,7 +51,8 @@ export class TfpModelElement extends HTMLElement {
   open(): Promise<Model> {
     const src = this.getAttribute('src')?.trim() ?? '';
     const precision = PRECISIONS.find((p) => p === this.getAttribute('precision'));
-    const asked = `${src}|${precision ?? ''}`;
+    const hub = this.getAttribute('hub')?.trim() || undefined;
+    const asked = `${src}|${precision ?? ''}|${hub ?? ''}`;
     if (this.#load && asked === this.#asked) return this.#load;
     this.#asked = asked;
     const load = (async () => {
@@ -59,6 +61,7 @@ export class TfpModelElement extends HTMLElement {
       const engine = await pageEngine();
       return engine.load(modelSource(src), {
         ...(precision ? { precision } : {}),
+        ...(hub ? { hub } : {}),
         onProgress: (p) => {
           if (p.total > 0 && load === this.#load) this.#say(this.#t('el.loadingBytes', { name: src, percent: Math.floor((100 * p.bytes) / p.total) }));
         },

@@ -4,7 +4,7 @@
 // nothing (no model, no text, the engine's refusal). Subclasses draw into `body`.
 //   el.shown   the numbers the view shows now (tests compare them with the engine's)
 import type { Model } from '../engine/engine';
-import { t, type MessageKey, type Params } from '../i18n/i18n';
+import { applyBindings, t, type MessageKey, type Params } from '../i18n/i18n';
 import { elementSheet } from './element_styles';
 import { elementLocale } from './locale';
 import type { TfpModelElement } from './tfp_model';
@@ -72,9 +72,13 @@ export abstract class TfpView extends HTMLElement {
     return elementLocale(this, () => t(key, params));
   }
 
-  /** Runs a widget's update in the element's language (its labels are read as it draws). */
+  /** Runs a widget's update in the element's language (its labels are read as it draws; the
+   *  fixed ones its widgets bound when they were made are rewritten in it too). */
   protected paint(fn: () => void): void {
-    elementLocale(this, fn);
+    elementLocale(this, () => {
+      fn();
+      applyBindings(this.shadowRoot!);
+    });
   }
 
   /** Says why nothing is drawn (or clears the line). */

@@ -159,14 +159,17 @@ export function setLabelAttr(el: Element, attr: string, l: Label): void {
   else el.setAttribute(attr, l);
 }
 
-function applyBindings(): void {
+/** Re-applies the bound texts (of the elements under `root` only, when given): in the
+ *  current locale, so inside inLocale an element in its own language rewrites its widgets'
+ *  fixed labels (they were first written in the page's). */
+export function applyBindings(root?: Node): void {
   for (const ref of bound) {
     const el = ref.deref();
     if (!el) {
       bound.delete(ref);
       continue;
     }
-    bindings.get(el)?.forEach((apply) => apply(el));
+    if (!root || root.contains(el)) bindings.get(el)?.forEach((apply) => apply(el));
   }
 }
 

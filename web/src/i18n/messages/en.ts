@@ -632,6 +632,7 @@ export const en = {
   'el.noSelf': 'This model has no self-attention maps for this text.',
   'el.layerOutOfRange': 'Layer {layer} does not exist: the model has {count} (numbered from 1).',
   'el.headOutOfRange': 'Head {head} does not exist: each layer has {count} (numbered from 1).',
+  'el.queryOutOfRange': 'Query {query} does not exist: the text has {count} (numbered from 1).',
   'el.generate': 'Generate',
   'el.stop': 'Stop',
   'el.generated': 'Text generated after the prompt',

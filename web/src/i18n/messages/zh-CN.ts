@@ -775,6 +775,7 @@ export const zhCN: Messages = {
   'el.noSelf': '对这段文本，这个模型没有自注意力图。',
   'el.layerOutOfRange': '没有第 {layer} 层：模型共有 {count} 层（从 1 开始编号）。',
   'el.headOutOfRange': '没有第 {head} 个头：每层有 {count} 个头（从 1 开始编号）。',
+  'el.queryOutOfRange': '没有第 {query} 个查询：这段文本共有 {count} 个（从 1 开始编号）。',
   'el.generate': '生成',
   'el.stop': '停止',
   'el.generated': '在提示之后生成的文本',

@@ -10,7 +10,7 @@ import { bindText, t as tr } from '../../i18n/i18n';
 import type { Model } from 'transformer-playground';
 import type { HeadMaskEffect, HeadMaskEntry, ModelInfo } from '../../engine/messages';
 import { visibleToken } from '../../widgets/token_text';
-import type { AttentionFamily, AttnSet } from './families';
+import type { AttentionFamily, AttnSet } from '../../widgets/attention_families';
 import type { PlayState, View } from './state';
 import { parseAblation, scaleOf, withScale } from './ablation_text';
 

@@ -1,7 +1,7 @@
 // The ablated heads as the URL carries them: "set.layer.head=factor" entries, 1-based,
 // sorted, comma-separated, e.g. "dec.1.2=0,enc.2.1=0.5"; factor 1 is never written.
 // Parsed and written here, for the page's state (state.ts) and the controls (ablation.ts).
-import type { AttnSet } from './families';
+import type { AttnSet } from '../../widgets/attention_families';
 
 export interface Ablated {
   set: AttnSet;

@@ -16,7 +16,7 @@ import { LayerHeadGrid } from '../../widgets/layer_head_grid';
 import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
 import { causalMask, localMask } from '../../widgets/attention_masks';
 import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
-import { DrillDown, drillPanels } from './drilldown';
+import { DrillDown, drillPanels } from '../../widgets/drilldown';
 import { LogitLensView, type LensData } from './logit_lens';
 import { HeadFindersView, type HeadFindersOptions } from './head_finders';
 import { PatchingView, type PatchingSource } from './patching';
@@ -24,7 +24,7 @@ import { QkPcaView } from './qk_pca';
 import type { HeadFindersResult } from 'transformer-playground';
 import type { Engine } from 'transformer-playground';
 import type { PlayState, View } from './state';
-import type { AttentionFamily, AttnSet } from './families';
+import type { AttentionFamily, AttnSet } from '../../widgets/attention_families';
 
 export interface InspectorInput {
   families: AttentionFamily[];
@@ -129,7 +129,7 @@ export class Inspector {
     this.grid = new LayerHeadGrid((layer, head) => events.change({ layer, head, view: 'matrix' }));
     this.lines = new AttentionLines(() => tr('play.insp.linesTitle'),
       (token) => events.change({ token }));
-    this.drill = new DrillDown((token) => events.change({ token }));
+    this.drill = new DrillDown((token) => events.change({ token }), () => import('katex/dist/katex.min.css'));
     this.stats = new HeadStatsChart(() => tr(this.statsCross ? 'play.insp.statsTitleCross' : 'play.insp.statsTitle'),
       (layer, head) => events.change({ layer, head }));
   }

@@ -12,7 +12,7 @@ import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { catalogLabel } from '../../shell/catalog_label';
 import { wireExports } from './export';
 import { Inspector } from './inspector';
-import type { AttentionFamily } from './families';
+import type { AttentionFamily } from '../../widgets/attention_families';
 import { Outputs } from './outputs';
 import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type Precision, type View } from './state';

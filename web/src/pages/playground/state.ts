@@ -2,12 +2,12 @@
 // link reproduces the view (model, text, attention set, layer, head, view, ...).
 // Parsing clamps every field; layer/head are clamped again once the model is known.
 import { canonicalAblation } from './ablation_text';
-import { SETS, type AttnSet } from './families';
+import { SETS, type AttnSet } from '../../widgets/attention_families';
 import { PATCH_SWEEPS, type PatchSweep } from 'transformer-playground';
 
 export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens', 'patch', 'pca'] as const;
 export type View = (typeof VIEWS)[number];
-export { SETS, type AttnSet } from './families';
+export { SETS, type AttnSet } from '../../widgets/attention_families';
 
 /** What the patching view shows (patching.ts): a patching sweep, the direct logit
  * attribution, or a head ablation table. */

@@ -10,7 +10,7 @@
 import type { ForwardEmbeddingsArgs, ForwardEmbeddingsResult, ModelInfo } from 'transformer-playground';
 import { bindAttr, bindText, t as tr, type MessageKey } from '../../i18n/i18n';
 import { visibleToken } from '../../widgets/token_text';
-import type { AttentionFamily } from './families';
+import type { AttentionFamily } from '../../widgets/attention_families';
 import { perTokenTable } from './per_token_table';
 import type { AttnSet, PlayState } from './state';
 

@@ -2,8 +2,8 @@
 // the engine's steps) and the machinery beyond q·k/√d_k + mask (soft-cap, rotated
 // dimensions, window, the positional bias), shared by the drill-down's table
 // (drilldown.ts) and its SVG export (drill_svg.ts).
-import type { AttentionStepsResult } from '../../engine/messages';
-import type { AttentionFamily } from './families';
+import type { AttentionStepsResult } from '../engine/messages';
+import type { AttentionFamily } from './attention_families';
 
 export interface DrillInput {
   family: AttentionFamily;

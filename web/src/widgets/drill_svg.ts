@@ -6,10 +6,10 @@
 // proportional to |value| over the background, as vector_bars.ts mixes them on screen.
 //
 // Legend: Tk keys, D = d_k head size.
-import { cssColours } from '../../widgets/theme';
-import { t as msg } from '../../i18n/i18n';
-import { SVG_NS, svgEl } from '../../widgets/svg';
-import { maxAbs } from '../../widgets/vector_bars';
+import { cssColours } from './theme';
+import { t as msg } from '../i18n/i18n';
+import { SVG_NS, svgEl } from './svg';
+import { maxAbs } from './vector_bars';
 import { machineryOf, type DrillInput } from './drill_machinery';
 
 const ROW = 18;

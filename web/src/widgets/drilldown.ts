@@ -6,10 +6,10 @@
 // table row per key, and the output vector.
 //
 // Legend: Tk keys, D = d_k head size.
-import type { AttentionStepsResult } from '../../engine/messages';
-import { t as msg, type MessageKey } from '../../i18n/i18n';
-import { maxAbs, vectorBars } from '../../widgets/vector_bars';
-import type { AttentionFamily } from './families';
+import type { AttentionStepsResult } from '../engine/messages';
+import { t as msg, type MessageKey } from '../i18n/i18n';
+import { maxAbs, vectorBars } from './vector_bars';
+import type { AttentionFamily } from './attention_families';
 import { drillSvg } from './drill_svg';
 import { machineryOf, type DrillInput, type Machinery } from './drill_machinery';
 
@@ -86,7 +86,11 @@ export class DrillDown {
   private queryButtons: HTMLButtonElement[] = [];
   private pickerKey = '';
 
-  constructor(private readonly onQuery: (query: number) => void) {
+  /** `katexSheet` brings KaTeX's stylesheet into the page (the playground: a dynamic import),
+   *  and the formula is KaTeX's HTML. Without it (a shadow root, which cannot use KaTeX's fonts
+   *  from the page: a font face declared inside one does not apply) the formula is MathML,
+   *  laid out by the browser itself. */
+  constructor(private readonly onQuery: (query: number) => void, private readonly katexSheet?: () => Promise<unknown>) {
     this.formulaShown = FORMULA;
     this.relabel();
     this.decoderNote.hidden = true;
@@ -100,10 +104,14 @@ export class DrillDown {
   private loadMaths(): void {
     if (this.mathsAsked) return;
     this.mathsAsked = true;
-    void Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([{ default: katex }]) => {
+    void Promise.all([import('katex'), this.katexSheet?.()]).then(([{ default: katex }]) => {
       this.katex = katex;
-      katex.render(this.formulaShown, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+      this.renderFormula();
     });
+  }
+
+  private renderFormula(): void {
+    this.katex?.render(this.formulaShown, this.formula, { displayMode: true, throwOnError: false, output: this.katexSheet ? 'htmlAndMathml' : 'mathml' });
   }
 
   /** The fixed labels, in the page's language (the page re-renders on a switch). */
@@ -173,7 +181,7 @@ export class DrillDown {
     const formula = formulaOf(m, r.scale);
     if (formula !== this.formulaShown) {
       this.formulaShown = formula;
-      this.katex?.render(formula, this.formula, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+      this.renderFormula();
     }
     // The keys a local layer lets this query see: the unmasked run the engine reports.
     const visible = Array.from(r.mask.data).map((x, j) => (x === 0 ? j : -1)).filter((j) => j >= 0);
