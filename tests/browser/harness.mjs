@@ -16,11 +16,13 @@
 // The build goes to build/web-test/<name>/ so tests running at once never share a folder;
 // tools/test.sh builds once and passes TFP_WEB_DIST so the suite does not rebuild per file.
 //
-// Also the page helpers the tests share: counter/counterAbove (document.body.dataset
-// counters), shownOn/attentionOn (window.tfpPlay's shown view and maps as plain arrays),
-// playgroundProbes (those bound to one page, plus translate), openModelFiles (the file
-// picker) and openEngineTest (engine_test.html under the dev server). Numeric comparisons
-// are in tests/js/compare.mjs, the Node oracle in tests/js/model_api.mjs.
+// Also the page helpers the tests share: freshPage (the known state a test starts from:
+// the site's localStorage cleared, default viewport and colour scheme, a URL loaded),
+// counter/counterAbove (document.body.dataset counters), shownOn/attentionOn
+// (window.tfpPlay's shown view and maps as plain arrays), playgroundProbes (those bound to
+// one page, plus translate), openModelFiles (the file picker) and openEngineTest
+// (engine_test.html under the dev server). Numeric comparisons are in
+// tests/js/compare.mjs, the Node oracle in tests/js/model_api.mjs.
 import assert from 'node:assert/strict';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -168,6 +170,26 @@ export async function openSite({ name, server = 'preview', viewport = { width: 1
       if (cspViolations.length) throw new Error(`Content-Security-Policy violations:\n  ${cspViolations.join('\n  ')}`);
     },
   };
+}
+
+/**
+ * Brings `page` to a known state at the start of a test, whatever an earlier test left:
+ * the site's localStorage cleared (the language, theme and learn progress a test saved),
+ * the viewport and colour scheme at `viewport` / `colorScheme`, then `url` loaded. The
+ * caller then waits for that page's own readiness signal. Tests that check what a reload
+ * keeps do the saving and the reload inside the same test.
+ *   async function fresh(query = '') { await freshPage(page, `${base}/?${query}`); ... }
+ */
+export async function freshPage(page, url, { viewport = { width: 1280, height: 720 }, colorScheme = 'light' } = {}) {
+  // Through Chromium's DevTools protocol: works whatever the page shows now (another
+  // origin, about:blank, a page still loading).
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Storage.clearDataForOrigin', { origin: new URL(url).origin, storageTypes: 'local_storage' });
+  } finally { await cdp.detach(); }
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme });
+  await page.goto(url);
 }
 
 // ---- The playground's page state, read through what the page publishes for tests ----

@@ -11,12 +11,14 @@
 //   - a GPT-2 model opened as files loads and runs; a broken file shows an error and
 //     the previous model keeps working; a "<script>" token shows as text;
 //   - the URL reproduces the view; no request leaves the page's host; no console errors.
+// Each test opens the page afresh with the URL it needs (fresh()): no test inherits another's
+// model, text, view, theme or screen size.
 // Screenshots of every view go to build/screenshots/playground_*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
+import { freshPage, openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, CHECKPOINTS, MODELS } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -35,6 +37,16 @@ before(async () => {
 after(async () => { await site?.close(); });
 
 const { num, after: after_, shown } = playgroundProbes(() => page, { timeout: 20_000 });
+
+/** The state each test starts from: the playground loaded afresh with `query` (its URL
+ *  keys: model, text, view, layer, head, …), the model loaded and its first pass drawn;
+ *  1280 × 720, light (or `opts`), no language or theme saved by an earlier test. Returns
+ *  the renders counter. */
+async function fresh(query = '', opts = {}) {
+  await freshPage(page, `${base}/${query ? `?${query}` : ''}`, opts);
+  await after_('loads', 0, 60_000);
+  return after_('renders', 0);
+}
 
 /** Oracle forward of `model` on `text` (truncated to the context as the page does). */
 function oracle(model, text) {
@@ -61,9 +73,7 @@ function oracleStats(t, causal = false) {
 }
 
 test('opens with a model loaded; typing gives tokens, outputs and the engine\'s attention', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/`);
-  await after_('loads', 0, 60_000);
-  await after_('renders', 0);
+  await fresh();
   const info = await page.evaluate(() => window.tfpPlay.modelInfo);
   assert.ok(info && info.n_heads > 0, 'a model is loaded when the page opens');
   // The default is the shipped Brown LM when it exists, else the GPT-2 fixture.
@@ -120,6 +130,7 @@ test('opens with a model loaded; typing gives tokens, outputs and the engine\'s 
 
 test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, async () => {
   const text = 'A cat sat on a mat.';
+  await fresh(`model=${FIXTURE}&text=${encodeURIComponent(text)}`);
   const want = oracle(gpt2, text);
   const layers = ['dec.0.attn.probs', 'dec.1.attn.probs'].map((n) => want.out[n]);
   const view = async (name, shot) => {
@@ -214,7 +225,7 @@ test('every inspector view shows the engine\'s numbers', { timeout: 120_000 }, a
 
 test('generation streams, follows the seed, and Stop stops it', { timeout: 60_000 }, async () => {
   const prompt = 'A cat';
-  let r = await num('renders');
+  let r = await fresh(`model=${FIXTURE}`);
   await page.locator('#text').fill(prompt);
   await after_('renders', r);
   await page.locator('#gen-max').fill('12');
@@ -252,6 +263,7 @@ test('generation streams, follows the seed, and Stop stops it', { timeout: 60_00
 });
 
 test('opening a GPT-2 model as files; a broken file; a <script> token', { timeout: 90_000 }, async () => {
+  await fresh(`model=${FIXTURE}`);
   // A GPT-2 folder whose tokenizer spells its special token "<script>".
   const dir = `${CHECKPOINTS}gpt2_tiny/`;
   const tok = JSON.parse(await readFile(`${dir}tokenizer.json`, 'utf8'));
@@ -313,8 +325,7 @@ test('opening a GPT-2 model as files; a broken file; a <script> token', { timeou
 
 test('an encoder model (the BERT fixture): per-token outputs and encoder attention', { timeout: 60_000 }, async () => {
   const text = 'the cat sat';
-  await page.goto(`${base}/?model=fixture-bert_tiny&text=${encodeURIComponent(text)}&view=matrix&layer=2&head=4`);
-  await after_('renders', 0, 60_000);
+  await fresh(`model=fixture-bert_tiny&text=${encodeURIComponent(text)}&view=matrix&layer=2&head=4`);
   const bert = api.load(readFixture('bert_tiny'), 'bert_tiny');
   try {
     const want = oracle(bert, text);
@@ -348,9 +359,7 @@ test('an encoder model (the BERT fixture): per-token outputs and encoder attenti
 });
 
 test('dark theme and a 390 px screen: no horizontal scroll', { timeout: 60_000 }, async () => {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto(`${base}/?model=${FIXTURE}&text=The+cat+sat+on+the+mat.&view=lines&layer=2`);
-  await after_('renders', 0, 60_000);
+  await fresh(`model=${FIXTURE}&text=The+cat+sat+on+the+mat.&view=lines&layer=2`, { colorScheme: 'dark' });
   await page.screenshot({ path: `${SHOTS}playground_dark_1280x720.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   for (const v of ['model', 'matrix', 'lines', 'stats', 'rollout', 'compare']) {
@@ -388,9 +397,7 @@ test('the encoder–decoder (numbers-transformer): translate, then cross-attenti
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
   const cfg = JSON.parse(readFileSync(`${MODELS}numbers-transformer/config.json`, 'utf8'));
   try {
-    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=cross&layer=2&head=3&beam=4`);
-    await after_('loads', 0, 60_000);
-    let r = await after_('renders', 0);
+    let r = await fresh(`model=numbers-transformer&text=${encodeURIComponent(text)}&view=cross&layer=2&head=3&beam=4`);
     await page.locator('#translate').click();
     await page.waitForFunction(() => document.getElementById('translation')?.textContent !== '', null, { timeout: 20_000 });
     r = await after_('renders', r);
@@ -483,9 +490,7 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
   const cfg = JSON.parse(readFileSync(`${MODELS}numbers-transformer/config.json`, 'utf8'));
   try {
-    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=stats&set=dec&beam=4`);
-    await after_('loads', 0, 60_000);
-    let r = await after_('renders', 0);
+    let r = await fresh(`model=numbers-transformer&text=${encodeURIComponent(text)}&view=stats&set=dec&beam=4`);
     // Before a translation the decoder has read only the start mark (T = 1). The URL's set
     // (dec) is the one shown, and no decoder row has a choice: every statistic is NaN,
     // which the table shows as n/a, and the chart has no point.
@@ -598,7 +603,10 @@ test('numbers-transformer head statistics: enc and dec = the engine\'s, masked k
   }
 });
 
-test('only the page\'s own host was contacted and nothing logged an error', () => {
+test('only the page\'s own host was contacted and nothing logged an error', { timeout: 60_000 }, async () => {
+  // Every request and error of the tests run before this one, and of its own page load
+  // (so that it has something to check when run alone).
+  await fresh(`model=${FIXTURE}`);
   const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);
   assert.ok(requests.some((u) => u.endsWith('.safetensors')), 'the bundled model came from the page\'s host');
