@@ -17,10 +17,12 @@
 //     numbers as the map to 3 decimals ("masked" for masked cells); the head-statistics
 //     table lists the engine's statistics to 3 decimals.
 //   - Screenshots, light and dark, 1280×720 and 390 px wide: build/screenshots/inspector_*.png.
+// Each test opens the page afresh (open(view): the model, text, view, screen and theme it
+// needs): no test inherits another's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { interpolateViridis } from 'd3-scale-chromatic';
-import { counter, counterAbove, openSite, SHOTS } from './harness.mjs';
+import { counter, counterAbove, freshPage, openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -54,8 +56,10 @@ after(async () => { await site?.close(); });
 
 const renders = () => counter(page, 'renders');
 const renderedAfter = (n) => counterAbove(page, 'renders', n, 30_000);
-async function open(view) {
-  await page.goto(`${site.base}/?model=${MODEL}&view=${view}&text=${encodeURIComponent(TEXT)}`);
+/** The state each test starts from: the playground loaded afresh on brown-gpt, the text and
+ *  `view`, drawn; 1280 × 720, light, unless `opts` ({ viewport, colorScheme }) says otherwise. */
+async function open(view, opts = {}) {
+  await freshPage(page, `${site.base}/?model=${MODEL}&view=${view}&text=${encodeURIComponent(TEXT)}`, opts);
   await page.waitForFunction((v) => window.tfpPlay?.shown?.view === v && window.tfpPlay.encoding?.ids.length === 128 &&
     Object.keys(window.tfpPlay.shown.panels).length > 0, view, { timeout: 60_000 });
 }
@@ -231,10 +235,9 @@ test('head statistics: the table lists the engine\'s numbers to 3 decimals', { t
 
 test('screenshots: light and dark, desktop and phone width', { timeout: 90_000 }, async () => {
   for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
     for (const [w, h] of [[1280, 720], [390, 844]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await open('model');
+      const screen = { viewport: { width: w, height: h }, colorScheme: scheme };
+      await open('model', screen);
       // The hatch of masked cells uses this theme's greys (--mask-bg, --mask-line).
       const hatch = await page.evaluate(() => {
         const css = getComputedStyle(document.documentElement);
@@ -251,14 +254,12 @@ test('screenshots: light and dark, desktop and phone width', { timeout: 90_000 }
       await page.locator('#inspector').scrollIntoViewIfNeeded();
       await site.shot(`inspector_model_${scheme}_${w}`);
       await page.locator('#inspector').screenshot({ path: `${SHOTS}inspector_model_${scheme}_${w}_panel.png` });
-      await open('matrix');
+      await open('matrix', screen);
       await page.locator('#view .heatmap summary').click();
       await page.locator('#view .heatmap tbody tr').first().waitFor();
       await page.locator('#inspector').screenshot({ path: `${SHOTS}inspector_matrix_${scheme}_${w}_panel.png` });
     }
   }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 720 });
   assert.deepEqual(site.problems, []);
   assert.deepEqual(site.foreignRequests(), []);
 });
