@@ -13,12 +13,13 @@
 //   - lone surrogates, emoji ZWJ sequences, combining marks and right-to-left text tokenise
 //     and show spans (brown-gpt and the GPT-2 fixture);
 //   - no uncaught page error or console error throughout.
-// Screenshots go to build/screenshots/bad_inputs/.
+// Each test opens the page afresh on the GPT-2 fixture (fresh()): none inherits the model or
+// text another left. Screenshots go to build/screenshots/bad_inputs/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { freshPage, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, hasShipped, CHECKPOINTS } from '../js/model_api.mjs';
 import { closeMaps } from '../js/compare.mjs';
@@ -45,6 +46,14 @@ before(async () => {
 after(async () => { await site?.close(); });
 
 const { num, after: after_ } = playgroundProbes(() => page, { timeout: 30_000 });
+
+/** The state each test starts from: the playground loaded afresh on the GPT-2 fixture (its
+ *  default text drawn), 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, `${base}/?model=${FIXTURE}`);
+  await after_('loads', 0, 60_000);
+  await after_('renders', 0);
+}
 
 const file = (name, buffer, mimeType = 'application/octet-stream') => ({ name, mimeType, buffer: Buffer.from(buffer) });
 /** The GPT-2 fixture's three files, with some replaced ({ 'config.json': bytes, ... }). */
@@ -166,13 +175,13 @@ async function rejected(shot, list, expect, { how = 'pick' } = {}) {
 }
 
 test('starts on the GPT-2 fixture', { timeout: 90_000 }, async () => {
-  await page.goto(`${base}/?model=${FIXTURE}`);
-  await after_('loads', 0, 60_000);
+  await fresh();
   await typeText('the cat sat on the mat');
   await sameAsEngine(gpt2, 'the cat sat on the mat', 'start');
 });
 
 test('config.json that is not JSON, or JSON but not a model config', { timeout: 120_000 }, async () => {
+  await fresh();
   const cut = files.config.subarray(0, Math.floor(files.config.length / 2));
   await rejected('config_truncated', folder({ 'config.json': cut }), [/config\.json/, /JSON|parse/i]);
   await rejected('config_array', folder({ 'config.json': '[]' }), [/config\.json/, /object/i]);
@@ -183,6 +192,7 @@ test('config.json that is not JSON, or JSON but not a model config', { timeout: 
 });
 
 test('issue 32\'s configs dropped: nested 100,000 levels deep, 1,000,000 layers, ids outside the vocabulary or not integers', { timeout: 150_000 }, async () => {
+  await fresh();
   const c = JSON.parse(files.config.toString());
   const deep = JSON.stringify({ ...c, n_embd: 0 }).replace('"n_embd":0', `"n_embd":${'['.repeat(100_000)}${']'.repeat(100_000)}`);
   await rejected('config_deep', folder({ 'config.json': deep }), [/config\.json/, /nested 100001 levels deep/, /at most 128/], { how: 'drop' });
@@ -195,6 +205,7 @@ test('issue 32\'s configs dropped: nested 100,000 levels deep, 1,000,000 layers,
 });
 
 test('model.safetensors truncated, wrong shape, unsupported dtype, empty', { timeout: 150_000 }, async () => {
+  await fresh();
   const half = files.weights.subarray(0, Math.floor(files.weights.length / 2));
   await rejected('weights_truncated', folder({ 'model.safetensors': half }), [/model\.safetensors/, /truncat|past the end|end of the file|short/i]);
   const shape = rewriteSafetensors(files.weights, (name, entry, bytes) => (name === 'h.0.attn.c_proj.weight'
@@ -213,6 +224,7 @@ test('model.safetensors truncated, wrong shape, unsupported dtype, empty', { tim
 });
 
 test('tokenizer.json malformed, or not UTF-8', { timeout: 90_000 }, async () => {
+  await fresh();
   const cut = files.tokenizer.subarray(0, Math.floor(files.tokenizer.length * 0.6));
   await rejected('tokenizer_truncated', folder({ 'tokenizer.json': cut }), [/tokenizer\.json/, /JSON|parse/i]);
   // Two bytes that are never UTF-8 (0xFF 0xFE) inside a vocabulary entry's name.
@@ -223,6 +235,7 @@ test('tokenizer.json malformed, or not UTF-8', { timeout: 90_000 }, async () => 
 });
 
 test('config.json alone; an unrelated file (dropped)', { timeout: 90_000 }, async () => {
+  await fresh();
   await rejected('config_alone', [file('config.json', files.config, 'application/json')],
     [/config\.json/, /safetensors/], { how: 'drop' });
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f2a3d40000000049454e44ae426082', 'hex');
@@ -254,12 +267,14 @@ async function unusualTexts(model, what) {
 }
 
 test('unusual Unicode on the GPT-2 fixture: tokens, spans, the engine\'s maps', { timeout: 60_000 }, async () => {
+  await fresh();
   await unusualTexts(gpt2, 'gpt2');
   await page.locator('.text-panel').screenshot({ path: `${SHOT_DIR}unicode_gpt2.png` });
 });
 
 test('brown-gpt: a text past the context is cut with a note; a 1 MB paste; unusual Unicode', { timeout: 240_000 }, async (t) => {
   if (!hasShipped('brown-gpt')) return t.skip('models/brown-gpt is not in this checkout');
+  await fresh();
   const brown = api.load(readShipped('brown-gpt'), 'brown-gpt');
   try {
     const loads = await num('loads');
