@@ -14,11 +14,13 @@
 //   - the common-mistake demo: nudging a query moves only its row, an encoder state every row;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scroll; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, step, language or screen size.
 // Screenshots: build/screenshots/learn/additive_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS, urlMatches } from './harness.mjs';
+import { freshPage, openSite, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -110,6 +112,15 @@ const matrix = (prefix, root = 'body') => page.evaluate(([p, r]) => {
 
 const slice = (a, from, n) => a.slice(from, from + n);
 
+const CHAPTER = () => `${base}/learn/additive-attention.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (hand figure and numbers-gru drawn), 1280 × 720, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await waitFor(() => (window.tfpLearn?.state.hand?.renders ?? 0) > 0);
+  await waitFor(() => (window.tfpLearn.state.model?.renders ?? 0) > 0);
+}
+
 /** Every matrix of the hand figure against the engine in Node, for the shown step. */
 async function checkHand() {
   const s = await state();
@@ -132,7 +143,7 @@ async function checkHand() {
 
 test('chapter 2: the hand-set figure equals the engine and a double computation; editing recomputes', { timeout: 90_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/additive-attention.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await waitFor(() => (window.tfpLearn?.state.hand?.renders ?? 0) > 0);
   console.log(`hand figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   await waitFor(() => (window.tfpLearn.state.model?.renders ?? 0) > 0);
@@ -183,7 +194,7 @@ test('chapter 2: the hand-set figure equals the engine and a double computation;
 });
 
 test('chapter 2: numbers-gru scores and weights of every step equal the engine in Node', { timeout: 90_000 }, async () => {
-  await waitFor(() => (window.tfpLearn.state.model?.renders ?? 0) > 0);
+  await fresh();
   const check = async () => {
     const s = await state();
     const want = engineGru(s.model.text);
@@ -229,6 +240,7 @@ test('chapter 2: numbers-gru scores and weights of every step equal the engine i
 });
 
 test('chapter 2: the exercise reveals the engine’s answer; the mistake demo moves one row or all', { timeout: 60_000 }, async () => {
+  await fresh();
   const ex = page.locator('.exercise');
   await waitFor(() => /42005/.test(document.querySelector('.exercise .question').textContent));
   assert.match(await ex.locator('.question').innerText(), /At step 3 it writes the digit 0/);
@@ -273,10 +285,21 @@ test('chapter 2: the exercise reveals the engine’s answer; the mistake demo mo
 });
 
 test('chapter 2: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 60_000 }, async () => {
+  await fresh();
+  // Inputs of both figures changed from their defaults: the switch must keep these.
+  let n = await handRenders();
+  const cell = page.getByRole('textbox', { name: /^h: encoder states .*: love, dim 1$/ });
+  await cell.fill('2');
+  await cell.press('Enter');
+  await waitFor((k) => window.tfpLearn.state.hand.renders > k, n);
+  n = await modelRenders();
+  await page.getByRole('textbox', { name: 'A number in words' }).fill('seven hundred and twelve');
+  await waitFor((k) => window.tfpLearn.state.model.renders > k && window.tfpLearn.state.model.text === 'seven hundred and twelve', n);
   await page.evaluate(() => window.scrollTo(0, 0));
   await site.shot('learn/additive_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const before = await state();
+  assert.equal(before.hand.inputs.h[2], 2);
   await page.selectOption('#lang-select', 'zh-CN');
   await waitFor(() => document.querySelector('.chapter-section h2').textContent.includes('回头看'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
