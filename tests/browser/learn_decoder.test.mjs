@@ -15,12 +15,14 @@
 //   - the mistake box's shapes are the engine's (T×T self, T×S cross);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without
 //     sideways scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, model, language, theme or screen size.
 // Screenshots: build/screenshots/learn/decoder_{en,zh}_{1280,390}.png, decoder_en_1280_dark.png,
 // decoder_numbers_figure.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
@@ -40,6 +42,14 @@ after(async () => {
   for (const m of [gpt, dates, numbers]) if (m) api.free(m);
   await site?.close();
 });
+
+const CHAPTER = () => `${base}/learn/decoder.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (both figures drawn), 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.cross && window.tfpLearn.state.causal, null, { timeout: 60_000 });
+}
 
 const firstSelf = (t) => t[Object.keys(t).find((k) => /(^|\.)0\.attn\.probs$/.test(k))];
 
@@ -70,7 +80,7 @@ async function checkCausal() {
 
 test('chapter 9, causal mask: the map and hidden rows are the engine\'s; earlier rows are bit-identical', { timeout: 90_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/decoder.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.cross, null, { timeout: 60_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (models not cached)`);
   await page.waitForFunction(() => window.tfpLearn.state.causal, null, { timeout: 60_000 });
@@ -116,6 +126,7 @@ async function checkCross(model) {
 }
 
 test('chapter 9, cross-attention: the dates model\'s output and maps are the engine\'s; the alignment reorders', { timeout: 90_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.cross?.model === 'dates', null, { timeout: 30_000 });
   const { c } = await checkCross(dates);
   assert.equal(c.text, '3 March 2021');
@@ -164,6 +175,7 @@ test('chapter 9, cross-attention: the dates model\'s output and maps are the eng
 });
 
 test('chapter 9: the exercise reveals the engine\'s answer', { timeout: 60_000 }, async () => {
+  await fresh();
   const ex = page.locator('.exercise[data-exercise="month-digit"]');
   // Choices: the parts of "3 March 2021": "3", "March", "2021".
   const labels = await ex.locator('label.choice').allInnerTexts();
@@ -190,9 +202,15 @@ test('chapter 9: the exercise reveals the engine\'s answer', { timeout: 60_000 }
 });
 
 test('chapter 9: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await fresh();
+  // B's sentence changed from its default (its start kept): the switch must keep it.
+  const edited = 'The jury said the election was long';
+  await page.locator('#dec-causal-b').fill(edited);
+  await page.waitForFunction((t) => window.tfpLearn.state.causal.b.text === t && window.tfpLearn.state.causal.first > 0, edited, { timeout: 20_000 });
   await site.shot('learn/decoder_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').nth(1).innerText();
   const causal = await probes.part('causal');
+  assert.equal(causal.b.text, edited);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('解码器'));
   const zhFirst = await page.locator('.chapter-section').nth(1).innerText();
