@@ -71,9 +71,6 @@ nn::LayerOptions layer_options(const ModelConfig& cfg, const ModelWeights& w, bo
   return o;
 }
 
-namespace {
-
-// The stack's self-attention mask for layer i: the base mask with the layer's window.
 nn::AttentionMask layer_mask(const ModelConfig& cfg, const nn::AttentionMask& base, bool encoder_side, size_t i) {
   nn::AttentionMask m = base;
   // A window of W keys: itself and the W - 1 before (the mask's window counts distance).
@@ -81,6 +78,8 @@ nn::AttentionMask layer_mask(const ModelConfig& cfg, const nn::AttentionMask& ba
   if (W > 1) m.window = static_cast<int>(W - 1);
   return m;
 }
+
+namespace {
 
 // Checks a mask against the (Tq, Tk) attention it will be used in, naming it.
 void check_mask(const nn::AttentionMask& m, int64_t Tq, int64_t Tk, const char* op,
@@ -128,8 +127,7 @@ Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C) {
   return nn::sinusoidal_encoding(T, C, pos0);
 }
 
-Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
-             std::span<const int32_t> token_types, int64_t pos0, const nn::Scope& scope) {
+Tensor token_rows(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids) {
   TFP_CHECK(cfg.has_embeddings, "embed: this model takes embeddings as input, not token ids");
   const int64_t T = static_cast<int64_t>(ids.size()), C = cfg.d_model, V = cfg.vocab_size;
   TFP_CHECK(T > 0, "embed: empty input (0 tokens)");
@@ -150,8 +148,15 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
       if (e.token16.bf16) kernels::bf16_to_f32(src, row, static_cast<size_t>(C));
       else kernels::f16_to_f32(src, row, static_cast<size_t>(C));
     }
-    for (int64_t c = 0; c < C; ++c) row[c] *= cfg.embedding_scale;
   }
+  return x;
+}
+
+Tensor embedding_sum(const ModelConfig& cfg, const EmbeddingWeights& e, Tensor x,
+                     std::span<const int32_t> token_types, int64_t pos0) {
+  const int64_t T = x.dim(0), C = cfg.d_model;
+  if (cfg.embedding_scale != 1.0f)
+    for (float& v : x.data) v *= cfg.embedding_scale;
   if (cfg.positional == Positional::learned) {
     const int64_t P = e.position.empty() ? 0 : e.position.dim(0);
     TFP_CHECK(!e.position.empty(), "embed: learned positions configured but no position table");
@@ -179,6 +184,12 @@ Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const 
   } else {
     TFP_CHECK(token_types.empty(), "embed: token types given but the model has none");
   }
+  return x;
+}
+
+Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
+             std::span<const int32_t> token_types, int64_t pos0, const nn::Scope& scope) {
+  Tensor x = embedding_sum(cfg, e, token_rows(cfg, e, ids), token_types, pos0);
   if (cfg.embedding_norm) nn::layer_norm_inplace(x, e.norm, "embed.norm");
   scope.emit("out", x);
   return x;
@@ -240,10 +251,7 @@ TensorView logit_rows(const Tensor& hidden, int64_t last_logits) {
   return TensorView(hidden.row(T - k), {k, hidden.dim(1)});
 }
 
-namespace {
-
-// The LM head as an nn::Linear: the separate head, or the tied embedding table (V, C).
-nn::Linear head_of(const ModelConfig& cfg, const ModelWeights& w) {
+nn::Linear lm_head_of(const ModelConfig& cfg, const ModelWeights& w) {
   nn::Linear head = w.lm_head;
   if (cfg.tied_lm_head) {
     head = nn::Linear{};
@@ -255,11 +263,18 @@ nn::Linear head_of(const ModelConfig& cfg, const ModelWeights& w) {
   return head;
 }
 
-}  // namespace
+nn::Linear mlm_decoder_of(const ModelWeights& w) {
+  nn::Linear dec;
+  dec.weight = w.mlm_decoder.empty() ? w.embed.token : w.mlm_decoder;
+  if (w.mlm_decoder.empty()) dec.weight16 = w.embed.token16;
+  if (w.mlm_decoder.empty()) dec.weight8 = w.embed.token8;
+  dec.bias = w.mlm_bias;
+  return dec;
+}
 
 void lm_logits_into(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden, int64_t v_begin,
                     int64_t v_end, float* out) {
-  const nn::Linear head = head_of(cfg, w);
+  const nn::Linear head = lm_head_of(cfg, w);
   if (v_end < 0) v_end = head.out_features();
   if (cfg.lm_head_scale != 1.0f) {  // T5's tied head reads the hidden states × d_model^-½
     Tensor scaled = copy_of(hidden);
@@ -276,7 +291,7 @@ void lm_logits_into(const ModelConfig& cfg, const ModelWeights& w, const TensorV
 
 Tensor lm_logits(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
                  nn::Observer* obs, int64_t v_begin, int64_t v_end) {
-  if (v_end < 0) v_end = head_of(cfg, w).out_features();
+  if (v_end < 0) v_end = lm_head_of(cfg, w).out_features();
   TFP_CHECK(hidden.rank() >= 1, "lm_head: hidden must have at least 1 dimension");
   Shape shape = hidden.shape;
   shape.back() = std::max<int64_t>(0, v_end - v_begin);
@@ -300,12 +315,7 @@ Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorV
       Tensor t = nn::linear(hidden, w.mlm_transform, "mlm.transform");  // (T, C)
       nn::apply_activation(t, cfg.activation);
       nn::layer_norm_inplace(t, w.mlm_norm, "mlm.norm");
-      nn::Linear dec;
-      dec.weight = w.mlm_decoder.empty() ? w.embed.token : w.mlm_decoder;
-      if (w.mlm_decoder.empty()) dec.weight16 = w.embed.token16;
-      if (w.mlm_decoder.empty()) dec.weight8 = w.embed.token8;
-      dec.bias = w.mlm_bias;
-      out = nn::linear(t.view(), dec, "mlm.decoder");  // (T, V)
+      out = nn::linear(t.view(), mlm_decoder_of(w), "mlm.decoder");  // (T, V)
       break;
     }
   }

@@ -53,6 +53,14 @@ struct ForwardResult {
 Tensor embed(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids,
              std::span<const int32_t> token_types, int64_t pos0, const nn::Scope& scope);
 
+// embed() in two steps, for callers that work on the token rows themselves (gradient
+// attribution scales them): the table's rows for ids (T, C) as stored, and their sum with
+// everything else embed() adds (× embedding_scale, positions, token types), before the
+// embedding norm.
+Tensor token_rows(const ModelConfig& cfg, const EmbeddingWeights& e, std::span<const int32_t> ids);
+Tensor embedding_sum(const ModelConfig& cfg, const EmbeddingWeights& e, Tensor rows,
+                     std::span<const int32_t> token_types, int64_t pos0);
+
 // Vaswani et al.'s sinusoidal encoding, rows pos0 .. pos0+T-1 → (T, C): the model-order
 // name (pos0 first) for nn::sinusoidal_encoding(T, C, pos0), which embed adds.
 Tensor sinusoidal_positions(int64_t pos0, int64_t T, int64_t C);
@@ -87,6 +95,11 @@ void lm_logits_into(const ModelConfig& cfg, const ModelWeights& w, const TensorV
 // min(k, T) rows (a generation needs the last alone).
 TensorView logit_rows(const Tensor& hidden, int64_t last_logits);
 
+// The LM head as an nn::Linear (V, C): the separate head, or the tied token table. Throws
+// when the model has none.
+nn::Linear lm_head_of(const ModelConfig& cfg, const ModelWeights& w);
+// BERT's masked-LM decoder (V, C) + bias: its own, or tied to the token table.
+nn::Linear mlm_decoder_of(const ModelWeights& w);
 // hidden (T, C) → the encoder head's output (T, n_labels) or (T, V); empty if none.
 Tensor encoder_head(const ModelConfig& cfg, const ModelWeights& w, const TensorView& hidden,
                     nn::Observer* obs = nullptr);
@@ -154,6 +167,8 @@ nn::LayerOptions layer_options(const ModelConfig& cfg);
 // Layer i's options on one side (encoder or decoder): the above plus the positional hooks
 // that act inside attention (RoPE with the layer's base, ALiBi, the stack's relative bias).
 nn::LayerOptions layer_options(const ModelConfig& cfg, const ModelWeights& w, bool encoder_side, size_t i);
+// The stack's self-attention mask for layer i on one side: base with the layer's window.
+nn::AttentionMask layer_mask(const ModelConfig& cfg, const nn::AttentionMask& base, bool encoder_side, size_t i);
 // RoPE as the config applies it on a local (windowed) or global layer.
 nn::RopeConfig rope_config(const ModelConfig& cfg, bool local);
 
