@@ -22,11 +22,13 @@
 //     errors per tensor and per row, ties away from zero (2.5 → 3, −2.5 → −3, 0.5 → 1);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language, theme or screen size.
 // Screenshots: build/screenshots/learn/efficiency_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped, CHECKPOINTS } from '../js/model_api.mjs';
@@ -148,9 +150,19 @@ async function checkTiming() {
   return t;
 }
 
+const CHAPTER = () => `${base}/learn/efficiency.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (the pattern drawn, the first timing sweep done), 1280 × 720, light, nothing saved by
+ *  an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.pattern && window.tfpLearn.state.timing && !window.tfpLearn.state.measuring,
+    null, { timeout: 90_000 });
+}
+
 test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them; exercise; mistake', { timeout: 150_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/efficiency.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.pattern, null, { timeout: 60_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   await page.waitForFunction(() => window.tfpLearn.state.timing && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
@@ -282,6 +294,7 @@ test('efficiency: the page\'s int8 rule equals the engine\'s int8 weights bit fo
 });
 
 test('efficiency: the int8 widget quantises a typed matrix per tensor and per row', { timeout: 60_000 }, async () => {
+  await fresh();
   const box = page.locator('#eff-quant');
   // Preset "a large row and a small row": per tensor s = 2.54/127 = 0.02 crushes row 2.
   await page.getByRole('button', { name: 'a large row and a small row' }).click();
@@ -338,9 +351,16 @@ test('efficiency: the int8 widget quantises a typed matrix per tensor and per ro
 });
 
 test('efficiency: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await fresh();
+  // d_model and the pattern's kind changed from their defaults (128, window): the switch must keep them.
+  await page.locator('label[for="eff-kind-1"]').click();
+  await page.locator('label[for="eff-d-64"]').click();
+  await page.waitForFunction(() => window.tfpLearn.state.timing?.d === 64 && window.tfpLearn.state.timing.kind === 1
+    && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
   await site.shot('learn/efficiency_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const s = await page.evaluate(() => ({ d: window.tfpLearn.state.d, kind: window.tfpLearn.state.kind }));
+  assert.deepEqual(s, { d: 64, kind: 1 });
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('贵'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
