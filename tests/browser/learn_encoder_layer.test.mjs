@@ -22,12 +22,14 @@
 //     padded key columns are 0 in every row, padded query rows sum to 1 (1e-6);
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without
 //     sideways scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language, theme or screen size.
 // Screenshots: build/screenshots/learn/encoder_layer_{en,zh}_{1280,390}.png, encoder_layer_en_1280_dark.png,
 // and the RMSNorm figure alone: encoder_layer_rms_{en_1280,zh_390,en_390,en_1280_dark}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 import { withParams } from '../../web/src/engine/params.mjs';
@@ -91,9 +93,19 @@ async function checkNorm() {
   return s;
 }
 
+const CHAPTER = () => `${base}/learn/encoder-layer.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (LayerNorm, brown-pos and the depth figure drawn), 1280 × 720, light, nothing saved by
+ *  an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.norm && window.tfpLearn.state.brown && window.tfpLearn.state.depth,
+    null, { timeout: 60_000 });
+}
+
 test('chapter 8, LayerNorm: Y and the row statistics are the engine\'s; edits recompute; the exercise', { timeout: 90_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/encoder-layer.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.norm, null, { timeout: 30_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   await page.waitForFunction(() => window.tfpLearn.state.brown && window.tfpLearn.state.depth, null, { timeout: 60_000 });
@@ -187,6 +199,7 @@ async function checkRms() {
 }
 
 test('chapter 8, RMSNorm beside LayerNorm: the engine\'s numbers for every offset; slider, edit, exercise', { timeout: 60_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.rms?.ln, null, { timeout: 30_000 });
   let s = await checkRms();
   assert.deepEqual(s.x, [1, 2, 3, 6]);
@@ -250,6 +263,7 @@ test('chapter 8, RMSNorm beside LayerNorm: the engine\'s numbers for every offse
 });
 
 test('chapter 8, depth: pre-LN and post-LN profiles are the engine\'s; the slider recomputes', { timeout: 90_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.depth, null, { timeout: 60_000 });
   const check = async () => {
     const d = await part('depth');
@@ -286,6 +300,7 @@ test('chapter 8, depth: pre-LN and post-LN profiles are the engine\'s; the slide
 });
 
 test('chapter 8, feed-forward and brown-pos: curves, hidden activations, tags per layer are the engine\'s', { timeout: 90_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.brown && window.tfpLearn.state.activation, null, { timeout: 60_000 });
   const a = await part('activation');
   for (const [kind, name] of [[0, 'relu'], [1, 'gelu'], [2, 'geluTanh']]) {
@@ -385,6 +400,7 @@ test('chapter 8, feed-forward and brown-pos: curves, hidden activations, tags pe
 });
 
 test('chapter 8, padding: padded key columns are 0 in every row, padded rows still computed', { timeout: 60_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.padding, null, { timeout: 30_000 });
   const p = await part('padding');
   const T = p.seqs[0].tokens.length;
@@ -420,6 +436,14 @@ test('chapter 8, padding: padded key columns are 0 in every row, padded rows sti
 });
 
 test('chapter 8: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await fresh();
+  // X[1,1] changed from its default: the switch must keep it.
+  const n = await renders();
+  const cell = page.locator('.number-matrix[data-sym="X"] tbody tr').first().locator('input').first();
+  await cell.fill('-4');
+  await cell.press('Enter');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.norm.x[0] === -4, null, { timeout: 20_000 });
   await site.shot('learn/encoder_layer_en_1280', { fullPage: true });
   await rmsFigure().screenshot({ path: `${SHOTS}learn/encoder_layer_rms_en_1280.png` });
   const enFirst = await page.locator('.chapter-section').first().innerText();
