@@ -15,11 +15,13 @@
 //     for the longest length, both ways the same, and the mistake demo says so;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language or screen size.
 // Screenshots: build/screenshots/learn/generation_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
@@ -118,9 +120,17 @@ async function checkSteps() {
   return { g, s, want };
 }
 
+const CHAPTER = () => `${base}/learn/generation.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (the loop and the first timing drawn), 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.step && window.tfpLearn.state.timing, null, { timeout: 60_000 });
+}
+
 test('generation, the loop: tokens, p and q are the engine\'s; greedy, steps, seed, exercise, mistake, playground', { timeout: 120_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/generation.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.step, null, { timeout: 60_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   await page.waitForFunction(() => window.tfpLearn.state.timing, null, { timeout: 60_000 });
@@ -222,6 +232,7 @@ test('generation, the loop: tokens, p and q are the engine\'s; greedy, steps, se
 });
 
 test('generation, the KV cache: sizes from the config, the exercise, timing with identical tokens', { timeout: 120_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.cache, null, { timeout: 30_000 });
   const g = await part('generation');
   const cache = await part('cache');
@@ -255,8 +266,11 @@ test('generation, the KV cache: sizes from the config, the exercise, timing with
 
   // Timing: measured again for the current prompt and controls; both ways the same ids.
   let r0 = await renders();
+  // The measurement the page made on opening is already for this prompt: wait for a new one.
+  await page.evaluate(() => { window.__timingBefore = window.tfpLearn.state.timing; });
   await page.getByRole('button', { name: 'Measure again' }).click();
-  await page.waitForFunction(() => window.tfpLearn.state.timing?.prompt === window.tfpLearn.state.generation.prompt, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.tfpLearn.state.timing !== window.__timingBefore
+    && window.tfpLearn.state.timing?.prompt === window.tfpLearn.state.generation.prompt, null, { timeout: 60_000 });
   await page.waitForTimeout(100);
   const tm = await part('timing');
   const longest = Math.max(...tm.lengths);
@@ -283,6 +297,7 @@ test('generation, the KV cache: sizes from the config, the exercise, timing with
 });
 
 test('generation, grouped-query attention: the cache of published configs and of a pasted one; a broken one is refused', { timeout: 120_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.gqa, null, { timeout: 60_000 });
   // layers × 2 × positions × H_kv·d_k × 4, from the published shapes (d_k = hidden / H).
   const bytes = (L, hidden, H, Hkv, n) => L * 2 * n * Hkv * (hidden / H) * 4;
@@ -313,6 +328,7 @@ test('generation, grouped-query attention: the cache of published configs and of
 });
 
 test('generation, attention sinks: each head\'s first-token share is the engine\'s on the text; a new text reruns it', { timeout: 120_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.sinks, null, { timeout: 60_000 });
   const check = async () => {
     const got = await part('sinks');
@@ -346,9 +362,16 @@ test('generation, attention sinks: each head\'s first-token share is the engine\
 });
 
 test('generation: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await fresh();
+  // A prompt other than the default: the switch must keep it.
+  const prompt = 'She opened the door and';
+  await page.locator('#gen-prompt').fill(prompt);
+  await page.waitForFunction((p) => window.tfpLearn.state.generation.prompt === p && window.tfpLearn.state.step.context.length >= 5,
+    prompt, { timeout: 20_000 });
   await site.shot('learn/generation_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const g = await part('generation');
+  assert.equal(g.prompt, prompt);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('词元'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
