@@ -9,7 +9,9 @@
 // (L+1)·T patched passes) and of the heads sweep (head_all, L·H passes), and one plain
 // forward pass for scale. On GPT-2 small at T = 128 the resid sweep would take minutes:
 // its first layer row (T passes) is timed and the whole sweep given as that × (L+1),
-// marked "est.". --quick: T = 20 only. Names the CPU and load average.
+// marked "est.". Also the gradient attribution (tfp_model_gradient_attribution): gradient ×
+// input alone (one forward and backward pass) and with 64 integrated-gradient steps.
+// --quick: T = 20 only. Names the CPU and load average.
 import { cpus, loadavg } from 'node:os';
 import { loadTfp } from '../tests/js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../tests/js/model_api.mjs';
@@ -42,9 +44,12 @@ function run(name, model, T) {
     resid = 0;
     for (let l = 0; l <= L; l++) resid += seconds(() => api.activationPatching(model, clean, corrupted, { ...o, kinds: 1, layer: l }));
   }
+  const grad = seconds(() => api.gradientAttribution(model, clean, { ...o, steps: 0 }));
+  const ig = seconds(() => api.gradientAttribution(model, clean, { ...o, steps: 64 }));
   console.log(`${name.padEnd(12)} T=${String(T).padStart(3)}  forward ${(forward * 1000).toFixed(1).padStart(7)} ms   ` +
     `resid sweep ${resid.toFixed(2).padStart(7)} s${big ? ' (est.)' : ''} (${(L + 1) * T} passes)   ` +
-    `heads sweep ${heads.toFixed(2).padStart(6)} s (${L * info.n_heads} passes)`);
+    `heads sweep ${heads.toFixed(2).padStart(6)} s (${L * info.n_heads} passes)   ` +
+    `gradient ${(grad * 1000).toFixed(0).padStart(6)} ms   64-step IG ${ig.toFixed(2).padStart(6)} s`);
 }
 
 console.log(`CPU: ${cpus()[0]?.model} × ${cpus().length}; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}; WASM, 1 thread`);

@@ -8,7 +8,7 @@ set(TFP_SAN_TEST_FILES
   test_checkpoint.cpp test_checkpoint_errors.cpp test_checkpoint_mlm.cpp test_checkpoint_sampling.cpp
   test_checkpoint_torch.cpp test_model.cpp test_model_errors.cpp test_model_tokens.cpp test_kv_cache.cpp
   test_families.cpp test_numerics.cpp test_config_limits.cpp test_soak_findings.cpp
-  test_inspect_activation_patching.cpp test_inspect_logit_attribution.cpp
+  test_inspect_activation_patching.cpp test_inspect_logit_attribution.cpp test_inspect_gradient_attribution.cpp
   test_tokenizer_pipeline.cpp test_tokenizer_precompiled.cpp test_tokenizer_regex.cpp
   test_tokenizer_roundtrip.cpp test_tokenizer_unicode.cpp test_tokenizer_wordpiece.cpp)
 # Left to the plain native and WASM runs: test_tokenizer_gpt2.cpp (57k golden strings

@@ -2,7 +2,7 @@
 // reference of gen_patching.py (tests/fixtures/patching/gpt2_tiny.json): the metric, every
 // patching sweep nested as TransformerLens orders it ([layer][position],
 // [layer][position][head]), zero and mean ablation [layer][head], the direct logit
-// attribution; the logit lens' last row is the model's own top token; head scores are the
+// attribution and the gradient attribution; the logit lens' last row is the model's own top token; head scores are the
 // engine's on the prompt's maps; without a corrupted prompt "patching" is null; bad
 // arguments are one JSON error; Gemma 2 has no DLA and says why.
 #include <doctest/doctest.h>
@@ -21,15 +21,15 @@ using tfp::testing::run_cli;
 
 namespace {
 
-// Every number of two nested arrays of the same shape within 2e-5 + 1e-4 relative.
-void near_all(const nlohmann::json& got, const std::vector<double>& want_flat, const std::string& what) {
+// Every number of two nested arrays of the same shape within 2e-5 + `rel` relative.
+void near_all(const nlohmann::json& got, const std::vector<double>& want_flat, const std::string& what, double rel = 1e-4) {
   std::vector<double> x;
   tfp::Shape s;
   tfp::testing::flatten(got, x, s);
   REQUIRE_MESSAGE(x.size() == want_flat.size(), what);
   for (size_t i = 0; i < x.size(); ++i) {
     INFO(what, "[", i, "]");
-    CHECK(std::abs(x[i] - want_flat[i]) <= 2e-5 + 1e-4 * std::abs(want_flat[i]));
+    CHECK(std::abs(x[i] - want_flat[i]) <= 2e-5 + rel * std::abs(want_flat[i]));
   }
 }
 
@@ -70,7 +70,18 @@ TEST_CASE("cli analyze: every section on gpt2_tiny matches the torch reference, 
   for (const char* key : {"metric", "embed", "pos_embed", "norm_bias"})
     CHECK(j["dla"][key].get<double>() == doctest::Approx(d[key].get<double>()).epsilon(1e-4));
   CHECK(std::abs(j["dla"]["residual"].get<double>()) <= 1e-4);
-  CHECK(j["gradients"].contains("error"));
+  // Gradient attribution: torch's autograd on the same float64 GPT-2 (64 midpoints).
+  for (const char* metric : {"logit_diff", "logprob"}) {
+    const nlohmann::json& want = g["gradients"][metric];
+    const nlohmann::json& got = j["gradients"][metric];
+    CAPTURE(metric);
+    for (const char* key : {"grad_x_input", "grad_norm", "integrated"})
+      near_all(got[key], want[key].get<std::vector<double>>(), std::string("gradients.") + key, 2e-3);
+    CHECK(got["value"].get<double>() == doctest::Approx(want["value"].get<double>()).epsilon(1e-4));
+    CHECK(got["baseline"].get<double>() == doctest::Approx(want["baseline"].get<double>()).epsilon(1e-4));
+    CHECK(got["steps"] == 64);
+    CHECK(got["grad_x_input"].size() == T);
+  }
   // The lens' last row is the model's own prediction: its top token at the last position.
   const auto lens_ids = j["logit_lens"]["ids"];
   CHECK(lens_ids.size() == L + 1);

@@ -36,15 +36,19 @@ bool near(double got, double want, double rel = 1e-3, double abs = 2e-5) {
 
 void check_against_torch(const model::LoadedModel& lm, const std::vector<int32_t>& ids, int32_t answer, int32_t foil,
                          const nlohmann::json& want) {
-  for (const auto& [name, metric] : {std::pair{"logit_diff", inspect::GradMetric::logit_diff},
-                                     std::pair{"logprob", inspect::GradMetric::logprob}}) {
+  for (const auto& named : {std::pair{"logit_diff", inspect::GradMetric::logit_diff},
+                            std::pair{"logprob", inspect::GradMetric::logprob}}) {
+    const char* name = named.first;
+    const inspect::GradMetric metric = named.second;
     CAPTURE(name);
     const nlohmann::json& w = want[name];
     const inspect::GradientAttribution r = inspect::gradient_attribution(lm.config(), lm.weights(), ids, answer, foil, metric, 64);
     CHECK(near(r.value, w["value"].get<double>(), 1e-4));
     CHECK(near(r.baseline_value, w["baseline"].get<double>(), 1e-4));
-    for (const auto& [key, got] : {std::pair{"grad_x_input", &r.grad_x_input}, std::pair{"grad_norm", &r.grad_norm},
-                                   std::pair{"integrated", &r.integrated}}) {
+    for (const auto& part : {std::pair{"grad_x_input", &r.grad_x_input}, std::pair{"grad_norm", &r.grad_norm},
+                             std::pair{"integrated", &r.integrated}}) {
+      const char* key = part.first;
+      const std::vector<float>* got = part.second;
       const auto ref = w[key].get<std::vector<double>>();
       REQUIRE(got->size() == ref.size());
       for (size_t t = 0; t < ref.size(); ++t) {
@@ -149,6 +153,40 @@ TEST_CASE("gradient attribution: the backward agrees with finite differences on 
 TEST_CASE("gradient attribution: BERT's masked-LM head, at a chosen position, agrees with finite differences") {
   check_family(testing::checkpoint_dir("bert_mlm_tiny"), {2, 11, 4, 19, 7, 3}, 9, 12, 3);
   check_family(testing::checkpoint_dir("bert_mlm_tiny_f16"), {2, 11, 4, 19, 7, 3}, 9, 12, 1);
+}
+
+TEST_CASE("gradient attribution under a head mask: the masked model's metric and gradient") {
+  const model::LoadedModel lm = model::load_model_dir(family_dir("llama_gqa"));
+  const std::vector<int32_t> ids = {5, 17, 3, 42, 8, 29};
+  inspect::HeadMask mask;
+  mask.set("dec.0.attn", {0.0f, 1.0f, 0.5f, 2.0f});
+  inspect::HeadMaskObserver masked(mask);
+  const model::ForwardResult out = model::forward_decoder_only(lm.config(), lm.weights(), ids, &masked);
+  const int64_t V = out.logits.dim(1), T = static_cast<int64_t>(ids.size());
+  const double want = inspect::patching_metric(std::span<const float>(out.logits.ptr() + (T - 1) * V, static_cast<size_t>(V)), 7, 13).first;
+  const Tensor rows = model::token_rows(lm.config(), lm.weights().embed, ids);
+  const auto f = [&](const Tensor& x) {
+    return inspect::metric_gradient(lm.config(), lm.weights(), ids, x, 7, 13, inspect::GradMetric::logit_diff, -1, &mask);
+  };
+  const inspect::MetricGradient g = f(rows);
+  CHECK(near(g.value, want, 1e-4, 1e-4));
+  CHECK(std::abs(g.value - f(rows).value) < 1e-9);
+  const double unmasked = inspect::metric_gradient(lm.config(), lm.weights(), ids, rows, 7, 13, inspect::GradMetric::logit_diff).value;
+  CHECK(std::abs(g.value - unmasked) > 1e-3);  // the mask changes the model
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal;
+  double gu = 0, un = 0;
+  std::vector<float> u(g.grad.size());
+  for (float& v : u) un += static_cast<double>(v = normal(rng)) * v;
+  for (float& v : u) v = static_cast<float>(v / std::sqrt(un));
+  Tensor plus = rows, minus = rows;
+  for (size_t i = 0; i < u.size(); ++i) {
+    gu += static_cast<double>(g.grad[i]) * u[i];
+    plus.data[i] += 1e-2f * u[i];
+    minus.data[i] -= 1e-2f * u[i];
+  }
+  const double fd = (f(plus).value - f(minus).value) / 2e-2;
+  CHECK(std::abs(fd - gu) <= 1e-3 + 2e-2 * std::abs(gu));
 }
 
 TEST_CASE("gradient attribution: refusals name the problem") {

@@ -1,5 +1,6 @@
-// tfp_model_logit_attribution (tfp_attribution_api.h): argument checks by name and copies;
-// the decomposition is inspect/logit_attribution.
+// tfp_model_logit_attribution and tfp_model_gradient_attribution (tfp_attribution_api.h):
+// argument checks by name and copies; the work is inspect/logit_attribution and
+// inspect/gradient_attribution.
 #include <memory>
 #include <span>
 #include <string>
@@ -8,6 +9,7 @@
 #include "api/api_model.h"
 #include "api/api_tensors.h"
 #include "api/tfp_attribution_api.h"
+#include "inspect/gradient_attribution.h"
 #include "inspect/head_mask.h"
 #include "inspect/logit_attribution.h"
 
@@ -40,6 +42,40 @@ extern "C" int tfp_model_logit_attribution(tfp_model* model, const int32_t* ids,
     list->add("mlp", Tensor(Shape{r.L}, r.mlp));
     list->add("norm_bias", one(r.norm_bias));
     list->add("accumulated", Tensor(Shape{r.L + 1}, r.accumulated));
+    *out = list.release();
+  });
+}
+
+extern "C" int tfp_model_gradient_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer,
+                                              int32_t foil, int32_t metric, int32_t steps, int32_t position,
+                                              tfp_tensors** out) {
+  if (out) *out = nullptr;
+  const char* f = "tfp_model_gradient_attribution";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": needs n >= 1 token ids (n = ", n, ")");
+    TFP_API_REQUIRE(metric == 0 || metric == 1, f, ": metric must be 0 (logit difference) or 1 (log-probability), got ",
+                    metric);
+    const tfp::model::LoadedModel& lm = loaded_of(model, f);
+    const std::span<const int32_t> input(ids, static_cast<size_t>(n));
+    const std::string why = tfp::inspect::gradient_refusal(lm.config(), input, answer, foil, position, steps);
+    TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
+    const tfp::inspect::GradientAttribution r = tfp::inspect::gradient_attribution(
+        lm.config(), lm.weights(), input, answer, foil,
+        metric == 0 ? tfp::inspect::GradMetric::logit_diff : tfp::inspect::GradMetric::logprob, steps, position,
+        model->head_mask.empty() ? nullptr : &model->head_mask);
+    using tfp::Shape;
+    using tfp::Tensor;
+    auto list = std::make_unique<tfp_tensors>();
+    list->add("metric", Tensor(Shape{2}, {static_cast<float>(r.value), static_cast<float>(r.baseline_value)}));
+    list->add("grad_x_input", Tensor(Shape{r.T}, r.grad_x_input));
+    list->add("grad_norm", Tensor(Shape{r.T}, r.grad_norm));
+    if (r.steps > 0) {
+      double total = 0;
+      for (float v : r.integrated) total += v;
+      list->add("integrated", Tensor(Shape{r.T}, r.integrated));
+      list->add("completeness", Tensor(Shape{2}, {static_cast<float>(total), static_cast<float>(r.completeness_gap)}));
+    }
     *out = list.release();
   });
 }

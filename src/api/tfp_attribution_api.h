@@ -1,5 +1,5 @@
-/* Direct logit attribution of a loaded model (inspect/logit_attribution.h; TransformerLens's
- * conventions). The conventions of tfp_api.h hold (int status, tfp_last_error, ownership
+/* Direct logit attribution (inspect/logit_attribution.h; TransformerLens's conventions) and
+ * gradient attribution (inspect/gradient_attribution.h; Captum's) of a loaded model. The conventions of tfp_api.h hold (int status, tfp_last_error, ownership
  * stated, float32 row-major). Exported from the WASM module like tfp_api.h.
  * Shapes: L decoder layers, H heads. */
 #ifndef TFP_ATTRIBUTION_API_H
@@ -32,6 +32,24 @@ extern "C" {
  * pass. */
 int tfp_model_logit_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
                                 tfp_tensors** out);
+
+/* Gradient attribution on the token embeddings (inspect/gradient_attribution.h): the rows
+ * of the token table for ids (n >= 1), positions and token types as they are. The metric at
+ * `position` (-1 = the last): metric 0 = logit(answer) - logit(foil), 1 = log p(answer); a
+ * decoder-only model's next-token logits there, or BERT's masked-LM logits there. *out
+ * (caller-owned; NULL on failure) receives:
+ *   "metric" (2)        the metric at the input, and with every token row 0 (the baseline)
+ *   "grad_x_input" (T)  sum over the width of gradient x input, per position
+ *   "grad_norm" (T)     the gradient's L2 norm per position
+ *   "integrated" (T)    integrated gradients from the zero baseline, midpoint rule over
+ *                       `steps` (1..4096); absent when steps is 0
+ *   "completeness" (2)  the integrated gradients' sum and its gap to the metric's change
+ *                       (sum - (metric - baseline)); absent when steps is 0
+ * Runs under the head mask. An encoder-decoder, a model without an LM head, an id, answer
+ * or foil outside the vocabulary, a position outside the input, steps outside 0..4096 are
+ * TFP_ERR_INVALID_ARGUMENT, each named. 1 + steps + 1 forward and backward passes. */
+int tfp_model_gradient_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
+                                   int32_t metric, int32_t steps, int32_t position, tfp_tensors** out);
 
 #ifdef __cplusplus
 } /* extern "C" */

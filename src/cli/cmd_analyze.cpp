@@ -2,7 +2,7 @@
 // JSON document. Decoder-only token models with an LM head.
 //   tfp analyze DIR (--ids … | --text T | --text-file P) --answer ID --foil ID
 //               [--corrupted-ids … | --corrupted-text T | --corrupted-text-file P]
-//               [--top-k K] [--repeat R] [--precision f32|f16|int8]
+//               [--top-k K] [--repeat R] [--ig-steps N] [--precision f32|f16|int8]
 // Sections (each table nested as TransformerLens orders it):
 //   metric      logit_diff = logit(answer) − logit(foil) and logprob = log p(answer) at the
 //               last position of the prompt (and of the corrupted prompt when given)
@@ -13,7 +13,10 @@
 //   ablation    zero and mean ablation of each head's output: {logit_diff, logprob} [layer][head]
 //   dla         direct logit attribution of the prompt (see inspect/logit_attribution.h), or
 //               {"error": …} for a model it does not apply to (Gemma 2/3's sandwich norms)
-//   gradients   {"error": …}: gradient attribution is not built yet
+//   gradients   gradient attribution on the token embeddings (inspect/gradient_attribution.h)
+//               for each metric: {value, baseline, grad_x_input [position], grad_norm
+//               [position], integrated [position] over --ig-steps midpoints (default 64),
+//               integrated_sum, completeness_gap}
 //   logit_lens  {ids, probs} [layer+1][position][k], the top --top-k (default 5)
 //   head_scores [layer][head][6] on the prompt's own maps (previous, duplicate, induction:
 //               detect_head's "mul" scores, then the plain definitions) with repeat R
@@ -26,6 +29,7 @@
 #include "cli/precision_arg.h"
 #include "cli/commands.h"
 #include "inspect/activation_patching.h"
+#include "inspect/gradient_attribution.h"
 #include "inspect/head_scores.h"
 #include "inspect/logit_attribution.h"
 #include "inspect/logit_lens.h"
@@ -83,12 +87,32 @@ void write_dla(JsonWriter& w, const m::ModelConfig& c, const m::ModelWeights& wt
   w.end_object();
 }
 
+void write_gradients(JsonWriter& w, const m::ModelConfig& c, const m::ModelWeights& wt, const std::vector<int32_t>& ids,
+                     int32_t answer, int32_t foil, int steps) {
+  w.begin_object();
+  for (const auto metric : {inspect::GradMetric::logit_diff, inspect::GradMetric::logprob}) {
+    const inspect::GradientAttribution r = inspect::gradient_attribution(c, wt, ids, answer, foil, metric, steps);
+    const auto T = static_cast<int64_t>(ids.size());
+    w.key(metric == inspect::GradMetric::logit_diff ? "logit_diff" : "logprob").begin_object();
+    w.key("value").value(r.value);
+    w.key("baseline").value(r.baseline_value);
+    table(w.key("grad_x_input"), r.grad_x_input, {T});
+    table(w.key("grad_norm"), r.grad_norm, {T});
+    w.key("steps").value(static_cast<int64_t>(steps));
+    table(w.key("integrated"), r.integrated, {T});
+    w.key("integrated_sum").value(r.completeness_gap + (r.value - r.baseline_value));
+    w.key("completeness_gap").value(r.completeness_gap);
+    w.end_object();
+  }
+  w.end_object();
+}
+
 }  // namespace
 
 void cmd_analyze(const std::vector<std::string>& argv, JsonWriter& w, TextInput& input) {
   const Args a = parse_args(argv, 1, "analyze", 1,
                             {"--ids", "--text", "--text-file", "--corrupted-ids", "--corrupted-text",
-                             "--corrupted-text-file", "--answer", "--foil", "--top-k", "--repeat", "--precision"},
+                             "--corrupted-text-file", "--answer", "--foil", "--top-k", "--repeat", "--ig-steps", "--precision"},
                             {});
   const m::LoadedModel lm = m::load_model_dir(a.positional[0], precision_arg(a));
   const m::ModelConfig& c = lm.config();
@@ -108,6 +132,8 @@ void cmd_analyze(const std::vector<std::string>& argv, JsonWriter& w, TextInput&
   const int64_t top_k = a.get_int("--top-k", 5);
   TFP_CHECK(top_k >= 1 && top_k <= 1000, "analyze: --top-k must be in 1 .. 1000, got ", top_k);
   const auto T = static_cast<int64_t>(ids.size());
+  const int64_t ig_steps = a.get_int("--ig-steps", 64);
+  TFP_CHECK(ig_steps >= 1 && ig_steps <= 4096, "analyze: --ig-steps must be in 1 .. 4096, got ", ig_steps);
 
   w.begin_object();
   w.key("ids").values(ids);
@@ -142,9 +168,7 @@ void cmd_analyze(const std::vector<std::string>& argv, JsonWriter& w, TextInput&
   }
   w.end_object();
   write_dla(w.key("dla"), c, lm.weights(), ids, ans, fo);
-  w.key("gradients").begin_object();
-  w.key("error").value("gradient attribution is not built yet");
-  w.end_object();
+  write_gradients(w.key("gradients"), c, lm.weights(), ids, ans, fo, static_cast<int>(ig_steps));
 
   const inspect::LogitLens lens = inspect::logit_lens(c, lm.weights(), ids, {}, static_cast<int>(top_k));
   const int64_t rows = static_cast<int64_t>(lens.rows.size());

@@ -139,7 +139,8 @@ Tensor heads_to_rows(const Tensor& x) {
 struct AttnRec {
   Tensor in;
   nn::AttentionResult a;
-  Tensor q_lin, k_lin;  // (T, H·D), (T, Hkv·D)
+  Tensor q_lin, k_lin;        // (T, H·D), (T, Hkv·D)
+  std::vector<float> scales;  // the head mask's factor of each head; empty = none
 };
 
 struct Ctx {
@@ -148,10 +149,20 @@ struct Ctx {
 };
 
 AttnRec attention_forward(const Ctx& c, const Tensor& in, const nn::AttentionWeights& w, const nn::LayerOptions& opt,
-                          const nn::AttentionMask& mask) {
+                          const nn::AttentionMask& mask, const std::vector<float>* scales) {
   AttnRec r;
   r.in = in;
   r.a = nn::attention(in.view(), in.view(), w, opt.attention(), mask, true, opt.self_hooks, true);
+  if (scales) {  // the head mask (inspect/head_mask.h): head_out[h] × s_h, then the projection
+    TFP_CHECK(static_cast<int64_t>(scales->size()) == c.H, "gradient attribution: the head mask has ", scales->size(),
+              " factors for ", c.H, " heads");
+    r.scales = *scales;
+    const int64_t T = in.dim(0);
+    for (int64_t h = 0; h < c.H; ++h)
+      for (int64_t i = 0; i < T * c.D; ++i) r.a.head_out.data[h * T * c.D + i] *= r.scales[h];
+    const Tensor z = heads_to_rows(r.a.head_out);
+    r.a.out = w.out.empty() ? z : nn::linear(z.view(), w.out, "gradient: attention out");
+  }
   if (!w.q_norm.empty() || !w.k_norm.empty()) {
     const int64_t q = c.H * c.D, kv = c.Hkv * c.D;
     r.q_lin = w.qkv.empty() ? nn::linear(in.view(), w.q) : nn::linear_slice(in.view(), w.qkv, 0, q);
@@ -177,6 +188,7 @@ Tensor attention_backward(const Ctx& c, const AttnRec& r, const nn::AttentionWei
     const float* Q = r.a.q.ptr() + h * T * D;
     const float* K = r.a.k.ptr() + h * T * D;
     const float* V = r.a.v.ptr() + h * T * D;
+    const double sh = r.scales.empty() ? 1.0 : r.scales[h];
     for (int64_t i = 0; i < T; ++i) {
       const float* dzi = dz.ptr() + i * H * D + h * D;
       double rowsum = 0;
@@ -184,12 +196,12 @@ Tensor attention_backward(const Ctx& c, const AttnRec& r, const nn::AttentionWei
         const double p = P[i * T + j];
         double s = 0;
         if (p != 0)
-          for (int64_t d = 0; d < D; ++d) s += static_cast<double>(dzi[d]) * V[j * D + d];
+          for (int64_t d = 0; d < D; ++d) s += sh * dzi[d] * V[j * D + d];
         dp[j] = s;
         rowsum += p * s;
         float* dvj = dv.ptr() + (g * T + j) * D;
         if (p != 0)
-          for (int64_t d = 0; d < D; ++d) dvj[d] += static_cast<float>(p * dzi[d]);
+          for (int64_t d = 0; d < D; ++d) dvj[d] += static_cast<float>(sh * p * dzi[d]);
       }
       for (int64_t j = 0; j < T; ++j) {
         const double p = P[i * T + j];
@@ -284,11 +296,12 @@ struct LayerRec {
   nn::RopeConfig rope;
 };
 
-Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::AttentionMask& mask, LayerRec& r, Tensor h) {
+Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::AttentionMask& mask,
+                     const std::vector<float>* scales, LayerRec& r, Tensor h) {
   const nn::LayerOptions& opt = r.opt;
   if (opt.parallel_residual) {
     r.norm_attn_in = h;
-    r.attn = attention_forward(c, norm_forward(h, w.norm_attn), w.attn, opt, mask);
+    r.attn = attention_forward(c, norm_forward(h, w.norm_attn), w.attn, opt, mask, scales);
     r.norm_ffn_in = h;
     const Tensor f = ffn_forward(norm_forward(h, w.norm_ffn), w.ffn, opt.activation, r.ffn);
     add_into(h, r.attn.a.out);
@@ -297,7 +310,7 @@ Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::Attentio
   }
   if (opt.norm_first) {
     r.norm_attn_in = h;
-    r.attn = attention_forward(c, norm_forward(h, w.norm_attn), w.attn, opt, mask);
+    r.attn = attention_forward(c, norm_forward(h, w.norm_attn), w.attn, opt, mask, scales);
     Tensor a = r.attn.a.out;
     if (!w.post_attn_norm.empty()) {
       r.post_attn_in = a;
@@ -314,7 +327,7 @@ Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::Attentio
     return h;
   }
   // post-LN: h = N(h + f(h)) after each sublayer
-  r.attn = attention_forward(c, h, w.attn, opt, mask);
+  r.attn = attention_forward(c, h, w.attn, opt, mask, scales);
   r.norm_attn_in = sum(h, r.attn.a.out);
   const Tensor h1 = norm_forward(r.norm_attn_in, w.norm_attn);
   r.norm_ffn_in = sum(h1, ffn_forward(h1, w.ffn, opt.activation, r.ffn));
@@ -389,7 +402,7 @@ std::string gradient_refusal(const model::ModelConfig& cfg, std::span<const int3
 
 MetricGradient metric_gradient(const model::ModelConfig& cfg, const model::ModelWeights& w,
                                std::span<const int32_t> ids, const Tensor& rows, int32_t answer, int32_t foil,
-                               GradMetric metric, int64_t position) {
+                               GradMetric metric, int64_t position, const HeadMask* head_mask) {
   const std::string why = gradient_refusal(cfg, ids, answer, foil, position, 0);
   TFP_CHECK(why.empty(), "gradient attribution: ", why);
   const int64_t T = static_cast<int64_t>(ids.size()), C = cfg.d_model;
@@ -412,7 +425,9 @@ MetricGradient metric_gradient(const model::ModelConfig& cfg, const model::Model
     r.opt = m::layer_options(cfg, w, encoder, i);
     r.rotated = cfg.positional == m::Positional::rope;
     if (r.rotated) r.rope = m::rope_config(cfg, cfg.layer_window(encoder, i) > 0);
-    h = layer_forward(c, layers[i], m::layer_mask(cfg, base, encoder, i), r, std::move(h));
+    const std::vector<float>* scales =
+        head_mask ? head_mask->find(head_block_name(encoder ? "enc" : "dec", static_cast<int>(i))) : nullptr;
+    h = layer_forward(c, layers[i], m::layer_mask(cfg, base, encoder, i), scales, r, std::move(h));
   }
   const bool final_norm = encoder ? cfg.encoder_final_norm : cfg.decoder_final_norm;
   const nn::LayerNormWeights& fnorm = encoder ? w.encoder_norm : w.decoder_norm;
@@ -464,7 +479,7 @@ MetricGradient metric_gradient(const model::ModelConfig& cfg, const model::Model
 
 GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const model::ModelWeights& w,
                                          std::span<const int32_t> ids, int32_t answer, int32_t foil,
-                                         GradMetric metric, int steps, int64_t position) {
+                                         GradMetric metric, int steps, int64_t position, const HeadMask* head_mask) {
   const std::string why = gradient_refusal(cfg, ids, answer, foil, position, steps);
   TFP_CHECK(why.empty(), "gradient attribution: ", why);
   const Tensor rows = m::token_rows(cfg, w.embed, ids);
@@ -475,7 +490,7 @@ GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const mo
   r.position = position < 0 ? T - 1 : position;
   r.metric = metric;
   r.steps = steps;
-  const MetricGradient at = metric_gradient(cfg, w, ids, rows, answer, foil, metric, position);
+  const MetricGradient at = metric_gradient(cfg, w, ids, rows, answer, foil, metric, position, head_mask);
   r.value = at.value;
   r.grad_x_input.assign(static_cast<size_t>(T), 0.0f);
   r.grad_norm.assign(static_cast<size_t>(T), 0.0f);
@@ -497,7 +512,7 @@ GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const mo
     const float alpha = static_cast<float>((k + 0.5) / steps);
     Tensor scaled = rows;
     for (float& v : scaled.data) v *= alpha;
-    const MetricGradient g = metric_gradient(cfg, w, ids, scaled, answer, foil, metric, position);
+    const MetricGradient g = metric_gradient(cfg, w, ids, scaled, answer, foil, metric, position, head_mask);
     for (size_t i = 0; i < mean.size(); ++i) mean[i] += g.grad[i] / static_cast<double>(steps);
   }
   r.integrated.assign(static_cast<size_t>(T), 0.0f);
@@ -508,7 +523,7 @@ GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const mo
     r.integrated[t] = static_cast<float>(s);
     total += s;
   }
-  r.baseline_value = metric_gradient(cfg, w, ids, Tensor(rows.shape), answer, foil, metric, position).value;
+  r.baseline_value = metric_gradient(cfg, w, ids, Tensor(rows.shape), answer, foil, metric, position, head_mask).value;
   r.completeness_gap = total - (r.value - r.baseline_value);
   return r;
 }

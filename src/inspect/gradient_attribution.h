@@ -17,7 +17,8 @@
 // pairing, fraction and scaling; local and global bases), ALiBi, grouped-query heads,
 // windows, q/k norms, attention and final soft-capping, sandwich norms, parallel residuals,
 // embedding scales and norms — and BERT (post-LN, token types, its masked-LM head).
-// Encoder–decoders and models without an LM head are refused by name.
+// Encoder–decoders and models without an LM head are refused by name. Under a head mask
+// (inspect/head_mask.h) the gradient is the masked model's.
 //
 // Legend: T tokens, C width, V vocabulary.
 #pragma once
@@ -26,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "inspect/head_mask.h"
 #include "model/transformer.h"
 
 namespace tfp::inspect {
@@ -58,12 +60,13 @@ std::string gradient_refusal(const model::ModelConfig& cfg, std::span<const int3
 // of ids (ids still give T; positions and token types as for ids). position -1 = the last.
 MetricGradient metric_gradient(const model::ModelConfig& cfg, const model::ModelWeights& w,
                                std::span<const int32_t> ids, const Tensor& rows, int32_t answer, int32_t foil,
-                               GradMetric metric, int64_t position = -1);
+                               GradMetric metric, int64_t position = -1, const HeadMask* head_mask = nullptr);
 
 // Gradient × input and the gradient's norm at the input, and integrated gradients over
 // `steps` midpoints (0 = skip them). Throws tfp::Error with gradient_refusal's reason.
 GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const model::ModelWeights& w,
                                          std::span<const int32_t> ids, int32_t answer, int32_t foil,
-                                         GradMetric metric, int steps = 64, int64_t position = -1);
+                                         GradMetric metric, int steps = 64, int64_t position = -1,
+                                         const HeadMask* head_mask = nullptr);
 
 }  // namespace tfp::inspect

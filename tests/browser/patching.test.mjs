@@ -153,6 +153,46 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   assert.match(await page.locator('.patch-status').innerText(), new RegExp(`has ${T} tokens and the corrupted one \\d+`));
 });
 
+test('gradients: attention beside gradient × input, its norm and integrated gradients, as the engine computes them', { timeout: 300_000 }, async () => {
+  const q = new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', ps: 'gradients', pn: '16', layer: '2', head: '3' });
+  await page.goto(`${base}/?${q}`);
+  let s = await patchShown(/^gradients diff steps 16 /);
+  const [, answer, foil] = / answer (\d+) foil (\d+)$/.exec(s.note).map(Number);
+  assert.equal(answer, argmax(lastLogits(clean)), 'answer: the clean run\'s top token');
+  // The page's WASM engine against the same module here; threads may sum in another order.
+  const near = (got, want, what) => {
+    assert.equal(got.length, want.length, `${what}: length`);
+    got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-4 + 1e-3 * Math.abs(want[i]), `${what}[${i}]: page ${v}, engine ${want[i]}`));
+  };
+  const check = (shownNow, metric, steps) => {
+    const want = api.gradientAttribution(model, clean, { answer, foil, metric, steps });
+    near(shownNow.panels['grad.x_input'].data, Array.from(want.grad_x_input.data), 'gradient × input');
+    near(shownNow.panels['grad.norm'].data, Array.from(want.grad_norm.data), 'gradient norm');
+    near(shownNow.panels['grad.integrated'].data, Array.from(want.integrated.data), 'integrated gradients');
+    const [value, baseline, sum, gap] = shownNow.panels['grad.metric'].data;
+    near([value, baseline], Array.from(want.metric.data), 'metric and baseline');
+    near([sum, gap], Array.from(want.completeness.data), 'integrated sum and completeness gap');
+    assert.ok(Math.abs(sum - gap - (value - baseline)) <= 1e-3 * Math.max(1, Math.abs(value - baseline)), 'gap = sum − change');
+  };
+  check(s, 0, 16);
+  // The attention row: head 3 of layer 2 from the last position, as the forward pass gives it.
+  const T = clean.length, map = api.forward(model, clean, { attention: true })['dec.1.attn.probs'];
+  close(s.panels['grad.attention'].data, Array.from(map.data.subarray((2 * T + T - 1) * T, (2 * T + T) * T)), 'attention row');
+  assert.match(await page.locator('.patch-status').innerText(), /completeness gap/);
+  await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_gradients.png` });
+
+  // Steps from the control, then the log-probability: the URL keeps both.
+  await page.locator('.patch-steps').fill('8');
+  await page.locator('.patch-steps').dispatchEvent('change');
+  s = await patchShown(/^gradients diff steps 8 /);
+  check(s, 0, 8);
+  await urlMatches(page, /[?&]pn=8(&|$)/);
+  await page.locator('.patch-metric').selectOption('logprob');
+  s = await patchShown(/^gradients logprob steps 8 /);
+  check(s, 1, 8);
+  await urlMatches(page, /[?&]pm=logprob(&|$)/);
+});
+
 test('patching: an encoder-only model says why it has none', { timeout: 120_000 }, async () => {
   await page.goto(`${base}/?model=fixture-bert_tiny&view=patch`);
   await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'patch', null, { timeout: 60_000 });

@@ -330,6 +330,13 @@ export class ModelApi extends Api {
       this.m._tfp_model_logit_attribution(model, put(this.ints(ids)), ids.length, answer, foil, s))));
   }
 
+  /** tfp_model_gradient_attribution (metric 0 logit difference, 1 log-probability):
+   * { metric, grad_x_input, grad_norm, integrated?, completeness? }. */
+  gradientAttribution(model, ids, { answer, foil, metric = 0, steps = 64, position = -1 }) {
+    return this.withHeap((put) => this.tensors(this.out((s) =>
+      this.m._tfp_model_gradient_attribution(model, put(this.ints(ids)), ids.length, answer, foil, metric, steps, position, s))));
+  }
+
   translate(model, src, { beamSize = 1, maxTokens = 0, startId = -1, eosId = -1 } = {}) {
     const p = this.put(this.ints(src)), cap = 256, buf = this.m._tfp_alloc(8 + 4 * cap);
     try {

@@ -30,7 +30,7 @@ export type {
 export type { FillMaskResult, MaskFill } from './messages';
 export type { EmbeddingInput, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 export type { RolloutArgs } from './messages';
-export type { HeadAblationResult, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, LogitAttributionResult } from './messages';
+export type { GradientAttributionArgs, GradientAttributionResult, HeadAblationResult, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, LogitAttributionResult } from './messages';
 export { Model, Generation, decoderStartId } from './model';
 export type { HubLoadOptions, HubSource } from './hub_load';
 export { HubError } from '../hub/hub_client.mjs';

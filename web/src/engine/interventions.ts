@@ -1,14 +1,14 @@
 // The worker's side of head ablation, the logit lens and activation patching
 // (src/api/tfp_inspect_api.h: tfp_model_set_head_mask / clear, tfp_model_head_mask_effect,
 // tfp_model_logit_lens; src/api/tfp_patch_api.h: tfp_model_activation_patching;
-// src/api/tfp_attribution_api.h: tfp_model_logit_attribution).
+// src/api/tfp_attribution_api.h: tfp_model_logit_attribution, tfp_model_gradient_attribution).
 // Marshalling only: the engine scales the heads, runs the model with and without them,
 // and reads the residual stream through the final norm and the LM head; the numbers
 // (probabilities included) come back from it. Heap views are made at the moment of use.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
 import type {
-  HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+  GradientAttributionArgs, GradientAttributionResult, HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
 } from './messages';
 import { withParams } from './params.mjs';
 
@@ -142,6 +142,25 @@ export function logitAttribution(c: Calls, m: TfpModule, modelPtr: number, a: Lo
       heads: { data: t.get('heads')!.data, dims: t.get('heads')!.dims }, attnBias: t.get('attn_bias')!.data,
       mlp: t.get('mlp')!.data, normBias: one('norm_bias')!, accumulated: t.get('accumulated')!.data,
       workerMs: performance.now() - started,
+    };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
+
+/** tfp_model_gradient_attribution: gradient × input, its norm and integrated gradients. */
+export function gradientAttribution(c: Calls, m: TfpModule, modelPtr: number, a: GradientAttributionArgs): GradientAttributionResult {
+  const started = performance.now();
+  const list = withInts(c, a.ids, (ids) => out(c, (slot) =>
+    m._tfp_model_gradient_attribution(modelPtr, ids, a.ids.length, a.answer, a.foil, a.metric === 'logprob' ? 1 : 0, a.steps,
+                                      a.position ?? -1, slot)));
+  try {
+    const t = new Map(c.tensors(list).map((x) => [x.name, x]));
+    const metric = t.get('metric')!.data, complete = t.get('completeness')?.data;
+    return {
+      metric: metric[0]!, baseline: metric[1]!, gradXInput: t.get('grad_x_input')!.data, gradNorm: t.get('grad_norm')!.data,
+      integrated: t.get('integrated')?.data ?? null, integratedSum: complete?.[0] ?? null, completenessGap: complete?.[1] ?? null,
+      steps: a.steps, workerMs: performance.now() - started,
     };
   } finally {
     m._tfp_tensors_free(list);

@@ -417,6 +417,36 @@ export interface LogitAttributionArgs {
   foil: number;
 }
 
+/** Gradient attribution on the token embeddings (tfp_model_gradient_attribution,
+ * src/api/tfp_attribution_api.h; Captum's conventions: the token table's rows, positions
+ * kept). The metric at `position` (absent: the last): 'logit_diff' = logit(answer) −
+ * logit(foil), 'logprob' = log p(answer); BERT: its masked-LM logits there. */
+export interface GradientAttributionArgs {
+  ids: Int32Array;
+  answer: number;
+  foil: number;
+  metric: 'logit_diff' | 'logprob';
+  /** Integrated gradients' midpoints (0 = skip them; at most 4096). */
+  steps: number;
+  position?: number;
+}
+
+export interface GradientAttributionResult {
+  /** The metric at the input, and with every token row 0 (the baseline). */
+  metric: number;
+  baseline: number;
+  /** (T) Σ over the width of gradient × input; (T) the gradient's L2 norm. */
+  gradXInput: Float32Array;
+  gradNorm: Float32Array;
+  /** (T) integrated gradients from the zero baseline; null when steps = 0. */
+  integrated: Float32Array | null;
+  /** Σ integrated, and its gap to metric − baseline (completeness: → 0 as steps grow). */
+  integratedSum: number | null;
+  completenessGap: number | null;
+  steps: number;
+  workerMs: number;
+}
+
 export interface LogitAttributionResult {
   /** The forward pass's logit(answer) − logit(foil). */
   metric: number;
@@ -572,6 +602,7 @@ export type Request =
   | { id: number; kind: 'logit-lens'; model: number; args: LogitLensArgs }
   | { id: number; kind: 'activation-patching'; model: number; args: PatchingArgs }
   | { id: number; kind: 'logit-attribution'; model: number; args: LogitAttributionArgs }
+  | { id: number; kind: 'gradient-attribution'; model: number; args: GradientAttributionArgs }
   | { id: number; kind: 'head-ablation'; model: number; args: HeadAblationArgs }
   | { id: number; kind: 'memory' }
   /** Tests only (tests/browser/worker_restart.test.mjs): the module traps, as an
@@ -606,6 +637,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'logit-lens'; result: LogitLensResult }
   | { id: number; ok: true; kind: 'activation-patching'; result: PatchingPart }
   | { id: number; ok: true; kind: 'logit-attribution'; result: LogitAttributionResult }
+  | { id: number; ok: true; kind: 'gradient-attribution'; result: GradientAttributionResult }
   | { id: number; ok: true; kind: 'head-ablation'; result: HeadAblationResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }

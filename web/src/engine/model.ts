@@ -10,7 +10,7 @@ import type {
   FillMaskResult, ForwardArgs, ForwardResult, GeneratedToken, LoadProgress, ModelInfo, Reply, Request, TokenizeResult, TranslateResult,
 } from './messages';
 import type { AttentionStepsArgs, AttentionStepsResult } from './messages';
-import type { HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionResult, LogitLensArgs, LogitLensResult } from './messages';
+import type { GradientAttributionArgs, GradientAttributionResult, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionResult, LogitLensArgs, LogitLensResult } from './messages';
 import type { AttentionStepsEmbeddingsArgs, ForwardEmbeddingsArgs, ForwardEmbeddingsResult } from './messages';
 import type { FloatTensor, HeadFinderLayer, HeadFindersResult, HeadScoresOptions, HeadStatsOptions } from './messages';
 import type { HubSource } from './hub_load';
@@ -263,6 +263,23 @@ export class Model {
     const r = await this.request({ kind: 'logit-attribution', model: this.handle, args: { ids: Int32Array.from(ids), answer: options.answer, foil: options.foil } });
     if (r.ok && r.kind === 'logit-attribution') return r.result;
     throw unexpected('logitAttribution');
+  }
+
+  /**
+   * Gradient attribution on the token embeddings (Captum's conventions: the token table's
+   * rows, positions kept): per position, gradient × input summed over the width, the
+   * gradient's L2 norm, and integrated gradients from the zero baseline over `steps`
+   * midpoints (default 64; 0 skips them) with the completeness gap. Metric at `position`
+   * (default the last): a decoder-only model's next-token logits, or BERT's masked-LM
+   * logits there. Our own backward through every decoder-only family; under the head mask.
+   */
+  async gradientAttribution(ids: ArrayLike<number>, options: Omit<GradientAttributionArgs, 'ids' | 'steps'> & { steps?: number }):
+    Promise<GradientAttributionResult> {
+    const args: GradientAttributionArgs = { ids: Int32Array.from(ids), answer: options.answer, foil: options.foil, metric: options.metric,
+                                            steps: options.steps ?? 64, ...(options.position !== undefined ? { position: options.position } : {}) };
+    const r = await this.request({ kind: 'gradient-attribution', model: this.handle, args });
+    if (r.ok && r.kind === 'gradient-attribution') return r.result;
+    throw unexpected('gradientAttribution');
   }
 
   /** Zero or mean ablation of each head's output (TransformerLens's hook_z over every

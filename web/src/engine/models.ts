@@ -5,9 +5,9 @@
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
-import { activationPatching, headAblation, headMaskEffect, logitAttribution, logitLens, setHeadMask } from './interventions';
+import { activationPatching, gradientAttribution, headAblation, headMaskEffect, logitAttribution, logitLens, setHeadMask } from './interventions';
 import type {
-  HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+  GradientAttributionArgs, GradientAttributionResult, HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
   ShardSource,
 } from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
@@ -399,6 +399,10 @@ export class Models {
 
   logitAttribution(model: number, a: LogitAttributionArgs): LogitAttributionResult {
     return logitAttribution(this.c, this.m, this.model(model), a);
+  }
+
+  gradientAttribution(model: number, a: GradientAttributionArgs): GradientAttributionResult {
+    return gradientAttribution(this.c, this.m, this.model(model), a);
   }
 
   headAblation(model: number, a: HeadAblationArgs): HeadAblationResult {

@@ -129,6 +129,7 @@ export interface TfpModule {
   _tfp_model_activation_patching(model: number, params: number, out: number): number;
   _tfp_model_head_ablation(model: number, ids: number, n: number, answer: number, foil: number, mode: number, out: number): number;
   _tfp_model_logit_attribution(model: number, ids: number, n: number, answer: number, foil: number, out: number): number;
+  _tfp_model_gradient_attribution(model: number, ids: number, n: number, answer: number, foil: number, metric: number, steps: number, position: number, out: number): number;
   _tfp_attention_head_scores(probs: number, H: number, T: number, tokens: number, repeat: number, flags: number,
                              out: number): number;
 

@@ -136,6 +136,11 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'logit-attribution', result: r },
         [r.heads.data.buffer, r.attnBias.buffer, r.mlp.buffer, r.accumulated.buffer]);
     }
+    case 'gradient-attribution': {
+      const r = models.gradientAttribution(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'gradient-attribution', result: r },
+        [r.gradXInput.buffer, r.gradNorm.buffer, ...(r.integrated ? [r.integrated.buffer] : [])]);
+    }
     case 'head-ablation': {
       const r = models.headAblation(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'head-ablation', result: r }, [r.ablatedLogitDiff.data.buffer, r.ablatedLogprob.data.buffer]);

@@ -543,7 +543,7 @@ async function compute(): Promise<void> {
     inspector.heads = model.info.recurrent ? async () => 'play.hf.noSelf' : (o) => model.headFinders(o);
     inspector.patching = arch !== 'decoder_only' || model.info.head !== 'lm' ? 'play.patch.noDecoder' : {
       model, text: state.text, clean: Int32Array.from(ids), tokens: tokens.map((x) => visibleToken(x, byteLevel)),
-      next: fwd.next ?? [], show: (x) => visibleToken(x, byteLevel) };
+      next: fwd.next ?? [], show: (x) => visibleToken(x, byteLevel), attentionRow: (layer, head) => lastRow(layer, head) };
     await ablation.showEffect(model, ids, state, byteLevel);
     if (queued) return;
     showError(null);
@@ -637,6 +637,15 @@ function crossRows(Tq: number, byteLevel: boolean): { rowTokens: string[]; rowHi
 }
 
 /** Groups the forward pass's attention tensors by kind, in layer order. */
+/** Head `head` of decoder layer `layer`: its attention row from the last position (T), or null. */
+function lastRow(layer: number, head: number): Float32Array | null {
+  const f = current.families.find((x) => x.set === 'dec');
+  const map = f?.layers[layer];
+  if (!f || !map || head >= f.heads) return null;
+  const T = f.rowTokens.length, K = f.colTokens.length;
+  return map.slice((head * T + T - 1) * K, (head * T + T) * K);
+}
+
 function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): AttentionFamily[] {
   const out: AttentionFamily[] = [];
   const info = current.model?.info;

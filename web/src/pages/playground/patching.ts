@@ -11,12 +11,13 @@
 //
 // Legend: L decoder layers, T positions, H heads.
 import { t as tr, type MessageKey } from '../../i18n/i18n';
-import type { ActivationPatchingResult, HeadAblationResult, LogitAttributionResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
+import type { ActivationPatchingResult, GradientAttributionResult, HeadAblationResult, LogitAttributionResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
 import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import type { MatrixPanel } from '../../widgets/matrix_svg';
 import { focusedIn } from '../../widgets/dom';
 import { exportCsv } from './export';
+import { gradientCsv, gradientRows } from './gradients';
 import { PATCH_VIEW_KINDS, type PatchViewKind, type PlayState } from './state';
 
 /** What the page gives the view for the text on show (main.ts, per forward pass). */
@@ -30,14 +31,17 @@ export interface PatchingSource {
   next: TokenChoice[];
   /** The page's spelling of a vocabulary token (visible spaces, bytes). */
   show(token: string): string;
+  /** (T) head `head` of layer `layer`'s attention row from the last position, or null. */
+  attentionRow(layer: number, head: number): Float32Array | null;
 }
 
-export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil'>;
+export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil' | 'patchSteps'
+  | 'layer' | 'head'>;
 
 const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
   resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
   head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos', dla: 'play.patch.sweepDla',
-  ablate_zero: 'play.patch.sweepZero', ablate_mean: 'play.patch.sweepMean',
+  ablate_zero: 'play.patch.sweepZero', ablate_mean: 'play.patch.sweepMean', gradients: 'play.patch.sweepGradients',
 };
 const NEXT_N = 10;
 
@@ -60,6 +64,7 @@ export class PatchingView {
   private readonly body = document.createElement('div');
   private readonly legend = new ColorLegend(() => tr('play.patch.legend'), { masked: false });
   private readonly dlaLegend = new ColorLegend(() => tr('play.patch.legendDla'), { masked: false });
+  private readonly gradLegend = new ColorLegend(() => tr('play.patch.legendGradients'), { masked: false });
   private readonly map: Heatmap;
   private readonly accMap: Heatmap;
   /** The sweep in the engine now, by its cache key: a render that asks for the same one
@@ -94,17 +99,18 @@ export class PatchingView {
                              onSelect: (row, col) => this.select(row, col) });
     this.accMap = new Heatmap({ title: '', colormap: 'rdbu', digits: 3, rowAxis: () => '', colAxis: () => tr('play.patch.rows') });
     this.accMap.element.hidden = true;
-    this.body.append(this.legend.element, this.dlaLegend.element, this.map.element, this.accMap.element);
+    this.body.append(this.legend.element, this.dlaLegend.element, this.gradLegend.element, this.map.element, this.accMap.element);
     this.element.append(help, this.controls, bar, this.status, this.body);
   }
 
   private showLegend(which: ColorLegend, domain: [number, number]): void {
-    for (const l of [this.legend, this.dlaLegend]) l.element.hidden = l !== which;
+    for (const l of [this.legend, this.dlaLegend, this.gradLegend]) l.element.hidden = l !== which;
     which.update(domain, 'rdbu');
   }
 
   redraw(): void {
     this.dlaLegend.redraw();
+    this.gradLegend.redraw();
     this.map.redraw();
     this.accMap.redraw();
     this.legend.redraw();
@@ -132,6 +138,13 @@ export class PatchingView {
       this.status.textContent = tr('play.patch.ablating');
       const r = await model.headAblation(src.clean, { answer, foil, mode });
       return current() ? this.drawAblation(src, s, r, mode, answer, foil, choices) : null;
+    }
+    if (s.patchSweep === 'gradients') {
+      this.stopOther(null);
+      this.status.textContent = tr('play.patch.gradRunning', { steps: s.patchSteps });
+      const g = await model.gradientAttribution(src.clean, { answer, foil, metric: s.patchMetric === 'diff' ? 'logit_diff' : 'logprob',
+                                                             steps: s.patchSteps });
+      return current() ? this.drawGradients(src, s, g, answer, foil, choices) : null;
     }
     if (s.patchSweep === 'dla') {
       this.stopOther(null);
@@ -292,6 +305,44 @@ export class PatchingView {
     };
   }
 
+  /** Attention beside gradient attribution: one row per measure over the positions. */
+  private drawGradients(src: PatchingSource, s: PatchingState, g: GradientAttributionResult, answer: number, foil: number,
+                        choices: TokenChoice[]): PatchingShown {
+    const attention = src.attentionRow(s.layer, s.head);
+    const rows = gradientRows(g, attention, s.layer, s.head);
+    const positions = src.tokens.map((x, i) => `${i + 1} ${x}`);
+    this.rowsOf = rows.labels.map(() => ({ layer: s.layer, head: null }));
+    this.headColumns = false;
+    const name = (id: number) => src.show(choices.find((c) => c.id === id)?.token ?? String(id));
+    const metric = s.patchMetric === 'diff' ? tr('play.patch.metricDiffOf', { answer: name(answer), foil: name(foil) })
+      : tr('play.patch.metricLogprobOf', { answer: name(answer) });
+    const title = tr('play.patch.titleGradients', { metric });
+    const domain: [number, number] = [-1, 1];
+    this.map.setTitle(title);
+    this.map.update({ rowLabels: rows.labels, colLabels: positions, values: rows.scaled, domain,
+                      rowHints: rows.hints });
+    this.accMap.element.hidden = true;
+    this.showLegend(this.gradLegend, domain);
+    this.body.hidden = false;
+    const change = g.metric - g.baseline, gap = g.completenessGap ?? 0;
+    const percent = change !== 0 ? `${((100 * Math.abs(gap)) / Math.abs(change)).toFixed(1)} %` : '—';
+    this.status.textContent = tr('play.patch.gradSummary', {
+      value: g.metric.toFixed(4), baseline: g.baseline.toFixed(4), steps: g.steps, sum: (g.integratedSum ?? 0).toFixed(4),
+      gap: gap.toExponential(2), percent, layer: s.layer + 1, head: s.head + 1 })
+      + (change !== 0 && Math.abs(gap) > 0.05 * Math.abs(change) ? ' ' + tr('play.patch.gradGapNote') : '');
+    this.svg = { title, rowLabels: rows.labels, colLabels: positions, values: rows.scaled, domain };
+    this.csv = () => gradientCsv(rows, positions, g);
+    const panel = (x: Float32Array) => ({ dims: [x.length], data: x });
+    return {
+      note: `gradients ${s.patchMetric} steps ${g.steps} answer ${answer} foil ${foil}`,
+      panels: {
+        'grad.x_input': panel(g.gradXInput), 'grad.norm': panel(g.gradNorm), ...(g.integrated ? { 'grad.integrated': panel(g.integrated) } : {}),
+        'grad.metric': { dims: [4], data: Float32Array.of(g.metric, g.baseline, g.integratedSum ?? NaN, g.completenessGap ?? NaN) },
+        ...(attention ? { 'grad.attention': panel(attention) } : {}),
+      },
+    };
+  }
+
   private draw(src: PatchingSource, s: PatchingState, r: ActivationPatchingResult, sweep: PatchSweep, answer: number,
                foil: number, choices: TokenChoice[]): PatchingShown {
     const t = r.sweeps[sweep]!;
@@ -376,6 +427,18 @@ export class PatchingView {
     const metricSelect = select('patch-metric', [['diff', tr('play.patch.metricDiff')], ['logprob', tr('play.patch.metricLogprob')]],
       s.patchMetric, (v) => this.change({ patchMetric: v as 'diff' | 'logprob' }));
     metricSelect.disabled = s.patchSweep === 'dla';
+    raw.disabled ||= s.patchSweep === 'gradients';  // each row is drawn on its own scale
+    const steps = document.createElement('input');
+    steps.type = 'number';
+    steps.className = 'patch-steps';
+    steps.min = '1';
+    steps.max = '1024';
+    steps.value = String(s.patchSteps);
+    steps.addEventListener('change', () => {
+      const n = Math.round(Number(steps.value));
+      if (Number.isFinite(n) && n >= 1 && n <= 1024) this.change({ patchSteps: n });
+      else steps.value = String(s.patchSteps);
+    });
     this.controls.className = 'patch-controls';
     this.controls.replaceChildren(
       field('play.patch.corrupted', text),
@@ -385,6 +448,7 @@ export class PatchingView {
       field('play.patch.answer', select('patch-answer', tokens, String(answer), (v) => this.change({ patchAnswer: Number(v) }))),
       field('play.patch.foil', select('patch-foil', tokens, String(foil), (v) => this.change({ patchFoil: Number(v) }))),
       field('play.patch.raw', raw),
+      ...(s.patchSweep === 'gradients' ? [field('play.patch.steps', steps)] : []),
       csv,
     );
   }

@@ -10,9 +10,9 @@ export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from '../../widgets/attention_families';
 
 /** What the patching view shows (patching.ts): a patching sweep, the direct logit
- * attribution, or a head ablation table. */
-export type PatchViewKind = PatchSweep | 'dla' | 'ablate_zero' | 'ablate_mean';
-export const PATCH_VIEW_KINDS: readonly PatchViewKind[] = [...PATCH_SWEEPS, 'dla', 'ablate_zero', 'ablate_mean'];
+ * attribution, a head ablation table, or the gradient attribution (gradients.ts). */
+export type PatchViewKind = PatchSweep | 'dla' | 'ablate_zero' | 'ablate_mean' | 'gradients';
+export const PATCH_VIEW_KINDS: readonly PatchViewKind[] = [...PATCH_SWEEPS, 'dla', 'ablate_zero', 'ablate_mean', 'gradients'];
 
 /** The precisions the playground can hold a model's matrices in (precision.ts). */
 export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
@@ -56,6 +56,7 @@ export interface PlayState {
   patchRaw: boolean;   // the raw metric instead of the normalised one
   patchAnswer: number; // token ids; -1 = the clean run's first candidate
   patchFoil: number;   // -1 = the corrupted run's first candidate other than the answer
+  patchSteps: number;  // integrated gradients' midpoints
 }
 
 export const DEFAULT_TEXT = 'The cat sat on the mat.';
@@ -64,7 +65,7 @@ export const DEFAULT_STATE: PlayState = {
   model: '', hub: '', precision: '', text: DEFAULT_TEXT, set: '', layer: 0, head: 0, view: 'model', token: null, key: null,
   layer2: 0, head2: 1, temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 24, seed: 1, beam: 4,
   tgtText: '', positions: true, causal: true, ablate: '', hfSeed: 0, hfRepeat: 0, hfExclude: 0,
-  patchText: '', patchSweep: 'resid', patchMetric: 'diff', patchRaw: false, patchAnswer: -1, patchFoil: -1,
+  patchText: '', patchSweep: 'resid', patchMetric: 'diff', patchRaw: false, patchAnswer: -1, patchFoil: -1, patchSteps: 64,
 };
 
 function int(s: string | null, lo: number, hi: number, fallback: number): number {
@@ -119,6 +120,7 @@ export function stateFromQuery(query: string): PlayState {
     patchRaw: p.get('praw') === '1',
     patchAnswer: int(p.get('pa'), 0, 1 << 30, d.patchAnswer),
     patchFoil: int(p.get('pf'), 0, 1 << 30, d.patchFoil),
+    patchSteps: int(p.get('pn'), 1, 1024, d.patchSteps),
   };
 }
 
@@ -159,5 +161,6 @@ export function queryOf(s: PlayState): string {
   if (s.patchRaw) p.set('praw', '1');
   if (s.patchAnswer >= 0) p.set('pa', String(s.patchAnswer));
   if (s.patchFoil >= 0) p.set('pf', String(s.patchFoil));
+  if (s.patchSteps !== d.patchSteps) p.set('pn', String(s.patchSteps));
   return p.toString();
 }
