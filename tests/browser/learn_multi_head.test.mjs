@@ -15,11 +15,13 @@
 //     8TC² + 4T²C written here; the mistake demo shows the same parameters for every h;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language or screen size.
 // Screenshots: build/screenshots/learn/multi_head_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
@@ -64,9 +66,17 @@ async function checkLab() {
   return { s, want };
 }
 
+const CHAPTER = () => `${base}/learn/multi-head.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (the lab and brown-gpt's figure drawn), 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.lab && window.tfpLearn.state.brown, null, { timeout: 60_000 });
+}
+
 test('chapter 6, figure 1: the lab\'s Q, maps, concatenation and output are the engine\'s', { timeout: 90_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/multi-head.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.lab, null, { timeout: 30_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   // Again with the module cached: the time to the first figure is printed, not asserted
@@ -107,6 +117,7 @@ test('chapter 6, figure 1: the lab\'s Q, maps, concatenation and output are the 
 });
 
 test('chapter 6, figure 2: brown-gpt\'s maps and head statistics are the engine\'s; heads found and opened', { timeout: 90_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.brown, null, { timeout: 60_000 });
   const check = async () => {
     const b = await part('brown');
@@ -213,6 +224,7 @@ test('chapter 6, figure 2: brown-gpt\'s maps and head statistics are the engine\
 });
 
 test('chapter 6, figure 3: parameter and FLOP counts are the engine\'s, the same for every h', { timeout: 60_000 }, async () => {
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.cost, null, { timeout: 20_000 });
   const engineCost = (C, H, T) => {
     const o = api.m._tfp_alloc(12 * 8);
@@ -266,9 +278,16 @@ test('chapter 6, figure 3: parameter and FLOP counts are the engine\'s, the same
 });
 
 test('chapter 6: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await fresh();
+  // Words other than the default: the switch must keep them.
+  const n = await renders();
+  await page.locator('#mh-words').fill('one two three');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.lab.tokens?.join(' ') === 'one two three', null, { timeout: 20_000 });
   await site.shot('learn/multi_head_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const lab = await part('lab');
+  assert.deepEqual(lab.tokens, ['one', 'two', 'three']);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('个头'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
