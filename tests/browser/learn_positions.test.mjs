@@ -16,11 +16,13 @@
 //     its exercise reveals head 4 (slope 1/2) as the steepest;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language or screen size.
 // Screenshots: build/screenshots/learn/positions_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
@@ -54,9 +56,18 @@ function floatsOut(sizes, fn, bytes = 4) {
 }
 const f32 = (a) => Float32Array.from(a);
 
+const CHAPTER = () => `${base}/learn/positions.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (the order figure and brown-gpt's learned positions drawn), 1280 × 720, light, nothing
+ *  saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.order && window.tfpLearn.state.learned, null, { timeout: 60_000 });
+}
+
 test('chapter 7, figure 1: two orders, permuted copies of the same rows (engine\'s numbers)', { timeout: 90_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/positions.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.order, null, { timeout: 30_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   await page.waitForFunction(() => window.tfpLearn.state.learned, null, { timeout: 60_000 });
@@ -121,7 +132,7 @@ function t5Bucket(d, bidirectional, N, D) {
 }
 
 test('chapter 7: T5\'s bucket rule, spelled out; the engine\'s buckets at T5\'s sizes equal Hugging Face\'s rule', { timeout: 60_000 }, async () => {
-  await page.goto(`${base}/learn/positions.html?lang=en`);
+  await fresh();
   await page.waitForFunction(() => window.tfpLearn?.state?.t5Buckets, null, { timeout: 60_000 });
   const t = await part('t5Buckets');
   t.offsets.forEach((d, i) => {
@@ -140,6 +151,7 @@ test('chapter 7: T5\'s bucket rule, spelled out; the engine\'s buckets at T5\'s 
 });
 
 test('chapter 7, sinusoidal: tables, dot products and the rotation are the engine\'s (and the closed form)', { timeout: 60_000 }, async () => {
+  await fresh();
   const check = async () => {
     const s = await part('sin');
     const [T, C] = [s.T, s.C];
@@ -182,6 +194,7 @@ test('chapter 7, sinusoidal: tables, dot products and the rotation are the engin
 });
 
 test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exercise', { timeout: 60_000 }, async () => {
+  await fresh();
   // Learned: brown-gpt's cosines.
   const l = await part('learned');
   const [cos] = floatsOut([l.P * l.P, l.P * 128], (o, rows) => api.m._tfp_learn_position_similarity(brown, l.P, o, rows));
@@ -248,9 +261,16 @@ test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exer
 });
 
 test('chapter 7: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 90_000 }, async () => {
+  await fresh();
+  // Words other than the default: the switch must keep them.
+  const n = await renders();
+  await page.locator('#pos-words').fill('one two three four');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.order.tokens?.join(' ') === 'one two three four', null, { timeout: 20_000 });
   await site.shot('learn/positions_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const order = await part('order');
+  assert.deepEqual(order.tokens, ['one', 'two', 'three', 'four']);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('顺序'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
