@@ -10,11 +10,13 @@
 //     same seed gives the same numbers again;
 //   - the exercise reveals the engine's answer; the ÷d_k demo shows variance ≈ 1/d_k;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px; dark theme.
+// Each test opens the chapter afresh (fresh()): no test inherits another's inputs,
+// language, theme or screen size.
 // Screenshots: build/screenshots/learn/scaling_{en,zh}_{1280,390}.png (+ _dark).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
 
 let site, page, base, api;
@@ -144,8 +146,16 @@ async function setField(selector, value) {
   await rendersAbove(n);
 }
 
+const CHAPTER = () => `${base}/learn/scaling.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (drawn, the noise band's 20 repeats done), 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.renders > 0 && window.tfpLearn.state?.noise, null, { timeout: 90_000 });
+}
+
 test('chapter 5: the figures equal the engine and the theory; every input recomputes', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/learn/scaling.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 60_000 });
   // Once the module is cached: reload and time the first figure.
   const t0 = Date.now();
@@ -215,8 +225,7 @@ test('chapter 5: the figures equal the engine and the theory; every input recomp
 });
 
 test('chapter 5: the noise band is the spread of 20 repeats of the experiment with other seeds, from the engine', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/learn/scaling.html?lang=en`);
-  await page.waitForFunction(() => window.tfpLearn?.state?.noise, null, { timeout: 90_000 });
+  await fresh();
   const s = await state();
   const { nKeys, samples, seed } = s.inputs;
   assert.deepEqual(s.noise.seeds, Array.from({ length: 20 }, (_, i) => seed + 1 + i));
@@ -238,7 +247,8 @@ test('chapter 5: the noise band is the spread of 20 repeats of the experiment wi
   assert.match(await page.locator('figcaption', { hasText: 'sampling noise' }).first().innerText(), /20 other seeds/);
 });
 
-test('chapter 5: the exercise reveals the engine\'s answer', { timeout: 60_000 }, async () => {
+test('chapter 5: the exercise reveals the engine\'s answer', { timeout: 120_000 }, async () => {
+  await fresh();
   const ex = page.locator('.exercise');
   await ex.getByRole('radio').first().check();
   await ex.getByRole('button', { name: 'Check' }).click();
@@ -259,7 +269,8 @@ test('chapter 5: the exercise reveals the engine\'s answer', { timeout: 60_000 }
   assert.deepEqual(site.problems, []);
 });
 
-test('chapter 5: language switch, 390 px, dark theme', { timeout: 60_000 }, async () => {
+test('chapter 5: language switch, 390 px, dark theme', { timeout: 120_000 }, async () => {
+  await fresh();
   const before = await state();
   const renderCount = await renders();
   const proseEn = await page.locator('.prose').first().innerText();
