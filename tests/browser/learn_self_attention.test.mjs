@@ -9,11 +9,13 @@
 //     second exercise, both against the independent computation);
 //   - the language switch rewrites the prose and keeps the reader's inputs;
 //   - 390 px without sideways scrolling; the site navigation links the Learn section.
+// Each test opens the chapter afresh (fresh(): no saved progress) and makes the changes and
+// answers it checks itself: no test inherits another's inputs, progress, language or screen size.
 // Screenshots: build/screenshots/learn/self_attention_{en,zh}_{1280,390}.png, contents_*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes } from './learn_harness.mjs';
 
 let renders, rendersAbove, matrix;
@@ -58,9 +60,15 @@ function oracle(X, WQ, WK, WV) {
   return { Q, S, P, Z: mul(P, V) };
 }
 
-test('chapter 3: the example equals the hand derivation to 4 decimals', { timeout: 90_000 }, async () => {
-  await page.goto(`${base}/learn/self-attention.html?lang=en`);
+/** The state each test starts from: chapter 3 loaded afresh in English at the example's
+ *  values and drawn, 1280 × 720, light, no progress (read, answered) saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, `${base}/learn/self-attention.html?lang=en`);
   await rendersAbove(0);
+}
+
+test('chapter 3: the example equals the hand derivation to 4 decimals', { timeout: 90_000 }, async () => {
+  await fresh();
   const A = await matrix('A = softmax');
   near(A, HAND_PROBS, 5e-5, 'A');
   near(await matrix('Q Kᵀ / √d_k'), HAND_SCALED, 5e-5, 'scaled scores');
@@ -88,6 +96,7 @@ async function inputs() {
 }
 
 test('chapter 3: editing an input recomputes every step; the numbers equal an independent computation', { timeout: 60_000 }, async () => {
+  await fresh();
   const before = await renders();
   const cell = page.getByRole('textbox', { name: /^X .*: 1 I, dim 1$/ });
   await cell.fill('2');
@@ -114,6 +123,7 @@ test('chapter 3: editing an input recomputes every step; the numbers equal an in
 });
 
 test('chapter 3: the exercise reveals the engine\'s answer; the mistake box sums by columns', { timeout: 60_000 }, async () => {
+  await fresh();
   const ex = page.locator('.exercise').first();
   await ex.getByRole('radio', { name: 'I' }).check();
   await ex.getByRole('button', { name: 'Check' }).click();
@@ -136,6 +146,7 @@ test('chapter 3: the exercise reveals the engine\'s answer; the mistake box sums
 });
 
 test('chapter 3: the language switch rewrites the prose and keeps the inputs; 390 px', { timeout: 60_000 }, async () => {
+  await fresh();
   const cell = page.getByRole('textbox', { name: /^X .*: 1 I, dim 1$/ });
   await cell.fill('3');
   await cell.press('Enter');
@@ -162,7 +173,13 @@ test('chapter 3: the language switch rewrites the prose and keeps the inputs; 39
 });
 
 test('the Learn contents: every chapter, progress kept in this browser, linked from every page', { timeout: 60_000 }, async () => {
-  // Reaching the chapter's end marks it read.
+  // One exercise answered in chapter 3, then reaching the chapter's end marks it read.
+  await fresh();
+  const ex = page.locator('.exercise').first();
+  await ex.getByRole('radio', { name: 'I' }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor();
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('tfp.learn.progress') ?? '{}').exercises?.length === 1);
   await page.locator('.chapter-pager').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('tfp.learn.progress') ?? '{}').read?.includes('self-attention'));
   await page.getByRole('link', { name: 'Learn', exact: true }).first().click();
@@ -192,8 +209,7 @@ test('the Learn contents: every chapter, progress kept in this browser, linked f
 });
 
 test('chapter 3: with W_K = W_Q the scores are symmetric and A is not; the exercise says so with the engine\'s numbers', { timeout: 60_000 }, async () => {
-  await page.goto(`${base}/learn/self-attention.html?lang=en`);
-  await rendersAbove(0);
+  await fresh();
   const before = await renders();
   await page.locator('#sa-tie').click();
   await rendersAbove(before);
