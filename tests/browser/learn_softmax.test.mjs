@@ -21,11 +21,13 @@
 //     every midpoint to its even neighbour, ±1/8 ulp off a midpoint to the nearer one;
 //     65520 → ∞ in f16;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's scores, masks, language or screen size.
 // Screenshots: build/screenshots/learn/softmax_{en,zh}_{1280,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { loadTfp, Api } from '../js/tfp_module.mjs';
 import { withParams } from '../../web/src/engine/params.mjs';
 import { roundTo16, decode16 } from '../../web/src/learn/chapters/softmax/float16.mjs';
@@ -108,9 +110,17 @@ async function checkMain() {
   return { s, want };
 }
 
+const CHAPTER = () => `${base}/learn/softmax.html?lang=en`;
+/** The state each test starts from: chapter 4 loaded afresh in English at its defaults and
+ *  drawn, 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 30_000 });
+}
+
 test('chapter 4: the first figure equals the engine and a double softmax; editing recomputes', { timeout: 90_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/softmax.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 30_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
   const { s } = await checkMain();
@@ -188,6 +198,7 @@ test('chapter 4: the first figure equals the engine and a double softmax; editin
 });
 
 test('chapter 4: large scores: the naive formula overflows, the engine\'s softmax does not', { timeout: 60_000 }, async () => {
+  await fresh();
   const n = await renders();
   await page.getByRole('button', { name: 'c = 1000' }).click();
   await rendersAbove(n);
@@ -239,6 +250,7 @@ test('chapter 4: large scores: the naive formula overflows, the engine\'s softma
 });
 
 test('chapter 4: the exercise reveals the engine\'s answer; score 0 is not a mask', { timeout: 60_000 }, async () => {
+  await fresh();
   const ex = page.locator('.exercise');
   await ex.getByRole('radio', { name: 'About 0.86' }).check();
   await ex.getByRole('button', { name: 'Check' }).click();
@@ -307,8 +319,7 @@ test('chapter 4: float16.mjs rounds to f16 and bf16 to nearest, ties to even', (
 });
 
 test('chapter 4: entropy, masking before vs zeroing after, a finite mask value in 32 and 16 bits', { timeout: 90_000 }, async () => {
-  await page.goto(`${base}/learn/softmax.html?lang=en`);
-  await page.waitForFunction(() => window.tfpLearn?.renders > 0, null, { timeout: 30_000 });
+  await fresh();
   let s = await state();
   const N = s.scores.length;
   assert.equal(s.tau, 1);
@@ -437,10 +448,18 @@ test('chapter 4: entropy, masking before vs zeroing after, a finite mask value i
 });
 
 test('chapter 4: the language switch rewrites the prose and keeps the inputs; 390 px; screenshots', { timeout: 60_000 }, async () => {
+  await fresh();
+  // A score other than the default: the switch must keep it.
+  const n = await renders();
+  const cell = page.getByRole('textbox', { name: /^Scores x .*: x, key 2$/ });
+  await cell.fill('3');
+  await cell.press('Enter');
+  await rendersAbove(n);
   assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders');
   await site.shot('learn/softmax_en_1280', { fullPage: true });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const scores = (await state()).scores;
+  assert.equal(scores[1], 3);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('从分数到权重'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
