@@ -21,6 +21,8 @@
 //     options ("dropout") and seed, exact; the shown table holds those held-out losses;
 //   - the language switch rewrites the prose and keeps the results; 390 px without sideways
 //     scrolling; no console error.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language, theme or screen size.
 // Screenshots: build/screenshots/learn/training_{en,zh}_{1280,390}.png, and the dropout
 // section alone: training_dropout_en_1280.png, training_dropout_zh_390.png; the schedule
 // figure alone: training_schedule_{en_1280,en_1280_dark,zh_390,en_390}.png; the experiments
@@ -28,7 +30,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { learnProbes, sameArray } from './learn_harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { TrainerApi } from '../js/trainer_api.mjs';
@@ -110,9 +112,17 @@ function stepStatsNode(trainer, n) {
   }
 }
 
+const CHAPTER = () => `${base}/learn/training.html?lang=en`;
+/** The state each test starts from: the chapter loaded afresh in English at its defaults
+ *  (the loss figure drawn), 1280 × 720, light, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
+  await page.waitForFunction(() => window.tfpLearn?.state?.loss, null, { timeout: 30_000 });
+}
+
 test('training: loss, schedule, teacher forcing and the warm-up experiment are the engine\'s', { timeout: 150_000 }, async () => {
   const t0 = Date.now();
-  await page.goto(`${base}/learn/training.html?lang=en`);
+  await freshPage(page, CHAPTER());
   await page.waitForFunction(() => window.tfpLearn?.state?.loss, null, { timeout: 30_000 });
   console.log(`first figure drawn ${Date.now() - t0} ms after navigation (module not cached)`);
 
@@ -289,7 +299,14 @@ test('training: loss, schedule, teacher forcing and the warm-up experiment are t
   assert.deepEqual(site.problems, []);
 });
 
-test('training: the language switch rewrites the prose and keeps the results; 390 px; screenshots', { timeout: 90_000 }, async () => {
+test('training: the language switch rewrites the prose and keeps the results; 390 px; screenshots', { timeout: 150_000 }, async () => {
+  await fresh();
+  // A label-smoothing ε other than the default, and the experiments' and dropout's runs
+  // done: the switch must keep them (the screenshots show them).
+  const n = await renders();
+  await page.locator('label[for="training-eps-0_3"]').click();
+  await page.waitForFunction((k) => window.tfpLearn.renders > k && window.tfpLearn.state.loss.eps === 0.3, n);
+  await page.waitForFunction(() => window.tfpLearn.state.experiments?.warmup && window.tfpLearn.state.dropout?.p === 0.1, null, { timeout: 90_000 });
   await site.shot('learn/training_en_1280', { fullPage: true });
   assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders');
   const dropSection = page.locator('#training-dropout-0_1').locator('xpath=ancestor::section');
@@ -305,6 +322,7 @@ test('training: the language switch rewrites the prose and keeps the results; 39
   await page.emulateMedia({ colorScheme: 'light' });
   const enFirst = await page.locator('.chapter-section').first().innerText();
   const before = await part('loss');
+  assert.equal(before.eps, 0.3);
   await page.selectOption('#lang-select', 'zh-CN');
   await page.waitForFunction(() => document.querySelector('.chapter-section h2').textContent.includes('交叉熵'));
   const zhFirst = await page.locator('.chapter-section').first().innerText();
