@@ -10,11 +10,13 @@
 //   - typing another source and picking another d recompute what is shown;
 //   - the exercise reveals the engine's answer: the category of its own T = 256 timing;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px; dark theme.
+// Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
+// test inherits another's inputs, language, theme or screen size.
 // Screenshots: build/screenshots/learn/why_attention_{en,zh}_{1280,390}.png (+ _dark).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readShipped } from '../js/model_api.mjs';
 
@@ -142,9 +144,17 @@ async function checkTranslations(text) {
   return s;
 }
 
-test('chapter 1: timing and translations equal the engine; inputs recompute', { timeout: 150_000 }, async () => {
-  await page.goto(`${base}/learn/why-attention.html?lang=en`);
+const CHAPTER = () => `${base}/learn/why-attention.html?lang=en`;
+/** The state each test starts from: chapter 1 loaded afresh in English at its defaults
+ *  (a first timing sweep and translation done), 1280 × 720, light, nothing saved by an
+ *  earlier test. */
+async function fresh() {
+  await freshPage(page, CHAPTER());
   await waitState(() => window.tfpLearn?.state.sweeps >= 1 && window.tfpLearn.state.translations >= 1);
+}
+
+test('chapter 1: timing and translations equal the engine; inputs recompute', { timeout: 150_000 }, async () => {
+  await fresh();
   // Once the module is cached: reload and time the first figure (its first point).
   const t0 = Date.now();
   await page.reload();
@@ -180,7 +190,12 @@ test('chapter 1: timing and translations equal the engine; inputs recompute', { 
   assert.deepEqual(site.problems, []);
 });
 
-test('chapter 1: the exercise reveals the engine\'s answer', { timeout: 60_000 }, async () => {
+test('chapter 1: the exercise reveals the engine\'s answer', { timeout: 120_000 }, async () => {
+  await fresh();
+  // The exercise asks about the width the reader picked: 32 here (the default is 64).
+  const s0 = await state();
+  await page.selectOption('#wa-width', '32');
+  await waitState((n) => window.tfpLearn.state.sweeps > n && window.tfpLearn.state.rowsD === 32 && window.tfpLearn.state.measuring === null, s0.sweeps);
   const ex = page.locator('.exercise');
   assert.match(await ex.locator('.question').innerText(), /d=32 \(the width/);
   await ex.getByRole('radio').first().check();
@@ -202,8 +217,17 @@ test('chapter 1: the exercise reveals the engine\'s answer', { timeout: 60_000 }
   assert.deepEqual(site.problems, []);
 });
 
-test('chapter 1: language switch, 390 px, dark theme', { timeout: 60_000 }, async () => {
+test('chapter 1: language switch, 390 px, dark theme', { timeout: 150_000 }, async () => {
+  await fresh();
+  // Another source and width than the defaults, their translations and sweep done: the
+  // switch must keep them and recompute nothing.
+  const s0 = await state();
+  await page.fill('#wa-source', 'nine hundred and one');
+  await waitState((n) => window.tfpLearn.state.translations > n && window.tfpLearn.state.source === 'nine hundred and one', s0.translations);
+  await page.selectOption('#wa-width', '32');
+  await waitState((n) => window.tfpLearn.state.sweeps > n && window.tfpLearn.state.rowsD === 32 && window.tfpLearn.state.measuring === null, s0.sweeps);
   const before = await state();
+  assert.deepEqual([before.rowsD, before.source], [32, 'nine hundred and one']);
   const renders = await page.evaluate(() => window.tfpLearn.renders);
   const proseEn = await page.locator('.prose').first().innerText();
   await page.selectOption('#lang-select', 'zh-CN');
