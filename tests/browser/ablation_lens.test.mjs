@@ -18,9 +18,11 @@
 //     tfp_model_fill_mask without/with the mask (ids exact, probabilities 1e-6), and the
 //     tables print them; without a [MASK] the per-position labels come back;
 //   - no console errors; screenshots light/dark (build/screenshots/ablation_*.png, lens_*.png).
+// Each test opens the page afresh with the URL it needs (freshPage: default screen and
+// theme, nothing saved): no test inherits another's model, ablation, theme or screen size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { freshPage, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { hasShipped, ModelApi, readFixture, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -57,7 +59,7 @@ async function settled(view, ablate) {
 }
 
 test('brown-gpt: logit lens view = tfp_model_logit_lens; keyboard; table', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
-  await page.goto(`${base}/?model=brown-gpt&view=lens&text=${encodeURIComponent(LENS_TEXT)}`);
+  await freshPage(page, `${base}/?model=brown-gpt&view=lens&text=${encodeURIComponent(LENS_TEXT)}`);
   await after_('loads', 0, 60_000);
   await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'lens' && window.tfpPlay.shown.panels['lens.ids'], null, { timeout: 60_000 });
   const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
@@ -148,7 +150,7 @@ test('brown-gpt: logit lens view = tfp_model_logit_lens; keyboard; table', { tim
 });
 
 test('brown-gpt: ablating a head changes the bars as the engine says; reset restores them', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
-  await page.goto(`${base}/?model=brown-gpt&view=model&text=${encodeURIComponent(TEXT)}`);
+  await freshPage(page, `${base}/?model=brown-gpt&view=model&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await settled('model', '');
   // The causal maps' legend keeps its "masked" swatch (only the lens drops it).
@@ -235,7 +237,7 @@ test('brown-gpt: ablating a head changes the bars as the engine says; reset rest
 });
 
 test('another model picked starts without the ablated heads and on its own attention set', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
-  await page.goto(`${base}/?model=brown-gpt&view=model&set=dec&ablate=${encodeURIComponent('dec.1.1=0')}&text=${encodeURIComponent(TEXT)}`);
+  await freshPage(page, `${base}/?model=brown-gpt&view=model&set=dec&ablate=${encodeURIComponent('dec.1.1=0')}&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await settled('model', 'dec.1.1=0');
   const loads = await num('loads');
@@ -264,7 +266,7 @@ test('numbers-transformer: "what changed" translates with the page\'s beam', { t
     // Cross-attention of layer 1 off, of layer 2 halved (1-based in the URL).
     const ablate = 'cross.1.1=0,cross.1.2=0,cross.1.3=0,cross.1.4=0,cross.2.1=0.5,cross.2.2=0.5,cross.2.3=0.5,cross.2.4=0.5';
     const mask = [{ set: 'cross', layer: 0, scales: [0, 0, 0, 0] }, { set: 'cross', layer: 1, scales: [0.5, 0.5, 0.5, 0.5] }];
-    await page.goto(`${base}/?model=numbers-transformer&view=model&beam=4&text=${encodeURIComponent(text)}&ablate=${encodeURIComponent(ablate)}`);
+    await freshPage(page, `${base}/?model=numbers-transformer&view=model&beam=4&text=${encodeURIComponent(text)}&ablate=${encodeURIComponent(ablate)}`);
     await after_('loads', 0, 60_000);
     await page.waitForFunction((a) => window.tfpPlay?.ablation?.effectFor === a && window.tfpPlay.ablation.effect, ablate, { timeout: 60_000 });
     const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
@@ -306,7 +308,7 @@ test('masked-LM fixture: "what changed" shows each [MASK]\'s fillers = tfp_model
     const text = 'the [MASK] sat on the [MASK].';
     const ablate = 'enc.1.1=0,enc.1.2=0,enc.1.4=0,enc.2.1=0,enc.2.2=0,enc.2.4=0';
     const mask = [{ set: 'enc', layer: 0, scales: [0, 0, 1, 0] }, { set: 'enc', layer: 1, scales: [0, 0, 1, 0] }];
-    await page.goto(`${base}/?model=fixture-bert_mlm_tiny&view=model&text=${encodeURIComponent(text)}&ablate=${encodeURIComponent(ablate)}`);
+    await freshPage(page, `${base}/?model=fixture-bert_mlm_tiny&view=model&text=${encodeURIComponent(text)}&ablate=${encodeURIComponent(ablate)}`);
     await after_('loads', 0, 60_000);
     await page.waitForFunction((a) => window.tfpPlay?.ablation?.effectFor === a && window.tfpPlay.ablation.effect, ablate, { timeout: 60_000 });
     const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
