@@ -12,12 +12,14 @@
 //  7. no page-level horizontal scroll at 390 px in any view of the shipped models.
 // Oracles: the WASM module in Node through the C API (tests/js/model_api.mjs), tolerance
 // 1e-6 (same code, same inputs); decoded tokens from the engine's own tokenizer.
+// Each test opens the page afresh with the URL it needs (freshPage: 1280 × 720, light,
+// nothing saved): no test inherits another's model, view, theme or screen size.
 // Screenshots: build/screenshots/polish/<model>_<view>_<variant>.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { freshPage, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { hasShipped, ModelApi, MODELS, readFixture, readShipped } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -79,7 +81,7 @@ const TEXT = 'The cat sat on the mat because it was tired.';
 test('brown-gpt: matrix row labels, cells and Enter pick the query token like the token strip; every view exports', {
   timeout: 180_000, skip: hasShipped('brown-gpt') ? false : 'no models/brown-gpt',
 }, async () => {
-  await page.goto(`${base}/?model=brown-gpt&view=matrix&layer=2&head=2&text=${encodeURIComponent(TEXT)}`);
+  await freshPage(page, `${base}/?model=brown-gpt&view=matrix&layer=2&head=2&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await page.waitForFunction(() => window.tfpPlay.shown?.view === 'matrix');
   const T = (await page.evaluate(() => window.tfpPlay.encoding.ids.length));
@@ -136,7 +138,7 @@ test('numbers-transformer: the strip picks source keys in the cross set, rows ar
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
   const cfg = JSON.parse(readFileSync(`${MODELS}numbers-transformer/config.json`, 'utf8'));
   try {
-    await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=qk&set=cross&layer=2&head=3&beam=4`);
+    await freshPage(page, `${base}/?model=numbers-transformer&text=${encodeURIComponent(text)}&view=qk&set=cross&layer=2&head=3&beam=4`);
     await after_('loads', 0, 60_000);
     await after_('renders', 0);
     let r = await translate();
@@ -213,7 +215,7 @@ test('numbers-transformer: the strip picks source keys in the cross set, rows ar
 test('masked LM: the [MASK] fillers come with the forward pass, no second pass', { timeout: 90_000 }, async () => {
   const mlm = api.load(readFixture('bert_mlm_tiny'), 'bert_mlm_tiny');
   try {
-    await page.goto(`${base}/?model=fixture-bert_mlm_tiny&text=${encodeURIComponent('the [MASK] sat on the [MASK] .')}`);
+    await freshPage(page, `${base}/?model=fixture-bert_mlm_tiny&text=${encodeURIComponent('the [MASK] sat on the [MASK] .')}`);
     await after_('loads', 0, 60_000);
     await page.waitForFunction(() => (window.tfpPlay.outputs.fillMask ?? []).length === 2, null, { timeout: 30_000 });
     const kinds = await page.evaluate(() => window.__workerKinds);
@@ -237,8 +239,7 @@ for (const model of ['brown-gpt', 'brown-pos', 'numbers-transformer', 'numbers-g
     timeout: 240_000, skip: hasShipped(model) ? false : `no models/${model}`,
   }, async () => {
     const text = model.startsWith('numbers') ? 'three hundred and forty two' : TEXT;
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${base}/?model=${model}&text=${encodeURIComponent(text)}`);
+    await freshPage(page, `${base}/?model=${model}&text=${encodeURIComponent(text)}`);
     await after_('loads', 0, 60_000);
     await page.waitForFunction(() => window.tfpPlay.shown !== null);
     if (model.startsWith('numbers')) {
