@@ -15,11 +15,13 @@
 //   - on the encoder–decoder numbers-transformer both sets' heads are listed, each with
 //     the engine's numbers (the decoder reads the same sequence, teacher forcing);
 //   - no console errors, no request off the page's host.
+// Each test opens the page afresh with the URL it needs (freshPage): none inherits another's
+// model, view or settings.
 // Screenshot: build/screenshots/playground_view_heads.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
+import { freshPage, openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, hasShipped } from '../js/model_api.mjs';
 import { repeatedSequence } from '../../web/src/engine/head_finders.mjs';
@@ -94,7 +96,7 @@ function checkTable(rows, want, what) {
 }
 
 test('head finders: the table shows the engine\'s scores on the seeded repeated sequence', { timeout: 180_000 }, async () => {
-  await page.goto(`${base}/?model=${MODEL}&view=heads`);
+  await freshPage(page, `${base}/?model=${MODEL}&view=heads`);
   await after_('loads', 0, 60_000);
   let s = await waitHeads(0);
   const [, seed, repeat, prefix] = /^seed (\d+) repeat (\d+) prefix (\d+)$/.exec(s.note).map(Number);
@@ -191,7 +193,7 @@ test('head finders on an encoder–decoder (numbers-transformer): both sets\' he
   const nt = api.load(readShipped('numbers-transformer'), 'numbers-transformer');
   try {
     const ni = api.info(nt);
-    await page.goto(`${base}/?model=numbers-transformer&view=heads`);
+    await freshPage(page, `${base}/?model=numbers-transformer&view=heads`);
     const s = await waitHeads(0);
     const ids = s.panels['heads.ids'].data;
     const [, , repeat] = /^seed (\d+) repeat (\d+)/.exec(s.note).map(Number);
@@ -221,7 +223,7 @@ test('head finders on an encoder–decoder (numbers-transformer): both sets\' he
 });
 
 test('head finders: a row, or a pattern, opens that head in the matrix view', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/?model=${MODEL}&view=heads`);
+  await freshPage(page, `${base}/?model=${MODEL}&view=heads`);
   await waitHeads(0);
   const pick = page.locator('.hf-table tbody tr').nth(2);
   const layer = Number(await pick.getAttribute('data-layer')), head = Number(await pick.getAttribute('data-head'));
