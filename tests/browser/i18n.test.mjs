@@ -13,9 +13,11 @@
 //     build/screenshots/i18n_*.png.
 // The oracle for "translated" is the catalogues themselves (window.tfpI18n.catalogs):
 // every English message whose Chinese differs must not be seen in the Chinese page.
+// Each test starts from a page opened afresh (freshPage: no saved language, 1280 × 720);
+// what a reload keeps is saved and reloaded within the same test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { counter, counterAbove, openSite, urlMatches } from './harness.mjs';
+import { counter, counterAbove, freshPage, openSite, urlMatches } from './harness.mjs';
 
 let site, page, base, problems;
 
@@ -95,7 +97,7 @@ async function assertChinese(p, prefixes, what) {
 }
 
 test('attention lab in Chinese; switching language keeps the engine result; the choice persists', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/lab.html?lang=zh-CN&text=the+cat+sat+on+the+mat&heads=2&d=16&seed=5`);
+  await freshPage(page, `${base}/lab.html?lang=zh-CN&text=the+cat+sat+on+the+mat&heads=2&d=16&seed=5`);
   await waitCounter(page, 'renders', 0);
   await site.shot('i18n_lab_zh_1280x720');
   const { catalogs } = await assertChinese(page, ['common.', 'nav.', 'lab.', 'w.'], 'lab zh-CN');
@@ -175,7 +177,7 @@ test('the browser language picks the locale when there is no ?lang and no saved 
 });
 
 test('playground in Chinese; switching language keeps the loaded model and its attention maps', { timeout: 180_000 }, async () => {
-  await page.goto(`${base}/index.html?lang=zh-CN`);
+  await freshPage(page, `${base}/index.html?lang=zh-CN`);
   await waitCounter(page, 'loads', 0, 120_000);
   await waitCounter(page, 'renders', 0);
   await page.waitForFunction(() => window.tfpPlay.attention.length > 0 && window.tfpPlay.shown?.view === 'model');
