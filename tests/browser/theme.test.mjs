@@ -5,10 +5,12 @@
 //     colour), and the choice survives a reload (localStorage); Auto gives the system back;
 //   - the switch's labels are translated (zh-CN) and it is a labelled control;
 //   - the lab page has the same switch and shares the saved choice.
+// Each test starts from the playground opened afresh (fresh(): no saved theme, light system
+// scheme); what a reload keeps is chosen and reloaded within the same test.
 // Screenshots: build/screenshots/theme_dark_forced.png, theme_switch_zh_390.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite, SHOTS } from './harness.mjs';
+import { freshPage, openSite, SHOTS } from './harness.mjs';
 
 let site, page, base;
 before(async () => {
@@ -47,14 +49,21 @@ async function maskIs(want, what) {
   assert.ok(isNear(got, want), `${what}: ${got} vs ${want}`);
 }
 
+/** Loads the playground (brown-gpt, model view) and waits for its first render; what the
+ *  page saved (the theme) is kept: a test's own reloads. */
 async function openPlayground(query = '') {
   await page.goto(`${base}/?model=brown-gpt&view=model${query}`);
   await page.waitForFunction(() => Number(document.body.dataset.renders ?? 0) > 0, null, { timeout: 60_000 });
 }
+/** The state each test starts from: the playground opened afresh with no saved theme or
+ *  language, the system scheme light, 1280 × 720. */
+async function fresh(query = '') {
+  await freshPage(page, `${base}/?model=brown-gpt&view=model${query}`);
+  await page.waitForFunction(() => Number(document.body.dataset.renders ?? 0) > 0, null, { timeout: 60_000 });
+}
 
 test('auto follows the system; Light / Dark override it, repaint the canvases and persist', { timeout: 120_000 }, async () => {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await openPlayground();
+  await fresh();
   const select = page.locator('#theme-select');
   assert.equal(await select.inputValue(), 'auto');
   assert.equal(await page.getByRole('combobox', { name: 'Theme' }).count(), 1, 'a labelled control');
@@ -97,7 +106,7 @@ test('auto follows the system; Light / Dark override it, repaint the canvases an
 });
 
 test('the switch speaks the page\'s language', { timeout: 60_000 }, async () => {
-  await openPlayground('&lang=zh-CN');
+  await fresh('&lang=zh-CN');
   const labels = await page.locator('#theme-select option').allTextContents();
   assert.deepEqual(labels, ['跟随系统', '浅色', '深色']);
   assert.equal(await page.getByRole('combobox', { name: '主题' }).count(), 1);
