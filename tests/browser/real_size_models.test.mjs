@@ -10,13 +10,14 @@
 //   - a folder whose headers ask for more than the module's 2 GiB heap is refused by drop
 //     with the size and the limit named, and the model already open stays; so is an index
 //     naming a shard that is not among the files (named).
-// The checkpoint takes ~3 s to write; if writing it is slower than 20 s the test is skipped
+// Each test opens the page afresh (fresh()) and, where it needs TinyStories-33M open, opens
+// it itself (openTinyStories()). The checkpoint takes ~3 s to write; if writing it is slower than 20 s the test is skipped
 // with the time it took (CI budget), as when the bench script cannot run at all.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { counter, counterAbove, openSite, playgroundProbes, ROOT } from './harness.mjs';
+import { counter, counterAbove, freshPage, openSite, playgroundProbes, ROOT } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { writeModel } from '../../bench/real_size_models.mjs';
 import { withParams } from '../../web/src/engine/params.mjs';
@@ -38,12 +39,25 @@ before(async () => {
   if (skip) { console.log(`# real_size_models: skipped: ${skip}`); return; }
   site = await openSite({ name: 'real-size-models' });
   ({ page, base, problems } = site);
-  await page.goto(`${base}/?model=fixture-gpt2_tiny`);
-  await counterAbove(page, 'loads', 0, 60_000);
 }, { timeout: 120_000 });
 after(async () => { await site?.close(); });
 
 const { num, after: after_ } = playgroundProbes(() => page);
+
+/** The state each test starts from: the playground opened afresh on the GPT-2 fixture
+ *  (loaded), 1280 × 720, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, `${base}/?model=fixture-gpt2_tiny`);
+  await counterAbove(page, 'loads', 0, 60_000);
+}
+/** Every file of the TinyStories-33M folder, as a reader picks them (paths: Chromium reads
+ *  them itself); waits until it is loaded. */
+async function openTinyStories() {
+  const loads = await counter(page, 'loads');
+  await page.locator('#model-files').setInputFiles(readdirSync(DIR).map((f) => join(DIR, f)));
+  await counterAbove(page, 'loads', loads, 45_000);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelInfo.family), 'gpt_neo');
+}
 
 /** The estimate from the files' own headers: file bytes + 4 bytes per BF16 value. */
 // The engine keeps a large checkpoint's 16-bit matrices (Linear weights, token tables) as
@@ -104,6 +118,7 @@ async function nodeGreedy(shards) {
 
 test('TinyStories-33M sized, 3 shards, by picker: estimate first, then greedy ids = the engine in Node', { timeout: 60_000 }, async (t) => {
   if (skip) { t.skip(skip); return; }
+  await fresh();
   const shards = readdirSync(DIR).filter((f) => f.endsWith('.safetensors')).sort();
   assert.equal(shards.length, 3);  // the 77 MB embedding alone, then two layers, then two layers
   const loads = await counter(page, 'loads');
@@ -155,8 +170,10 @@ test('TinyStories-33M sized, 3 shards, by picker: estimate first, then greedy id
   assert.deepEqual(problems, []);
 });
 
-test('a checkpoint too large for the heap is refused by drop, naming size and limit; the open model stays', { timeout: 30_000 }, async (t) => {
+test('a checkpoint too large for the heap is refused by drop, naming size and limit; the open model stays', { timeout: 90_000 }, async (t) => {
   if (skip) { t.skip(skip); return; }
+  await fresh();
+  await openTinyStories();
   const before = await page.evaluate(() => ({ label: window.tfpPlay.modelLabel, loads: window.tfpPlay.loads }));
   const errors = await counter(page, 'loadErrors');
   // Two small shards whose headers claim 1.2e9 BF16 values (2.4 GB, kept 16-bit as stored):
@@ -185,8 +202,10 @@ test('a checkpoint too large for the heap is refused by drop, naming size and li
   assert.match(await page.locator('#memory-estimate').innerText(), /^Memory: about 2,400 MB/);
 });
 
-test('an index naming a shard that is not among the files: the error names it; the open model stays', { timeout: 30_000 }, async (t) => {
+test('an index naming a shard that is not among the files: the error names it; the open model stays', { timeout: 90_000 }, async (t) => {
   if (skip) { t.skip(skip); return; }
+  await fresh();
+  await openTinyStories();
   const before = await page.evaluate(() => window.tfpPlay.loads);
   const errors = await counter(page, 'loadErrors');
   const config = readFileSync(join(DIR, 'config.json'), 'utf8');
