@@ -20,6 +20,7 @@
 //   - the logit lens, head statistics and head ablation views = tfp_model_logit_lens,
 //     tfp_attention_head_stats_masked (causal) and tfp_model_head_mask_effect (1e-6);
 //   - no console errors.
+// Each test opens the page afresh (fresh()) and drops the folder and types the text itself.
 // TFP_LLAMA_TEXT=all runs the same on the real Llama 3 and Qwen3 tokenizer.json files too
 // (see CASES). Skipped (with the reason) when a tokenizer package is not installed.
 import { test, before, after } from 'node:test';
@@ -27,7 +28,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, readdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { attentionOn, counter, counterAbove, openSite, playgroundProbes, ROOT, SHOTS } from './harness.mjs';
+import { attentionOn, counter, counterAbove, freshPage, openSite, playgroundProbes, ROOT, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -75,14 +76,40 @@ before(async () => {
   api = new ModelApi(await loadTfp());
   site = await openSite({ name: 'playground-llama-text' });
   page = site.page;
-  await page.goto(`${site.base}/?model=fixture-gpt2_tiny`);
-  await counterAbove(page, 'loads', 0, 60_000);
 }, { timeout: 180_000 });
 after(async () => {
   await site?.close();
 });
 
 const { num, after: after_, shown, pick } = playgroundProbes(() => page);
+
+/** The state each test starts from: the playground opened afresh on the GPT-2 fixture
+ *  (loaded), 1280 × 720, nothing saved by an earlier test. */
+async function fresh() {
+  await freshPage(page, `${site.base}/?model=fixture-gpt2_tiny`);
+  await counterAbove(page, 'loads', 0, 60_000);
+}
+
+/** Drops the files of folder `dir` on the drop zone and waits until the page has loaded them.
+ *  (The picker with shards is real_size_models.test.mjs's): the files reach the page
+ *  through a scratch file input, then travel in a DataTransfer. */
+async function dropFolder(dir) {
+  const files = readdirSync(dir);
+  const loads = await counter(page, 'loads');
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement('input'), { type: 'file', multiple: true, id: 'scratch-files', hidden: true });
+    document.body.append(input);
+  });
+  await page.locator('#scratch-files').setInputFiles(files.map((f) => join(dir, f)));
+  await page.evaluate(() => {
+    const input = document.getElementById('scratch-files');
+    const dt = new DataTransfer();
+    for (const f of input.files) dt.items.add(f);
+    input.remove();
+    document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await counterAbove(page, 'loads', loads, 60_000);
+}
 
 /** Node's model: the one-file copy of the same weights, with the same tokenizer.json. */
 function nodeModel(DIR, name) {
@@ -147,6 +174,7 @@ let model = null;
 
 test(`${c.name} (GQA, sharded) + ${c.pkg}'s tokenizer.json dropped: text in, HF ids, streamed greedy generation = the engine`, { timeout: 120_000, skip }, async () => {
   const started = performance.now();
+  await fresh();
   // The writer seeds every tensor by the model's and the tensor's names (same values every run).
   // Shard 1: the token table and the first small tensors; then the rest (the untied head alone).
   writeModel(c.name, OUT, { shardMb: (2 * V * 64 + 10_000) / 1e6, force: true });
@@ -154,22 +182,7 @@ test(`${c.name} (GQA, sharded) + ${c.pkg}'s tokenizer.json dropped: text in, HF 
   const files = readdirSync(DIR);
   const shards = files.filter((f) => f.endsWith('.safetensors')).length;
   assert.ok(files.includes('model.safetensors.index.json') && shards >= 2, files.join(', '));
-  const loads = await counter(page, 'loads');
-  // Dropped on the drop zone (the picker with shards is real_size_models.test.mjs's): the
-  // files reach the page through a scratch file input, then travel in a DataTransfer.
-  await page.evaluate(() => {
-    const input = Object.assign(document.createElement('input'), { type: 'file', multiple: true, id: 'scratch-files', hidden: true });
-    document.body.append(input);
-  });
-  await page.locator('#scratch-files').setInputFiles(files.map((f) => join(DIR, f)));
-  await page.evaluate(() => {
-    const input = document.getElementById('scratch-files');
-    const dt = new DataTransfer();
-    for (const f of input.files) dt.items.add(f);
-    input.remove();
-    document.getElementById('dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  });
-  await counterAbove(page, 'loads', loads, 60_000);
+  await dropFolder(DIR);
   const info = await page.evaluate(() => window.tfpPlay.modelInfo);
   assert.equal(info.family, 'llama');
   assert.equal(info.n_heads, H);
@@ -257,8 +270,19 @@ test(`${c.name} (GQA, sharded) + ${c.pkg}'s tokenizer.json dropped: text in, HF 
 });
 
 test(`${c.name}: GQA in the inspector: KV groups in the grid, drill-down q/k after RoPE and the shared k_j, v_j; lens, stats, ablation = the engine`, { timeout: 120_000, skip }, async () => {
-  assert.ok(model, 'the first test loaded the model');
   const started = performance.now();
+  // Its own state: the folder written (the same values every run) and dropped, the text typed.
+  await fresh();
+  writeModel(c.name, OUT, { shardMb: (2 * V * 64 + 10_000) / 1e6, force: true });
+  copyFileSync(TOKENIZER, join(DIR, 'tokenizer.json'));
+  await dropFolder(DIR);
+  assert.equal(await page.evaluate(() => window.tfpPlay.modelInfo.family), 'llama');
+  model ??= nodeModel(DIR, c.name);
+  const ref = await hf.Tokenizer.fromString(readFileSync(TOKENIZER, 'utf8')).encode(TEXT);
+  await page.locator('#text').fill(TEXT);
+  await page.waitForFunction((want) => window.tfpPlay.encoding?.ids?.join(' ') === want
+    && window.tfpPlay.attention.length > 0 && window.tfpPlay.attention.every((a) => a.dims[1] === want.split(' ').length),
+  ref.getIds().join(' '), { timeout: 30_000 });
   const ids = await page.evaluate(() => Array.from(window.tfpPlay.encoding.ids));
   const T = ids.length;
 
