@@ -141,7 +141,7 @@ TEST_CASE("api trainer: errors are a status and a message") {
 
   CHECK(create("mul", "{}") == TFP_ERR_INVALID_ARGUMENT);
   CHECK(t == nullptr);  // out is cleared on failure
-  CHECK(last() == "tfp_trainer_create: task: unknown task \"mul\" (choose copy, reverse, sort, add, numbers or dates-iso)");
+  CHECK(last() == "tfp_trainer_create: task: unknown task \"mul\" (choose copy, reverse, sort, add, numbers, dates-iso or induction)");
   CHECK(create("copy", "{\"steps\": ") == TFP_ERR_INVALID_ARGUMENT);
   CHECK(last() == "tfp_trainer_create: options are not valid JSON");
   CHECK(create("copy", "[1]") == TFP_ERR_INVALID_ARGUMENT);

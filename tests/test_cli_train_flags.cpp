@@ -53,10 +53,10 @@ TEST_CASE("cli train flags: the toy trainer's flags, defaults and checks") {
   CHECK(refused({"copy", "--steps"}).starts_with("train: --steps needs a value\n"));
   CHECK(refused({"copy", "--steps", "many"}) == "train: --steps expects a number, got \"many\"");
   CHECK(refused({"copy", "--batch", "0"}) == "train: --batch must be positive, got 0");
-  CHECK(refused({"copy", "--d-ff", "-1"}) == "train: --d-ff must be positive, got -1");
+  CHECK(refused({"copy", "--d-ff", "-1"}) == "train: --d-ff must be positive (or 0: attention-only layers), got -1");
   CHECK(refused({"copy", "--label-smoothing", "1"}) == "train: --label-smoothing must be in [0, 1), got 1");
   CHECK(refused({"copy", "--act", "tanh"}) == "train: --act is relu, gelu or gelu_new, got \"tanh\"");
-  CHECK(refused({"mul"}) == "task: unknown task \"mul\" (choose copy, reverse, sort, add, numbers or dates-iso)");
+  CHECK(refused({"mul"}) == "task: unknown task \"mul\" (choose copy, reverse, sort, add, numbers, dates-iso or induction)");
   // The usage is made from the table: every flag is in it.
   for (const char* flag :
        {"--steps N", "--seed S", "--out DIR", "--arch decoder|encdec|gru", "--batch B", "--d-model C", "--heads H",

@@ -24,7 +24,7 @@ TEST_CASE("train tasks: answers, held-out split, encodings") {
   CHECK(Task(TaskKind::Sort, 1).solve("3141") == "1134");
   CHECK(Task(TaskKind::Add, 1).solve("999+001") == "1000");
   CHECK(Task(TaskKind::Add, 1).solve("123+045") == "0168");
-  CHECK_THROWS_WITH_AS(parse_task("mul"), "task: unknown task \"mul\" (choose copy, reverse, sort, add, numbers or dates-iso)", Error);
+  CHECK_THROWS_WITH_AS(parse_task("mul"), "task: unknown task \"mul\" (choose copy, reverse, sort, add, numbers, dates-iso or induction)", Error);
 
   // No training draw is ever a held-out prompt; held-out draws always are; the split
   // is about 1/8 of prompts.

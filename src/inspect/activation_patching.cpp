@@ -166,7 +166,7 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
     for (int64_t l = lo; l < hi_resid; ++l) names.push_back(resid_name(l));
   for (int64_t i = lo; i < hi; ++i) {
     if (kinds & patch_attn_out) names.push_back(layer_name(i, "attn.out"));
-    if (kinds & patch_mlp_out) names.push_back(layer_name(i, "ffn.out"));
+    if ((kinds & patch_mlp_out) && cfg.d_ff > 0) names.push_back(layer_name(i, "ffn.out"));
     if (kinds & (patch_head_all | patch_head_pos)) names.push_back(layer_name(i, "attn.head_out"));
   }
   ExactRecorder rec(names);
@@ -207,7 +207,17 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
   if (kinds & patch_mlp_out) {
     PatchTable& t = table("mlp_out", {rows, T});
     for (int64_t l = lo; l < hi; ++l)
-      for (int64_t p = 0; p < T; ++p) cell(t, layer_name(l, "ffn.out"), p, -1);
+      for (int64_t p = 0; p < T; ++p) {
+        if (cfg.d_ff > 0) {
+          cell(t, layer_name(l, "ffn.out"), p, -1);
+          continue;
+        }
+        // Attention-only layers: there is no MLP output to patch, so nothing changes.
+        t.logit_diff.push_back(static_cast<float>(r.corrupted_logit_diff));
+        t.logprob.push_back(static_cast<float>(r.corrupted_logprob));
+        if (r.logit_diff_normalizable) t.logit_diff_norm.push_back(0.0f);
+        if (r.logprob_normalizable) t.logprob_norm.push_back(0.0f);
+      }
   }
   if (kinds & patch_head_all) {
     PatchTable& t = table("head_all", {rows, H});

@@ -299,13 +299,14 @@ struct LayerRec {
 Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::AttentionMask& mask,
                      const std::vector<float>* scales, LayerRec& r, Tensor h) {
   const nn::LayerOptions& opt = r.opt;
+  const bool mlp = !w.ffn.fc1.empty();  // attention-only layers have none
   if (opt.parallel_residual) {
     r.norm_attn_in = h;
     r.attn = attention_forward(c, norm_forward(h, w.norm_attn), w.attn, opt, mask, scales);
     r.norm_ffn_in = h;
-    const Tensor f = ffn_forward(norm_forward(h, w.norm_ffn), w.ffn, opt.activation, r.ffn);
+    const Tensor f = mlp ? ffn_forward(norm_forward(h, w.norm_ffn), w.ffn, opt.activation, r.ffn) : Tensor{};
     add_into(h, r.attn.a.out);
-    add_into(h, f);
+    if (mlp) add_into(h, f);
     return h;
   }
   if (opt.norm_first) {
@@ -317,6 +318,7 @@ Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::Attentio
       a = norm_forward(a, w.post_attn_norm);
     }
     add_into(h, a);
+    if (!mlp) return h;
     r.norm_ffn_in = h;
     Tensor f = ffn_forward(norm_forward(h, w.norm_ffn), w.ffn, opt.activation, r.ffn);
     if (!w.post_ffn_norm.empty()) {
@@ -330,6 +332,7 @@ Tensor layer_forward(const Ctx& c, const nn::BlockWeights& w, const nn::Attentio
   r.attn = attention_forward(c, h, w.attn, opt, mask, scales);
   r.norm_attn_in = sum(h, r.attn.a.out);
   const Tensor h1 = norm_forward(r.norm_attn_in, w.norm_attn);
+  if (!mlp) return h1;
   r.norm_ffn_in = sum(h1, ffn_forward(h1, w.ffn, opt.activation, r.ffn));
   return norm_forward(r.norm_ffn_in, w.norm_ffn);
 }
@@ -339,20 +342,23 @@ Tensor layer_backward(const Ctx& c, const nn::BlockWeights& w, const LayerRec& r
   const nn::RopeConfig* rope = r.rotated ? &r.rope : nullptr;
   auto attn_back = [&](const Tensor& d) { return attention_backward(c, r.attn, w.attn, opt, rope, d); };
   auto ffn_back = [&](const Tensor& d) { return ffn_backward(r.ffn, w.ffn, opt.activation, d); };
+  const bool mlp = !w.ffn.fc1.empty();
   if (opt.parallel_residual) {
     Tensor d = dh;
     add_into(d, norm_backward(r.norm_attn_in, w.norm_attn, attn_back(dh)));
-    add_into(d, norm_backward(r.norm_ffn_in, w.norm_ffn, ffn_back(dh)));
+    if (mlp) add_into(d, norm_backward(r.norm_ffn_in, w.norm_ffn, ffn_back(dh)));
     return d;
   }
   if (opt.norm_first) {
-    const Tensor df = w.post_ffn_norm.empty() ? dh : norm_backward(r.post_ffn_in, w.post_ffn_norm, dh);
-    const Tensor dh1 = sum(dh, norm_backward(r.norm_ffn_in, w.norm_ffn, ffn_back(df)));
+    const Tensor df = !mlp || w.post_ffn_norm.empty() ? dh : norm_backward(r.post_ffn_in, w.post_ffn_norm, dh);
+    const Tensor dh1 = mlp ? sum(dh, norm_backward(r.norm_ffn_in, w.norm_ffn, ffn_back(df))) : dh;
     const Tensor da = w.post_attn_norm.empty() ? dh1 : norm_backward(r.post_attn_in, w.post_attn_norm, dh1);
     return sum(dh1, norm_backward(r.norm_attn_in, w.norm_attn, attn_back(da)));
   }
-  const Tensor ds1 = norm_backward(r.norm_ffn_in, w.norm_ffn, dh);
-  const Tensor dh1 = sum(ds1, ffn_back(ds1));
+  const Tensor dh1 = mlp ? [&] {
+    const Tensor ds1 = norm_backward(r.norm_ffn_in, w.norm_ffn, dh);
+    return sum(ds1, ffn_back(ds1));
+  }() : dh;
   const Tensor ds0 = norm_backward(r.norm_attn_in, w.norm_attn, dh1);
   return sum(ds0, attn_back(ds0));
 }

@@ -85,7 +85,8 @@ LogitAttribution logit_attribution(const m::ModelConfig& cfg, const m::ModelWeig
   r.H = H;
   std::vector<std::string> names = {"embed.out", layer_name(L - 1, "out")};
   for (int64_t l = 0; l < L; ++l)
-    for (const char* leaf : {"attn.head_out", "attn.out", "ffn.out"}) names.push_back(layer_name(l, leaf));
+    for (const char* leaf : {"attn.head_out", "attn.out", "ffn.out"})
+      if (cfg.d_ff > 0 || std::string_view(leaf) != "ffn.out") names.push_back(layer_name(l, leaf));
   nn::RecordingObserver rec(names);
   nn::ChainObserver chain(intervention, &rec);
   const m::ForwardResult out = m::forward_decoder_only(cfg, w, ids, &chain, 1);
@@ -136,7 +137,8 @@ LogitAttribution logit_attribution(const m::ModelConfig& cfg, const m::ModelWeig
       head_rows.push_back(put({hr, static_cast<size_t>(C)}));
     }
     bias_rows.push_back(put(bias));
-    mlp_rows.push_back(put(row_of(rec.get(layer_name(l, "ffn.out")))));
+    // Attention-only layers have no MLP: a part of 0.
+    mlp_rows.push_back(cfg.d_ff > 0 ? put(row_of(rec.get(layer_name(l, "ffn.out")))) : put(std::vector<float>(C, 0.0f)));
   }
   // Accumulated: the embeddings, then each block's parts added.
   std::vector<double> acc(token.begin(), token.end());

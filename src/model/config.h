@@ -75,7 +75,7 @@ struct ModelConfig {
   int64_t n_heads = 0;           // H; must divide d_model
   int64_t n_encoder_layers = 0;  // encoder_only, encoder_decoder
   int64_t n_decoder_layers = 0;  // decoder_only, encoder_decoder
-  int64_t d_ff = 0;              // F, feed-forward hidden width
+  int64_t d_ff = 0;              // F, feed-forward hidden width; 0 = attention-only layers (no MLP)
   int64_t vocab_size = 0;        // V (0 when has_embeddings is false)
   int64_t max_positions = 0;     // context length: learned table rows, KV-cache capacity
   int64_t type_vocab_size = 0;   // BERT token types (segment ids); 0 = none
@@ -189,7 +189,7 @@ inline void check_config(const ModelConfig& c) {
   for (const float x : {c.layer_norm_eps, c.attn_scale, c.attn_softcap, c.embedding_scale, c.lm_head_scale,
                         c.final_softcap})
     TFP_CHECK(std::isfinite(x), "model config: eps, scales and soft-caps must be finite (one is ", x, ")");
-  TFP_CHECK(c.d_ff > 0, "model config: d_ff must be positive, got ", c.d_ff);
+  TFP_CHECK(c.d_ff >= 0, "model config: d_ff must be positive (or 0: attention-only layers), got ", c.d_ff);
   TFP_CHECK(c.n_encoder_layers >= 0 && c.n_decoder_layers >= 0,
             "model config: negative layer count");
   // A bare decoder stack with cross-attention (PyTorch nn.TransformerDecoder) takes its

@@ -112,6 +112,7 @@ struct SlotList {
       attention(p + ".cross", l.cross);
       norm(p + ".norm_cross", l.norm_cross, C);
     }
+    if (cfg.d_ff == 0) return;  // attention-only layers: no MLP and no norm before it
     ffn(p + ".ffn", l.ffn);
     norm(p + ".norm_ffn", l.norm_ffn, C);
     if (cfg.sandwich_norms) norm(p + ".post_ffn_norm", l.post_ffn_norm, C);

@@ -94,11 +94,12 @@ Tensor transformer_block(const TensorView& x,       // (T, C)
     return f;
   };
 
+  const bool mlp = !w.ffn.fc1.empty();  // attention-only layers have none
   if (opt.parallel_residual) {
     const Tensor a = self_attention(layer_norm(h.view(), w.norm_attn, "transformer_block.norm_attn").view());
-    const Tensor f = feed(layer_norm(h.view(), w.norm_ffn, "transformer_block.norm_ffn").view());
+    const Tensor f = mlp ? feed(layer_norm(h.view(), w.norm_ffn, "transformer_block.norm_ffn").view()) : Tensor{};
     add_residual(h, a, op);
-    add_residual(h, f, op);
+    if (mlp) add_residual(h, f, op);
   } else {
     residual(h, w.norm_attn, w.post_attn_norm, opt.norm_first, "transformer_block.norm_attn", self_attention);
     // Cross-attention: queries from this sequence, keys and values from the memory.
@@ -107,7 +108,7 @@ Tensor transformer_block(const TensorView& x,       // (T, C)
         return attend_and_report(in, memory, w.cross, opt, memory_mask, {}, cache ? &cache->cross : nullptr,
                                  scope, "cross");
       });
-    residual(h, w.norm_ffn, w.post_ffn_norm, opt.norm_first, "transformer_block.norm_ffn", feed);
+    if (mlp) residual(h, w.norm_ffn, w.post_ffn_norm, opt.norm_first, "transformer_block.norm_ffn", feed);
   }
   scope.emit("out", h);
   return h;

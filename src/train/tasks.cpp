@@ -16,15 +16,16 @@ const char* task_name(TaskKind k) {
     case TaskKind::Add: return "add";
     case TaskKind::Numbers: return "numbers";
     case TaskKind::Dates: return "dates-iso";  // "dates" is the CLI's recipe of the shipped model
+    case TaskKind::Induction: return "induction";
   }
   return "?";
 }
 
 TaskKind parse_task(const std::string& name) {
   for (TaskKind k : {TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::Add, TaskKind::Numbers,
-                     TaskKind::Dates})
+                     TaskKind::Dates, TaskKind::Induction})
     if (name == task_name(k)) return k;
-  TFP_FAIL("task: unknown task \"", name, "\" (choose copy, reverse, sort, add, numbers or dates-iso)");
+  TFP_FAIL("task: unknown task \"", name, "\" (choose copy, reverse, sort, add, numbers, dates-iso or induction)");
 }
 
 namespace {
@@ -45,6 +46,10 @@ std::vector<std::string> utf8_pieces(const std::string& text) {
 }
 
 bool is_word_task(TaskKind k) { return k == TaskKind::Numbers || k == TaskKind::Dates; }
+// The tasks over the static digit vocabulary (Task::vocab()).
+bool is_digit_task(TaskKind k) { return !is_word_task(k) && k != TaskKind::Induction; }
+
+constexpr const char* kLetters = "abcdefghijklmnopqrstuvwxyz";
 
 }  // namespace
 
@@ -59,6 +64,14 @@ Task::Task(TaskKind kind, uint64_t seed, int size) : kind_(kind), seed_(seed) {
       for (char c : NumbersTask::vocab()) pieces_.emplace_back(1, c);
     else
       pieces_ = DatesTask::vocab();
+    return;
+  }
+  if (kind == TaskKind::Induction) {  // distinct letters: at most 26
+    size_ = size > 0 ? size : 12;
+    TFP_CHECK(size_ >= 3 && size_ <= 26, "task induction: size ", size_, " must be 3 to 26 (distinct letters)");
+    min_len_ = 3;
+    for (const char* p : {"_", ".", ">"}) pieces_.emplace_back(p);
+    for (const char* c = kLetters; *c; ++c) pieces_.emplace_back(1, *c);
     return;
   }
   size_ = size > 0 ? size : (kind == TaskKind::Add ? 3 : 8);
@@ -90,7 +103,7 @@ const std::string& Task::piece(int id) const {
 
 std::vector<int> Task::tokenize(const std::string& text) const {
   std::vector<int> ids;
-  if (!is_word_task(kind_)) {  // one byte per token: the digit tasks' fast path
+  if (is_digit_task(kind_)) {  // one byte per token: the digit tasks' fast path
     for (char c : text) ids.push_back(token(c));
     return ids;
   }
@@ -115,7 +128,7 @@ std::string Task::prompt_error(const std::string& prompt) const {
   }
   for (const std::string& p : utf8_pieces(prompt)) {
     if (p != "_" && p != ">" && p != "=" && allowed.find(p) != std::string::npos) continue;
-    if (!is_word_task(kind_))  // the digit tasks' message, as the C API has always said it
+    if (is_digit_task(kind_))  // the digit tasks' message, as the C API has always said it
       return "prompt \"" + prompt + "\" may hold only digits (and '+' for add)";
     return "prompt \"" + prompt + "\": the character '" + p + "' is not one the " + task_name(kind_) +
              " task reads (" + allowed + ")";
@@ -132,6 +145,12 @@ std::string Task::prompt_error(const std::string& prompt) const {
       }
       case TaskKind::Numbers: words_to_number(prompt); break;
       case TaskKind::Dates: parse_written_date(prompt); break;
+      case TaskKind::Induction:
+        for (size_t i = 0; i < prompt.size(); ++i)
+          if (prompt.find(prompt[i], i + 1) != std::string::npos)
+            return "prompt \"" + prompt + "\": induction takes distinct letters ('" + prompt[i] + "' twice)";
+        if (n < min_len_) return "prompt \"" + prompt + "\": induction takes 3 to " + std::to_string(size_) + " letters";
+        break;
       default: break;
     }
   } catch (const Error& e) {
@@ -159,7 +178,8 @@ char Task::character(int id) {
 
 std::string Task::solve(const std::string& prompt) const {
   switch (kind_) {
-    case TaskKind::Copy: return prompt;
+    case TaskKind::Copy:
+    case TaskKind::Induction: return prompt;
     case TaskKind::Reverse: return std::string(prompt.rbegin(), prompt.rend());
     case TaskKind::Sort: {
       std::string s = prompt;
@@ -222,7 +242,12 @@ Example Task::sample(Rng& rng, bool held_out) const {
   }
   for (;;) {
     std::string prompt;
-    if (kind_ == TaskKind::Add) {
+    if (kind_ == TaskKind::Induction) {  // distinct letters: a partial Fisher–Yates shuffle
+      std::string letters = kLetters;
+      const int len = min_len_ + rng.below(size_ - min_len_ + 1);
+      for (int i = 0; i < len; ++i) std::swap(letters[i], letters[i + rng.below(26 - i)]);
+      prompt = letters.substr(0, static_cast<size_t>(len));
+    } else if (kind_ == TaskKind::Add) {
       for (int i = 0; i < size_; ++i) prompt += static_cast<char>('0' + rng.below(10));
       prompt += '+';
       for (int i = 0; i < size_; ++i) prompt += static_cast<char>('0' + rng.below(10));
@@ -248,6 +273,8 @@ int Task::context_len(model::Architecture arch) const {
 }
 
 Batch Task::encode(const std::vector<Example>& examples, model::Architecture arch) const {
+  TFP_CHECK(has_separator() || arch == model::Architecture::decoder_only, "task ", task_name(kind_),
+            ": a decoder-only task (the repeat follows the sequence in one stream)");
   Batch b;
   b.B = static_cast<int>(examples.size());
   const int ignore = -100, sep = separator_id();
@@ -274,8 +301,9 @@ Batch Task::encode(const std::vector<Example>& examples, model::Architecture arc
     b.T = context_len(arch);
     for (const Example& e : examples) {
       std::vector<int> full = tokenize(e.prompt);  // "3141>1413."
-      const int graded_from = static_cast<int>(full.size());  // target index of answer[0]
-      full.push_back(sep);
+      // The target index of answer[0]; induction ("qkcxvqkcxv."): of answer[1].
+      const int graded_from = static_cast<int>(full.size());
+      if (has_separator()) full.push_back(sep);
       for (int id : tokenize(e.answer)) full.push_back(id);
       full.push_back(kEnd);
       for (int t = 0; t < b.T; ++t) {

@@ -12,6 +12,13 @@
 //            operands zero-padded, an N+1-digit sum, so digit i always sits at position i)
 //
 //   numbers  "forty-two"  → "42"         dates-iso "3 March 2021" → "2021-03-03"
+//   induction "qkcxv"     → "qkcxv"      (distinct random letters, 3..size of them: the
+//            sequence seen once, then again with no separator between, decoder-only;
+//            graded from the second repeated letter on, which a causal model predicts
+//            from the letter after the earlier occurrence of the current one — what an
+//            induction head does; with rotary positions and varying lengths no fixed
+//            offset finds it. The first repeated letter cannot be predicted: generation
+//            is given it.)
 //
 // Vocabulary, one token per character (code point), per task; every task has '_' padding
 // at 0 and its end mark at 1:
@@ -19,6 +26,7 @@
 //     separators (2, 3), '+' (4), '0'..'9' (5..14) — the static vocab() below.
 //   numbers (67 tokens): NumbersTask's, '_' (0), '.' end (1), '>' separator (2), ' ', '-',
 //     letters of both cases, digits — the shipped numbers models' vocabulary.
+//   induction (29 tokens): '_' (0), '.' end (1), '>' separator (2), 'a'..'z' (3..28).
 //   dates (73 tokens): DatesTask's, '_' (0), '#' end (1, as '.' occurs in "3.3.2021"),
 //     '>' separator (2), ' ', '-', ',', '/', '.', digits, letters, '年', '月', '日'.
 // The numbers and dates tasks have one fixed size (size 0 or their own: 6 digits, 10
@@ -48,10 +56,10 @@
 
 namespace tfp::train {
 
-enum class TaskKind { Copy, Reverse, Sort, Add, Numbers, Dates };
+enum class TaskKind { Copy, Reverse, Sort, Add, Numbers, Dates, Induction };
 
 // "copy", "reverse", "sort", "add", "numbers", "dates-iso" (not "dates": that name is the
-// CLI's recipe of the shipped dates model, `tfp train dates`).
+// CLI's recipe of the shipped dates model, `tfp train dates`), "induction".
 const char* task_name(TaskKind k);
 TaskKind parse_task(const std::string& name);   // throws tfp::Error listing the choices
 
@@ -63,8 +71,8 @@ struct Example {
 class Task {
  public:
   // size: digits per string (copy/reverse/sort: lengths min_len..size) or per operand (add).
-  // 0 = the default (8 for copy/reverse/sort, 3 for add). numbers: 6 (digits), dates: 10
-  // (the ISO date), fixed.
+  // 0 = the default (8 for copy/reverse/sort, 3 for add, 12 letters for induction, at most
+  // 26). numbers: 6 (digits), dates: 10 (the ISO date), fixed.
   Task(TaskKind kind, uint64_t seed, int size = 0);
 
   TaskKind kind() const { return kind_; }
@@ -93,6 +101,8 @@ class Task {
   // The answer for a prompt (the task's ground truth).
   std::string solve(const std::string& prompt) const;
   char separator() const { return kind_ == TaskKind::Add ? '=' : '>'; }
+  // Whether the separator is in the sequences (induction's repeat follows the prompt directly).
+  bool has_separator() const { return kind_ != TaskKind::Induction; }
   int separator_id() const { return id(std::string(1, separator())); }
   char end_mark() const { return kind_ == TaskKind::Dates ? '#' : '.'; }
 

@@ -110,6 +110,7 @@ void TrainModel<T>::bind_params() {
       lp.cross = attn(p + ".cross");
       lp.norm_cross = norm(p + ".norm_cross");
     }
+    if (F_ == 0) return lp;  // attention-only layers: no MLP, no norm before it
     lp.norm_ffn = norm(p + ".norm_ffn");
     lp.fc1_w = get(p + ".ffn.fc1.weight");
     lp.fc1_b = get(p + ".ffn.fc1.bias");
@@ -289,6 +290,7 @@ void TrainModel<T>::stack_forward(bool encoder, const T* x0, int B, int Tn, cons
       sublayer_forward(c.cross, Kind::CrossAttn, lps[l], x, B, Tn, memory, S, memory_mask);
       x = c.cross.out.data();
     }
+    if (F_ == 0) continue;  // attention-only
     sublayer_forward(c.ffn, Kind::Ffn, lps[l], x, B, Tn, nullptr, 0, {});
     x = c.ffn.out.data();
   }
@@ -318,7 +320,8 @@ void TrainModel<T>::stack_backward(bool encoder, T* dx0, const T* dout, int B, i
   const NormCache& nc = encoder ? enc_final_ : dec_final_;
   std::vector<T> d(n, T(0));
   if (fn.gamma) {
-    const T* last = caches.back().ffn.out.data();  // the final norm's input
+    const LayerCache& c = caches.back();  // the final norm's input: the last sublayer's output
+    const T* last = F_ > 0 ? c.ffn.out.data() : cross ? c.cross.out.data() : c.self.out.data();
     layer_norm_backward<T>(d.data(), fn.gamma->g(), fn.beta->g(), dout, last, fn.gamma->data(),
                            nc.mean.data(), nc.rstd.data(), int(rows), C_);
   } else {
@@ -327,7 +330,7 @@ void TrainModel<T>::stack_backward(bool encoder, T* dx0, const T* dout, int B, i
   std::vector<T> dprev(n);
   for (size_t l = caches.size(); l-- > 0;) {
     LayerCache& c = caches[l];
-    Sublayer* order[3] = {&c.ffn, cross ? &c.cross : nullptr, &c.self};
+    Sublayer* order[3] = {F_ > 0 ? &c.ffn : nullptr, cross ? &c.cross : nullptr, &c.self};
     const Kind kinds[3] = {Kind::Ffn, Kind::CrossAttn, Kind::SelfAttn};
     for (int k = 0; k < 3; ++k) {
       if (!order[k]) continue;

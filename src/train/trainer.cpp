@@ -181,7 +181,9 @@ std::string Trainer::generate(const std::string& prompt) {
     Batch b;
     b.B = 1;
     if (!encdec) b.tgt = source;
-    b.tgt.push_back(task_.separator_id());
+    // The answer starts after the separator; induction's repeat is given its first letter.
+    if (task_.has_separator()) b.tgt.push_back(task_.separator_id());
+    else if (step == 0 && !source.empty()) answer_ids.push_back(source[0]), answer += task_.piece(source[0]);
     b.tgt.insert(b.tgt.end(), answer_ids.begin(), answer_ids.end());
     b.T = static_cast<int>(b.tgt.size());
     b.targets.assign(b.tgt.size(), -100);

@@ -26,6 +26,9 @@ int default_steps(TaskKind k) {
       return 3000;
     case TaskKind::Dates:
       return 3000;
+    // The induction preset (2 attention-only layers, rotary positions): see tasks.h.
+    case TaskKind::Induction:
+      return 2000;
   }
   return 1000;
 }
@@ -52,15 +55,19 @@ std::string options_error(const TrainerOptions& o, const std::function<std::stri
                                {"batch", o.batch},
                                {"d_model", o.d_model},
                                {"heads", o.n_heads},
-                               {"layers", o.n_layers},
-                               {"d_ff", o.d_ff}})
+                               {"layers", o.n_layers}})
     if (v <= 0) return fail(key, "positive", v);
+  if (o.d_ff < 0) return fail("d_ff", "positive (or 0: attention-only layers)", o.d_ff);
   if (!(o.lr > 0 && std::isfinite(o.lr))) return fail("lr", "positive", o.lr);
   if (!(o.label_smoothing >= 0 && o.label_smoothing < 1))
     return fail("label_smoothing", "in [0, 1)", o.label_smoothing);
   if (o.warmup < 0) return fail("warmup", "0 or more", o.warmup);
   if (!(o.clip >= 0 && std::isfinite(o.clip))) return fail("clip", "0 (off) or more", o.clip);
   if (!(o.dropout >= 0 && o.dropout < 1)) return fail("dropout", "in [0, 1)", o.dropout);
+  if (o.task == TaskKind::Induction && (o.recurrent || o.architecture != model::Architecture::decoder_only)) {
+    e << name("arch") << " must be decoder for the induction task (the repeat follows the sequence in one stream)";
+    return e.str();
+  }
   if (o.recurrent && o.dropout != 0) {
     e << name("dropout") << " applies to the Transformer; the GRU (" << name("arch") << " gru) has none";
     return e.str();
