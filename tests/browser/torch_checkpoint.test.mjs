@@ -9,10 +9,12 @@
 // decoder and cross maps, the outputs table (‖y‖ per token = the engine's hidden_norm),
 // the positions and causal checkboxes, a decoder input of its own, the drill-down of a
 // cross-attention row, the bare nn.TransformerDecoder and nn.TransformerEncoder fixtures.
+// Each test opens the page afresh (freshPage: 1280 × 720, no language saved by an earlier
+// test) and opens its checkpoint itself.
 // Screenshots: build/screenshots/torch_checkpoint_{1280,qk,zh,390}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { attentionOn, openModelFiles, openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { attentionOn, freshPage, openModelFiles, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
 import { close, closeMaps } from '../js/compare.mjs';
@@ -55,7 +57,7 @@ function oracle(model, text, { tgtText = text, positions = true, causal = true, 
 const checkMaps = (maps, want, what) => closeMaps(maps, want.out, what);
 
 test('nn.Transformer checkpoint: words → seeded vectors → the engine\'s maps, outputs, drill-down', { timeout: 180_000 }, async () => {
-  await page.goto(`${base}/?model=fixture-gpt2_tiny`);
+  await freshPage(page, `${base}/?model=fixture-gpt2_tiny`);
   await after_('loads', 0, 60_000);
   await openFixture('torch_transformer');
   const model = api.load(readFixture('torch_transformer'), 'torch_transformer');
@@ -184,7 +186,7 @@ test('nn.Transformer checkpoint: words → seeded vectors → the engine\'s maps
 
 test('bare nn.TransformerDecoder (the text is its memory) and nn.TransformerEncoder', { timeout: 120_000 }, async () => {
   for (const [name, decoder] of [['torch_decoder', true], ['torch_encoder_prenorm', false]]) {
-    await page.goto(`${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
+    await freshPage(page, `${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
     await after_('loads', 0, 60_000);
     await openFixture(name);
     const model = api.load(readFixture(name), name);
