@@ -13,11 +13,13 @@
 //     strip's tokens as a bare decoder's memory there; en and zh-CN;
 //   - the token strip's help says what the words fallback's ids are (first appearance,
 //     the engine's seeded vector), and still says vocabulary ids for a token model.
+// Each test opens the page afresh (freshPage: 1280 × 720, no language saved by an earlier
+// test) and opens its checkpoint itself.
 // Screenshots: build/screenshots/torch_ablation/*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { attentionOn, openModelFiles, openSite, playgroundProbes, SHOTS } from './harness.mjs';
+import { attentionOn, freshPage, openModelFiles, openSite, playgroundProbes, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { CHECKPOINTS, ModelApi, readFixture } from '../js/model_api.mjs';
 import { close, closeMaps, maxDiff } from '../js/compare.mjs';
@@ -71,7 +73,7 @@ const checkMaps = (maps, want, what) => closeMaps(maps, want.out, what);
 const off = (h, scale = 0) => Array.from({ length: H }, (_, i) => (i === h ? scale : 1));
 
 test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; drill-down note; strip help', { timeout: 180_000 }, async () => {
-  await page.goto(`${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
+  await freshPage(page, `${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   // A token model: the strip's ids are vocabulary ids.
   assert.match(await page.locator('#strip-help').textContent(), /vocabulary's spelling/);
@@ -208,7 +210,7 @@ test('nn.Transformer checkpoint: ablated heads = the engine\'s masked pass; dril
 });
 
 test('bare nn.TransformerDecoder: the drill-down names the text as the memory; a dec head ablates', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
+  await freshPage(page, `${base}/?model=fixture-gpt2_tiny&text=${encodeURIComponent(TEXT)}`);
   await after_('loads', 0, 60_000);
   await openFixture('torch_decoder');
   const model = api.load(readFixture('torch_decoder'), 'torch_decoder');
