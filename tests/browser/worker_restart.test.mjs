@@ -11,9 +11,11 @@
 //     bit; numbers-transformer keeps its translation and its cross-attention view;
 //   - the new worker works: typing after the restart computes the new text;
 //   - no console errors besides none at all, no CSP violation (the harness).
+// Each test opens the page afresh with the URL it needs (freshPage: 1280 × 720, no language
+// saved by an earlier test).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { attentionOn, openSite, playgroundProbes, shownOn } from './harness.mjs';
+import { attentionOn, freshPage, openSite, playgroundProbes, shownOn } from './harness.mjs';
 import { hasShipped } from '../js/model_api.mjs';
 
 let site, page, base;
@@ -57,7 +59,7 @@ const SKIP = hasShipped('brown-gpt') && hasShipped('numbers-transformer') ? fals
 
 test('brown-gpt: a trap in the worker; the page says so, restarts it, reloads the model, same text, view and numbers', { timeout: 90_000, skip: SKIP }, async () => {
   const text = 'The jury said the city of Atlanta';
-  await page.goto(`${base}/?model=brown-gpt&view=matrix&layer=3&head=2&token=4&ablate=${encodeURIComponent('dec.1.1=0')}&text=${encodeURIComponent(text)}`);
+  await freshPage(page, `${base}/?model=brown-gpt&view=matrix&layer=3&head=2&token=4&ablate=${encodeURIComponent('dec.1.1=0')}&text=${encodeURIComponent(text)}`);
   await after_('renders', 0, 60_000);
   await page.waitForFunction(() => window.tfpPlay.outputs.nextTokens.length > 0 && document.getElementById('status')?.textContent?.includes('ms'));
   const before = await snapshot();
@@ -93,7 +95,7 @@ test('brown-gpt: a trap in the worker; the page says so, restarts it, reloads th
 });
 
 test('numbers-transformer: the translation and the cross-attention view survive a restart', { timeout: 90_000, skip: SKIP }, async () => {
-  await page.goto(`${base}/?model=numbers-transformer&text=${encodeURIComponent('three hundred and forty-two')}`);
+  await freshPage(page, `${base}/?model=numbers-transformer&text=${encodeURIComponent('three hundred and forty-two')}`);
   await page.waitForFunction(() => window.tfpPlay?.modelInfo?.architecture === 'encoder_decoder' && document.getElementById('status')?.textContent?.includes('ms'), null, { timeout: 60_000 });
   await translate();
   await page.locator('#tab-cross').click();
