@@ -16,11 +16,13 @@
 //     page trains a few steps, exports the files and the zip and hands the model to the
 //     playground. Every request is to the site's origin (data:/blob: allowed); no CSP
 //     violation anywhere (the harness fails a test on any).
+// Each test that uses the page navigates it itself (the last one from freshPage: 1280 × 720,
+// nothing saved), so any of them runs alone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { openSite, openModelFiles, ROOT, counter, counterAbove } from './harness.mjs';
+import { freshPage, openSite, openModelFiles, ROOT, counter, counterAbove } from './harness.mjs';
 
 let site, page, base, dist;
 
@@ -152,7 +154,7 @@ test('loading models, typing, generating, training and exporting: every request 
   page.on('download', (d) => downloads.push(d.suggestedFilename()));
 
   // The playground: a shipped model (picked), typing, generating, exporting.
-  await page.goto(`${base}/index.html`);
+  await freshPage(page, `${base}/index.html`);
   await counterAbove(page, 'loads', 0, 60_000);
   const options = await page.locator('#model-select option').evaluateAll((os) => os.map((o) => o.value));
   const pick = async (id) => {
