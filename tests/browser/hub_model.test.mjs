@@ -5,12 +5,14 @@
 // file byte, the reload of ?model=hf:… with the hub unreachable, a flipped byte caught and
 // named, the token of a gated repository (never in the URL), an architecture refused after
 // config.json alone, and Cancel keeping the previous model.
+// Each test opens the page afresh on the model it needs (fresh()); a test that checks what a
+// second open reads does the first open itself.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSite, ROOT, attentionOn, counter, counterAbove, SHOTS } from './harness.mjs';
+import { freshPage, openSite, ROOT, attentionOn, counter, counterAbove, SHOTS } from './harness.mjs';
 import { startHub } from '../hub/hub_server.mjs';
 import { twoShards } from '../js/shards.mjs';
 
@@ -61,12 +63,19 @@ const state = () => page.evaluate(() => ({ encoding: window.tfpPlay.encoding && 
 async function waitRendered() {
   await page.waitForFunction(() => window.tfpPlay?.attention.length > 0 && window.tfpPlay.encoding?.ids.length > 0, null, { timeout: 30_000 });
 }
+/** The state each test starts from: the playground opened afresh on `model` from the
+ *  stand-in hub, loaded and drawn; 1280 × 720 (or `opts`), nothing in localStorage. The
+ *  models this browser stored stay stored (the Hub's own cache, what a second open reads). */
+async function fresh(model, extra = '', opts = {}) {
+  await freshPage(page, hubUrl(model, extra), opts);
+  await page.waitForFunction((m) => window.tfpPlay?.modelLabel === m, model, { timeout: 60_000 })
+    .catch(async (e) => { throw new Error(`${e.message}: ${await page.evaluate(() => [window.tfpPlay?.modelLabel, window.tfpPlay?.errors.join(' | '), document.getElementById('hub-error')?.textContent].join(' / '))}`); });
+  await waitRendered();
+}
 
 test('a model opened by name: the tokens and attention of the same folder opened from disk; estimate first; progress to the total', { timeout: 120_000 }, async () => {
   hub.reset();
-  await page.goto(hubUrl('hf:test/bert-tiny'));
-  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
-  await waitRendered();
+  await fresh('hf:test/bert-tiny');
   const fromHub = await state();
   const hubMaps = await attentionOn(page);
   assert.ok(fromHub.estimate, 'the memory estimate was shown');
@@ -93,10 +102,11 @@ test('a model opened by name: the tokens and attention of the same folder opened
 });
 
 test('a second open sends no file byte; with the hub unreachable ?model=hf:… reopens from this browser', { timeout: 120_000 }, async () => {
+  // The first open (it sends nothing either where an earlier test stored the model), then
+  // the second, counted from here.
+  await fresh('hf:test/bert-tiny');
   hub.reset();
-  await page.goto(hubUrl('hf:test/bert-tiny'));
-  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 });
-  await waitRendered();
+  await fresh('hf:test/bert-tiny');
   assert.equal(hub.bytesSent(), 0);
   // Both of the hub's origins unreachable: the stored revision opens.
   const block = (route) => route.abort('internetdisconnected');
@@ -116,9 +126,7 @@ test('a second open sends no file byte; with the hub unreachable ?model=hf:… r
 });
 
 test('refusals beside the field, the open model kept: an unsupported architecture after config.json alone, a flipped byte named', { timeout: 120_000 }, async () => {
-  await page.goto(hubUrl('hf:test/gpt2-tiny'));
-  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
-  await waitRendered();
+  await fresh('hf:test/gpt2-tiny');
   hub.reset();
   let errors = await counter(page, 'loadErrors');
   await page.fill('#hub-repo', 'test/unsupported');
@@ -139,6 +147,7 @@ test('refusals beside the field, the open model kept: an unsupported architectur
 });
 
 test('a gated repository asks for a token; with it the model opens; the token is never in the address', { timeout: 120_000 }, async () => {
+  await fresh('hf:test/gpt2-tiny');
   const errors = await counter(page, 'loadErrors');
   await page.fill('#hub-repo', 'test/gated');
   await page.click('#hub-open');
@@ -156,6 +165,7 @@ test('a gated repository asks for a token; with it the model opens; the token is
 });
 
 test('Cancel during a slow download keeps the previous model; opening again resumes', { timeout: 120_000 }, async () => {
+  await fresh('hf:test/gpt2-tiny');
   const before_ = await page.evaluate(() => window.tfpPlay.modelLabel);
   hub.slow(20_000);
   try {
@@ -178,11 +188,8 @@ test('Cancel during a slow download keeps the previous model; opening again resu
 });
 
 test('the Hub panel in Chinese at 390 px: translated, no sideways scroll, usable from the keyboard', { timeout: 120_000 }, async () => {
-  await page.setViewportSize({ width: 390, height: 844 });
   try {
-    await page.goto(`${hubUrl('hf:test/bert-tiny')}&lang=zh-CN`);
-    await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/bert-tiny', null, { timeout: 60_000 })
-      .catch(async (e) => { throw new Error(`${e.message}: ${await page.evaluate(() => [window.tfpPlay?.modelLabel, window.tfpPlay?.errors.join(' | '), document.getElementById('hub-error')?.textContent].join(' / '))}`); });
+    await fresh('hf:test/bert-tiny', '&lang=zh-CN', { viewport: { width: 390, height: 844 } });
     await page.evaluate(() => { document.getElementById('hub-panel').open = true; document.querySelector('#hub-stored').open = true; });
     await page.waitForSelector('#hub-stored li[data-repo]');
     const panel = await page.locator('#hub-panel').innerText();
@@ -205,8 +212,7 @@ test('the Hub panel in Chinese at 390 px: translated, no sideways scroll, usable
 });
 
 test('every other failure is a sentence beside the field, the open model kept: no such repository or revision, offline, storage full', { timeout: 120_000 }, async () => {
-  await page.goto(hubUrl('hf:test/gpt2-tiny'));
-  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  await fresh('hf:test/gpt2-tiny');
   const fails = async (repo, revision, pattern) => {
     const errors = await counter(page, 'loadErrors');
     await page.fill('#hub-repo', repo);
@@ -233,9 +239,7 @@ test('every other failure is a sentence beside the field, the open model kept: n
 });
 
 test('a sharded repository: the index, then each shard streamed in, the same attention as the single file', { timeout: 120_000 }, async () => {
-  await page.goto(hubUrl('hf:test/gpt2-tiny'));
-  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
-  await waitRendered();
+  await fresh('hf:test/gpt2-tiny');
   const single = await attentionOn(page);
   hub.reset();
   await page.goto(hubUrl('hf:test/gpt2-sharded'));
@@ -248,8 +252,7 @@ test('a sharded repository: the index, then each shard streamed in, the same att
 });
 
 test('a repository too large for the page is refused from its headers, with the precisions it fits in; one opens it so', { timeout: 120_000 }, async () => {
-  await page.goto(hubUrl('hf:test/gpt2-tiny'));
-  await page.waitForFunction(() => window.tfpPlay?.modelLabel === 'hf:test/gpt2-tiny', null, { timeout: 60_000 });
+  await fresh('hf:test/gpt2-tiny');
   const bytes = (await readFile(`${FIX}bert_tiny/model.safetensors`)).length;
   // A page limit below the file as stored (F32) but above it in int8.
   await page.evaluate((b) => { window.tfpPlay.heapLimitBytes = b; }, Math.floor(bytes * 0.8));
