@@ -14,11 +14,13 @@
 //     decoder_start_token_id, and after Translate the cross rows of the output;
 //   - no console errors; screenshots at 1280 and 390 px in English and Chinese
 //     (build/screenshots/families_*.png).
+// Each test opens the page afresh (fresh()) and its family folder itself: none inherits
+// another's model, language or screen size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { attentionOn, counter, counterAbove, openModelFiles, openSite, playgroundProbes, ROOT, SHOTS } from './harness.mjs';
+import { attentionOn, counter, counterAbove, freshPage, openModelFiles, openSite, playgroundProbes, ROOT, SHOTS } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi } from '../js/model_api.mjs';
 import { close } from '../js/compare.mjs';
@@ -31,12 +33,18 @@ before(async () => {
   api = new ModelApi(await loadTfp());
   site = await openSite({ name: 'playground-families' });
   ({ page, base, problems } = site);
-  await page.goto(`${base}/?model=fixture-gpt2_tiny`);
-  await counterAbove(page, 'loads', 0, 60_000);
 }, { timeout: 180_000 });
 after(async () => { await site?.close(); });
 
 const { num, after: after_, shown, translate, pick } = playgroundProbes(() => page);
+
+/** The state each test starts from: the playground opened afresh on the GPT-2 fixture
+ *  (loaded), English, 1280 × 720, nothing saved by an earlier test; the test then opens
+ *  its family folder itself. */
+async function fresh() {
+  await freshPage(page, `${base}/?model=fixture-gpt2_tiny`);
+  await counterAbove(page, 'loads', 0, 60_000);
+}
 
 const files = (c) => ({ config: readFileSync(`${FAM}${c}/config.json`, 'utf8'),
                         weights: new Uint8Array(readFileSync(`${FAM}${c}/model.safetensors`)), tokenizer: null });
@@ -107,6 +115,7 @@ function sameSteps(s, want, what) {
 }
 
 test('gemma2 by drop: summary, KV groups, local layers, soft-capped drill-down', { timeout: 60_000 }, async () => {
+  await fresh();
   const c = 'gemma2';
   // Drop the folder's two files on the drop zone (a DataTransfer built in the page).
   const loads = await counter(page, 'loads');
@@ -195,6 +204,7 @@ test('gemma2 by drop: summary, KV groups, local layers, soft-capped drill-down',
 });
 
 test('pythia_parallel: partial rotary marked; bloom_alibi: ALiBi bias column', { timeout: 60_000 }, async () => {
+  await fresh();
   for (const c of ['pythia_parallel', 'bloom_alibi']) {
     await openModelFiles(page, `${FAM}${c}/`);
     const ids = expected(c).input_ids;
@@ -248,6 +258,7 @@ test('pythia_parallel: partial rotary marked; bloom_alibi: ALiBi bias column', {
 });
 
 test('t5_v1_0: encoder, decoder from the start id, cross-attention; relative bias; Chinese and 390 px', { timeout: 60_000 }, async () => {
+  await fresh();
   const c = 't5_v1_0';
   await openModelFiles(page, `${FAM}${c}/`);
   const ex = expected(c);
@@ -331,6 +342,7 @@ test('t5_v1_0: encoder, decoder from the start id, cross-attention; relative bia
 });
 
 test('every family folder opens with the picker: ids in, the engine\'s maps out, its summary', { timeout: 90_000 }, async () => {
+  await fresh();
   const want = {
     llama_gqa: { positions: 'RoPE, base 10000', heads: '4 query heads share 2 key/value heads (grouped-query attention)', headSize: '8' },
     llama3_scaled_tied: { positions: 'RoPE, base 500000; llama3 scaling ×8', headSize: '16' },
@@ -368,6 +380,7 @@ test('every family folder opens with the picker: ids in, the engine\'s maps out,
 });
 
 test('gemma2 in Chinese at 1280 and 390 px: grid marks and drill-down notes', { timeout: 60_000 }, async () => {
+  await fresh();
   await openModelFiles(page, `${FAM}gemma2/`);
   await typeIds(expected('gemma2').input_ids);
   await page.selectOption('#lang-select', 'zh-CN');
