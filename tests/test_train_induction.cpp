@@ -134,4 +134,5 @@ TEST_CASE("the induction preset grows an induction head that the head finder fin
   CHECK(best[0] < 0.2);   // none in layer 1: it needs the layer below
   CHECK(prev[0] > 0.15);  // a previous-token head it reads from (uniform causal attention: 0.12)
   CHECK(tr.evaluate().token_accuracy > 0.9);
+  CHECK(tr.generate("qkcxvm") == "qkcxvm");  // given its first letter, the repeat continues
 }

@@ -18,7 +18,7 @@
 //            from the letter after the earlier occurrence of the current one — what an
 //            induction head does; with rotary positions and varying lengths no fixed
 //            offset finds it. The first repeated letter cannot be predicted: generation
-//            is given it.)
+//            is given it, and stops at the end mark or after the prompt's length.)
 //
 // Vocabulary, one token per character (code point), per task; every task has '_' padding
 // at 0 and its end mark at 1:

@@ -175,7 +175,8 @@ std::string Trainer::generate(const std::string& prompt) {
   const std::vector<int> source = task_.tokenize(prompt);
   std::vector<int> answer_ids;
   std::string answer;
-  const int limit = task_.max_answer_len() + 1;
+  // Induction's repeat is as long as the prompt (no end mark): its first letter given, the rest generated.
+  const int limit = task_.has_separator() ? task_.max_answer_len() + 1 : static_cast<int>(source.size()) - 1;
   for (int step = 0; step < limit; ++step) {
     // Re-run the whole prefix each token: simple, and these sequences are short.
     Batch b;

@@ -337,6 +337,36 @@ test('export -> open in the playground: same maps and the same next character', 
   await play.close();
 });
 
+test('the induction preset: two attention-only layers train; exported, the head finders find an induction head in layer 2', { timeout: 600_000 }, async () => {
+  await fresh();
+  await page.selectOption('#f-task', 'induction');
+  const s = (await debug()).settings;
+  assert.deepEqual([s.task, s.arch, s.layers, s.heads, s.dModel, s.dFf, s.positions, s.steps, s.size],
+    ['induction', 'decoder', 2, 4, 64, 0, 'rope', 2000, 12]);
+  assert.match(await page.textContent('#f-task-help'), /induction head/);
+  await page.click('#run');
+  await waitState('done', 480_000);
+  const d = await debug();
+  assert.equal(d.step, 2000);
+  assert.ok(d.evals.at(-1).tokenAccuracy > 0.9, `held-out token accuracy ${d.evals.at(-1).tokenAccuracy}`);
+  // The repeat is given its first letter and the model continues it.
+  await page.fill('#try-input', 'qkcxvm');
+  await page.waitForFunction(() => document.getElementById('try-output').dataset.answer !== undefined, null, { timeout: 30_000 });
+  assert.equal(await page.getAttribute('#try-output', 'data-answer'), 'qkcxvm');
+  const [play] = await Promise.all([page.context().waitForEvent('page'), page.click('#open-playground')]);
+  await play.waitForFunction(() => window.tfpPlay?.shown?.view === 'heads' && /^seed /.test(window.tfpPlay.shown.note ?? ''), null,
+    { timeout: 120_000 });
+  const rows = await play.locator('.hf-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    layer: Number(tr.dataset.layer), head: Number(tr.dataset.head),
+    induction: Number(tr.querySelector('[data-col="induction"]').dataset.value) })));
+  assert.equal(rows.length, 8);
+  const best = (l) => Math.max(...rows.filter((r) => r.layer === l).map((r) => r.induction));
+  assert.ok(best(1) > 0.5, `layer 2's best induction score ${best(1)}`);
+  assert.ok(best(0) < 0.3, `layer 1's best induction score ${best(0)}`);
+  await play.screenshot({ path: `${DIR}induction_heads.png` });
+  await play.close();
+});
+
 test('errors beside the control that caused them; nothing is lost', async () => {
   await fresh();
   await page.evaluate(() => window.tfpTrain.runUntil(20));

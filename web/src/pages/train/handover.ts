@@ -47,9 +47,11 @@ export function readHandover(): Promise<HandedModel | null> {
 }
 
 /** The playground's URL that opens the handed-over model (relative to the site's root),
- *  translating greedily (beam 1) as the training page answers. */
-export function playgroundUrl(text: string, lang: string | null): string {
+ *  translating greedily (beam 1) as the training page answers; `view` opens one of its
+ *  views (the induction task: the head finders). */
+export function playgroundUrl(text: string, lang: string | null, view?: string): string {
   const p = new URLSearchParams({ from: 'train', text, beam: '1' });
   if (lang) p.set('lang', lang);
+  if (view) p.set('view', view);
   return `index.html?${p.toString()}`;
 }

@@ -14,7 +14,7 @@ import {
   type TrainSettings,
 } from './protocol';
 import {
-  defaultProbe, fieldOfEngineMessage, footprint, inputProblem, queryOf, settingsFromQuery, suggestedArch, taskShape,
+  defaultProbe, fieldOfEngineMessage, footprint, inputProblem, presetFor, queryOf, settingsFromQuery, solve, suggestedArch, taskShape,
   TRANSFORMER_ONLY, validate, type Field, type Problem,
 } from './settings';
 import { playgroundUrl, saveHandover } from './handover';
@@ -190,7 +190,7 @@ function showArchitecture(): void {
 
 const TASK_DESCRIPTIONS: Record<TrainSettings['task'], MessageKey> = {
   copy: 'train.descCopy', reverse: 'train.descReverse', sort: 'train.descSort', add: 'train.descAdd',
-  numbers: 'train.descNumbers', 'dates-iso': 'train.descDates',
+  numbers: 'train.descNumbers', 'dates-iso': 'train.descDates', induction: 'train.descInduction',
 };
 /** The task's one-line description, and the size's help (fixed for the word tasks). */
 function showTaskHelp(): void {
@@ -205,8 +205,9 @@ function onSettingsInput(): void {
   if (settings.task !== before.task) {
     // A new task: the architecture that fits it (number words and dates: an encoder–decoder
     // rather than decoder-only), and a probe and placeholder it accepts.
+    settings = { ...settings, ...presetFor(settings.task) };
     settings.arch = suggestedArch(settings.task, settings.arch);
-    control('arch').value = settings.arch;
+    showSettings(settings);
     // (always a new probe: number words can pass a date's character check, and so on).
     probeInput.value = defaultProbe(settings);
     tryInput.placeholder = defaultProbe(settings);
@@ -676,16 +677,6 @@ let nextId = 1;
 const answerWaiters = new Map<number, (a: { prompt: string; step: number; answer: string }) => void>();
 let tryText: (() => string) | null = null;
 
-function solve(task: TrainSettings['task'], prompt: string): string | null {
-  // Only to say "right" or "wrong" under the model's answer: the task's definition.
-  // null: the prompt is not one of this task's (the task changed while it was answered).
-  if (task === 'copy') return prompt;
-  if (task === 'reverse') return [...prompt].reverse().join('');
-  if (task === 'sort') return [...prompt].sort().join('');
-  if (task !== 'add') return null;  // number words, dates: the trainer's reader knows; the page does not check
-  const m = /^(\d+)\+(\d+)$/.exec(prompt);
-  return m ? String(BigInt(m[1]!) + BigInt(m[2]!)).padStart(m[1]!.length + 1, '0') : null;
-}
 
 function tryError(text: (() => string) | null): void {
   const e = byId('try-err');
@@ -811,10 +802,12 @@ byId('open-playground').addEventListener('click', async () => {
     const f = await exportFiles();
     const probe = padAdd(probeInput.value || defaultProbe(trained));
     const sep = trained.task === 'add' ? '=' : '>';
-    const text = trained.arch !== 'decoder' ? probe : `${probe}${sep}`;
+    // Induction: the sequence twice, as it trained, and the head finders to find its head.
+    const induction = trained.task === 'induction';
+    const text = trained.arch !== 'decoder' ? probe : induction ? `${probe}${probe}` : `${probe}${sep}`;
     await saveHandover({ name: `${trained.task}-${trained.arch}-step${f.step}`, config: f.config, weights: f.weights,
       tokenizer: f.tokenizer, step: f.step, task: trained.task, text, savedAt: Date.now() });
-    const url = playgroundUrl(text, new URLSearchParams(location.search).get('lang'));
+    const url = playgroundUrl(text, new URLSearchParams(location.search).get('lang'), induction ? 'heads' : undefined);
     exportStatus.textContent = t('train.handedOver', { step: f.step });
     if (tab) tab.location.href = url;
     else location.href = url;

@@ -10,7 +10,7 @@
 
 /** The settings the reader picks; `options` of tfp_trainer_create (the `tfp train` flags). */
 export interface TrainSettings {
-  task: 'copy' | 'reverse' | 'sort' | 'add' | 'numbers' | 'dates-iso';
+  task: 'copy' | 'reverse' | 'sort' | 'add' | 'numbers' | 'dates-iso' | 'induction';
   arch: 'decoder' | 'encdec' | 'gru';
   size: number;          // digits per number (numbers, dates: fixed, not sent)
   layers: number;
