@@ -38,3 +38,12 @@ export interface AttentionFamily {
   /** The model's own score scale (T5, GPT-Neo: 1; Gemma): absent = 1/√d_k. */
   attnScale?: number;
 }
+
+/** Head `head` of decoder self-attention layer `layer`: its row from the last query (Tk), or null. */
+export function lastQueryRow(families: AttentionFamily[], layer: number, head: number): Float32Array | null {
+  const f = families.find((x) => x.set === 'dec');
+  const map = f?.layers[layer];
+  if (!f || !map || head >= f.heads) return null;
+  const T = f.rowTokens.length, K = f.colTokens.length;
+  return map.slice((head * T + T - 1) * K, (head * T + T) * K);
+}

@@ -12,7 +12,7 @@ import { CATALOG, DEFAULT_MODEL, LEFT_OUT } from '../../shell/catalog';
 import { catalogLabel } from '../../shell/catalog_label';
 import { wireExports } from './export';
 import { Inspector } from './inspector';
-import type { AttentionFamily } from '../../widgets/attention_families';
+import { lastQueryRow, type AttentionFamily } from '../../widgets/attention_families';
 import { Outputs } from './outputs';
 import { Ablation } from './ablation';
 import { queryOf, stateFromQuery, VIEWS, type AttnSet, type PlayState, type Precision, type View } from './state';
@@ -30,6 +30,7 @@ import { modelLine } from './model_line';
 import type { PlayDebug } from './debug';
 import { HubPicker } from './hub_picker';
 import { throttledUrl } from './throttled_url';
+import { ViewTabs } from './view_tabs';
 import type { HubLoadOptions } from '../../engine/hub_load';
 
 
@@ -543,7 +544,7 @@ async function compute(): Promise<void> {
     inspector.heads = model.info.recurrent ? async () => 'play.hf.noSelf' : (o) => model.headFinders(o);
     inspector.patching = arch !== 'decoder_only' || model.info.head !== 'lm' ? 'play.patch.noDecoder' : {
       model, text: state.text, clean: Int32Array.from(ids), tokens: tokens.map((x) => visibleToken(x, byteLevel)),
-      next: fwd.next ?? [], show: (x) => visibleToken(x, byteLevel), attentionRow: (layer, head) => lastRow(layer, head) };
+      next: fwd.next ?? [], show: (x) => visibleToken(x, byteLevel), attentionRow: (layer, head) => lastQueryRow(current.families, layer, head) };
     await ablation.showEffect(model, ids, state, byteLevel);
     if (queued) return;
     showError(null);
@@ -637,15 +638,6 @@ function crossRows(Tq: number, byteLevel: boolean): { rowTokens: string[]; rowHi
 }
 
 /** Groups the forward pass's attention tensors by kind, in layer order. */
-/** Head `head` of decoder layer `layer`: its attention row from the last position (T), or null. */
-function lastRow(layer: number, head: number): Float32Array | null {
-  const f = current.families.find((x) => x.set === 'dec');
-  const map = f?.layers[layer];
-  if (!f || !map || head >= f.heads) return null;
-  const T = f.rowTokens.length, K = f.colTokens.length;
-  return map.slice((head * T + T - 1) * K, (head * T + T) * K);
-}
-
 function families(fwd: ForwardResult, shown: string[], byteLevel: boolean): AttentionFamily[] {
   const out: AttentionFamily[] = [];
   const info = current.model?.info;
@@ -693,29 +685,7 @@ async function onTranslated(r: TranslateResult, src: TokenizeResult): Promise<vo
 
 // ---- inspector controls ----------------------------------------------------------------
 
-const VIEW_LABELS: Record<View, MessageKey> = {
-  model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
-  stats: 'play.view.stats', heads: 'play.view.heads', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
-  patch: 'play.view.patch', pca: 'play.view.pca',
-};
-const tabButtons = VIEWS.map((v) => {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.role = 'tab';
-  b.id = `tab-${v}`;
-  b.textContent = t(VIEW_LABELS[v]);
-  b.addEventListener('click', () => setState({ ...state, view: v }, false));
-  b.addEventListener('keydown', (e) => {
-    const k = VIEWS.indexOf(v);
-    const next = e.key === 'ArrowRight' ? (k + 1) % VIEWS.length : e.key === 'ArrowLeft' ? (k + VIEWS.length - 1) % VIEWS.length : -1;
-    if (next < 0) return;
-    e.preventDefault();
-    setState({ ...state, view: VIEWS[next]! }, false);
-    tabButtons[next]!.focus();
-  });
-  tabs.append(b);
-  return b;
-});
+const viewTabs = new ViewTabs(tabs, (view) => setState({ ...state, view }, false));
 
 function fill(sel: HTMLSelectElement, n: number, value: number, label: (i: number) => string): void {
   if (sel.options.length !== n) {
@@ -726,11 +696,7 @@ function fill(sel: HTMLSelectElement, n: number, value: number, label: (i: numbe
 }
 
 function showInspectorControls(): void {
-  tabButtons.forEach((b, k) => {
-    const on = VIEWS[k] === state.view;
-    b.setAttribute('aria-selected', String(on));
-    b.tabIndex = on ? 0 : -1;
-  });
+  viewTabs.show(state.view);
   const fams = current.families;
   const f = inspector.family(state, fams);
   const wanted = state.view === 'cross' ? fams.find((x) => x.set === 'cross') ?? f : f;
@@ -801,7 +767,6 @@ onLocaleChange(() => {
   hubPicker.text();
   applyMarkup(precisionSwitch.element);
   precisionSwitch.text();
-  tabButtons.forEach((b, k) => { b.textContent = t(VIEW_LABELS[VIEWS[k]!]); });
   statusLine.textContent = statusText();
   if (errorText !== null) errorLine.textContent = labelText(errorText);
   if (loadErrorText !== null) loadError.textContent = labelText(loadErrorText);
