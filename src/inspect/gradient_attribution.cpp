@@ -39,8 +39,6 @@ Tensor linear_backward(const Tensor& dy, const nn::Linear& lin) {
   return nn::linear(dy.view(), t, "gradient: linear backward");
 }
 
-Tensor zeros_like(const Tensor& x) { return Tensor(x.shape); }
-
 void add_into(Tensor& y, const Tensor& x) {
   TFP_CHECK(y.shape == x.shape, "gradient: adding ", shape_str(x.shape), " to ", shape_str(y.shape));
   for (size_t i = 0; i < y.data.size(); ++i) y.data[i] += x.data[i];
@@ -144,7 +142,6 @@ struct AttnRec {
 };
 
 struct Ctx {
-  const m::ModelConfig& cfg;
   int64_t H, Hkv, D;
 };
 
@@ -416,7 +413,7 @@ MetricGradient metric_gradient(const model::ModelConfig& cfg, const model::Model
             " tokens of width ", C);
   const bool encoder = cfg.architecture == m::Architecture::encoder_only;
   const int64_t p = position < 0 ? T - 1 : position;
-  const Ctx c{cfg, cfg.n_heads, cfg.kv_heads(), cfg.head_dim()};
+  const Ctx c{cfg.n_heads, cfg.kv_heads(), cfg.head_dim()};
   const m::EmbeddingWeights& e = w.embed;
 
   // Forward, keeping each layer's record.

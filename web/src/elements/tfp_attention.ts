@@ -11,8 +11,7 @@ import { AttentionLines } from '../widgets/attention_lines';
 import { causalMask, localMask, machinery } from '../widgets/attention_masks';
 import { Heatmap } from '../widgets/heatmap';
 import { LayerHeadGrid } from '../widgets/layer_head_grid';
-import { looksByteLevel, visibleToken } from '../widgets/token_text';
-import { mapsOf, setOf } from './attention_sets';
+import { setMaps } from './attention_sets';
 import { passOf } from './page_engine';
 import { TfpView } from './tfp_view';
 
@@ -48,14 +47,9 @@ export class TfpAttentionElement extends TfpView {
     const pass = await passOf(model, this.text);
     if (!current()) return;
     const info = model.info;
-    const byteLevel = info.family === 'gpt2' || looksByteLevel(pass.encoding.tokens);
-    const tokens = pass.encoding.tokens.map((x) => visibleToken(x, byteLevel));
-    const set = setOf(this.getAttribute('set'), info);
-    const { maps, rows, cols } = mapsOf(pass, set, tokens);
-    if (maps.length === 0) return this.say(this.tr('el.noSelf'));
-    const [H, Tq, Tk] = maps[0]!.dims as [number, number, number];
-    const rowLabels = Array.from({ length: Tq }, (_, i) => rows[i] ?? `#${i + 1}`);
-    const colLabels = Array.from({ length: Tk }, (_, i) => cols[i] ?? `#${i + 1}`);
+    const found = setMaps(pass, info, this.getAttribute('set'));
+    if (!found) return this.say(this.tr('el.noSelf'));
+    const { set, maps, H, Tq, Tk, rows: rowLabels, cols: colLabels } = found;
     const layer = this.intAttribute('layer', 1), head = this.intAttribute('head', 1);
     if (layer < 1 || layer > maps.length) return this.say(this.tr('el.layerOutOfRange', { layer, count: maps.length }), true);
     if (head < 1 || head > H) return this.say(this.tr('el.headOutOfRange', { head, count: H }), true);

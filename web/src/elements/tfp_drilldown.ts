@@ -10,9 +10,8 @@ import type { Model } from '../engine/engine';
 import { machinery } from '../widgets/attention_masks';
 import type { AttentionFamily } from '../widgets/attention_families';
 import { DrillDown, drillPanels } from '../widgets/drilldown';
-import { looksByteLevel, visibleToken } from '../widgets/token_text';
 import drilldownCss from '../styles/drilldown.css?inline';
-import { mapsOf, setOf } from './attention_sets';
+import { setMaps } from './attention_sets';
 import { passOf } from './page_engine';
 import { TfpView } from './tfp_view';
 
@@ -46,12 +45,9 @@ export class TfpDrillDownElement extends TfpView {
     const pass = await passOf(model, this.text);
     if (!current()) return;
     const info = model.info;
-    const byteLevel = info.family === 'gpt2' || looksByteLevel(pass.encoding.tokens);
-    const tokens = pass.encoding.tokens.map((x) => visibleToken(x, byteLevel));
-    const set = setOf(this.getAttribute('set'), info);
-    const { maps, rows, cols } = mapsOf(pass, set, tokens);
-    if (maps.length === 0) return this.say(this.tr('el.noSelf'));
-    const [H, Tq, Tk] = maps[0]!.dims as [number, number, number];
+    const found = setMaps(pass, info, this.getAttribute('set'));
+    if (!found) return this.say(this.tr('el.noSelf'));
+    const { set, maps, H, Tq, rows, cols } = found;
     const layer = this.intAttribute('layer', 1), head = this.intAttribute('head', 1), query = this.intAttribute('query', Tq);
     if (layer < 1 || layer > maps.length) return this.say(this.tr('el.layerOutOfRange', { layer, count: maps.length }), true);
     if (head < 1 || head > H) return this.say(this.tr('el.headOutOfRange', { head, count: H }), true);
@@ -61,12 +57,11 @@ export class TfpDrillDownElement extends TfpView {
     if (!current()) return;
     const mach = machinery(info);
     const windowed = set === 'dec' || (set === 'enc' && info.architecture === 'encoder_only');
-    const label = (n: number, l: string[]) => Array.from({ length: n }, (_, i) => l[i] ?? `#${i + 1}`);
     const family: AttentionFamily = {
       set, label: this.tr(set === 'enc' ? 'play.setEncoder' : set === 'cross' ? 'play.setCross'
         : info.architecture === 'decoder_only' ? 'play.setCausal' : 'play.setDecoder'),
       names: maps.map((m) => m.name), layers: maps.map((m) => m.data), heads: H,
-      rowTokens: label(Tq, rows), colTokens: label(Tk, cols), causal: set === 'dec',
+      rowTokens: rows, colTokens: cols, causal: set === 'dec',
       ...(mach.kvHeads && set !== 'cross' ? { kvHeads: mach.kvHeads } : {}),
       ...(mach.windows && windowed ? { windows: mach.windows } : {}),
       positional: mach.positional,
