@@ -105,7 +105,7 @@ test('chapter 6, figure 1: the lab\'s Q, maps, concatenation and output are the 
   assert.deepEqual(s4.result.probs.dims, [4, 6, 6]);
   assert.deepEqual(await matrix('Q = X W_Q'), q2, 'Q does not depend on h');
   assert.notDeepEqual(Array.from(want4.out.data), Array.from(want.out.data), 'the output does');
-  assert.match(await page.locator('.mh-maps .heatmap figcaption').nth(3).innerText(), /Head i = 3: columns 6–7/);
+  assert.match(await page.locator('.mh-maps .heatmap figcaption').nth(3).innerText(), /Head i = 4: columns 7–8/, "counted from 1");
 
   // New words: new tokens, the engine's new numbers.
   n = await renders();

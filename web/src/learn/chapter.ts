@@ -19,6 +19,7 @@ import { siteRoot } from '../shell/site_nav';
 import { DataTableToggle } from '../widgets/data_table';
 import { el } from '../widgets/dom';
 import { CHAPTERS, chapterIndex, type ChapterSlug } from './chapters';
+import { conventionsBox } from './conventions';
 import { focusableSymbols, linkSymbols, proseHtml, texHtml } from './maths';
 import { exercisesDone, loadProgress, markExercise, markRead } from './progress';
 import { watchRestarts } from '../shell/engine_restart';
@@ -500,7 +501,7 @@ export class Chapter<K extends string> {
     bindText(h1, () => this.entry.title[locale()]);
     const lede = el('p', 'lede');
     bindText(lede, () => this.entry.summary[locale()]);
-    header.append(eyebrow, h1, lede);
+    header.append(eyebrow, h1, lede, conventionsBox());
     return header;
   }
 

@@ -2,6 +2,7 @@
 // the reader's progress in this browser (read, exercises answered).
 import { locale, onLocaleChange, t, withLang } from '../i18n/i18n';
 import { CHAPTERS } from './chapters';
+import { conventionsBox } from './conventions';
 import { exercisesDone, loadProgress, resetProgress } from './progress';
 
 const toc = document.getElementById('toc')!;
@@ -35,6 +36,7 @@ function render(): void {
   });
 }
 
+document.querySelector('.learn-contents .page-header')!.append(conventionsBox());
 document.getElementById('reset-progress')!.addEventListener('click', () => resetProgress());
 window.addEventListener('tfp-progress', render);
 onLocaleChange(render);

@@ -10,7 +10,7 @@
 // the colour map's table, masked cells hatched) and kept as an ImageData; moving the
 // pointer or the keyboard cursor only puts that image back and redraws the labels and
 // the cursor. Label widths are measured once per label set.
-import { label, t, type Label } from '../i18n/i18n';
+import { bindText, label, t, type Label } from '../i18n/i18n';
 import { colormap, pixelOf, type ColormapName } from './colormap';
 import { DataTableToggle } from './data_table';
 import { rasterize } from './raster';
@@ -95,7 +95,11 @@ export class Heatmap {
     this.table = new DataTableToggle(() => t('w.theMap'), (host) => this.renderTable(host));
     this.table.element.classList.add('heatmap-table');
     frame.append(this.canvas, this.tooltip);
-    this.element.append(this.caption, frame, this.readout, this.table.element);
+    // Which way to read it, beside every map (the site's convention: rows are queries).
+    const axes = document.createElement('p');
+    axes.className = 'heatmap-axes';
+    bindText(axes, () => t('w.axes', { rowAxis: label(this.opts.rowAxis), colAxis: label(this.opts.colAxis) }));
+    this.element.append(this.caption, axes, frame, this.readout, this.table.element);
 
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => this.setHover(null, 0, 0));

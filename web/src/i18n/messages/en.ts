@@ -67,6 +67,14 @@ export const en = {
   'learn.progressSummary': 'You have read {read} of {total} chapters in this browser.',
   'learn.resetProgress': 'Forget my progress',
   'learn.contentsHelp': 'Your progress is kept in this browser only.',
+  'learn.conv.title': 'Conventions: how every chapter counts and reads a matrix',
+  'learn.conv.body': `<ul>
+<li><strong>Counting starts at 1.</strong> Token 1 is the first token of the input; positions, layers, heads, rows, columns and dimensions are numbered 1, 2, 3, … in every label, table and sentence, as in the playground and in its links.</li>
+<li><strong>A position as a quantity.</strong> Where a formula needs the position as a number — the sinusoidal and rotary angles, a decay with distance — it uses $p$, the number of tokens before this one ($p = 0$ for token 1), as the papers and the engine do, and the chapter says so beside it. A distance between two tokens, $j - i$, is the same either way.</li>
+<li><strong>Vectors are rows.</strong> $X$ has one row per token ($T \\times d$) and $Q = XW_Q$. A shape is written rows × columns.</li>
+<li><strong>Rows are queries, columns are keys.</strong> In every attention matrix, row $i$ is the token that looks (query $i$) and column $j$ the token it looks at (key $j$); entry $(i, j)$ is how much token $i$ takes from token $j$, and each row of weights adds up to 1. Masked cells are hatched grey.</li>
+<li><strong>Logarithms are natural</strong> (losses and entropies in nats) unless a base is written.</li>
+</ul>`,
 
   // ---- playground: index.html ----------------------------------------------------------
   'play.docTitle': 'Playground — Transformer Playground',
@@ -442,6 +450,7 @@ export const en = {
   'w.theMap': 'the map',
   'w.query': 'query',
   'w.key': 'key',
+  'w.axes': 'rows ↓ {rowAxis} · columns → {colAxis}',
   'w.cell': '{rowAxis} {row} “{rowLabel}” → {colAxis} {col} “{colLabel}”: {value}',
   'w.mapHint': '{rows} by {cols} map. Use the arrow keys to read values.',
   'w.tableCaption': '{title} (rows: {rowAxis} tokens; columns: {colAxis} tokens)',

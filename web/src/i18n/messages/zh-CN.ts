@@ -64,6 +64,14 @@ export const zhCN: Messages = {
   'learn.progressSummary': '你在本浏览器中已读完 {read}/{total} 章。',
   'learn.resetProgress': '清除我的进度',
   'learn.contentsHelp': '进度只保存在本浏览器中。',
+  'learn.conv.title': '约定：每一章怎样计数、怎样读矩阵',
+  'learn.conv.body': `<ul>
+<li><strong>计数从 1 开始。</strong>第 1 个词元是输入的第一个词元；位置、层、头、行、列和维度在每个标签、表格和句子里都编号为 1、2、3……，与演练场及其链接一致。</li>
+<li><strong>把位置当作数量时。</strong>公式需要把位置当作一个数来用时——正弦和旋转位置编码的角度、随距离的衰减——用的是 $p$，即这个词元之前的词元个数（第 1 个词元的 $p = 0$），与论文和引擎一致，章节会在旁边注明。两个词元之间的距离 $j - i$ 不受计数方式影响。</li>
+<li><strong>向量是行向量。</strong>$X$ 每个词元一行（$T \\times d$），$Q = XW_Q$。形状写作“行数 × 列数”。</li>
+<li><strong>行是查询，列是键。</strong>在每个注意力矩阵里，第 $i$ 行是发出注意的词元（查询 $i$），第 $j$ 列是被注意的词元（键 $j$）；元素 $(i, j)$ 表示词元 $i$ 从词元 $j$ 取多少信息，每一行的权重加起来等于 1。被掩码遮住的格子画成灰色斜线。</li>
+<li><strong>对数都是自然对数</strong>（损失和熵的单位是奈特），除非写明了底数。</li>
+</ul>`,
 
   // ---- 演练场: index.html ----------------------------------------------------------
   'play.docTitle': '演练场 — Transformer 演练场',
@@ -437,6 +445,7 @@ export const zhCN: Messages = {
   'w.theMap': '此图',
   'w.query': '查询',
   'w.key': '键',
+  'w.axes': '行 ↓ {rowAxis} · 列 → {colAxis}',
   'w.cell': '{rowAxis} {row}“{rowLabel}”→ {colAxis} {col}“{colLabel}”：{value}',
   'w.mapHint': '{rows} × {cols} 的图。用方向键读取数值。',
   'w.tableCaption': '{title}（行：{rowAxis} 词元；列：{colAxis} 词元）',

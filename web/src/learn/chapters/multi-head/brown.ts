@@ -55,7 +55,7 @@ export function brownSection(ch: MhChapter): { run: () => Promise<void> } {
   const truncNote = el('p', 'mh-note');
   truncNote.hidden = true;
   const gridBox = el('div', 'mh-grid');
-  const bigMap = new Heatmap({ title: '', maxCell: 36, digits: 3 });
+  const bigMap = new Heatmap({ title: '', maxCell: 36, digits: 3, rowAxis: () => ch.t('axisQuery'), colAxis: () => ch.t('axisKey') });
   const bigBox = el('div', 'mh-big');
   bigBox.append(bigMap.element);
   const lhGrid = new LayerHeadGrid((l, h) => selectHead(l, h));

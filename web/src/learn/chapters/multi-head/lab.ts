@@ -26,7 +26,7 @@ export function labSection(ch: MhChapter): { run: () => Promise<void> } {
 
   const labTokens = () => lab.words.trim().split(/\s+/).filter(Boolean).slice(0, 8);
   const headOfCol = (c: number, D: number) => Math.floor(c / D);
-  const colLabels = (D: number) => Array.from({ length: C_LAB }, (_, c) => `${c}·h${headOfCol(c, D)}`);
+  const colLabels = (D: number) => Array.from({ length: C_LAB }, (_, c) => `${c + 1}·h${headOfCol(c, D) + 1}`);
 
   const fig1 = ch.figure(s1, {
     caption: 'figLabCaption', label: 'figLabLabel',
@@ -35,10 +35,10 @@ export function labSection(ch: MhChapter): { run: () => Promise<void> } {
       const r = labResult, T = r.tokens.length, H = r.probs.dims[0]!, D = C_LAB / H;
       host.replaceChildren(
         numberTable(ch.t('matQ'), r.tokens, colLabels(D), concatHeads(r.q)),
-        ...Array.from({ length: H }, (_, h) => numberTable(ch.t('headMapTitle', { i: h, from: h * D, to: (h + 1) * D - 1 }),
+        ...Array.from({ length: H }, (_, h) => numberTable(ch.t('headMapTitle', { i: h + 1, from: h * D + 1, to: (h + 1) * D }),
           r.tokens, r.tokens, r.probs.data.subarray(h * T * T, (h + 1) * T * T))),
         numberTable(ch.t('matConcat'), r.tokens, colLabels(D), concatHeads(r.headOut)),
-        numberTable(ch.t('matOut'), r.tokens, colLabels(C_LAB).map((_, c) => String(c)), r.out.data),
+        numberTable(ch.t('matOut'), r.tokens, colLabels(C_LAB).map((_, c) => String(c + 1)), r.out.data),
       );
     },
   });
@@ -102,9 +102,9 @@ export function labSection(ch: MhChapter): { run: () => Promise<void> } {
     let top = 0;
     for (const v of r.probs.data) top = Math.max(top, v);
     headGrid.update({ tokens: r.tokens, probs: r.probs.data, heads: H, domain: [0, top || 1],
-                      titleFor: (h) => ch.t('headMapTitle', { i: h, from: h * D, to: (h + 1) * D - 1 }) });
+                      titleFor: (h) => ch.t('headMapTitle', { i: h + 1, from: h * D + 1, to: (h + 1) * D }) });
     concatMatrix.set(concatHeads(r.headOut), { rows: T, cols: C_LAB, rowLabels: r.tokens, colLabels: colLabels(D) });
-    outMatrix.set(r.out.data, { rows: T, cols: C_LAB, rowLabels: r.tokens, colLabels: colLabels(C_LAB).map((_, c) => String(c)) });
+    outMatrix.set(r.out.data, { rows: T, cols: C_LAB, rowLabels: r.tokens, colLabels: colLabels(C_LAB).map((_, c) => String(c + 1)) });
     f1.update();
     tokensDemo.replaceChildren(...Array.from({ length: H }, (_, h) => {
       const p = el('p');

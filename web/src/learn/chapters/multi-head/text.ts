@@ -10,7 +10,7 @@ const en = {
   introConvention: `<p>The precise convention this engine uses (the same as PyTorch's <code>nn.MultiheadAttention</code> and GPT-2):</p>
 <ul>
 <li>$X$ is $(T, d_\\text{model})$: one row per token. $Q = XW_Q^\\top + b_Q$, and likewise $K$ and $V$, each $(T, d_\\text{model})$.</li>
-<li>There are no separate weights per head. With $d_k = d_\\text{model}/h$, head $i$ (counting from 0) takes <strong>columns</strong> $i\\,d_k \\ldots (i+1)\\,d_k - 1$ of $Q$, $K$ and $V$. Reshaped, $(T, d_\\text{model})$ becomes $(h, T, d_k)$: the head index first, then the token, then the head's own features.</li>
+<li>There are no separate weights per head. With $d_k = d_\\text{model}/h$, head $i$ (counting from 1, as everywhere) takes <strong>columns</strong> $(i-1)\\,d_k + 1 \\ldots i\\,d_k$ of $Q$, $K$ and $V$: head 1 columns $1 \\ldots d_k$, head 2 the next $d_k$. Reshaped, $(T, d_\\text{model})$ becomes $(h, T, d_k)$: the head index first, then the token, then the head's own features.</li>
 <li>Each head has its own $(T, T)$ map $A_i = \\operatorname{softmax}(Q_iK_i^\\top/\\sqrt{d_k})$ — rows are queries, columns keys, each row its own softmax summing to 1 — and its own output $A_iV_i$ of shape $(T, d_k)$.</li>
 <li>The $h$ outputs are concatenated back into $(T, d_\\text{model})$, head $i$ in the same columns it took, and the output projection $W_O$ (with bias $b_O$) mixes the heads together.</li>
 </ul>`,
@@ -40,6 +40,8 @@ const en = {
   foundPrev: 'Strongest previous-token head: <strong>layer {layer}, head {head}</strong> — on average {share} of a row\'s weight on the previous token.',
   foundFirst: 'Strongest first-token ("sink") head: <strong>layer {layer}, head {head}</strong> — on average {share} of a row\'s weight on the first token.',
   showIt: 'Show layer {layer}, head {head}',
+  axisQuery: 'query',
+  axisKey: 'key',
   figBrownCaption: 'brown-gpt on your sentence: every layer (rows) and head (columns). Press a map (or move with the arrow keys and press Enter) to see it large with its tokens; the statistics table has every head\'s numbers from the engine, and the values table the numbers of the selected layer\'s maps. Layers and heads are counted from 1 here, as in the playground.',
   figBrownLabel: 'brown-gpt attention maps and head statistics',
   selectedTitle: 'Layer {layer}, head {head}',
@@ -92,7 +94,7 @@ const zh: Record<Key, string> = {
   introConvention: `<p>本引擎采用的约定（与 PyTorch 的 <code>nn.MultiheadAttention</code> 和 GPT-2 相同）：</p>
 <ul>
 <li>$X$ 的形状是 $(T, d_\\text{model})$，每个词元占一行。$Q = XW_Q^\\top + b_Q$，$K$、$V$ 同理，形状都是 $(T, d_\\text{model})$。</li>
-<li>每个头并没有自己单独的权重。设 $d_k = d_\\text{model}/h$，第 $i$ 个头（从 0 数起）取 $Q$、$K$、$V$ 的第 $i\\,d_k \\ldots (i+1)\\,d_k - 1$ <strong>列</strong>。换个形状看，$(T, d_\\text{model})$ 变成了 $(h, T, d_k)$：先是头的编号，再是词元，最后是这个头自己的特征。</li>
+<li>每个头并没有自己单独的权重。设 $d_k = d_\\text{model}/h$，第 $i$ 个头（与各处一样从 1 数起）取 $Q$、$K$、$V$ 的第 $(i-1)\\,d_k + 1 \\ldots i\\,d_k$ <strong>列</strong>：第 1 个头取第 $1 \\ldots d_k$ 列，第 2 个头取接下来的 $d_k$ 列。换个形状看，$(T, d_\\text{model})$ 变成了 $(h, T, d_k)$：先是头的编号，再是词元，最后是这个头自己的特征。</li>
 <li>每个头有自己的 $(T, T)$ 注意力图 $A_i = \\operatorname{softmax}(Q_iK_i^\\top/\\sqrt{d_k})$——行是查询，列是键，每一行各做一次 softmax，和为 1——以及自己的输出 $A_iV_i$，形状为 $(T, d_k)$。</li>
 <li>$h$ 个输出再拼接回 $(T, d_\\text{model})$，第 $i$ 个头放回它原来取走的那几列；最后由输出投影 $W_O$（带偏置 $b_O$）把各个头的结果混合起来。</li>
 </ul>`,
@@ -120,6 +122,8 @@ const zh: Record<Key, string> = {
   foundPrev: '最明显的前一词元头：<strong>第 {layer} 层第 {head} 个头</strong>——平均每行有 {share} 的权重落在前一个词元上。',
   foundFirst: '最明显的首词元（“汇”）头：<strong>第 {layer} 层第 {head} 个头</strong>——平均每行有 {share} 的权重落在第一个词元上。',
   showIt: '查看第 {layer} 层第 {head} 个头',
+  axisQuery: '查询',
+  axisKey: '键',
   figBrownCaption: 'brown-gpt 在你的句子上的注意力：每一行是一层，每一列是一个头。点一张图（或用方向键移动后按回车）即可放大查看并标出词元；统计表列出了引擎给出的每个头的数值，数值表则列出所选这一层各张图的具体数字。这里的层和头都从 1 开始编号，与演练场一致。',
   figBrownLabel: 'brown-gpt 的注意力图与头统计量',
   selectedTitle: '第 {layer} 层，第 {head} 个头',
