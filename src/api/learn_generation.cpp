@@ -1,7 +1,8 @@
 // The Learn chapter "Generating text" behind tfp_learn_generation_api.h. No maths lives
 // here: the warped distribution is model::warped_probabilities (what every generator
 // samples from), the cache size model::kv_cache_bytes, the two generation loops
-// model::generate (KV cache) and model::generate_without_cache. This file checks
+// model::generate (KV cache) and model::generate_without_cache, the beam search
+// model::beam_generate. This file checks
 // arguments, converts to float32 and runs the loops under a clock.
 #include "api/tfp_learn_generation_api.h"
 
@@ -13,6 +14,7 @@
 #include "api/api_edge.h"
 #include "api/api_model.h"
 #include "api/stopwatch.h"
+#include "model/beam.h"
 #include "model/config_json.h"
 #include "model/generate.h"
 #include "model/kv_cache.h"
@@ -172,6 +174,53 @@ extern "C" int tfp_learn_generation_timing(tfp_model* model, const tfp_generator
         for (size_t t = 0; t < with.tokens.size(); ++t) {
           if (ids_with) ids_with[t] = with.tokens[t].id;
           if (ids_without && t < without.tokens.size()) ids_without[t] = without.tokens[t].id;
+        }
+      }
+    }
+  });
+}
+
+extern "C" int tfp_learn_beam_search(tfp_model* model, const int32_t* prompt, int n, int beam_size, int max_tokens,
+                                     float length_penalty, int eos_id, int32_t* ids, double* result, double* trace) {
+  constexpr const char* f = "tfp_learn_beam_search";
+  return tfp::api::guard(f, [&] {
+    const model::LoadedModel& lm = loaded_of(model, f);
+    const model::ModelConfig& cfg = lm.config();
+    TFP_API_REQUIRE(prompt != nullptr && n >= 1, f, ": the prompt is empty (n = ", n, ")");
+    TFP_API_REQUIRE(beam_size >= 1 && beam_size <= 16, f, ": beam_size must be 1 .. 16, got ", beam_size);
+    TFP_API_REQUIRE(max_tokens >= 1, f, ": max_tokens must be >= 1, got ", max_tokens);
+    TFP_API_REQUIRE(eos_id >= -2 && eos_id < cfg.vocab_size, f, ": eos_id must be -2, -1 or an id below ",
+                    cfg.vocab_size, ", got ", eos_id);
+    TFP_API_REQUIRE(ids != nullptr && result != nullptr, f, ": ids and result must not be NULL");
+    model::DecodeOptions opt;
+    opt.beam_size = beam_size;
+    opt.max_tokens = max_tokens;
+    opt.length_penalty = length_penalty;
+    opt.eos_id = eos_id == -1 ? static_cast<int32_t>(lm.eos_token_id) : eos_id == -2 ? -1 : eos_id;
+    std::vector<model::BeamStep> steps;
+    opt.trace = &steps;
+    const model::Translation t = model::beam_generate(cfg, lm.weights(), std::span<const int32_t>(prompt, static_cast<size_t>(n)), opt);
+    std::copy(t.ids.begin(), t.ids.end(), ids);
+    result[0] = static_cast<double>(t.ids.size());
+    result[1] = t.log_prob;
+    result[2] = t.score;
+    result[3] = t.reason == model::StopReason::eos ? 1.0 : 0.0;
+    result[4] = static_cast<double>(steps.size());
+    if (!trace) return;
+    const size_t W = 2 * static_cast<size_t>(beam_size);
+    for (size_t s = 0; s < static_cast<size_t>(max_tokens); ++s) {
+      for (size_t r = 0; r < W; ++r) {
+        double* row = trace + 5 * (s * W + r);
+        if (s < steps.size() && r < steps[s].ranked.size()) {
+          const model::BeamCandidate& c = steps[s].ranked[r];
+          row[0] = c.beam;
+          row[1] = c.token;
+          row[2] = c.log_prob;
+          row[3] = c.token_log_prob;
+          row[4] = static_cast<double>(static_cast<int>(c.fate));
+        } else {
+          std::fill(row, row + 5, 0.0);
+          row[0] = -1;
         }
       }
     }

@@ -63,6 +63,33 @@ int tfp_learn_kv_cache_size_config(const char* config_json, size_t config_bytes,
 int tfp_learn_generation_timing(tfp_model* model, const tfp_generator_params* p, const int32_t* lengths,
                                 int n_lengths, double* out, int32_t* ids_with, int32_t* ids_without);
 
+/* Beam search for the continuation of a prompt on a decoder-only model (model/beam.h
+ * beam_generate: the search the encoder-decoders translate with, each beam a copy of the
+ * prompt's KV cache). Keeps the beam_size best partial continuations by total log-probability
+ * (natural logs); beam_size 1 is greedy generation (the tokens tfp_generator_* chooses at
+ * temperature 0 with the same stop token). A hypothesis ends at eos or at the length limit;
+ * the result is the finished hypothesis with the best score = log_prob / length^length_penalty
+ * (the length counts eos).
+ *   prompt      (n) borrowed, 1 <= n <= max_positions, ids in the vocabulary
+ *   beam_size   1 .. 16
+ *   max_tokens  >= 1, cut to what fits the context (max_positions - n + 1)
+ *   eos_id      -1: the model's first eos id (none if it has none); -2: none; else an id
+ *   ids         (max_tokens) caller-owned int32: the chosen continuation (eos included when
+ *               it ended there), result[0] of them written
+ *   result      (5) caller-owned doubles: [0] tokens in ids, [1] log_prob (the sum of
+ *               log p of those tokens), [2] score, [3] 1 if it ended at eos else 0,
+ *               [4] the steps the search ran
+ *   trace       (max_tokens, 2 * beam_size, 5) caller-owned doubles, or NULL: row (s, r) is
+ *               step s's candidate of rank r (every beam's best 2 * beam_size continuations
+ *               ranked together by total log-prob, best first): [0] the beam it extends, its
+ *               index among step s-1's live candidates in rank order (0 at step 0), -1 for an
+ *               unused row (fewer candidates; steps after the last), [1] token id,
+ *               [2] total log-prob, [3] the token's own log p, [4] fate: 0 dropped, 1 live
+ *               (a beam of the next step), 2 ended at eos (a finished hypothesis), 3 kept as
+ *               a hypothesis at the length limit (the last step) */
+int tfp_learn_beam_search(tfp_model* model, const int32_t* prompt, int n, int beam_size, int max_tokens,
+                          float length_penalty, int eos_id, int32_t* ids, double* result, double* trace);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,6 @@
 #include <numeric>
 
 #include "nn/observer.h"
-#include "nn/observer.h"
 #include "model/kv_cache.h"
 
 namespace tfp::model {
@@ -23,7 +22,8 @@ struct Beam {
 struct Candidate {
   size_t beam;
   int32_t token;
-  double log_prob;  // the beam's total plus this token's
+  double log_prob;        // the beam's total plus this token's
+  double token_log_prob;  // this token's
 };
 
 // log softmax in double precision; the max is subtracted before exp (no overflow).
@@ -74,18 +74,28 @@ class TransformerState final : public DecoderState {
 }  // namespace
 
 Translation beam_search(const DecoderState& root, const DecodeOptions& opt, int max_tokens, int64_t vocab_size) {
-  TFP_CHECK(opt.beam_size >= 1 && opt.beam_size <= 1024, "translate: beam_size must be in [1, 1024], got ",
-            opt.beam_size);
   TFP_CHECK(opt.start_id >= 0 && opt.start_id < vocab_size, "translate: start token id ", opt.start_id,
             " is outside the vocabulary [0, ", vocab_size, ")");
+  std::unique_ptr<DecoderState> started = root.clone();
+  std::vector<float> first = started->step(opt.start_id);
+  return beam_search(*started, std::move(first), opt, max_tokens, vocab_size);
+}
+
+Translation beam_search(const DecoderState& root, std::vector<float> first_logits, const DecodeOptions& opt,
+                        int max_tokens, int64_t vocab_size) {
+  TFP_CHECK(opt.beam_size >= 1 && opt.beam_size <= 1024, "translate: beam_size must be in [1, 1024], got ",
+            opt.beam_size);
   TFP_CHECK(opt.eos_id >= -1 && opt.eos_id < vocab_size, "translate: eos id ", opt.eos_id,
             " is outside the vocabulary [0, ", vocab_size, ")");
   TFP_CHECK(std::isfinite(opt.length_penalty), "translate: length_penalty must be finite");
   TFP_CHECK(max_tokens >= 1, "translate: max_tokens must be >= 1, got ", max_tokens);
+  TFP_CHECK(static_cast<int64_t>(first_logits.size()) == vocab_size, "translate: the decoder gave ",
+            first_logits.size(), " logits for a vocabulary of ", vocab_size);
 
   std::vector<Beam> beams(1);
   beams[0].state = root.clone();
-  advance(beams[0], opt.start_id, vocab_size);
+  beams[0].log_p = log_softmax(first_logits);
+  if (opt.trace) opt.trace->clear();
 
   struct Finished {
     std::vector<int32_t> ids;
@@ -105,10 +115,11 @@ Translation beam_search(const DecoderState& root, const DecodeOptions& opt, int 
       const size_t n = std::min(order.size(), 2 * K);
       std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
                         [&](int32_t x, int32_t y) { return lp[x] > lp[y] || (lp[x] == lp[y] && x < y); });
-      for (size_t i = 0; i < n; ++i) cand.push_back({b, order[i], beams[b].log_prob + lp[order[i]]});
+      for (size_t i = 0; i < n; ++i) cand.push_back({b, order[i], beams[b].log_prob + lp[order[i]], lp[order[i]]});
     }
     std::stable_sort(cand.begin(), cand.end(),
                      [](const Candidate& x, const Candidate& y) { return x.log_prob > y.log_prob; });
+    std::vector<BeamCandidate::Fate> fate(cand.size(), BeamCandidate::Fate::dropped);
 
     const bool last = step + 1 == max_tokens;
     std::vector<Beam> next;
@@ -117,22 +128,34 @@ Translation beam_search(const DecoderState& root, const DecodeOptions& opt, int 
       std::vector<int32_t> ids = beams[c.beam].ids;
       ids.push_back(c.token);
       if (c.token == opt.eos_id) {
-        if (rank < K)
+        if (rank < K) {
           finished.push_back({ids, c.log_prob, score_of(c.log_prob, ids.size(), opt.length_penalty), StopReason::eos});
+          fate[rank] = BeamCandidate::Fate::eos;
+        }
         continue;
       }
       if (last) {  // out of room: a live beam is a hypothesis as it stands
         finished.push_back({ids, c.log_prob, score_of(c.log_prob, ids.size(), opt.length_penalty),
                             StopReason::max_tokens});
+        fate[rank] = BeamCandidate::Fate::length;
         next.emplace_back();  // counts towards K, never advanced
         continue;
       }
+      fate[rank] = BeamCandidate::Fate::live;
       Beam b;
       b.ids = std::move(ids);
       b.log_prob = c.log_prob;
       b.state = beams[c.beam].state->clone();  // each beam owns its past
       advance(b, c.token, vocab_size);
       next.push_back(std::move(b));
+    }
+    if (opt.trace) {
+      BeamStep st;
+      for (size_t rank = 0; rank < std::min(cand.size(), 2 * K); ++rank) {
+        const Candidate& c = cand[rank];
+        st.ranked.push_back({static_cast<int32_t>(c.beam), c.token, c.log_prob, c.token_log_prob, fate[rank]});
+      }
+      opt.trace->push_back(std::move(st));
     }
     if (last || finished.size() >= K) break;
     beams = std::move(next);

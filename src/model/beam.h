@@ -15,7 +15,10 @@
 // The search itself (beam_search) knows nothing of the model: it drives a DecoderState,
 // one hypothesis' decoder memory that can be copied and fed one token. The Transformer
 // implements it with a KV cache (decode_seq2seq below), the recurrent encoder–decoder
-// with its GRU state (model/gru_seq2seq.h gru_translate) — one search for both.
+// with its GRU state (model/gru_seq2seq.h gru_translate), a decoder-only language model
+// with its KV cache over the prompt (beam_generate, beam_generate.cpp) — one search for all.
+// On request the search records each step's ranked candidates (BeamStep), which the
+// Learn chapter "Generating text" draws.
 //
 // Alignment: the chosen output is run once more with teacher forcing under an observer;
 // row t of "dec.i.cross.probs" is where the decoder looked in the source while choosing
@@ -34,6 +37,28 @@
 
 namespace tfp::model {
 
+// One continuation the search looked at in a step.
+struct BeamCandidate {
+  enum class Fate : uint8_t {
+    dropped,   // ranked too low (or an eos outside the first beam_size ranks)
+    live,      // became a beam of the next step
+    eos,       // ended in eos within the first beam_size ranks: a finished hypothesis
+    length,    // the last step: kept as a hypothesis at the length limit
+  };
+  int32_t beam = 0;           // the beam it extends: its index among the previous step's live beams (0 at step 1)
+  int32_t token = 0;
+  double log_prob = 0;        // that beam's total plus token_log_prob
+  double token_log_prob = 0;  // log p(token | prompt or start, the beam's tokens)
+  Fate fate = Fate::dropped;
+};
+
+// One step: every beam's best 2·beam_size continuations ranked together, the best
+// 2·beam_size of them kept here (every live, eos or length fate is among them: at most
+// beam_size eos are passed over before beam_size beams are filled), best first.
+struct BeamStep {
+  std::vector<BeamCandidate> ranked;
+};
+
 struct DecodeOptions {
   int beam_size = 1;           // 1 = greedy
   int max_tokens = 0;          // 0 = the model's context minus the start token
@@ -43,6 +68,8 @@ struct DecodeOptions {
   // Sees every forward pass of decode_seq2seq (encoder, each step, the alignment run),
   // e.g. the head mask of inspect/head_mask.h. Borrowed; null = none.
   nn::Observer* observer = nullptr;
+  // Filled with one BeamStep per step the search ran when not null (borrowed).
+  std::vector<BeamStep>* trace = nullptr;
 };
 
 struct Translation {
@@ -69,6 +96,22 @@ class DecoderState {
 // (>= 1) is the limit already resolved by the caller. Checks beam_size, the ids against
 // vocab_size and length_penalty.
 Translation beam_search(const DecoderState& root, const DecodeOptions& opt, int max_tokens, int64_t vocab_size);
+
+// The same search from a state that has already seen its context: first_logits (V) are
+// the next token's logits after it (opt.start_id is not read).
+Translation beam_search(const DecoderState& root, std::vector<float> first_logits, const DecodeOptions& opt,
+                        int max_tokens, int64_t vocab_size);
+
+// Decoder-only language model: beam search for the continuation of `prompt`. The prompt
+// runs through a KV cache once (as model::Generator's prefill, so beam_size 1 chooses
+// exactly the tokens of greedy generation); every beam then owns a copy of that cache.
+// opt.max_tokens 0 = as many as fit; the continuation is cut to what fits the context
+// (the prompt and all but the last new token: max_positions − P + 1). opt.eos_id −1 = no
+// stop token; start_id is not read. The result's ids exclude the prompt; no cross_probs.
+// Throws tfp::Error for a model that is not a decoder-only LM, an empty or over-long
+// prompt, ids out of range, bad options.
+Translation beam_generate(const ModelConfig& cfg, const ModelWeights& w, std::span<const int32_t> prompt,
+                          const DecodeOptions& opt);
 
 // src_padding (S): 1 = padded source token (masked as a key), empty = none.
 // Throws tfp::Error for a model that is not an encoder–decoder token LM, an empty or

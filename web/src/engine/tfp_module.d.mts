@@ -161,6 +161,8 @@ export interface TfpModule {
   _tfp_learn_kv_cache_size_config(config: number, bytes: number, positions: number, out: number): number;
   _tfp_learn_generation_timing(model: number, params: number, lengths: number, nLengths: number, out: number,
                                idsWith: number, idsWithout: number): number;
+  _tfp_learn_beam_search(model: number, prompt: number, n: number, beamSize: number, maxTokens: number, lengthPenalty: number,
+                         eosId: number, ids: number, result: number, trace: number): number;
   // tfp_learn_efficiency_api.h: the Learn chapter on efficiency (learn_calls/efficiency.ts).
   _tfp_learn_sparse_params_init(p: number): void;
   _tfp_learn_sparse_pattern(params: number, out: number, pairs: number): number;

@@ -1,7 +1,7 @@
 // The Learn chapter "Generating text" (src/api/tfp_learn_generation_api.h): marshalling
 // only. The engine warps a logits row into the distribution a generator samples from,
 // sizes the KV cache from the model's config, and times generation with and without the
-// cache. Legend: V vocabulary size, P prompt tokens.
+// cache, and runs beam search with its trace. Legend: V vocabulary size, P prompt tokens.
 import type { TfpModule } from '../wasm/tfp.mjs';
 import { TfpError, type Calls } from '../calls';
 import { withParams } from '../params.mjs';
@@ -149,6 +149,72 @@ export function generationTiming(c: Calls, m: TfpModule, a: GenerationTimingArgs
     });
   } finally {
     c.free(lengths);
+    c.free(prompt);
+  }
+}
+
+export interface BeamSearchArgs {
+  model: number;
+  /** (P) prompt ids, 1 <= P <= max_positions. */
+  prompt: Int32Array;
+  /** 1 .. 16; 1 = greedy. */
+  beamSize: number;
+  /** >= 1; cut to what fits the context (max_positions − P + 1). */
+  maxTokens: number;
+  /** The exponent α of score = log_prob / length^α. */
+  lengthPenalty: number;
+  /** −1 (default): the model's eos; −2: none; else an id. */
+  eosId?: number;
+}
+
+/** Fates of a candidate: 0 dropped, 1 live (a beam of the next step), 2 ended at eos
+ *  (a finished hypothesis), 3 kept as a hypothesis at the length limit (last step). */
+export type BeamFate = 0 | 1 | 2 | 3;
+
+export interface BeamCandidate {
+  beam: number;          // the beam it extends: its index among the previous step's live candidates (0 at step 1)
+  token: number;
+  logProb: number;       // the beam's total plus the token's
+  tokenLogProb: number;  // log p(token | prompt, the beam's tokens)
+  fate: BeamFate;
+}
+
+export interface BeamSearchResult {
+  ids: Int32Array;       // the chosen continuation (eos included when it ended there)
+  logProb: number;       // the sum of log p of those tokens
+  score: number;         // logProb / length^α
+  eos: boolean;          // it ended at eos
+  /** One entry per step the search ran: every beam's best 2·width continuations ranked
+   *  together, the best 2·width of them, best first. */
+  steps: BeamCandidate[][];
+}
+
+/** tfp_learn_beam_search: beam search for the continuation of a prompt, with its trace. */
+export function beamSearch(c: Calls, m: TfpModule, a: BeamSearchArgs, ctx: LearnContext): BeamSearchResult {
+  const model = ctx.modelPtr(a.model);
+  const L = a.maxTokens, W = 2 * a.beamSize;
+  if (!(L >= 1) || !(a.beamSize >= 1)) throw new TfpError(1, 'beam search: maxTokens and beamSize must be >= 1');
+  const prompt = c.put(new Uint8Array(a.prompt.buffer, a.prompt.byteOffset, a.prompt.byteLength));
+  try {
+    return c.withBuffer(8 * 5 + 8 * L * W * 5 + 4 * L, (out) => {
+      // Doubles first (8-byte aligned), the int32 ids last.
+      const result = out, trace = out + 40, ids = trace + 8 * L * W * 5;
+      c.check(m._tfp_learn_beam_search(model, prompt, a.prompt.length, a.beamSize, L, a.lengthPenalty, a.eosId ?? -1, ids, result, trace));
+      const r = new Float64Array(m.HEAPU8.buffer, result, 5);
+      const t = new Float64Array(m.HEAPU8.buffer, trace, L * W * 5);
+      const steps: BeamCandidate[][] = [];
+      for (let s = 0; s < r[4]!; s++) {
+        const row: BeamCandidate[] = [];
+        for (let k = 0; k < W; k++) {
+          const o = 5 * (s * W + k);
+          if (t[o]! < 0) continue;
+          row.push({ beam: t[o]!, token: t[o + 1]!, logProb: t[o + 2]!, tokenLogProb: t[o + 3]!, fate: t[o + 4]! as BeamFate });
+        }
+        steps.push(row);
+      }
+      return { ids: new Int32Array(m.HEAPU8.buffer, ids, r[0]!).slice(), logProb: r[1]!, score: r[2]!, eos: r[3]! === 1, steps };
+    });
+  } finally {
     c.free(prompt);
   }
 }

@@ -15,7 +15,7 @@ import { softmaxRow, softmaxTemperatures } from './softmax';
 import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
 import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
-import { generationTiming, kvCacheSize, kvCacheSizeConfig, samplingProbs } from './generation';
+import { beamSearch, generationTiming, kvCacheSize, kvCacheSizeConfig, samplingProbs } from './generation';
 import { efficiencyTiming, int8Model, sparsePattern, sparseReach } from './efficiency';
 import { alibi, positionSimilarity, relativeBias, ropeScore, sinusoidal, sinusoidalShift } from './positions';
 import { trainingCreate, trainingEvaluate, trainingFree, trainingLoss, trainingSchedule, trainingStep, trainingTeacherForcing } from './training';
@@ -34,7 +34,7 @@ export const LEARN_CALLS = {
   softmaxTemperatures,  // softmax: the stable softmax of one row at many temperatures
   scalingStats, scalingRow,  // scaling: the random q·k experiment, its statistics and one sample row
   layerNorm, encoderDepth, activation, taggerLayers,  // encoder-layer: LayerNorm stats, pre/post-LN depth, GELU/ReLU, brown-pos by layer
-  samplingProbs, kvCacheSize, kvCacheSizeConfig, generationTiming,  // generation: warped distribution, KV-cache bytes (of a model, of a config.json), timing with/without the cache
+  samplingProbs, kvCacheSize, kvCacheSizeConfig, generationTiming, beamSearch,  // generation: warped distribution, KV-cache bytes (of a model, of a config.json), timing with/without the cache, beam search with its trace
   sparsePattern, sparseReach, efficiencyTiming, int8Model,  // efficiency: pattern masks and their reach over layers, full/masked/sparse/linear timing, int8 brown-gpt
   sinusoidal, sinusoidalShift, positionSimilarity, relativeBias, ropeScore, alibi,  // positions: sin/cos tables, learned cosines, relative, RoPE, ALiBi
   trainingSchedule, trainingLoss, trainingCreate, trainingStep, trainingEvaluate, trainingTeacherForcing, trainingFree,  // training: lr schedule, loss rows, toy trainers in chunks, teacher forcing
