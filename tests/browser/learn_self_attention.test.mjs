@@ -231,3 +231,33 @@ test('chapter 3: with W_K = W_Q the scores are symmetric and A is not; the exerc
   assert.match(await ex.locator('.exercise-result').innerText(), /divides each row by its own sum/);
   assert.equal(await ex.locator('.choice.is-answer').innerText(), 'No, not in general');
 });
+
+test('the conventions are stated once, the same under every chapter\'s header and on the contents page, in both languages; maps say which way they read', { timeout: 120_000 }, async () => {
+  const slugs = ['why-attention', 'additive-attention', 'self-attention', 'softmax', 'scaling', 'multi-head',
+                 'positions', 'encoder-layer', 'decoder', 'generation', 'efficiency', 'training'];
+  const read = async () => {
+    const box = page.locator('.conventions');
+    assert.equal(await box.count(), 1, 'one conventions box');
+    if (!(await box.evaluate((d) => d.open))) await box.locator('summary').click();
+    return box.innerText();
+  };
+  await page.goto(`${base}/learn/index.html?lang=en`);
+  const contents = await read();
+  assert.match(contents, /Counting starts at 1/);
+  assert.match(contents, /Rows are queries, columns are keys/);
+  assert.match(contents, /p = 0/);
+  for (const slug of slugs) {
+    await page.goto(`${base}/learn/${slug}.html?lang=en`);
+    assert.equal(await read(), contents, `${slug}: the same statement`);
+  }
+  await page.selectOption('#lang-select', 'zh-CN');
+  const zh = await read();
+  assert.match(zh, /计数从 1 开始/);
+  assert.match(zh, /行是查询，列是键/);
+  // Every attention map on a page with several says which way it reads.
+  await page.goto(`${base}/learn/positions.html?lang=en`);
+  await page.locator('.heatmap-axes').first().waitFor();
+  for (const t of await page.locator('.heatmap-axes').allInnerTexts()) assert.match(t, /^rows ↓ .+ · columns → .+$/);
+  assert.match(await page.locator('.heatmap-axes').allInnerTexts().then((a) => a.join('\n')), /rows ↓ query i · columns → key j/);
+  assert.deepEqual(site.problems, []);
+});

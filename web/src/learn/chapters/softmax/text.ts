@@ -81,7 +81,7 @@ converted (PyTorch's <code>masked_fill</code> refuses it for a float16 tensor wi
 masked row is back to the $-\\infty$ case. $-10^4$ fits: float16 holds it exactly, bfloat16 (8 bits of precision,
 float32's range) as $-9984$. Its exponent stays far below the point where float16's $e^{z}$ underflows: below about
 $-17.3$ (the smallest float16 is $2^{-24} \\approx 6.0 \\times 10^{-8}$) it is 0, so a small leak that float32 keeps
-($-30$ gives about $10^{-14}$) is 0 once held in float16. If the mask is <em>added</em> to the scores instead of
+($e^{-30} \\approx 9.4 \\times 10^{-14}$) is 0 once held in float16. If the mask is <em>added</em> to the scores instead of
 written over them, 16 bits swallow the score: $2 + (-10^4) = -9998$ is held as $-10000$ in float16 (neighbours are 8
 apart there) and as $-9984$ in bfloat16 (64 apart).</p>`,
   figFinite: `Rows 1 … n are the queries of the causal mask on your scores ($\\tau = 1$), the last row has every key masked.
@@ -240,7 +240,7 @@ $\\frac{e^{z_j}/\\sum_{\\text{全部}} e^{z_k}}{\\sum_{k \\le i} e^{z_k}/\\sum_{
     hFinite: '用一个很大的有限数代替 −∞',
     finite: `<p>很多实现并不往被掩蔽的分数里写 $-\\infty$，而是写一个很大的负数：PyTorch 代码常用 <code>masked_fill(mask, -1e9)</code>，较早的 float16 代码用 $-10^4$，Hugging Face 的模型用该数据类型里最小（最负）的数。只要一行里至少还有一个可见的键，就看不出任何区别：减去最大值之后，被掩蔽键的指数约为 $-10^9$ 或 $-10^4$，而在 float32 里，指数低于约 $-104$ 时 $e^{z}$ 恰好是 0。取值不够大就会“漏”，例如 $-5$：被掩蔽的键仍分到一份权重。</p>
 <p>两者的分歧出在整行都被掩蔽的时候。用 $-\\infty$ 时没有东西可以归一化：PyTorch 返回 NaN，本引擎返回全 0。用有限值时，这一行的每个分数都是同一个数，而相等的数做 softmax 得到均匀分布：每个键 $1/n$，和为 1，熵为 $\\ln n$。不会出现 NaN，但这个查询平均了它本不该看到的值，所以这样的行（填充位置上的查询）之后必须被忽略。</p>
-<p>在 16 位下，这个数首先得放得下。float16 能表示的最大有限数是 65504，所以 $-10^9$ 一转换就成了 $-\\infty$（PyTorch 的 <code>masked_fill</code> 对 float16 张量会直接报溢出错误），整行被掩蔽时又回到了 $-\\infty$ 的情形。$-10^4$ 放得下：float16 能精确表示它，bfloat16（8 位精度、与 float32 相同的范围）则存成 $-9984$。它的指数远低于 float16 里 $e^{z}$ 下溢的位置：低于约 $-17.3$ 时结果就是 0（float16 最小的正数是 $2^{-24} \\approx 6.0 \\times 10^{-8}$），所以 float32 里还留着的一点点泄漏（$-30$ 约为 $10^{-14}$）存成 float16 就成了 0。如果掩码是<em>加</em>到分数上，而不是覆盖分数，16 位会把分数吞掉：$2 + (-10^4) = -9998$ 在 float16 里存成 $-10000$（那里相邻两个数相差 8），在 bfloat16 里存成 $-9984$（相差 64）。</p>`,
+<p>在 16 位下，这个数首先得放得下。float16 能表示的最大有限数是 65504，所以 $-10^9$ 一转换就成了 $-\\infty$（PyTorch 的 <code>masked_fill</code> 对 float16 张量会直接报溢出错误），整行被掩蔽时又回到了 $-\\infty$ 的情形。$-10^4$ 放得下：float16 能精确表示它，bfloat16（8 位精度、与 float32 相同的范围）则存成 $-9984$。它的指数远低于 float16 里 $e^{z}$ 下溢的位置：低于约 $-17.3$ 时结果就是 0（float16 最小的正数是 $2^{-24} \\approx 6.0 \\times 10^{-8}$），所以 float32 里还留着的一点点泄漏（$e^{-30} \\approx 9.4 \\times 10^{-14}$）存成 float16 就成了 0。如果掩码是<em>加</em>到分数上，而不是覆盖分数，16 位会把分数吞掉：$2 + (-10^4) = -9998$ 在 float16 里存成 $-10000$（那里相邻两个数相差 8），在 bfloat16 里存成 $-9984$（相差 64）。</p>`,
     figFinite: `第 1 … n 行是对你的分数做因果掩码后的各个查询（$\\tau = 1$），最后一行所有键都被掩蔽。被掩蔽的分数改写成你选的值，然后每个分数都按你选的数据类型存储。上面的矩阵：存下来的值（在页面里舍入：float32 用 <code>Math.fround</code>，float16 和 bfloat16 用“就近舍入、平局取偶”的转换；引擎没有舍入到 16 位的调用）。下面的矩阵：引擎对它们做的 softmax，和通常的 softmax 内核一样用 float32 计算，并给出每行的和与熵（由引擎计算）。`,
     figFiniteLabel: '有限的掩码值：32 位与 16 位',
     maskValue: '掩码值',
