@@ -123,6 +123,9 @@ export interface TfpModule {
                          out: number): number;
   _tfp_attention_head_stats(probs: number, H: number, Tq: number, Tk: number, out: number): number;
   _tfp_learn_time_gru_attention(d: number, heads: number, lengths: number, nLengths: number, repeats: number, seed: number, out: number): number;
+  // tfp_learn_gradient_api.h: a gradient passed back through T recurrent steps (learn_calls/gradient.ts).
+  _tfp_learn_gradient_steps(cell: number, H: number, T: number, gain: number, updateBias: number, seed: number,
+                            norms: number, gates: number): number;
   _tfp_attention_head_stats_masked(probs: number, H: number, Tq: number, Tk: number, causal: number, masked: number,
                                    out: number): number;
   _tfp_patching_params_init(p: number): void;

@@ -10,6 +10,7 @@ import type { TfpModule } from '../wasm/tfp.mjs';
 import type { Calls } from '../calls';
 import type { LearnContext } from './context';
 import { timeGruAttention } from './timing';
+import { gradientSteps } from './gradient';
 import { additiveAttention, additiveGruSteps } from './additive';
 import { softmaxRow, softmaxTemperatures } from './softmax';
 import { scalingRow, scalingStats } from './scaling';
@@ -28,6 +29,7 @@ export type LearnCall = (c: Calls, m: TfpModule, args: any, ctx: LearnContext) =
 export const LEARN_CALLS = {
   mhaCost,  // multi-head: parameter and FLOP counts of one block (nn/attention_cost.h)
   timeGruAttention,  // why-attention: the GRU against a self-attention layer, timed
+  gradientSteps,  // why-attention: a gradient's size passed back through T recurrent steps
   additiveAttention,  // additive-attention: every intermediate of vᵀ tanh(W s + U h)
   additiveGruSteps,   // additive-attention: numbers-gru's scores and weights per decoder step
   softmaxRow,  // softmax: one row step by step, stable or naive
