@@ -249,7 +249,7 @@ test('chapter 5: the noise band is the spread of 20 repeats of the experiment wi
 
 test('chapter 5: the exercise reveals the engine\'s answer', { timeout: 120_000 }, async () => {
   await fresh();
-  const ex = page.locator('.exercise');
+  const ex = page.locator('.exercise[data-exercise="max-weight-512"]');
   await ex.getByRole('radio').first().check();
   await ex.getByRole('button', { name: 'Check' }).click();
   await ex.locator('.verdict').waitFor();
@@ -304,5 +304,22 @@ test('chapter 5: language switch, 390 px, dark theme', { timeout: 120_000 }, asy
   await page.locator('figure.fig').nth(1).scrollIntoViewIfNeeded();
   await site.shot('learn/scaling_en_1280_dark');
   await checkAgainstEngine();
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 5: the qualitative question — from d_k 16 to 512 the unscaled row goes one-hot, the scaled one stays (the engine\'s experiment)', { timeout: 120_000 }, async () => {
+  await fresh();
+  const ex = page.locator('.exercise[data-exercise="max-weight-growth"]');
+  await ex.getByRole('radio', { name: 'Both climb toward 1' }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor();
+  const s = await state();
+  const w = engineStats([16, 512], s.inputs.nKeys, s.inputs.samples, s.inputs.seed);
+  assert.deepEqual(s.growth.raw, [w[2], w[12 + 2]]);
+  assert.deepEqual(s.growth.scaled, [w[4 + 2], w[12 + 4 + 2]]);
+  assert.ok(w[14] - w[2] > 0.05 && Math.abs(w[18] - w[6]) <= 0.05, `raw ${w[2]} → ${w[14]}, scaled ${w[6]} → ${w[18]}`);
+  assert.equal(s.growth.correct, 0);
+  assert.match(await ex.locator('.verdict').innerText(), /^Not quite: the engine says “Unscaled it climbs toward 1/);
+  assert.ok((await ex.locator('.exercise-result').innerText()).includes(w[14].toFixed(3)));
   assert.deepEqual(site.problems, []);
 });

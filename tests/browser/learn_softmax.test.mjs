@@ -251,7 +251,7 @@ test('chapter 4: large scores: the naive formula overflows, the engine\'s softma
 
 test('chapter 4: the exercise reveals the engine\'s answer; score 0 is not a mask', { timeout: 60_000 }, async () => {
   await fresh();
-  const ex = page.locator('.exercise');
+  const ex = page.locator('.exercise[data-exercise="temperature"]');
   await ex.getByRole('radio', { name: 'About 0.86' }).check();
   await ex.getByRole('button', { name: 'Check' }).click();
   await ex.locator('.verdict').waitFor();
@@ -466,7 +466,7 @@ test('chapter 4: the language switch rewrites the prose and keeps the inputs; 39
   assert.notEqual(zhFirst, enFirst);
   assert.match(zhFirst, /查询/);
   assert.deepEqual((await state()).scores, scores);
-  assert.match(await page.locator('.exercise h3').innerText(), /先预测/);
+  assert.match(await page.locator('.exercise h3').first().innerText(), /先预测/);
   assert.equal(await page.locator('.katex-error').count(), 0, 'every formula renders (zh-CN)');
   await site.shot('learn/softmax_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
@@ -482,5 +482,33 @@ test('chapter 4: the language switch rewrites the prose and keeps the inputs; 39
   await page.waitForTimeout(200);
   await site.shot('learn/softmax_en_390', { fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
+  assert.deepEqual(site.problems, []);
+});
+
+test('chapter 4: the temperature question is qualitative — τ = 4 flattens the reader\'s row and never changes its largest key (engine rows, entropy in double)', { timeout: 60_000 }, async () => {
+  await fresh();
+  const ex = page.locator('.exercise[data-exercise="temperature-sharpness"]');
+  const H = (p) => -p.reduce((s, x) => s + (x > 0 ? x * Math.log(x) : 0), 0);
+  const ask = async (pick) => {
+    await ex.getByRole('radio', { name: pick }).check();
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await ex.locator('.verdict').waitFor();
+    return (await state()).sharpness;
+  };
+  assert.match(await ex.locator('.question').innerText(), /\[2, 1, 0\.1, −1\]/);
+  let s = await ask('It gets sharper (its entropy falls)');
+  assert.match(await ex.locator('.verdict').innerText(), /^Not quite: the engine says “It gets flatter \(its entropy rises\), and the same key/);
+  const cur = await state();
+  const one = engineRow(cur.scores, cur.masked, 1, 'stable'), four = engineRow(cur.scores, cur.masked, 4, 'stable');
+  assert.ok(Math.abs(s.h1 - H(one.probs)) < 1e-5 && Math.abs(s.h4 - H(four.probs)) < 1e-5, `${s.h1} ${s.h4}`);
+  assert.ok(s.h4 > s.h1);
+  assert.equal(s.correct, 0);
+  // Mask the largest key: the question follows the inputs, key 2 is now the largest at both temperatures.
+  await page.getByRole('checkbox', { name: 'mask key 1' }).check();
+  await page.waitForFunction(() => document.querySelector('[data-exercise="temperature-sharpness"] .exercise-result')?.textContent.includes('changed'));
+  s = await ask('It gets flatter, and another key takes the largest weight');
+  assert.equal(s.correct, 0);
+  assert.deepEqual([s.argmax1, s.argmax4], [1, 1]);
+  assert.match(await ex.locator('.exercise-result').innerText(), /key 2’s/);
   assert.deepEqual(site.problems, []);
 });

@@ -9,7 +9,7 @@ import { proseHtml } from './maths';
 export function conventionsBox(): HTMLDetailsElement {
   const box = el('details', 'conventions');
   const summary = el('summary');
-  const body = el('div', 'prose');
+  const body = el('div', 'conventions-body');
   const render = () => {
     summary.textContent = t('learn.conv.title');
     body.innerHTML = proseHtml(t('learn.conv.body'));

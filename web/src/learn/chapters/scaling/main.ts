@@ -6,6 +6,7 @@
 //
 // State: the reader's d_k, keys per row n, samples per d_k, seed and the sample shown.
 // window.tfpLearn.state carries the inputs and the engine's last results (tests read it).
+import { growthExercise } from './growth_exercise';
 import { bindText } from '../../../i18n/i18n';
 import type { ScalingRowResult, ScalingStat, ScalingStatsResult } from '../../../engine/learn_calls/scaling';
 import { LineChart, type Series } from '../../../widgets/line_chart';
@@ -279,6 +280,8 @@ function drawStats(): void {
   statsNote.textContent = t('took', { ms: Math.round(tookMs) });
   figStats.refreshTable();
 }
+
+growthExercise(ch, sExp, () => inputs);
 
 // ---- 3. one row ----------------------------------------------------------------------------
 

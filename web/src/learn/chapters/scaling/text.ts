@@ -118,6 +118,12 @@ weight in a row of 8 keys? (Seed {seed}, {samples} samples.)`,
   exLow: 'about 0.35',
   exMid: 'about 0.6',
   exHigh: 'about 0.95: nearly one-hot',
+  exGrowQuestion: r`Rows of {n} keys, scores $q\cdot k$ of random unit-variance vectors. From $d_k = {lo}$ to $d_k = {hi}$, where does the typical largest weight of a row go — without scaling, and with the $1/\sqrt{d_k}$ scaling?`,
+  exGrowOneHot: 'Unscaled it climbs toward 1 (one-hot); scaled it stays about where it was',
+  exGrowUniform: 'Unscaled it falls toward 1/n (uniform); scaled it climbs toward 1',
+  exGrowBoth: 'Both climb toward 1',
+  exGrowNeither: 'Neither changes much',
+  exGrowWhy: r`The engine's averages over {samples} rows of {n} keys (seed {seed}): unscaled {rawLo} at $d_k = {lo}$ and {rawHi} at $d_k = {hi}$; scaled {sLo} and {sHi} (uniform would be {uniform}). Unscaled, the scores' spread grows as $\sqrt{d_k}$, so the gaps between keys grow and the softmax saturates; scaled, the spread is 1 at every width, so the row looks the same at every $d_k$.`,
   exWhy: r`The engine's average over {samples} rows at $d_k=512$ (seed {seed}) is <strong>{unscaled}</strong>; divided by $\sqrt{512}$
 the same rows give {scaled}. Raw scores there have a standard deviation of $\sqrt{512}\approx 22.6$, so the best key
 usually leads the runner-up by many units, and $e$ to the power of that lead is enormous.`,
@@ -240,6 +246,12 @@ $$J=\operatorname{diag}(p)-p\,p^\top .$$
   exLow: '约 0.35',
   exMid: '约 0.6',
   exHigh: '约 0.95：几乎是独热的',
+  exGrowQuestion: r`每行 {n} 个键，分数 $q\cdot k$ 来自方差为 1 的随机向量。从 $d_k = {lo}$ 到 $d_k = {hi}$，一行里最大的权重通常会怎样变化——不缩放时如何，乘以 $1/\sqrt{d_k}$ 缩放后又如何？`,
+  exGrowOneHot: '不缩放时向 1（独热）攀升；缩放后基本保持原样',
+  exGrowUniform: '不缩放时降向 1/n（均匀）；缩放后向 1 攀升',
+  exGrowBoth: '两者都向 1 攀升',
+  exGrowNeither: '两者都变化不大',
+  exGrowWhy: r`引擎对 {samples} 行、每行 {n} 个键（种子 {seed}）求得的平均值：不缩放时 $d_k = {lo}$ 为 {rawLo}，$d_k = {hi}$ 为 {rawHi}；缩放后为 {sLo} 和 {sHi}（均匀分布是 {uniform}）。不缩放时分数的分散程度按 $\sqrt{d_k}$ 增长，键与键之间的差距随之变大，softmax 趋于饱和；缩放后每个维度下分散程度都是 1，所以无论 $d_k$ 多大，这一行看起来都一样。`,
   exWhy: r`引擎在 $d_k=512$ 下对 {samples} 行（种子 {seed}）求得的平均值是 <strong>{unscaled}</strong>；同样这些行除以 $\sqrt{512}$ 后，
 平均值是 {scaled}。这时原始分数的标准差约为 $\sqrt{512}\approx 22.6$，第一名通常领先第二名好几个单位，
 而 $e$ 的这么多次方是个极大的数。`,

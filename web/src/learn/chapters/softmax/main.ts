@@ -11,7 +11,6 @@
 //
 // window.tfpLearn.state holds the inputs and the engine's last results (tests read it).
 import type { Engine } from 'transformer-playground';
-import type { FloatTensor } from '../../../engine/messages';
 import type { SoftmaxRowResult } from '../../../engine/learn_calls/softmax';
 import { LineChart } from '../../../widgets/line_chart';
 import { NumberMatrix } from '../../../widgets/number_matrix';
@@ -19,6 +18,8 @@ import { ProbBars } from '../../../widgets/prob_bars';
 import { startChapter } from '../../chapter';
 import { TEXT } from './text';
 import { roundToDtype } from './float16.mjs';
+import { entropies } from './entropy';
+import { sharpnessExercise } from './sharpness_exercise';
 import './softmax.css';
 
 type Key = keyof typeof TEXT.en;
@@ -326,6 +327,8 @@ ch.exercise(s4, {
   },
 });
 
+const sharpEx = sharpnessExercise(ch, s4, async () => (engine ??= await ch.engine()), () => ({ scores: state.scores, masked: state.masked }));
+
 // ---- section 5: common mistakes ----------------------------------------------------------
 const s5 = ch.section('hMistakes');
 const hideSelect = document.createElement('select');
@@ -479,15 +482,6 @@ interface FiniteResults {
   leak: number; leakDtype: number;
 }
 
-/** The engine's entropy (nats) of each row: rows as "heads" of one (rows, 1, N) map. */
-async function entropies(e: Engine, rows: number[][]): Promise<number[]> {
-  const N = rows[0]!.length;
-  // A row of NaN (0/0 after renormalising) would stop the call: it is sent as 0s and shown as NaN by its sum.
-  const map: FloatTensor = { data: Float32Array.from(rows.flat(), (v) => (Number.isNaN(v) ? 0 : v)), dims: [rows.length, 1, N] };
-  const [st] = await e.headStats([map]);
-  return rows.map((_, i) => st!.data[i * 4]!);
-}
-
 // ---- recompute and draw --------------------------------------------------------------------
 interface Results {
   scores: number[]; masked: number[]; tau: number; offset: number; hideKey: number;
@@ -502,6 +496,7 @@ interface Results {
 let generation = 0;
 async function recompute(): Promise<void> {
   renderStatic();
+  sharpEx.refresh();
   const gen = ++generation;
   const scores = state.scores.slice(), masked = state.masked.slice(), tv = tau(), offset = state.offset, k = state.hideKey;
   try {
