@@ -10,6 +10,12 @@
 //     the exercise (top-k = 1) and the temperature-0 mistake show the engine's answers; the
 //     playground link carries model, prompt and controls, and the playground generates the
 //     same tokens with them;
+//   - beam search: the page's two searches (width 1 and the reader's width) and every
+//     traced candidate equal tfp_learn_beam_search in Node (exact); width 1 is the Node
+//     generator's greedy continuation; the totals equal a teacher-forced recomputation
+//     written here (model.forward on prompt + continuation, log softmax in double, 1e-4);
+//     the preset (width 3) beats greedy; the steps, candidates and kept ones drawn are the
+//     trace's; width 1 and a new width and length follow; the exercise's answer;
 //   - the cache: the sizes equal tfp_learn_kv_cache_size in Node and layers × 2 × n × 128 ×
 //     4 written here; the bytes exercise; the timing's token ids equal the Node generator's
 //     for the longest length, both ways the same, and the mistake demo says so;
@@ -53,6 +59,96 @@ function samplingProbs(logits, temperature, topK, topP) {
       api.m._tfp_free(out);
     }
   });
+}
+
+/** tfp_learn_beam_search in Node: the result and the trace rows (step, rank). */
+function beamSearch(prompt, width, maxTokens, alpha) {
+  const W = 2 * width;
+  return api.withHeap((put) => {
+    const p = put(Int32Array.from(prompt));
+    const ids = api.m._tfp_alloc(4 * maxTokens), res = api.m._tfp_alloc(40), tr = api.m._tfp_alloc(8 * maxTokens * W * 5);
+    try {
+      api.check(api.m._tfp_learn_beam_search(brown, p, prompt.length, width, maxTokens, alpha, -1, ids, res, tr));
+      const r = Array.from(new Float64Array(api.m.HEAPU8.buffer, res, 5));
+      const t = new Float64Array(api.m.HEAPU8.buffer, tr, maxTokens * W * 5);
+      const steps = [];
+      for (let s = 0; s < r[4]; s++) {
+        const row = [];
+        for (let k = 0; k < W; k++) {
+          const o = 5 * (s * W + k);
+          if (t[o] >= 0) row.push({ beam: t[o], token: t[o + 1], logProb: t[o + 2], tokenLogProb: t[o + 3], fate: t[o + 4] });
+        }
+        steps.push(row);
+      }
+      return { ids: Array.from(new Int32Array(api.m.HEAPU8.buffer, ids, r[0])), logProb: r[1], score: r[2], eos: r[3] === 1, steps };
+    } finally {
+      [ids, res, tr].forEach((x) => api.m._tfp_free(x));
+    }
+  });
+}
+
+/** The total log-probability of `cont` after `prompt`, teacher-forced: one forward pass,
+ *  log softmax of each row in double, summed — independent of the search. */
+function teacherForced(prompt, cont) {
+  const out = api.forward(brown, [...prompt, ...cont]);
+  const [, V] = out.logits.dims;
+  let total = 0;
+  cont.forEach((id, t) => {
+    const row = out.logits.data.slice((prompt.length - 1 + t) * V, (prompt.length + t) * V);
+    const m = Math.max(...row);
+    let s = 0;
+    for (const z of row) s += Math.exp(z - m);
+    total += row[id] - m - Math.log(s);
+  });
+  return total;
+}
+
+const lp2 = (v) => new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v);
+
+/** Checks the beam figure against the engine in Node; returns the page's state and Node's searches. */
+async function checkBeam() {
+  const b = await part('beam');
+  const o = b.controls;
+  const tok = api.tokenize(brown, o.prompt);
+  assert.deepEqual(b.promptIds, tok.ids.slice(0, b.promptIds.length), 'prompt ids');
+  const g = beamSearch(b.promptIds, 1, o.maxTokens, o.alpha);
+  const w = beamSearch(b.promptIds, o.width, o.maxTokens, o.alpha);
+  for (const [got, want, what] of [[b.greedy, g, 'width 1'], [b.beam, w, `width ${o.width}`]]) {
+    assert.deepEqual(got.ids, want.ids, `${what}: ids`);
+    assert.equal(got.logProb, want.logProb, `${what}: log-prob`);
+    assert.equal(got.score, want.score, `${what}: score`);
+    assert.ok(Math.abs(got.logProb - teacherForced(b.promptIds, got.ids)) <= 1e-4, `${what}: teacher-forced total`);
+  }
+  // Width 1 is greedy generation: the generator at temperature 0, the model's eos.
+  assert.deepEqual(b.greedy.ids, api.generate(brown, b.promptIds, { maxTokens: o.maxTokens, temperature: 0 }).ids, 'width 1 = greedy');
+  // The trace: the engine's candidates, each with its whole continuation rebuilt here.
+  assert.equal(b.steps.length, w.steps.length);
+  let live = [[]];
+  w.steps.forEach((st, s) => {
+    assert.equal(b.steps[s].length, st.length, `step ${s + 1}: candidates`);
+    const next = [];
+    st.forEach((c, r) => {
+      const x = b.steps[s][r];
+      assert.deepEqual([x.rank, x.beam, x.token, x.logProb, x.tokenLogProb, x.fate], [r + 1, c.beam, c.token, c.logProb, c.tokenLogProb, c.fate]);
+      const ids = [...live[c.beam], c.token];
+      assert.deepEqual(x.ids, ids, `step ${s + 1} rank ${r + 1}: continuation`);
+      if (c.fate === 1) next.push(ids);
+    });
+    live = next;
+  });
+  // What is drawn: a box per step, a line per candidate, the kept ones marked.
+  const drawn = await page.locator('.gen-beam-step').evaluateAll((boxes) => boxes.map((bx) =>
+    [...bx.querySelectorAll('li')].map((li) => [li.dataset.fate, li.querySelector('.gen-beam-nums').textContent])));
+  assert.equal(drawn.length, w.steps.length);
+  drawn.forEach((lis, s) => lis.forEach(([fate, nums], r) => {
+    const c = w.steps[s][r];
+    assert.equal(fate, String(c.fate));
+    assert.equal(nums, `log p ${lp2(c.tokenLogProb)} · total ${lp2(c.logProb)}`);
+  }));
+  const totals = await page.locator('.gen-beam-results .gen-beam-total').allInnerTexts();
+  assert.match(totals[0], new RegExp(`^Total log-probability ${lp2(g.logProb)} over ${g.ids.length} tokens`));
+  assert.match(totals[1], new RegExp(`^Total log-probability ${lp2(w.logProb)} over ${w.ids.length} tokens; score ${lp2(w.score)}`));
+  return { b, g, w };
 }
 
 /** The warped distribution computed here in double precision, independently of the engine:
@@ -231,6 +327,66 @@ test('generation, the loop: tokens, p and q are the engine\'s; greedy, steps, se
   assert.deepEqual(site.problems, []);
 });
 
+test('generation, beam search: width 1 is greedy, the preset\'s width 3 beats it, the trace is the engine\'s; width, length, exercise', { timeout: 120_000 }, async () => {
+  await fresh();
+  await page.waitForFunction(() => window.tfpLearn.state.beam, null, { timeout: 30_000 });
+  let { b, g, w } = await checkBeam();
+  assert.deepEqual(b.controls, { prompt: 'The jury said', width: 3, maxTokens: 5, alpha: 1 });
+  // The preset: a wider beam finds a higher total than greedy, starting from another first token.
+  assert.ok(w.logProb > g.logProb, `width 3 ${w.logProb} vs greedy ${g.logProb}`);
+  assert.notEqual(w.ids[0], g.ids[0]);
+  assert.equal(await page.locator('.gen-beam-verdict').innerText(),
+    `Width 3 finds a continuation greedy missed, with a total log-probability higher by ${lp2(w.logProb - g.logProb)}.`);
+  // Step 1 has one beam to extend: its best 2k = 6 tokens, 3 kept.
+  assert.equal(w.steps[0].length, 6);
+  assert.equal(w.steps[0].filter((c) => c.fate === 1).length, 3);
+
+  // Width 1: the same search twice, greedy's tokens.
+  let n = await renders();
+  await page.locator('#gen-beam-width').fill('1');
+  await page.waitForFunction(() => window.tfpLearn.state.beam.controls.width === 1, null, { timeout: 20_000 });
+  await rendersAbove(n);
+  ({ b, g, w } = await checkBeam());
+  assert.deepEqual(b.beam.ids, b.greedy.ids);
+  assert.match(await page.locator('.gen-beam-verdict').innerText(), /^Width 1 is greedy/);
+  assert.equal(await page.locator('#gen-beam-width').evaluate((e) => e.closest('.field').querySelector('output').textContent), '1 (greedy)');
+
+  // Width 5 and 7 new tokens on another prompt.
+  await page.locator('#gen-beam-prompt').fill('His wife');
+  await page.locator('#gen-beam-width').fill('5');
+  await page.locator('#gen-beam-max').fill('7');
+  await page.waitForFunction(() => { const c = window.tfpLearn.state.beam.controls; return c.width === 5 && c.maxTokens === 7 && c.prompt === 'His wife'; },
+    null, { timeout: 20_000 });
+  await page.waitForTimeout(300);
+  ({ b, g, w } = await checkBeam());
+  assert.equal(w.steps[1].length, 10);
+  assert.equal(await page.locator('.gen-beam-step').count(), w.steps.length);
+
+  // The exercise: width 3 against greedy on the reader's prompt and length, answered by the engine.
+  const g3 = beamSearch(b.promptIds, 1, 7, 1), w3 = beamSearch(b.promptIds, 3, 7, 1);
+  const same = g3.ids.join() === w3.ids.join();
+  const right = same ? /finds greedy/ : w3.logProb > g3.logProb ? /Yes: higher/ : /ends lower/;
+  const ex = page.locator('.exercise[data-exercise="beam-vs-greedy"]');
+  assert.match(await ex.locator('.question').innerText(), /“His wife”, 7 new tokens/);
+  await ex.getByRole('radio', { name: right }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await ex.locator('.verdict').waitFor();
+  assert.equal(await ex.locator('.verdict').innerText(), 'Right.');
+  const e = await part('beamExercise');
+  assert.deepEqual(e.greedy.ids, g3.ids);
+  assert.deepEqual(e.beam.ids, w3.ids);
+  assert.equal(e.beam.logProb, w3.logProb);
+  assert.match(await ex.locator('.exercise-result').innerText(), new RegExp(`total ${lp2(g3.logProb)}.*total ${lp2(w3.logProb)}`, 's'));
+
+  // The table alternative lists every candidate.
+  const fig = page.locator('.gen-beam-search').locator('xpath=ancestor::figure');
+  await fig.locator('details.data-table > summary').click();
+  await page.waitForFunction(() => [...document.querySelectorAll('figure table caption')].some((c) => c.textContent.startsWith('Every candidate')), null, { timeout: 10_000 });
+  const rows = await fig.locator('table').nth(1).locator('tbody tr').count();
+  assert.equal(rows, w.steps.reduce((a, st) => a + st.length, 0));
+  assert.deepEqual(site.problems, []);
+});
+
 test('generation, the KV cache: sizes from the config, the exercise, timing with identical tokens', { timeout: 120_000 }, async () => {
   await fresh();
   await page.waitForFunction(() => window.tfpLearn.state.cache, null, { timeout: 30_000 });
@@ -257,7 +413,7 @@ test('generation, the KV cache: sizes from the config, the exercise, timing with
   assert.deepEqual(rows[1], [`the whole window (128 tokens, allocated)`, '524,288', '512.0']);
   assert.equal(rows[0][1], (4 * 2 * n * 128 * 4).toLocaleString('en'));
 
-  const ex = page.locator('.exercise').nth(1);
+  const ex = page.locator('.exercise[data-exercise="cache-bytes"]');
   await ex.getByRole('radio', { name: /524,288/ }).check();
   await ex.getByRole('button', { name: 'Check' }).click();
   await ex.locator('.verdict').waitFor();
@@ -381,6 +537,9 @@ test('generation: the language switch rewrites the prose and keeps the inputs; 3
   assert.equal(await page.locator('#gen-prompt').inputValue(), g.prompt);
   assert.match(await page.locator('.gen-chosen').innerText(), /保留了/);
   assert.match(await page.locator('.exercise h3').first().innerText(), /先预测/);
+  assert.match(await page.locator('.gen-beam-step h4').first().innerText(), /^第 1 步：/);
+  assert.match(await page.locator('.gen-beam-verdict').innerText(), /束宽 3 找到了贪心错过的续写/);
+  assert.equal(await page.locator('#gen-beam-prompt').inputValue(), 'The jury said');
   await page.waitForTimeout(300);
   await site.shot('learn/generation_zh_1280', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });

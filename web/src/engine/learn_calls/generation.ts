@@ -174,6 +174,7 @@ export type BeamFate = 0 | 1 | 2 | 3;
 export interface BeamCandidate {
   beam: number;          // the beam it extends: its index among the previous step's live candidates (0 at step 1)
   token: number;
+  spelling: string;      // the vocabulary's spelling of token ("Ġthe")
   logProb: number;       // the beam's total plus the token's
   tokenLogProb: number;  // log p(token | prompt, the beam's tokens)
   fate: BeamFate;
@@ -181,6 +182,7 @@ export interface BeamCandidate {
 
 export interface BeamSearchResult {
   ids: Int32Array;       // the chosen continuation (eos included when it ended there)
+  spellings: string[];   // the vocabulary's spelling of each of ids
   logProb: number;       // the sum of log p of those tokens
   score: number;         // logProb / length^α
   eos: boolean;          // it ended at eos
@@ -202,17 +204,20 @@ export function beamSearch(c: Calls, m: TfpModule, a: BeamSearchArgs, ctx: Learn
       c.check(m._tfp_learn_beam_search(model, prompt, a.prompt.length, a.beamSize, L, a.lengthPenalty, a.eosId ?? -1, ids, result, trace));
       const r = new Float64Array(m.HEAPU8.buffer, result, 5);
       const t = new Float64Array(m.HEAPU8.buffer, trace, L * W * 5);
+      const spell = (id: number) => m.UTF8ToString(m._tfp_model_id_to_token(model, id));
       const steps: BeamCandidate[][] = [];
       for (let s = 0; s < r[4]!; s++) {
         const row: BeamCandidate[] = [];
         for (let k = 0; k < W; k++) {
           const o = 5 * (s * W + k);
           if (t[o]! < 0) continue;
-          row.push({ beam: t[o]!, token: t[o + 1]!, logProb: t[o + 2]!, tokenLogProb: t[o + 3]!, fate: t[o + 4]! as BeamFate });
+          row.push({ beam: t[o]!, token: t[o + 1]!, spelling: spell(t[o + 1]!), logProb: t[o + 2]!, tokenLogProb: t[o + 3]!,
+                     fate: t[o + 4]! as BeamFate });
         }
         steps.push(row);
       }
-      return { ids: new Int32Array(m.HEAPU8.buffer, ids, r[0]!).slice(), logProb: r[1]!, score: r[2]!, eos: r[3]! === 1, steps };
+      const chosen = new Int32Array(m.HEAPU8.buffer, ids, r[0]!).slice();
+      return { ids: chosen, spellings: Array.from(chosen, spell), logProb: r[1]!, score: r[2]!, eos: r[3]! === 1, steps };
     });
   } finally {
     c.free(prompt);
