@@ -199,3 +199,39 @@ test('patching: an encoder-only model says why it has none', { timeout: 120_000 
   assert.equal((await shown()).note, 'no patching');
   assert.match(await page.locator('#view .view-note').innerText(), /decoder-only/);
 });
+
+test('patching: a long sweep shows its progress and stops on Cancel; the engine then runs the next one', { timeout: 300_000 }, async () => {
+  // A clean prompt near the model's context, and one word changed at its end: heads by position is
+  // L·T·H forward passes of that length — long enough to be cancelled in the middle.
+  const ctx = info.max_positions ?? 128;
+  let longClean = CLEAN, longCorrupted = corruptedText;
+  while (api.tokenize(model, `${CLEAN} ${longClean}`).ids.length < Math.min(ctx, 128) - 8) {
+    longClean = `${CLEAN} ${longClean}`;
+    longCorrupted = `${CLEAN} ${longCorrupted}`;
+  }
+  const n = api.tokenize(model, longClean).ids.length;
+  assert.equal(api.tokenize(model, longCorrupted).ids.length, n, 'the same length');
+  const q = new URLSearchParams({ model: MODEL, text: longClean, view: 'patch', pt: longCorrupted, ps: 'head_pos' });
+  await page.goto(`${base}/?${q}`);
+  await after_('loads', 0, 60_000);
+  const cancel = page.locator('.patch-cancel');
+  await cancel.waitFor({ state: 'visible', timeout: 60_000 });
+  // Progress moves: a later count than the first.
+  await page.waitForFunction(() => /Patching… [1-9]\d* of \d+/.test(document.querySelector('.patch-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  const before = await page.locator('.patch-status').innerText();
+  const [, done, total] = /Patching… (\d+) of (\d+)/.exec(before).map(Number);
+  assert.ok(done < total, `${done} of ${total}`);
+  await cancel.click();
+  const s = await patchShown(/^cancelled$/);
+  assert.deepEqual(s.panels, {});
+  assert.match(await page.locator('.patch-status').innerText(), /^Cancelled\./);
+  assert.ok(await cancel.isHidden(), 'Cancel goes once the sweep stopped');
+  // The same page and its engine go on: the residual-stream sweep of the same prompts is drawn and is the engine's.
+  await page.locator('.patch-sweep').selectOption('resid');
+  const r = await patchShown(/^resid diff norm /);
+  const [, answer, foil] = / answer (\d+) foil (\d+)$/.exec(r.note).map(Number);
+  const want = api.activationPatching(model, Array.from(api.tokenize(model, longClean).ids), Array.from(api.tokenize(model, longCorrupted).ids),
+                                      { answer, foil, kinds: 1 });
+  close(r.panels['patch.resid'].data, Array.from(want['resid.logit_diff_norm'].data), 'resid after a cancel');
+  assert.deepEqual(site.problems, []);
+});
