@@ -113,7 +113,8 @@ test('ch. 8 Encoder layer: GELU\'s minimum about −0.17 near x = −0.75 (the e
   assert.ok(Math.abs(x[k] + 0.75) < 0.01, `argmin ${x[k]}`);
 });
 
-test('ch. 10 Generation: a 32-layer, 4,096-wide cache holds 1 MiB per position in float32 (the engine\'s size)', () => {
+test('ch. 10 Generation: a 32-layer, 4,096-wide cache holds 1 MiB per position in float32 (the engine\'s size); beam search\'s V^L', async () => {
+  const brownVocab = JSON.parse(await readFile(new URL('brown-gpt/config.json', MODELS), 'utf8')).vocab_size;
   quotes('generation', 'figCache', '1 MiB');
   const config = JSON.stringify({ model_type: 'llama', num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32,
                                   num_key_value_heads: 32, intermediate_size: 11008, vocab_size: 32000, max_position_embeddings: 4096 });
@@ -121,6 +122,10 @@ test('ch. 10 Generation: a 32-layer, 4,096-wide cache holds 1 MiB per position i
   assert.equal(r.bytes, 1024 * 1024);
   quotes('generation', 'figCache', '512 KiB');
   assert.equal(r.bytes / 2, 512 * 1024);
+  // Beam search: V^L continuations of five tokens of brown-gpt (its vocabulary from the shipped config).
+  quotes('generation', 'beamIntro', '$2048^5 \\approx 3.6 \\times 10^{16}$');
+  assert.equal(brownVocab, 2048);
+  assert.equal(fixed(2048 ** 5 / 1e16, 1), '3.6');
 });
 
 test('ch. 11 Efficiency: the int8 rule\'s examples (ties away from zero, ±127) as the page replays the engine\'s rule', () => {
