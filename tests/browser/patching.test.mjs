@@ -16,6 +16,7 @@
 // Screenshot: build/screenshots/playground_view_patch.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { openSite, playgroundProbes, SHOTS, urlMatches } from './harness.mjs';
 import { loadTfp } from '../js/tfp_module.mjs';
 import { ModelApi, readFixture, readShipped, hasShipped } from '../js/model_api.mjs';
@@ -81,6 +82,20 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   assert.equal(await page.locator('.patch-answer').inputValue(), String(answer));
   assert.equal(await page.locator('.patch-foil').inputValue(), String(foil));
   await page.locator('#inspector').screenshot({ path: `${SHOTS}playground_view_patch.png` });
+  // The table saved as JSON and CSV: the numbers drawn, their row and column labels, the prompts and tokens.
+  const [jsonFile] = await Promise.all([page.waitForEvent('download'), page.locator('.patch-json').click()]);
+  assert.equal(jsonFile.suggestedFilename(), 'patching_resid.json');
+  const saved = JSON.parse(await readFile(await jsonFile.path(), 'utf8'));
+  assert.deepEqual([saved.view, saved.sweep, saved.metric, saved.answer, saved.foil], ['patching', 'resid', 'diff', answer, foil]);
+  assert.deepEqual(saved.clean.ids, clean);
+  assert.equal(saved.corrupted.text, corruptedText);
+  assert.equal(saved.rows.length, L + 1);
+  assert.equal(saved.columns.length, T);
+  close(saved.values.flat(), Array.from(want['resid.logit_diff_norm'].data), 'saved JSON values');
+  const [csvFile] = await Promise.all([page.waitForEvent('download'), page.locator('.patch-csv').click()]);
+  assert.equal(csvFile.suggestedFilename(), 'patching_resid.csv');
+  const csvRows = (await readFile(await csvFile.path(), 'utf8')).trim().split('\n');
+  assert.equal(csvRows.length, L + 2, 'a header and one line per row');
 
   // Heads by position: (L, T, H) drawn as (L·H) rows × T.
   await page.locator('.patch-sweep').selectOption('head_pos');

@@ -554,6 +554,7 @@ export const en = {
   'play.patch.answer': 'Answer',
   'play.patch.foil': 'Foil',
   'play.patch.raw': 'Raw values',
+  'play.patch.json': 'Save as JSON',
   'play.patch.csv': 'Save as CSV',
   'play.patch.cancel': 'Cancel',
   'play.patch.legend': 'Patched metric',

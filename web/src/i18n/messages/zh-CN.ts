@@ -549,6 +549,7 @@ export const zhCN: Messages = {
   'play.patch.answer': '答案',
   'play.patch.foil': '对照',
   'play.patch.raw': '原始值',
+  'play.patch.json': '保存为 JSON',
   'play.patch.csv': '保存为 CSV',
   'play.patch.cancel': '取消',
   'play.patch.legend': '修补后的指标',

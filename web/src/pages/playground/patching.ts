@@ -16,7 +16,7 @@ import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import type { MatrixPanel } from '../../widgets/matrix_svg';
 import { focusedIn } from '../../widgets/dom';
-import { exportCsv } from './export';
+import { exportCsv, exportJson } from './export';
 import { gradientCsv, gradientRows } from './gradients';
 import { PATCH_VIEW_KINDS, type PatchViewKind, type PlayState } from './state';
 
@@ -119,7 +119,31 @@ export class PatchingView {
   /** Shows the sweep the state asks for; resolves with what was drawn, or null when a
    *  newer call took over (`current` false). */
   async show(src: PatchingSource, s: PatchingState, current: () => boolean): Promise<PatchingShown | null> {
+    this.table = null;
+    const shown = await this.compute(src, s, current);
+    const m = this.svg, c = this.context;
+    if (shown && m && c) {
+      // The table as drawn, with what it was computed from: prompts, tokens, metric, answer and foil.
+      const cols = m.colLabels.length;
+      this.table = {
+        view: 'patching', sweep: s.patchSweep, metric: s.patchMetric, raw: s.patchRaw, title: m.title, note: shown.note,
+        clean: { text: src.text, ids: Array.from(src.clean), tokens: src.tokens }, corrupted: { text: c.corruptedText },
+        answer: c.answer, foil: c.foil, ...(s.patchSweep === 'gradients' ? { steps: s.patchSteps, layer: s.layer + 1, head: s.head + 1 } : {}),
+        rows: m.rowLabels, columns: m.colLabels,
+        values: m.rowLabels.map((_, i) => Array.from(m.values.subarray(i * cols, (i + 1) * cols))),
+        panels: Object.fromEntries(Object.entries(shown.panels).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])),
+      };
+    }
+    return shown;
+  }
+
+  /** The table on show and its inputs, as "Save as JSON" writes it (null while none is drawn). */
+  table: Record<string, unknown> | null = null;
+  private context: { corruptedText: string; answer: number; foil: number } | null = null;
+
+  private async compute(src: PatchingSource, s: PatchingState, current: () => boolean): Promise<PatchingShown | null> {
     this.svg = null;
+    this.context = null;
     this.body.hidden = true;
     const corruptedText = s.patchText || src.text;
     const { model } = src;
@@ -132,6 +156,7 @@ export class PatchingView {
     const foil = s.patchFoil >= 0 ? s.patchFoil
       : (pass.next ?? []).find((c) => c.id !== answer)?.id ?? src.next.find((c) => c.id !== answer)?.id ?? answer;
     this.drawControls(src, s, corruptedText, choices, answer, foil);
+    this.context = { corruptedText, answer, foil };
     if (s.patchSweep === 'ablate_zero' || s.patchSweep === 'ablate_mean') {
       this.stopOther(null);
       const mode = s.patchSweep === 'ablate_zero' ? 'zero' : 'mean';
@@ -423,7 +448,12 @@ export class PatchingView {
     csv.type = 'button';
     csv.className = 'patch-csv';
     csv.textContent = tr('play.patch.csv');
-    csv.addEventListener('click', () => exportCsv(this.csv(), `patching_${s.patchSweep}.csv`));
+    csv.addEventListener('click', () => exportCsv(this.csv(), `patching_${s.patchSweep}`));
+    const json = document.createElement('button');
+    json.type = 'button';
+    json.className = 'patch-json';
+    json.textContent = tr('play.patch.json');
+    json.addEventListener('click', () => { if (this.table) exportJson(this.table, `patching_${s.patchSweep}`); });
     const metricSelect = select('patch-metric', [['diff', tr('play.patch.metricDiff')], ['logprob', tr('play.patch.metricLogprob')]],
       s.patchMetric, (v) => this.change({ patchMetric: v as 'diff' | 'logprob' }));
     metricSelect.disabled = s.patchSweep === 'dla';
@@ -449,7 +479,7 @@ export class PatchingView {
       field('play.patch.foil', select('patch-foil', tokens, String(foil), (v) => this.change({ patchFoil: Number(v) }))),
       field('play.patch.raw', raw),
       ...(s.patchSweep === 'gradients' ? [field('play.patch.steps', steps)] : []),
-      csv,
+      csv, json,
     );
   }
 }
