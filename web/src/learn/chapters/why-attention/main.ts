@@ -1,10 +1,14 @@
-// Chapter 1, why attention. Two live figures:
+// Chapter 1, why attention. Four live figures; (c) and (d) in their own modules:
 //   (a) the engine times its GRU (nn::gru_sequence) against one self-attention layer
 //       (nn::multi_head_attention) of the width d the reader picks, over T = 8 … 512
 //       (tfp_learn_time_gru_attention, via engine.learn('timeGruAttention')): medians,
 //       sequential steps and multiply-adds, all from the engine, plotted log-log;
 //   (b) the shipped numbers-gru and numbers-transformer translate the reader's number
-//       words; their alignment / cross-attention come from model.translate.
+//       words; their alignment / cross-attention come from model.translate;
+//   (c) gradients.ts: a gradient passed back through 100 steps of a tanh RNN or a GRU
+//       (engine.learn('gradientSteps')), and its predict-then-check exercise;
+//   (d) order.ts: self-attention without positions on two orders of the same words
+//       (engine.attention), the outputs permuted copies.
 // This file asks the engine and formats its numbers. The only arithmetic here is for
 // reading them: ratios of two engine numbers, slopes between two measured points, and
 // the sum S + T_out of two lengths the engine returned.
@@ -18,6 +22,8 @@ import { locale } from '../../../i18n/i18n';
 import { Heatmap } from '../../../widgets/heatmap';
 import { LineChart } from '../../../widgets/line_chart';
 import { startChapter } from '../../chapter';
+import { gradientSection } from './gradients';
+import { orderSection } from './order';
 import { TEXT, type WhyKey } from './text';
 import './style.css';
 
@@ -459,6 +465,10 @@ sourceInput.addEventListener('input', () => {
   typing = window.setTimeout(() => void translate(), 250);
 });
 
+// ---- (c) gradients through many steps, (d) attention ignores order --------------------
+const gradients = gradientSection(ch);
+const order = orderSection(ch);
+
 ch.onLocale(() => {
   renderTimingText();
   renderModelText();
@@ -470,3 +480,5 @@ renderModelText();
 drawTiming();
 void measure();
 void translate();
+void gradients.run();
+void order.run();

@@ -2,6 +2,7 @@
 // tsc checks). HTML strings with $…$ maths; {name} placeholders are filled by main.ts
 // from the engine's numbers.
 import type { ChapterText } from '../../chapter';
+import { gradEn, gradZh } from './text_gradients';
 
 const en = {
   // ---- the idea ------------------------------------------------------------------------
@@ -161,6 +162,7 @@ times, from the figure above:</p>`,
   thAttnWork: 'attention work ×',
   thAttnTime: 'attention time ×',
   tableDoubling: 'What doubling T does (engine counts and medians, d = {d})',
+  ...gradEn,
 };
 
 type Key = keyof typeof en;
@@ -290,6 +292,7 @@ numbers-transformer 的图是它最后一层解码器的交叉注意力，取 4 
   thAttnWork: '注意力计算量 ×',
   thAttnTime: '注意力耗时 ×',
   tableDoubling: 'T 翻倍时的变化（引擎统计的次数与中位数耗时，d = {d}）',
+  ...gradZh,
 };
 
 /** The source wraps long lines; HTML would show each line break as a space, which
