@@ -7,7 +7,11 @@
 //   - tfp_learn_additive_gru_steps on models/numbers-gru: model::gru_greedy_decode on the
 //     same folder (the same ids exactly), tfp_model_translate with beam 1 (its
 //     "alignment" equals "weights" to 1e-6: the same float operations), and softmax of
-//     each "scores" row recomputed in double equals its "weights" row (1e-6).
+//     each "scores" row recomputed in double equals its "weights" row (1e-6); the kept
+//     step vectors against model::gru_forward's states and gru_initial_state (1e-6),
+//     Σ α h and the dot scores written out in double (1e-5), argmax of "probs" = the ids.
+//   - the dot-product comparison ("general_*", "dot_*", "entropy", "bound"): the formulas
+//     (W s + b)·(U h), s·h, softmax, Σ α h, −Σ α ln α and Σ|v| in double here (1e-5).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -56,7 +60,7 @@ TEST_CASE("learn additive: a hand-derived example, every intermediate") {
   const Tensor ws = take_tensor(out, "ws"), uh = take_tensor(out, "uh"), sum = take_tensor(out, "sum"),
                th = take_tensor(out, "tanh"), e = take_tensor(out, "scores"), a = take_tensor(out, "weights"),
                c = take_tensor(out, "context");
-  CHECK(tfp_tensors_count(out) == 7);
+  CHECK(tfp_tensors_count(out) == 17);  // + entropy, bound, general_* (4), dot_* (4): Cs == Ch
   tfp_tensors_free(out);
   CHECK(ws.shape == Shape{1, 2});
   CHECK(uh.shape == Shape{2, 2});
@@ -92,7 +96,50 @@ TEST_CASE("learn additive: random odd sizes against the formula in double") {
   REQUIRE_MESSAGE(tfp_learn_additive_attention(&in, &out) == TFP_OK, tfp_last_error());
   const Tensor sum = take_tensor(out, "sum"), th = take_tensor(out, "tanh"), e = take_tensor(out, "scores"),
                a = take_tensor(out, "weights"), c = take_tensor(out, "context");
+  CHECK(tfp_tensors_find(out, "dot_scores") < 0);  // Cs ≠ Ch: no s·h
+  const Tensor ge = take_tensor(out, "general_scores"), ga = take_tensor(out, "general_weights"),
+               gc = take_tensor(out, "general_context"), gH = take_tensor(out, "general_entropy"),
+               H = take_tensor(out, "entropy"), bound = take_tensor(out, "bound");
   tfp_tensors_free(out);
+  {
+    // general: (W s_i + b)·(U h_j), its softmax, Σ α h, −Σ α ln α; entropy of the additive rows; ‖v‖₁.
+    std::vector<double> want_ge, want_ga, want_gc(Tq * Ch, 0.0), want_gH, want_H;
+    double l1 = 0;
+    for (int k = 0; k < A; ++k) l1 += std::fabs(v.data[k]);
+    for (int i = 0; i < Tq; ++i) {
+      std::vector<double> row(Tk);
+      for (int j = 0; j < Tk; ++j) {
+        double acc = 0;
+        for (int k = 0; k < A; ++k) {
+          double ws = b.data[k], uh = 0;
+          for (int q = 0; q < Cs; ++q) ws += double(W.data[k * Cs + q]) * s.data[i * Cs + q];
+          for (int q = 0; q < Ch; ++q) uh += double(U.data[k * Ch + q]) * h.data[j * Ch + q];
+          acc += ws * uh;
+        }
+        row[j] = acc;
+        want_ge.push_back(acc);
+      }
+      double mx = row[0], z = 0, ent = 0, ent_add = 0;
+      for (double x : row) mx = std::max(mx, x);
+      for (double x : row) z += std::exp(x - mx);
+      for (int j = 0; j < Tk; ++j) {
+        const double p = std::exp(row[j] - mx) / z;
+        want_ga.push_back(p);
+        ent -= p * std::log(p);
+        for (int q = 0; q < Ch; ++q) want_gc[i * Ch + q] += p * h.data[j * Ch + q];
+        ent_add -= double(a.data[i * Tk + j]) * std::log(double(a.data[i * Tk + j]));
+        CHECK(std::fabs(e.data[i * Tk + j]) <= l1 + 1e-5);  // the bound holds
+      }
+      want_gH.push_back(ent);
+      want_H.push_back(ent_add);
+    }
+    CHECK(testref::max_abs_diff(ge.ptr(), want_ge) < 1e-5);
+    CHECK(testref::max_abs_diff(ga.ptr(), want_ga) < 1e-5);
+    CHECK(testref::max_abs_diff(gc.ptr(), want_gc) < 1e-5);
+    CHECK(testref::max_abs_diff(gH.ptr(), want_gH) < 1e-5);
+    CHECK(testref::max_abs_diff(H.ptr(), want_H) < 1e-5);
+    CHECK(bound.data[0] == doctest::Approx(l1).epsilon(1e-6));
+  }
   std::vector<double> want_sum, want_tanh, want_e, want_a, want_c(Tq * Ch, 0.0);
   for (int i = 0; i < Tq; ++i) {
     std::vector<double> row(Tk);
@@ -123,6 +170,44 @@ TEST_CASE("learn additive: random odd sizes against the formula in double") {
   CHECK(testref::max_abs_diff(e.ptr(), want_e) < 1e-5);
   CHECK(testref::max_abs_diff(a.ptr(), want_a) < 1e-5);
   CHECK(testref::max_abs_diff(c.ptr(), want_c) < 1e-5);
+}
+
+TEST_CASE("learn additive: Luong's dot score on equal widths, against the formula in double") {
+  testref::Rng rng(78);
+  const int Tq = 2, Tk = 5, C = 3, A = 4;
+  const Tensor s = rng.tensor({Tq, C}), h = rng.tensor({Tk, C}), W = rng.tensor({A, C}), U = rng.tensor({A, C}),
+               v = rng.tensor({A});
+  tfp_tensors* out = nullptr;
+  const tfp_learn_additive_params in{.s = s.ptr(), .Tq = Tq, .Cs = C, .h = h.ptr(), .Tk = Tk, .Ch = C,
+                                     .W = W.ptr(), .U = U.ptr(), .v = v.ptr(), .A = A};
+  REQUIRE_MESSAGE(tfp_learn_additive_attention(&in, &out) == TFP_OK, tfp_last_error());
+  const Tensor de = take_tensor(out, "dot_scores"), da = take_tensor(out, "dot_weights"),
+               dc = take_tensor(out, "dot_context"), dH = take_tensor(out, "dot_entropy");
+  tfp_tensors_free(out);
+  std::vector<double> want_e, want_a, want_c(Tq * C, 0.0), want_H;
+  for (int i = 0; i < Tq; ++i) {
+    std::vector<double> row(Tk);
+    for (int j = 0; j < Tk; ++j) {
+      double acc = 0;
+      for (int q = 0; q < C; ++q) acc += double(s.data[i * C + q]) * h.data[j * C + q];
+      row[j] = acc;
+      want_e.push_back(acc);
+    }
+    double mx = row[0], z = 0, ent = 0;
+    for (double x : row) mx = std::max(mx, x);
+    for (double x : row) z += std::exp(x - mx);
+    for (int j = 0; j < Tk; ++j) {
+      const double p = std::exp(row[j] - mx) / z;
+      want_a.push_back(p);
+      ent -= p * std::log(p);
+      for (int q = 0; q < C; ++q) want_c[i * C + q] += p * h.data[j * C + q];
+    }
+    want_H.push_back(ent);
+  }
+  CHECK(testref::max_abs_diff(de.ptr(), want_e) < 1e-5);
+  CHECK(testref::max_abs_diff(da.ptr(), want_a) < 1e-5);
+  CHECK(testref::max_abs_diff(dc.ptr(), want_c) < 1e-5);
+  CHECK(testref::max_abs_diff(dH.ptr(), want_H) < 1e-5);
 }
 
 TEST_CASE("learn additive: bad arguments give clear errors") {
@@ -169,7 +254,53 @@ TEST_CASE("learn additive: numbers-gru's scores and weights of every decoder ste
     REQUIRE_MESSAGE(tfp_learn_additive_gru_steps(m, src.data(), S, 0, ids, 64, &n, &out) == TFP_OK,
                     tfp_last_error());
     const Tensor scores = take_tensor(out, "scores"), weights = take_tensor(out, "weights");
+    const Tensor encs = take_tensor(out, "encoder"), query = take_tensor(out, "query"),
+                 context = take_tensor(out, "context"), embed = take_tensor(out, "embed"),
+                 state = take_tensor(out, "state"), probs = take_tensor(out, "probs"),
+                 dot_scores = take_tensor(out, "dot_scores"), dot_weights = take_tensor(out, "dot_weights");
     tfp_tensors_free(out);
+    {
+      const int64_t D = native.config.decoder_hidden, Ce = native.config.encoder_width(), E = native.config.embed_dim;
+      const int64_t V = native.config.vocab_size;
+      REQUIRE(encs.shape == Shape{S, Ce});
+      REQUIRE(query.shape == Shape{n, D});
+      REQUIRE(context.shape == Shape{n, Ce});
+      REQUIRE(embed.shape == Shape{n, E});
+      REQUIRE(state.shape == Shape{n, D});
+      REQUIRE(probs.shape == Shape{n, V});
+      // The states against teacher forcing on start + ids[:-1] (gru_forward) and s_0.
+      std::vector<int32_t> tgt{native.config.decoder_start_token_id};
+      tgt.insert(tgt.end(), ids, ids + n - 1);
+      const model::GruForwardResult f = model::gru_forward(native, src, tgt);
+      const model::GruEncoded e = model::gru_encode(native, src);
+      const Tensor s0 = model::gru_initial_state(native, e);
+      CHECK(testref::max_abs_diff(encs.ptr(), std::vector<double>(e.states.data.begin(), e.states.data.end())) < 1e-6);
+      CHECK(testref::max_abs_diff(state.ptr(), std::vector<double>(f.states.data.begin(), f.states.data.end())) < 1e-6);
+      CHECK(testref::max_abs_diff(query.ptr(), std::vector<double>(s0.data.begin(), s0.data.end())) < 1e-6);
+      for (int t = 1; t < n; ++t)
+        for (int64_t d = 0; d < D; ++d) CHECK(query.row(t)[d] == state.row(t - 1)[d]);  // s_{t−1} is the last step's s_t
+      for (int t = 0; t < n; ++t) {
+        // c_t = Σ_j α_tj h_j and s_{t−1}·h_j in double; the embedding row of y_{t−1}; argmax p = ids[t].
+        for (int64_t d = 0; d < Ce; ++d) {
+          double c = 0;
+          for (int j = 0; j < S; ++j) c += double(weights.row(t)[j]) * encs.row(j)[d];
+          CHECK(context.row(t)[d] == doctest::Approx(c).epsilon(1e-5));
+        }
+        for (int j = 0; j < S; ++j) {
+          double dot = 0;
+          for (int64_t d = 0; d < D; ++d) dot += double(query.row(t)[d]) * encs.row(j)[d];
+          CHECK(std::fabs(dot_scores.row(t)[j] - dot) < 1e-4 * std::max(1.0, std::fabs(dot)));
+        }
+        double mx = dot_scores.row(t)[0], z = 0;
+        for (int j = 0; j < S; ++j) mx = std::max<double>(mx, dot_scores.row(t)[j]);
+        for (int j = 0; j < S; ++j) z += std::exp(dot_scores.row(t)[j] - mx);
+        for (int j = 0; j < S; ++j)
+          CHECK(dot_weights.row(t)[j] == doctest::Approx(std::exp(dot_scores.row(t)[j] - mx) / z).epsilon(1e-5));
+        const float* emb = native.embed.data + tgt[static_cast<size_t>(t)] * E;
+        CHECK(std::vector<float>(embed.row(t), embed.row(t) + E) == std::vector<float>(emb, emb + E));
+        CHECK(std::max_element(probs.row(t), probs.row(t) + V) - probs.row(t) == ids[t]);
+      }
+    }
     REQUIRE(scores.shape == Shape{n, S});
     REQUIRE(weights.shape == Shape{n, S});
 
