@@ -33,6 +33,20 @@ export interface AdditiveResult {
   scores: FloatTensor;  // (Tq, Tk)     e_ij
   weights: FloatTensor; // (Tq, Tk)     α_ij
   context: FloatTensor; // (Tq, Ch)     c_i
+  entropy: FloatTensor; // (Tq)         −Σ_j α_ij ln α_ij
+  bound: FloatTensor;   // (1)          ‖v‖₁: every e_ij lies in [−‖v‖₁, ‖v‖₁]
+  /** Luong's "general" on the same inputs: (W s_i + b)·(U h_j), its weights, context, entropy. */
+  general: DotResult;
+  /** Luong's "dot" s_i·h_j (only when Cs == Ch). */
+  dot: DotResult | null;
+}
+
+/** Unscaled dot-product attention on the same states (Luong et al. 2015). */
+export interface DotResult {
+  scores: FloatTensor;  // (Tq, Tk)
+  weights: FloatTensor; // (Tq, Tk)
+  context: FloatTensor; // (Tq, Ch)
+  entropy: FloatTensor; // (Tq)
 }
 
 function dims2(t: FloatTensor, what: string): [number, number] {
@@ -60,7 +74,11 @@ export function additiveAttention(c: Calls, m: TfpModule, a: AdditiveArgs): Addi
       const list = c.readU32(slot);
       try {
         const t = (name: string): FloatTensor => c.tensor(list, name);
-        return { ws: t('ws'), uh: t('uh'), sum: t('sum'), tanh: t('tanh'), scores: t('scores'), weights: t('weights'), context: t('context') };
+        const dotOf = (p: string): DotResult => ({ scores: t(`${p}_scores`), weights: t(`${p}_weights`), context: t(`${p}_context`), entropy: t(`${p}_entropy`) });
+        return {
+          ws: t('ws'), uh: t('uh'), sum: t('sum'), tanh: t('tanh'), scores: t('scores'), weights: t('weights'), context: t('context'),
+          entropy: t('entropy'), bound: t('bound'), general: dotOf('general'), dot: Cs === Ch ? dotOf('dot') : null,
+        };
       } finally {
         m._tfp_tensors_free(list);
       }
@@ -88,9 +106,27 @@ export interface GruStepsResult {
   scores: FloatTensor;
   /** (T, S) α_tj: the alignment matrix (rows = output steps = queries, columns = source tokens). */
   weights: FloatTensor;
+  /** (S, Ce) the encoder states h_j (keys and values). */
+  encoder: FloatTensor;
+  /** (T, D) s_{t−1}, the query of step t (row 0: s_0 from the bridge). */
+  query: FloatTensor;
+  /** (T, Ce) c_t = Σ_j α_tj h_j. */
+  context: FloatTensor;
+  /** (T, E) E[y_{t−1}], the embedding of the token read at step t (row 0: the start mark). */
+  embed: FloatTensor;
+  /** (T, D) s_t, the decoder GRU's new state. */
+  state: FloatTensor;
+  /** (T, V) p(y_t): softmax of the output layer on [s_t ; c_t]. */
+  probs: FloatTensor;
+  /** The vocabulary entry of every id 0 … V−1 (the columns of probs). */
+  vocab: string[];
+  /** (T, S) Luong's dot s_{t−1}·h_j and its softmax on the same states (D == Ce), else null. */
+  dotScores: FloatTensor | null;
+  dotWeights: FloatTensor | null;
 }
 
-/** tfp_learn_additive_gru_steps: the scores and weights of every greedy decoder step. */
+/** tfp_learn_additive_gru_steps: the scores and weights of every greedy decoder step, and
+ *  what each step read and wrote (s_{t−1}, c_t, E[y_{t−1}], s_t, p(y_t)). */
 export function additiveGruSteps(c: Calls, m: TfpModule, a: GruStepsArgs, ctx: LearnContext): GruStepsResult {
   const model = ctx.modelPtr(a.model);
   if (a.ids.length === 0) throw new TfpError(1, 'additive attention steps: the source is empty');
@@ -103,7 +139,14 @@ export function additiveGruSteps(c: Calls, m: TfpModule, a: GruStepsArgs, ctx: L
       try {
         const ids = new Int32Array(m.HEAPU8.buffer, outIds, n).slice();
         const tokens = Array.from(ids, (id) => m.UTF8ToString(m._tfp_model_id_to_token(model, id)));
-        return { ids, tokens, scores: c.tensor(list, 'scores'), weights: c.tensor(list, 'weights') };
+        const t = (name: string): FloatTensor => c.tensor(list, name);
+        const query = t('query'), encoder = t('encoder'), probs = t('probs');
+        const vocab = Array.from({ length: probs.dims[1]! }, (_, id) => m.UTF8ToString(m._tfp_model_id_to_token(model, id)));
+        const dot = query.dims[1] === encoder.dims[1];
+        return {
+          ids, tokens, scores: t('scores'), weights: t('weights'), encoder, query, context: t('context'), embed: t('embed'),
+          state: t('state'), probs, vocab, dotScores: dot ? t('dot_scores') : null, dotWeights: dot ? t('dot_weights') : null,
+        };
       } finally {
         m._tfp_tensors_free(list);
       }

@@ -1,72 +1,26 @@
 // Learn chapter 2, "Additive (Bahdanau) attention": e = vᵀ tanh(W s + U h_j), a softmax
-// over the source positions, the context vector. Two live figures: the seed example
+// over the source positions, the context vector. This file: the idea, the seed example
 // "I love you → 我爱你" with hand-set states and weights (every intermediate from the
-// engine's nn::additive_attention), and the shipped numbers-gru on the reader's text (the
-// scores and weights of every decoder step, the alignment matrix). Then an exercise on
-// numbers-gru and a common-mistake box with a live demonstration.
+// engine's nn::additive_attention), and the order of the sections, each in its own module:
+// compare.ts (Luong's dot and general scores on the same states), saturation.ts (tanh's
+// bound: scaling the states), model.ts (numbers-gru on the reader's text, an exercise),
+// mistake.ts (the common-mistake box), step.ts (how c_t feeds the next decoder step),
+// paper.ts (numbers-gru: the paper's parts and ours).
 //
 // Every number shown comes from the engine (learn_calls/additive.ts →
 // src/api/tfp_learn_additive_api.h); this file arranges inputs and draws what comes back.
 // window.tfpLearn.state holds the inputs and the engine's last results (tests read it).
-import type { Engine, Model } from 'transformer-playground';
-import type { AdditiveResult, GruStepsResult } from '../../../engine/learn_calls/additive';
-import type { FloatTensor } from '../../../engine/messages';
-import { onLocaleChange, type Label } from '../../../i18n/i18n';
-import { Heatmap } from '../../../widgets/heatmap';
-import { NumberMatrix, formatNumber } from '../../../widgets/number_matrix';
-import { startChapter } from '../../chapter';
-import { TEXT } from './text';
+import type { AdditiveResult } from '../../../engine/learn_calls/additive';
+import { onLocaleChange } from '../../../i18n/i18n';
+import { NumberMatrix } from '../../../widgets/number_matrix';
+import { compareSection } from './compare';
+import { mistakeBox } from './mistake';
+import { modelSection, type ModelRun } from './model';
+import { paperSection } from './paper';
+import { saturationSection } from './saturation';
+import { A, argmax, bound, ch, D, debug, el, engine, flexRow, fmt, lt, mat, SRC, t, TGT, TK, TQ, valuesTable, type Key } from './shared';
+import { stepSection } from './step';
 import './additive.css';
-
-type Key = keyof typeof TEXT.en;
-const ch = startChapter('additive-attention', TEXT);
-const t = (k: Key, p?: Record<string, string | number>) => ch.t(k, p);
-const lt = (k: Key, p?: Record<string, string | number>): Label => () => t(k, p);
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-/** Text bound to the locale (re-rendered on a switch). */
-function bound<E extends HTMLElement>(e: E, text: () => string): E {
-  e.textContent = text();
-  onLocaleChange(() => { e.textContent = text(); });
-  return e;
-}
-const fmt = (v: number, digits = 3) => formatNumber(v, digits);
-const argmax = (a: ArrayLike<number>, from = 0, n = a.length): number => {
-  let best = 0;
-  for (let j = 1; j < n; j++) if (a[from + j]! > a[from + best]!) best = j;
-  return best;
-};
-const mat = (data: ArrayLike<number>, rows: number, cols: number): FloatTensor => ({ data: Float32Array.from(data), dims: [rows, cols] });
-
-/** A plain HTML table (the figures' data-table alternative). */
-function valuesTable(host: HTMLElement, caption: string, corner: string, cols: string[], rows: { label: string; values: (number | string)[] }[], digits = 4): void {
-  const table = el('table');
-  table.createCaption().textContent = caption;
-  const head = table.createTHead().insertRow();
-  for (const c of [corner, ...cols]) {
-    const th = el('th', undefined, c);
-    th.scope = 'col';
-    head.append(th);
-  }
-  const body = table.createTBody();
-  for (const r of rows) {
-    const tr = body.insertRow();
-    const th = el('th', undefined, r.label);
-    th.scope = 'row';
-    tr.append(th);
-    for (const v of r.values) tr.insertCell().textContent = typeof v === 'number' ? fmt(v, digits) : v;
-  }
-  host.append(table);
-}
-
-const debug = ch.debug.state as Record<string, unknown>;
-let engineP: Promise<Engine> | null = null;
-const engine = () => (engineP ??= ch.engine());
 
 // =====================================================================================
 // Section 1: the idea and the formula
@@ -84,9 +38,6 @@ ch.prose(s1, 'convention');
 // =====================================================================================
 // Section 2: I love you → 我爱你, by hand
 // =====================================================================================
-const SRC = ['I', 'love', 'you'];
-const TGT = ['我', '爱', '你'];
-const D = 2, A = 2, TK = 3, TQ = 3;
 /** The figure's inputs: (3, 2) h, (3, 2) s, (A, D) W and U, (A) v. The defaults give a
  *  diagonal alignment (我 ← I, 爱 ← love, 你 ← you), each step ≈ 0.64 on its word. */
 const hand = {
@@ -188,16 +139,11 @@ const worked = ch.formula(workedHost, () => {
 &= ${fmt(handResult.scores.data[s * TK + j]!)}\end{aligned}`.replace(/−/g, '-');
 });
 {
-  const row = (...els: HTMLElement[]) => {
-    const d = el('div', 'additive-row');
-    d.append(...els);
-    return d;
-  };
   figHand.view.append(stepPick, stepsTitle);
   ch.formula(figHand.view, () => String.raw`\begin{aligned}&\sym{sum}{\sym{Ws}{\sym{W}{W}\,\sym{s}{s}} + \sym{Uh}{\sym{U}{U}\,\sym{h}{h_j}}}
 \;\xrightarrow{\tanh}\; \sym{tanh}{\cdot} \;\xrightarrow{\sym{v}{v}^{\top}\cdot}\; \sym{e}{e_j} \\
 &\;\xrightarrow{\text{softmax over } j}\; \sym{alpha}{\alpha_j} \;\xrightarrow{\sum_j \alpha_j h_j}\; \sym{c}{c}\end{aligned}`);
-  figHand.view.append(row(mWs.element, mUh.element), row(mSum.element, mTanh.element), row(mE.element, mAlpha.element, mC.element),
+  figHand.view.append(flexRow(mWs.element, mUh.element), flexRow(mSum.element, mTanh.element), flexRow(mE.element, mAlpha.element, mC.element),
     workedHost, mAlign.element);
 }
 
@@ -236,13 +182,25 @@ function renderHand(): void {
   debug.hand = {
     inputs: { h: hand.h.slice(), s: hand.s.slice(), W: hand.W.slice(), U: hand.U.slice(), v: hand.v.slice() },
     step: s,
-    result: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data) }])),
+    result: flatResult(r),
     renders: ((debug.hand as { renders?: number } | undefined)?.renders ?? 0) + 1,
   };
   ch.debug.renders++;
-  demoRefresh?.();
+  compare.render(r);
+  saturation.refresh();
+  demoRefresh();
 }
 onLocaleChange(() => renderHand());
+
+/** The engine's result under the C call's tensor names ("general_scores", …), as arrays. */
+function flatResult(r: AdditiveResult): Record<string, { dims: number[]; data: number[] }> {
+  const out: Record<string, { dims: number[]; data: number[] }> = {};
+  const put = (k: string, v: { dims: number[]; data: Float32Array }) => { out[k] = { dims: v.dims.slice(), data: Array.from(v.data) }; };
+  const { general, dot, ...plain } = r;
+  for (const [k, v] of Object.entries(plain)) put(k, v);
+  for (const [p, d] of [['general', general], ['dot', dot]] as const) if (d) for (const [k, v] of Object.entries(d)) put(`${p}_${k}`, v);
+  return out;
+}
 
 function handTable(host: HTMLElement): void {
   const r = handResult;
@@ -270,277 +228,20 @@ function handTable(host: HTMLElement): void {
 }
 
 // =====================================================================================
-// Section 3: numbers-gru, step by step
+// Luong's dot product beside it; how sharp the weights can get (both on the hand states)
 // =====================================================================================
-const MODEL_ID = 'numbers-gru';
-const DEFAULT_TEXT = 'forty-two thousand five';
-const s3 = ch.section('hModel');
-ch.prose(s3, 'model');
-const figModel = ch.figure(s3, { caption: 'figModel', label: 'figModelLabel', table: (host) => modelTable(host) });
-figModel.element.classList.add('additive-model');
-
-interface ModelRun {
-  text: string;
-  srcIds: Int32Array;
-  srcTokens: string[];
-  /** (S, 2) UTF-16 [begin, end) of each source token in text. */
-  offsets: Int32Array;
-  out: GruStepsResult;
-}
-const model = { text: new URLSearchParams(location.search).get('text') ?? DEFAULT_TEXT, step: 0 };
-let modelRun: ModelRun | null = null;
-let gru: Model | null = null;
-
-const textField = el('label', 'field additive-text');
-const textInput = el('input');
-textInput.type = 'text';
-textInput.value = model.text;
-textInput.spellcheck = false;
-textInput.autocomplete = 'off';
-textField.append(bound(el('span'), () => t('sourceText')), textInput);
-figModel.controls.append(textField);
-const modelNote = el('p', 'additive-note');
-modelNote.setAttribute('role', 'status');
-const outStrip = el('div', 'additive-out');
-outStrip.setAttribute('role', 'group');
-const outLead = bound(el('span', 'additive-out-lead'), () => t('output'));
-const charLabel = (c: string) => (c === ' ' ? '␣' : c);
-const outLabel = (tok: string, id: number) => (gru && id === gru.info.eos_token_id ? t('endToken') : tok);
-
-const alignMap = new Heatmap({ title: t('alignTitle'), rowAxis: lt('outputStep'), colAxis: lt('sourceChar'), digits: 3, maxCell: 30,
-  onSelect: (row) => selectStep(row) });
-const scoreMap = new Heatmap({ title: t('scoresTitle'), rowAxis: lt('outputStep'), colAxis: lt('sourceChar'), digits: 3, maxCell: 30,
-  colormap: 'cividis', onSelect: (row) => selectStep(row) });
-alignMap.element.dataset.sym = 'alpha';
-scoreMap.element.dataset.sym = 'e';
-const detail = new NumberMatrix(1, 2, { label: () => detailLabel(), rowLabels: [], colLabels: [lt('colScore'), lt('colWeight')],
-  rowAxis: lt('sourceChar'), digits: 3 });
-detail.element.classList.add('additive-detail');
-const maps = el('div', 'additive-maps');
-maps.append(alignMap.element, scoreMap.element);
-const modelRow = el('div', 'additive-model-row');
-modelRow.append(maps, detail.element);
-figModel.view.append(modelNote, outStrip, modelRow);
-onLocaleChange(() => {
-  alignMap.setTitle(t('alignTitle'));
-  scoreMap.setTitle(t('scoresTitle'));
-  renderModel();
-});
-const playLink = ch.playgroundLink(s3, 'openPlayground', () => ({ model: MODEL_ID, text: model.text, set: 'cross', view: 'cross' }));
-
-function detailLabel(): string {
-  if (!modelRun) return t('detail', { t: 1, tok: '' });
-  const s = model.step, out = modelRun.out;
-  return t('detail', { t: s + 1, tok: outLabel(out.tokens[s] ?? '', out.ids[s] ?? -1) });
-}
-
-function selectStep(s: number): void {
-  if (!modelRun || s < 0 || s >= modelRun.out.ids.length) return;
-  model.step = s;
-  renderModel();
-}
-
-/** Runs numbers-gru on `text` through the engine: tokenize, then every decoder step. */
-async function runGru(text: string): Promise<ModelRun> {
-  const m = gru ?? (gru = await ch.model(MODEL_ID));
-  const e = await engine();
-  const enc = await m.tokenize(text);
-  const max = m.info.max_positions;
-  if (enc.ids.length > max) throw new Error(t('tooLong', { max, n: enc.ids.length }));
-  const out = await e.learn('additiveGruSteps', { model: m.id, ids: enc.ids });
-  return { text, srcIds: enc.ids, srcTokens: enc.tokens, offsets: enc.offsets, out };
-}
-
-let modelSeq = 0;
-async function recomputeModel(): Promise<void> {
-  const seq = ++modelSeq;
-  const text = textInput.value;
-  model.text = text;
-  (playLink as HTMLAnchorElement & { update?: () => void }).update?.();
-  // The text in the URL (a reload or a shared link shows the same figure).
-  const url = new URL(location.href);
-  url.searchParams.set('text', text);
-  history.replaceState(history.state, '', url);
-  if (text.trim() === '') {
-    modelNote.textContent = t('empty');
-    return;
-  }
-  try {
-    const run = await runGru(text);
-    if (seq !== modelSeq) return;
-    modelRun = run;
-    model.step = Math.min(model.step, run.out.ids.length - 1);
-    modelNote.textContent = '';
-    renderModel();
-  } catch (err) {
-    if (seq !== modelSeq) return;
-    modelNote.textContent = ch.errorText(err);
-  }
-}
-let typing = 0;
-textInput.addEventListener('input', () => {
-  clearTimeout(typing);
-  typing = window.setTimeout(() => void recomputeModel(), 150);
-});
-
-function renderModel(): void {
-  const run = modelRun;
-  if (!run) return;
-  const { out } = run;
-  const T = out.ids.length, S = run.srcIds.length, st = model.step;
-  const rowLabels = Array.from(out.ids, (id, i) => t('stepButton', { t: i + 1, tok: outLabel(out.tokens[i]!, id) }));
-  const colLabels = run.srcTokens.map(charLabel);
-  alignMap.update({ rowLabels, colLabels, values: out.weights.data, domain: [0, 1], selectedRow: st });
-  let lo = Infinity, hi = -Infinity;
-  for (const v of out.scores.data) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  scoreMap.update({ rowLabels, colLabels, values: out.scores.data, domain: lo < hi ? [lo, hi] : [lo - 1, lo + 1], selectedRow: st });
-  // The outputs as step buttons.
-  const buttons = Array.from(out.ids, (id, i) => {
-    const b = el('button', 'additive-step');
-    b.type = 'button';
-    b.textContent = outLabel(out.tokens[i]!, id);
-    b.setAttribute('aria-pressed', String(i === st));
-    b.setAttribute('aria-label', t('stepOption', { t: i + 1, word: b.textContent }));
-    b.addEventListener('click', () => selectStep(i));
-    return b;
-  });
-  outStrip.replaceChildren(outLead, ...buttons);
-  // The picked step: its scores and weights over every source character.
-  const values = new Float32Array(S * 2);
-  for (let j = 0; j < S; j++) {
-    values[2 * j] = out.scores.data[st * S + j]!;
-    values[2 * j + 1] = out.weights.data[st * S + j]!;
-  }
-  detail.set(values, { rows: S, cols: 2, rowLabels: run.srcTokens.map((c, j) => t('charRow', { n: j + 1, char: charLabel(c) })) });
-  detail.mark(argmax(out.weights.data, st * S, S));
-  const caption = detail.element.querySelector('caption');
-  if (caption) caption.textContent = detailLabel();  // its binding re-reads detailLabel() on a language switch
-  figModel.refreshTable();
-  debug.model = {
-    text: run.text, step: st, srcIds: Array.from(run.srcIds), srcTokens: run.srcTokens.slice(),
-    outIds: Array.from(out.ids), outTokens: out.tokens.slice(),
-    scores: { dims: out.scores.dims, data: Array.from(out.scores.data) },
-    weights: { dims: out.weights.dims, data: Array.from(out.weights.data) },
-    renders: ((debug.model as { renders?: number } | undefined)?.renders ?? 0) + 1,
-  };
-  ch.debug.renders++;
-}
-
-function modelTable(host: HTMLElement): void {
-  const run = modelRun;
-  if (!run) return;
-  const { out } = run;
-  const S = run.srcIds.length;
-  const cols = run.srcTokens.map((c, j) => t('charRow', { n: j + 1, char: charLabel(c) }));
-  const rows = (m: FloatTensor) => Array.from(out.ids, (id, i) => ({
-    label: t('stepButton', { t: i + 1, tok: outLabel(out.tokens[i]!, id) }),
-    values: Array.from(m.data.subarray(i * S, (i + 1) * S)),
-  }));
-  valuesTable(host, t('tableAlign'), t('outputStep'), cols, rows(out.weights));
-  valuesTable(host, t('tableScores'), t('outputStep'), cols, rows(out.scores));
-}
-
-// ---- the exercise: numbers-gru on a fixed text ----------------------------------------
-const EX_TEXT = 'forty-two thousand five';
-const EX_STEP = 2;  // 0-based: the third output token, the first zero of 42005
-let exRun: ModelRun | null = null;
-const exGet = async (): Promise<ModelRun> => (exRun ??= await runGru(EX_TEXT));
-/** The words of the exercise's text with their UTF-16 ranges. */
-const EX_WORDS = [...EX_TEXT.matchAll(/[A-Za-z]+/g)].map((m) => ({ word: m[0], begin: m.index!, end: m.index! + m[0].length }));
-const exDigits = () => (exRun ? exRun.out.ids.filter((id) => id !== gru?.info.eos_token_id).length : 0);
-const exercise = ch.exercise(s3, {
-  id: 'attend-most',
-  question: 'exQuestion',
-  questionParams: () => ({
-    text: EX_TEXT,
-    digits: exRun ? exRun.out.tokens.slice(0, exDigits()).join('') : '…',
-    step: EX_STEP + 1,
-    digit: exRun?.out.tokens[EX_STEP] ?? '…',
-  }),
-  choices: () => EX_WORDS.map((w) => w.word),
-  answer: async () => {
-    const run = await exGet();
-    const S = run.srcIds.length;
-    const j = argmax(run.out.weights.data, EX_STEP * S, S);
-    const at = run.offsets[2 * j]!;
-    // The word holding the character; a separator counts for the word after it.
-    let k = EX_WORDS.findIndex((w) => at >= w.begin && at < w.end);
-    if (k < 0) k = Math.max(0, EX_WORDS.findIndex((w) => w.begin > at));
-    const w = EX_WORDS[k]!;
-    debug.exercise = { step: EX_STEP, argmaxChar: j, word: w.word, correct: k, weight: run.out.weights.data[EX_STEP * S + j] };
-    return {
-      correct: k,
-      explanation: t('exExplain', {
-        step: EX_STEP + 1, weight: fmt(run.out.weights.data[EX_STEP * S + j]!), pos: j + 1,
-        char: charLabel(run.srcTokens[j]!), word: w.word, text: EX_TEXT,
-      }),
-    };
-  },
-});
+const handInputs = () => ({ h: hand.h, s: hand.s, W: hand.W, U: hand.U, v: hand.v });
+const compare = compareSection();
+const saturation = saturationSection(handInputs);
 
 // =====================================================================================
-// The common mistake: one set of weights per sentence; query and keys swapped
+// numbers-gru: the trained model, the mistake box, how c_t feeds the next step, ours vs the paper's
 // =====================================================================================
-let demoRefresh: (() => void) | null = null;
-ch.mistake(s3, {
-  title: 'mistakeTitle',
-  body: 'mistakeBody',
-  demo: (host) => {
-    const buttons = el('div', 'additive-demo-buttons');
-    const nudgeS = bound(el('button', 'additive-demo-button'), () => t('nudgeS'));
-    const nudgeH = bound(el('button', 'additive-demo-button'), () => t('nudgeH'));
-    nudgeS.type = nudgeH.type = 'button';
-    buttons.append(nudgeS, nudgeH);
-    // No axis names in the corner (they would not fit 390 px twice): the figure's alignment says them.
-    const opts = { rowLabels: stepLabels, colLabels: srcLabels, digits: 3, heat: { domain: [0, 1] as [number, number] } };
-    let what: Key | null = null;
-    const before = new NumberMatrix(TQ, TK, { ...opts, label: lt('before') });
-    const after = new NumberMatrix(TQ, TK, { ...opts, label: () => (what ? t('after', { what: t(what) }) : t('afterNone')) });
-    const note = el('p', 'additive-note');
-    note.setAttribute('aria-live', 'polite');
-    const mats = el('div', 'additive-row');
-    mats.append(before.element, after.element);
-    host.append(buttons, mats, note);
-    let last: { what: Key; weights: Float32Array } | null = null;
-    const afterCaption = after.element.querySelector('caption');
-    const show = () => {
-      if (!handResult) return;
-      if (afterCaption) afterCaption.textContent = what ? t('after', { what: t(what) }) : t('afterNone');
-      before.set(handResult.weights.data);
-      if (!last) {
-        after.set(handResult.weights.data);
-        note.textContent = '';
-        return;
-      }
-      after.set(last.weights);
-      const changed: string[] = [], same: string[] = [];
-      for (let i = 0; i < TQ; i++) {
-        let moved = false;
-        for (let j = 0; j < TK; j++) if (Math.abs(last.weights[i * TK + j]! - handResult.weights.data[i * TK + j]!) > 1e-6) moved = true;
-        (moved ? changed : same).push(`→ ${TGT[i]}`);
-      }
-      note.textContent = t('changed', { rows: changed.join(', ') || t('none'), same: same.join(', ') || t('none') });
-      debug.demo = { what: last.what, before: Array.from(handResult.weights.data), after: Array.from(last.weights), changed, same };
-    };
-    const run = async (key: 'whatS' | 'whatH') => {
-      const s = hand.s.slice(), h = hand.h.slice();
-      if (key === 'whatS') { s[1 * D] += 1; s[1 * D + 1] += 1; } else { h[1 * D] += 1; h[1 * D + 1] += 1; }
-      try {
-        const r = await (await engine()).learn('additiveAttention', handArgs({ s, h }));
-        what = key;
-        last = { what: key, weights: r.weights.data };
-        show();
-      } catch (err) {
-        note.textContent = ch.errorText(err);
-      }
-    };
-    nudgeS.addEventListener('click', () => void run('whatS'));
-    nudgeH.addEventListener('click', () => void run('whatH'));
-    // The figure's numbers changed: the nudge is redone on them.
-    demoRefresh = () => { if (last) void run(last.what as 'whatS' | 'whatH'); else show(); };
-    onLocaleChange(() => show());
-  },
-});
+let renderStep: (run: ModelRun) => void = () => {};
+const modelPart = modelSection((run) => renderStep(run));
+const demoRefresh = mistakeBox(modelPart.host, { inputs: () => hand, args: handArgs, result: () => handResult });
+renderStep = stepSection().render;
+const paper = paperSection();
 
 // =====================================================================================
 // Section 4: towards dot-product attention
@@ -549,7 +250,4 @@ const s4 = ch.section('hNext');
 ch.prose(s4, 'next');
 
 // ---- start: the hand figure first (module only), then the model --------------------
-void recomputeHand().then(() => recomputeModel()).then(async () => {
-  await exGet();
-  exercise.refresh();
-}).catch((err: unknown) => ch.showError(err));
+void recomputeHand().then(() => modelPart.start()).then(() => paper.start()).catch((err: unknown) => ch.showError(err));

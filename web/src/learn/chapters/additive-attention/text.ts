@@ -26,7 +26,7 @@ non-negative and sum to 1.</li>
 <li>Stacking the steps gives the <strong>alignment matrix</strong>: rows are output steps (queries), columns are
 source tokens (keys).</li>
 <li>$W$ and $U$ are stored as PyTorch's <code>nn.Linear</code> stores them, (out, in); numbers-gru adds a bias
-to $W s$ (Bahdanau's $b_a$). Unlike dot-product attention there is no division by $\\sqrt{d}$, since tanh
+$b$ to $W s$ (the paper's score has none; see the last section). Unlike dot-product attention there is no division by $\\sqrt{d}$, since tanh
 already keeps every unit between −1 and 1, and $s$ and $h_j$ may have different widths.</li>
 </ul>`,
 
@@ -132,6 +132,138 @@ state and every row moves, because every query scores that key.</p>`,
   changed: 'Rows that changed: {rows}. Rows that did not: {same}.',
   none: 'none',
 
+  // ---- dot product beside it ----
+  hCompare: 'The same states, scored by a dot product',
+  compare: `<p>Luong, Pham and Manning (2015) tried simpler scores in the same encoder–decoder. Their
+<em>dot</em> score is just $s \\cdot h_j$: no parameters at all, it asks how far the query and a key point the
+same way in the states' own coordinates (so $s$ and $h_j$ must have the same width). Their <em>general</em>
+score puts one matrix in between, $s^{\\top} W_a h_j$. With $W_a = W^{\\top} U$ it is the additive score's own
+projections <em>multiplied</em> instead of added and squashed: $(W s)\\cdot(U h_j)$. Below, all three score
+the hand figure's states with its $W$, $U$, $v$ (edit them above and these follow).</p>`,
+  figCompare: `For the step you pick, one row per score: the scores $e$ over the three source words, the weights
+$\\alpha$ (each row a softmax, so it sums to 1) and the context vector $c$ each one reads. The engine computes the
+dot scores with the Transformer's own matrix product and softmax (scale 1: no $1/\\sqrt{d}$ here, as in
+Luong's paper).`,
+  figCompareLabel: 'Additive, dot and general scores on the same states',
+  kindAdditive: 'additive',
+  kindDot: 'dot',
+  kindGeneral: 'general',
+  kindDotUntrained: 'dot (untrained)',
+  cmpScores: 'e: scores of each kind',
+  cmpWeights: 'α: weights of each kind',
+  cmpContext: 'c: the context each reads',
+  cmpNote: 'Step {t} (→ {word}): additive looks most at “{add}”, dot at “{dot}”, general at “{gen}”.',
+  cmpTable: 'Per output step and score: e, α and c',
+
+  // ---- tanh's bound ----
+  hSaturation: 'How sharp can the weights get?',
+  saturation: `<p>tanh keeps every unit between −1 and 1, so an additive score can never leave
+$[-\\lVert v\\rVert_1, \\lVert v\\rVert_1]$, whatever $s$ and $h_j$ are. Two weights of one step then differ by at
+most a factor $e^{2\\lVert v\\rVert_1}$: the sharpness is capped by $v$, not by the states. A dot-product score
+has no such cap: scale both states by $k$ and it grows as $k^2$, so its softmax heads for one-hot (this is the
+growth that the Transformer's $1/\\sqrt{d_k}$ tames, in the next chapter).</p>`,
+  figSaturation: `The hand figure's states $s$ and $h$, both multiplied by the factor you pick (×1 … ×100), scored
+three ways for the step you pick. Top: the weights and the scores at that factor. Charts: the largest weight of
+the step's row and its entropy $-\\sum_j \\alpha_j \\ln \\alpha_j$ (0 = all weight on one word, $\\ln 3 \\approx
+1.10$ = uniform) against the factor; the vertical line is your factor. The additive curves flatten once tanh
+saturates; the dot-product ones keep going (a tie between two words stays a tie).`,
+  figSaturationLabel: 'Scaling the states: additive weights saturate, dot-product weights sharpen',
+  scaleLabel: 'Scale s and h by ×{k}',
+  satWeights: 'α at ×{k}',
+  satScores: 'e at ×{k}',
+  satNote: `At ×{k}: ‖v‖₁ = {b}, so additive scores lie within ±{b} and two of them differ by at most 2‖v‖₁ = {b2}
+(weights by at most a factor exp({b2}) ≈ {ratio}). This step's additive scores span {spanA}; its dot scores span {spanD}.`,
+  chartTop: 'Largest weight of the step against the scale',
+  chartEntropy: 'Entropy of the step’s weights against the scale',
+  axisScale: 'scale k',
+  axisTop: 'largest weight',
+  axisEntropy: 'entropy (nats)',
+  satTable: 'Step {t} (→ {word}): largest weight and entropy per scale',
+  satQuestion: `Take step {step} (→ {word}) of the hand figure and multiply both $s$ and every $h_j$ by 10. Whose
+weights get sharper (a larger top weight than at ×1)?`,
+  choiceAdditive: 'the additive weights',
+  choiceDot: 'the dot-product weights',
+  choiceSame: 'both about the same',
+  satExplain: `<p>The engine's largest weight of that row: additive {a1} at ×1 and {a10} at ×10; dot product {d1}
+at ×1 and {d10} at ×10.</p>
+<p>×10 multiplies every dot score by 100, so the gaps between them grow a hundredfold. The additive scores only
+push tanh further into saturation: they stay within ±‖v‖₁ = ±{b} at any scale.</p>`,
+
+  // ---- how c_t feeds the next step ----
+  hStep: 'How c_t feeds the next step',
+  step: `<p>The context vector is not the output. In numbers-gru (<code>gru_decoder_step</code>) it is used
+twice in the same step: the decoder's GRU reads it, next to the embedding of the token written at the step
+before, to turn $s_{t-1}$ into $s_t$; and the output layer reads it again beside $s_t$ to score every possible
+next token. Then $s_t$ becomes the query of step $t+1$, and the next $\\alpha$ is computed from it: that is the only
+way one step's attention influences the next.</p>`,
+  figStep: `One decoder step of numbers-gru on the text typed in the figure above, in the order the engine runs
+it. Each strip is one vector, one cell per number (orange positive, blue negative); the first and the fifth
+share one colour scale. The weights row also shows, for comparison, where Luong's dot score
+$s_{t-1}\\cdot h_j$ would look on the same states (the model was trained with the additive score only).`,
+  figStepLabel: 'numbers-gru: one decoder step, from s_{t−1} to the next token',
+  stepSelect: 'Decoder step',
+  stepOptionOut: 'step {t}: reads {prev}, writes {tok}',
+  startMark: 'start',
+  stepAlphaTitle: 'α_t over the source characters',
+  stepProbs: 'The five most probable next tokens',
+  flowQuery: '1. $s_{t-1}$, the query of step {t} ({n} numbers)',
+  flowAlpha: '2. $\\alpha_t$: a softmax over the {n} source characters',
+  flowContext: '3. $c_t = \\sum_j \\alpha_{tj} h_j$ ({n} numbers)',
+  flowInput: '4. The GRU’s input $[E[y_{t-1}] ; c_t]$: the embedding of “{prev}” ({e}) then $c_t$ ({c}), {n} numbers',
+  flowState: '5. $s_t = \\mathrm{GRU}(\\text{input}, s_{t-1})$, step {t}’s new state ({n} numbers)',
+  flowOut: '6. The output layer on $[s_t ; c_t]$ ({n} numbers), then a softmax: it writes “{tok}” (p = {p})',
+  stepNext: '$s_t$ is the query of step {t}: row 1 of that step is this strip.',
+  stepLast: 'The last step: the decoder stops here.',
+  stepTableAlpha: 'Step {t}: the weights over the source characters',
+  stepTableVectors: 'Step {t}: s_{t−1}, c_t and s_t, component by component',
+  stepTableEmbed: 'The embedding of “{prev}”, E[y_{t−1}]',
+  stepTableProbs: 'Step {t}: p(y_t) of every token',
+  stepTableComponent: 'component',
+  stepTableToken: 'token',
+
+  // ---- the paper's and ours ----
+  hPaper: 'numbers-gru: the paper’s parts and ours',
+  paper: `<p>numbers-gru follows Bahdanau, Cho and Bengio (2015) where it matters for attention and simplifies
+the rest. Part by part (the paper's settings are those of its appendix; ours are read from the loaded model
+and from <code>src/model/gru_seq2seq.cpp</code>):</p>`,
+  ppPaperLead: 'Paper:',
+  ppOursLead: 'numbers-gru:',
+  ppSame: 'as in the paper',
+  ppOurs: 'ours',
+  ppEncoder: 'Encoder',
+  ppEncoderPaper: 'a bidirectional RNN with gated units; $h_j = [\\overrightarrow{h}_j ; \\overleftarrow{h}_j]$.',
+  ppEncoderOurs: 'a bidirectional GRU, {H} per direction; $h_j = [\\overrightarrow{h}_j ; \\overleftarrow{h}_j]$, {Ce} numbers.',
+  ppInit: 'First decoder state',
+  ppInitPaper: '$s_0 = \\tanh(W_s \\overleftarrow{h}_1)$, from the backward state at the first source word.',
+  ppInitOurs: '$s_0 = \\tanh(W_b \\overleftarrow{h}_1 + b_b)$: the same, with a bias.',
+  ppQuery: 'Which state scores',
+  ppQueryPaper: '$s_{i-1}$, the state before the step.',
+  ppQueryOurs: '$s_{t-1}$, the same.',
+  ppScore: 'Score',
+  ppScorePaper: '$v_a^{\\top}\\tanh(W_a s_{i-1} + U_a h_j)$, no bias.',
+  ppScoreOurs: '$v^{\\top}\\tanh(W s_{t-1} + b + U h_j)$: a bias $b$ on the query side; width $A$ = {A}.',
+  ppDecoder: 'What the decoder reads',
+  ppDecoderPaper: '$s_i = f(s_{i-1}, y_{i-1}, c_i)$: the previous word and the context.',
+  ppDecoderOurs: '$s_t = \\mathrm{GRU}([E[y_{t-1}] ; c_t], s_{t-1})$: the same inputs.',
+  ppCell: 'Recurrent cell',
+  ppCellPaper: 'the paper\'s gated unit: the reset gate acts on $s_{i-1}$ before its matrix, $U[r_i \\circ s_{i-1}]$.',
+  ppCellOurs: 'PyTorch’s <code>nn.GRU</code> cell: the reset gate acts after it, $r \\odot (W_{hn} s + b_{hn})$, and every gate has biases.',
+  ppOutput: 'Output layer',
+  ppOutputPaper: 'a deep output with maxout: $U_o s_{i-1} + V_o E y_{i-1} + C_o c_i$, max over pairs of units, then a softmax.',
+  ppOutputOurs: 'one linear layer on $[s_t ; c_t]$ (the new state, not $s_{t-1}$; no $y_{t-1}$, no maxout), then a softmax.',
+  ppTokens: 'Tokens',
+  ppTokensPaper: 'words: the 30,000 most frequent of each language, the rest one unknown-word token; one embedding table per language.',
+  ppTokensOurs: 'single characters, {V} in all, one embedding table shared by source and target.',
+  ppSizes: 'Sizes',
+  ppSizesPaper: 'embeddings 620, 1000 units per encoder direction and in the decoder, attention width 1000, maxout 500.',
+  ppSizesOurs: 'embeddings {E}, {H} per encoder direction, decoder {D}, attention width {A}.',
+  ppTraining: 'Training',
+  ppTrainingPaper: 'English→French (WMT ’14), minibatches of 80 sentences, Adadelta.',
+  ppTrainingOurs: 'English number words → digits, generated; batches of 64, Adam, 5,000 steps, the cross-entropy of the next digit under teacher forcing.',
+  ppSearch: 'Decoding',
+  ppSearchPaper: 'beam search.',
+  ppSearchOurs: 'greedy in this chapter (the playground also offers beam search on this model).',
+
   // ---- after ----
   hNext: 'From additive to dot-product attention',
   next: `<p>Additive attention evaluates its small network for every pair of query and key: $T \\times S$ pairs,
@@ -154,7 +286,7 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
 <li><strong>键（key）</strong>和<strong>值（value）</strong>都是编码器状态 $h_1,\\dots,h_S$，每个源词元一个：同一个 $h_j$ 先被打分，再被加权混合。</li>
 <li>softmax 在<strong>源位置</strong> $j$ 上进行，所以每一步的权重都非负，且总和为 1。</li>
 <li>把各步叠起来就是<strong>对齐矩阵</strong>：行是输出步（查询），列是源词元（键）。</li>
-<li>$W$ 和 $U$ 按 PyTorch <code>nn.Linear</code> 的方式存储，形状为（输出, 输入）；numbers-gru 在 $W s$ 上还加了偏置（即 Bahdanau 的 $b_a$）。
+<li>$W$ 和 $U$ 按 PyTorch <code>nn.Linear</code> 的方式存储，形状为（输出, 输入）；numbers-gru 在 $W s$ 上还加了偏置 $b$（论文的打分没有偏置，见最后一节）。
 和点积注意力不同，这里不除以 $\\sqrt{d}$——tanh 已经把每个单元限制在 −1 到 1 之间；而且 $s$ 和 $h_j$ 的维度可以不同。</li>
 </ul>`,
 
@@ -241,6 +373,116 @@ $W s$ 和 $U h_j$ 在进入 tanh 之前是<strong>相加</strong>的（点积注
   whatH: 'h(love) + 1',
   changed: '变化的行：{rows}。没变的行：{same}。',
   none: '无',
+
+  hCompare: '同样的状态，用点积打分',
+  compare: `<p>Luong、Pham 和 Manning（2015）在同样的编码器–解码器里试过更简单的打分。他们的 <em>dot</em> 打分就是 $s \\cdot h_j$：
+完全没有参数，只看查询和键在状态自身的坐标里方向有多一致（所以 $s$ 和 $h_j$ 的维度必须相同）。<em>general</em> 打分在中间夹一个矩阵：$s^{\\top} W_a h_j$。
+取 $W_a = W^{\\top} U$，它就是加性打分自己的两个投影<strong>相乘</strong>，而不是相加再过 tanh：$(W s)\\cdot(U h_j)$。
+下面三种打分都作用在手算图的状态上，用的是同一组 $W$、$U$、$v$（在上面修改，这里随之更新）。</p>`,
+  figCompare: `对你选的那一步，每种打分一行：三个源词上的分数 $e$、权重 $\\alpha$（每行是一个 softmax，和为 1）以及各自读到的上下文向量 $c$。
+点积打分由引擎用 Transformer 自己的矩阵乘法和 softmax 计算（缩放系数为 1：与 Luong 的论文一样，这里不除以 $\\sqrt{d}$）。`,
+  figCompareLabel: '同一组状态上的加性、dot 与 general 打分',
+  kindAdditive: '加性',
+  kindDot: 'dot',
+  kindGeneral: 'general',
+  kindDotUntrained: 'dot（未训练）',
+  cmpScores: 'e：各种打分的分数',
+  cmpWeights: 'α：各种打分的权重',
+  cmpContext: 'c：各自读到的上下文向量',
+  cmpNote: '第 {t} 步（→ {word}）：加性打分最关注“{add}”，dot 最关注“{dot}”，general 最关注“{gen}”。',
+  cmpTable: '每个输出步、每种打分的 e、α 和 c',
+
+  hSaturation: '权重最多能有多“尖”？',
+  saturation: `<p>tanh 把每个单元都限制在 −1 到 1 之间，所以无论 $s$ 和 $h_j$ 是多少，加性分数都不会超出
+$[-\\lVert v\\rVert_1, \\lVert v\\rVert_1]$。于是同一步的两个权重之比最多是 $e^{2\\lVert v\\rVert_1}$：尖锐程度的上限由 $v$ 决定，而不是由状态决定。
+点积分数没有这样的上限：把两个状态都乘以 $k$，分数按 $k^2$ 增长，softmax 就趋向 one-hot（下一章 Transformer 的 $1/\\sqrt{d_k}$ 正是为了抑制这种增长）。</p>`,
+  figSaturation: `把手算图的状态 $s$ 和 $h$ 都乘以你选的倍数（×1 … ×100），对你选的那一步用三种方式打分。上方：该倍数下的权重和分数。
+图表：这一步那一行的最大权重及其熵 $-\\sum_j \\alpha_j \\ln \\alpha_j$（0 表示全部权重落在一个词上，$\\ln 3 \\approx 1.10$ 表示均匀分布）随倍数的变化；竖线是你选的倍数。
+tanh 饱和之后，加性曲线就变平了；点积曲线则继续变化（两个词打平时仍然打平）。`,
+  figSaturationLabel: '放大状态：加性权重饱和，点积权重越来越尖',
+  scaleLabel: '把 s 和 h 放大 ×{k}',
+  satWeights: '×{k} 时的 α',
+  satScores: '×{k} 时的 e',
+  satNote: `×{k} 时：‖v‖₁ = {b}，所以加性分数都在 ±{b} 之内，任意两个之差最多 2‖v‖₁ = {b2}（权重之比最多 exp({b2}) ≈ {ratio}）。这一步的加性分数跨度为 {spanA}，点积分数跨度为 {spanD}。`,
+  chartTop: '这一步的最大权重随倍数的变化',
+  chartEntropy: '这一步权重的熵随倍数的变化',
+  axisScale: '倍数 k',
+  axisTop: '最大权重',
+  axisEntropy: '熵（奈特）',
+  satTable: '第 {t} 步（→ {word}）：各倍数下的最大权重和熵',
+  satQuestion: `取手算图的第 {step} 步（→ {word}），把 $s$ 和每个 $h_j$ 都乘以 10。谁的权重会变得更尖（最大权重比 ×1 时涨得更多）？`,
+  choiceAdditive: '加性注意力的权重',
+  choiceDot: '点积注意力的权重',
+  choiceSame: '两者差不多',
+  satExplain: `<p>引擎给出的这一行最大权重：加性在 ×1 时为 {a1}，×10 时为 {a10}；点积在 ×1 时为 {d1}，×10 时为 {d10}。</p>
+<p>×10 让每个点积分数变为原来的 100 倍，分数之间的差距也放大 100 倍。加性分数只是让 tanh 更加饱和：无论放大多少倍，都在 ±‖v‖₁ = ±{b} 之内。</p>`,
+
+  hStep: 'c_t 如何进入下一步',
+  step: `<p>上下文向量并不是输出。在 numbers-gru（<code>gru_decoder_step</code>）里，它在同一步中被用了两次：解码器的 GRU 读它，
+连同上一步写出的词元的嵌入，把 $s_{t-1}$ 变成 $s_t$；输出层再把它和 $s_t$ 放在一起读一遍，给每个可能的下一个词元打分。
+然后 $s_t$ 成为第 $t+1$ 步的查询，下一步的 $\\alpha$ 由它算出：一步的注意力只能通过这条路影响下一步。</p>`,
+  figStep: `numbers-gru 在上图所输入文字上的一个解码步，按引擎运行的顺序排列。每一条是一个向量，每个数一格（橙色为正，蓝色为负）；
+第一条和第五条共用同一个颜色范围。权重那一行还给出了对照：在同样的状态上，Luong 的 dot 打分 $s_{t-1}\\cdot h_j$ 会看向哪里（模型只用加性打分训练过）。`,
+  figStepLabel: 'numbers-gru：一个解码步，从 s_{t−1} 到下一个词元',
+  stepSelect: '解码步',
+  stepOptionOut: '第 {t} 步：读入 {prev}，写出 {tok}',
+  startMark: '起始',
+  stepAlphaTitle: '源字符上的 α_t',
+  stepProbs: '概率最高的五个下一个词元',
+  flowQuery: '1. $s_{t-1}$：第 {t} 步的查询（{n} 个数）',
+  flowAlpha: '2. $\\alpha_t$：在 {n} 个源字符上的 softmax',
+  flowContext: '3. $c_t = \\sum_j \\alpha_{tj} h_j$（{n} 个数）',
+  flowInput: '4. GRU 的输入 $[E[y_{t-1}] ; c_t]$：先是“{prev}”的嵌入（{e} 个数），再是 $c_t$（{c} 个数），共 {n} 个数',
+  flowState: '5. $s_t = \\mathrm{GRU}(\\text{输入}, s_{t-1})$：第 {t} 步的新状态（{n} 个数）',
+  flowOut: '6. 输出层作用在 $[s_t ; c_t]$（{n} 个数）上，再做 softmax：写出“{tok}”（p = {p}）',
+  stepNext: '$s_t$ 就是第 {t} 步的查询：那一步的第 1 条就是这一条。',
+  stepLast: '最后一步：解码器到此停止。',
+  stepTableAlpha: '第 {t} 步：源字符上的权重',
+  stepTableVectors: '第 {t} 步：s_{t−1}、c_t 和 s_t，逐个分量',
+  stepTableEmbed: '“{prev}”的嵌入 E[y_{t−1}]',
+  stepTableProbs: '第 {t} 步：每个词元的 p(y_t)',
+  stepTableComponent: '分量',
+  stepTableToken: '词元',
+
+  hPaper: 'numbers-gru：哪些来自论文，哪些是我们的',
+  paper: `<p>numbers-gru 在与注意力相关的地方遵循 Bahdanau、Cho 和 Bengio（2015），其余部分做了简化。逐项对比如下（论文的设置取自其附录；我们的设置读自已加载的模型和 <code>src/model/gru_seq2seq.cpp</code>）：</p>`,
+  ppPaperLead: '论文：',
+  ppOursLead: 'numbers-gru：',
+  ppSame: '与论文相同',
+  ppOurs: '我们的做法',
+  ppEncoder: '编码器',
+  ppEncoderPaper: '带门控单元的双向 RNN；$h_j = [\\overrightarrow{h}_j ; \\overleftarrow{h}_j]$。',
+  ppEncoderOurs: '双向 GRU，每个方向 {H} 维；$h_j = [\\overrightarrow{h}_j ; \\overleftarrow{h}_j]$，共 {Ce} 个数。',
+  ppInit: '解码器的初始状态',
+  ppInitPaper: '$s_0 = \\tanh(W_s \\overleftarrow{h}_1)$，来自第一个源词处的反向状态。',
+  ppInitOurs: '$s_0 = \\tanh(W_b \\overleftarrow{h}_1 + b_b)$：相同，只多了偏置。',
+  ppQuery: '用哪个状态打分',
+  ppQueryPaper: '$s_{i-1}$，这一步之前的状态。',
+  ppQueryOurs: '$s_{t-1}$，相同。',
+  ppScore: '打分',
+  ppScorePaper: '$v_a^{\\top}\\tanh(W_a s_{i-1} + U_a h_j)$，没有偏置。',
+  ppScoreOurs: '$v^{\\top}\\tanh(W s_{t-1} + b + U h_j)$：查询一侧多了偏置 $b$；宽度 $A$ = {A}。',
+  ppDecoder: '解码器读什么',
+  ppDecoderPaper: '$s_i = f(s_{i-1}, y_{i-1}, c_i)$：上一个词和上下文向量。',
+  ppDecoderOurs: '$s_t = \\mathrm{GRU}([E[y_{t-1}] ; c_t], s_{t-1})$：输入相同。',
+  ppCell: '循环单元',
+  ppCellPaper: '论文自己的门控单元：重置门在矩阵之前作用于 $s_{i-1}$，即 $U[r_i \\circ s_{i-1}]$。',
+  ppCellOurs: 'PyTorch 的 <code>nn.GRU</code> 单元：重置门在矩阵之后作用，$r \\odot (W_{hn} s + b_{hn})$，并且每个门都有偏置。',
+  ppOutput: '输出层',
+  ppOutputPaper: '带 maxout 的深层输出：$U_o s_{i-1} + V_o E y_{i-1} + C_o c_i$，每两个单元取最大值，再做 softmax。',
+  ppOutputOurs: '作用在 $[s_t ; c_t]$ 上的一个线性层（用新状态而不是 $s_{t-1}$；不读 $y_{t-1}$，没有 maxout），再做 softmax。',
+  ppTokens: '词元',
+  ppTokensPaper: '单词：每种语言最常见的 30,000 个，其余都记作同一个未知词词元；每种语言一张嵌入表。',
+  ppTokensOurs: '单个字符，共 {V} 个；源语言和目标语言共用一张嵌入表。',
+  ppSizes: '规模',
+  ppSizesPaper: '嵌入 620 维，编码器每个方向和解码器各 1000 个单元，注意力宽度 1000，maxout 500。',
+  ppSizesOurs: '嵌入 {E} 维，编码器每个方向 {H} 维，解码器 {D} 维，注意力宽度 {A}。',
+  ppTraining: '训练',
+  ppTrainingPaper: '英译法（WMT ’14），每个小批量 80 个句子，Adadelta。',
+  ppTrainingOurs: '英文数词 → 阿拉伯数字，数据由程序生成；批大小 64，Adam，5,000 步，在教师强制下最小化下一个数字的交叉熵。',
+  ppSearch: '解码',
+  ppSearchPaper: '束搜索。',
+  ppSearchOurs: '本章用贪心解码（演练场也可以对这个模型用束搜索）。',
 
   hNext: '从加性注意力到点积注意力',
   next: `<p>加性注意力要对每一对查询和键都算一遍那个小网络：共 $T \\times S$ 对，每对 $A$ 个 tanh 单元。Transformer 改用点积
