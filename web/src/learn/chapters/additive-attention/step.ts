@@ -39,7 +39,7 @@ p(y_t) &= \mathrm{softmax}\big(W_o\,[\,\sym{s}{s_t}\,;\, \sym{c}{c_t}\,] + b_o\b
 
   const flow = el('ol', 'additive-flow');
   fig.view.append(flow);
-  const alphaMap = new Heatmap({ title: t('stepAlphaTitle'), colAxis: lt('sourceChar'), digits: 3, maxCell: 26 });
+  const alphaMap = new Heatmap({ title: t('stepAlphaTitle'), rowAxis: lt('stepScoreKind'), colAxis: lt('sourceChar'), digits: 3, maxCell: 26 });
   alphaMap.element.dataset.sym = 'alpha';
   const bars = new ProbBars(lt('stepProbs'), { absolute: true });
 
@@ -50,7 +50,12 @@ p(y_t) &= \mathrm{softmax}\big(W_o\,[\,\sym{s}{s_t}\,;\, \sym{c}{c_t}\,] + b_o\b
     const li = el('li', 'additive-flow-item');
     const head = el('p', 'additive-flow-head');
     head.innerHTML = proseHtml(title);
-    li.append(head, ...content.map((c) => (typeof c === 'string' ? el('p', 'additive-flow-text', c) : c)));
+    li.append(head, ...content.map((c) => {
+      if (typeof c !== 'string') return c;
+      const p = el('p', 'additive-flow-text');
+      p.innerHTML = proseHtml(c);
+      return p;
+    }));
     return li;
   }
 
@@ -69,7 +74,7 @@ p(y_t) &= \mathrm{softmax}\big(W_o\,[\,\sym{s}{s_t}\,;\, \sym{c}{c_t}\,] + b_o\b
     const x = Float32Array.from([...e, ...c]);  // [E[y_{t−1}] ; c_t], as the GRU reads it
     const scale = maxAbs(q, sn);
     const cols = run.srcTokens.map(charLabel);
-    const rows = [t('kindAdditive'), ...(o.dotWeights ? [t('kindDotUntrained')] : [])];
+    const rows = [t('kindAdditive'), ...(o.dotWeights ? [t('kindDot')] : [])];
     const values = Float32Array.from([...row(o.weights, s), ...(o.dotWeights ? row(o.dotWeights, s) : [])]);
     alphaMap.setTitle(t('stepAlphaTitle'));
     alphaMap.update({ rowLabels: rows, colLabels: cols, values, domain: [0, 1] });
