@@ -12,8 +12,8 @@ import type { GradientSteps, RecurrentCell } from '../../../engine/learn_calls/g
 import { el } from '../../../widgets/dom';
 import { LineChart, type LineChartOptions } from '../../../widgets/line_chart';
 import { textTable } from '../../../widgets/tables';
-import type { Chapter } from '../../chapter';
 import { latest } from '../../latest';
+import type { WhyChapter } from './dom';
 import type { WhyKey } from './text';
 
 export const GRAD_T = 100;
@@ -38,7 +38,7 @@ export function fmtLen(v: number): string {
 /** The mean of the engine's per-step factors (for the prose: a mean, labelled as one). */
 const mean = (v: Float64Array) => v.reduce((a, b) => a + b, 0) / v.length;
 
-export function gradientSection(ch: Chapter<WhyKey>): { run: () => Promise<void> } {
+export function gradientSection(ch: WhyChapter): { run: () => Promise<void> } {
   const state = {
     cell: 'tanh' as RecurrentCell,
     gain: 1.0,

@@ -1,28 +1,26 @@
-// Chapter 1, why attention. Four live figures; (c) and (d) in their own modules:
+// Chapter 1, why attention. Four live figures; (b), (c) and (d) in their own modules:
 //   (a) the engine times its GRU (nn::gru_sequence) against one self-attention layer
 //       (nn::multi_head_attention) of the width d the reader picks, over T = 8 … 512
 //       (tfp_learn_time_gru_attention, via engine.learn('timeGruAttention')): medians,
 //       sequential steps and multiply-adds, all from the engine, plotted log-log;
-//   (b) the shipped numbers-gru and numbers-transformer translate the reader's number
-//       words; their alignment / cross-attention come from model.translate;
+//   (b) models.ts: the shipped numbers-gru and numbers-transformer translate the
+//       reader's number words; their alignment / cross-attention come from model.translate;
 //   (c) gradients.ts: a gradient passed back through 100 steps of a tanh RNN or a GRU
 //       (engine.learn('gradientSteps')), and its predict-then-check exercise;
 //   (d) order.ts: self-attention without positions on two orders of the same words
 //       (engine.attention), the outputs permuted copies.
-// This file asks the engine and formats its numbers. The only arithmetic here is for
-// reading them: ratios of two engine numbers, slopes between two measured points, and
-// the sum S + T_out of two lengths the engine returned.
+// This file holds (a): it asks the engine and formats its numbers. The only arithmetic
+// here is for reading them: ratios of two engine numbers and slopes between two measured
+// points.
 import type { TimingRow } from '../../../engine/learn_calls/timing';
 import { el } from '../../../widgets/dom';
 import { textTable } from '../../../widgets/tables';
 import { num } from '../../format';
-import type { Model } from 'transformer-playground';
-import type { TranslateResult } from '../../../engine/messages';
-import { locale } from '../../../i18n/i18n';
-import { Heatmap } from '../../../widgets/heatmap';
 import { LineChart } from '../../../widgets/line_chart';
-import { startChapter } from '../../chapter';
+import { startChapter, type TextParams } from '../../chapter';
+import { liveProse } from './dom';
 import { gradientSection } from './gradients';
+import { modelsSection } from './models';
 import { orderSection } from './order';
 import { TEXT, type WhyKey } from './text';
 import './style.css';
@@ -33,19 +31,8 @@ const HEADS = 4;
 const REPEATS = 5;
 const SEED = 1;
 const EXERCISE_T = 256;
-const DEFAULT_SOURCE = 'three hundred and forty-two thousand five';
 
 const ch = startChapter('why-attention', TEXT);
-
-interface Translation {
-  model: string;
-  text: string;
-  ids: number[];
-  tokens: string[];
-  sourceTokens: string[];
-  /** (T_out, S) as the engine returned it. */
-  alignment: { data: Float32Array; dims: number[] };
-}
 
 const state = {
   d: 64,
@@ -58,13 +45,6 @@ const state = {
   rowsD: 64,
   measuring: null as number | null,
   sweeps: 0,
-  source: DEFAULT_SOURCE,
-  gru: null as Translation | null,
-  transformer: null as Translation | null,
-  translations: 0,
-  /** Layer counts of numbers-transformer and the GRU's width, from the models' info. */
-  layers: { enc: 0, dec: 0 },
-  gruHidden: 0,
   /** The exercise's own measurement at T = 256 (the last one checked). */
   exercise: null as TimingRow | null,
 };
@@ -74,22 +54,7 @@ ch.debug.state = state;
 const fmtMs = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
 const fmtInt = (v: number) => num(Math.round(v));
 const fmtRatio = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const showChar = (s: string) => (s === ' ' ? '␣' : s);
-
-type Params = Record<string, string | number>;
-/** Prose made once, re-rendered with fresh params by render() (and by the shell on a
- *  language switch); hidden while its params are not ready. */
-function liveProse(host: HTMLElement, key: WhyKey, params: () => Params): { element: HTMLElement; render(show?: boolean): void } {
-  const div = ch.prose(host, key, params) as HTMLElement & { rerender?: () => void };
-  return {
-    element: div,
-    render(show = true) {
-      div.hidden = !show;
-      if (show) div.rerender?.();
-    },
-  };
-}
-
+type Params = TextParams;
 
 // ---- the idea ----------------------------------------------------------------------------
 const idea = ch.section('hIdea');
@@ -145,7 +110,7 @@ const attnWork = el('span');
 attnWork.dataset.sym = 'attnWork';
 attnWork.tabIndex = 0;
 workReadout.append(gruWork, attnWork);
-const workNote = liveProse(workBox, 'formulaNote', () => ({ T: state.rows[state.rows.length - 1]?.T ?? 512, d: state.rowsD }));
+const workNote = liveProse(ch, workBox, 'formulaNote', () => ({ T: state.rows[state.rows.length - 1]?.T ?? 512, d: state.rowsD }));
 ch.formula(workBox, () => String.raw`\begin{aligned}
 W_{\mathrm{GRU}} &= \sym{gruWork}{6\,T d^2}, & n_{\mathrm{GRU}} &= \sym{gruWork}{T}\\
 W_{\mathrm{attn}} &= \sym{attnWork}{4\,T d^2 + 2\,T^2 d}, & n_{\mathrm{attn}} &= \sym{attnWork}{1}
@@ -156,7 +121,7 @@ timing.append(workBox);
 const summary = el('div', 'wa-summary');
 summary.setAttribute('aria-live', 'polite');
 timing.append(summary);
-const summaries = (['summaryCross', 'summaryAttnAll', 'summaryGruAll'] as const).map((k) => ({ key: k, prose: liveProse(summary, k, () => summaryParams()) }));
+const summaries = (['summaryCross', 'summaryAttnAll', 'summaryGruAll'] as const).map((k) => ({ key: k, prose: liveProse(ch, summary, k, () => summaryParams()) }));
 ch.prose(timing, 'honest');
 
 function renderTimingText(): void {
@@ -298,8 +263,8 @@ const workChart = new LineChart({
 });
 const doublingText = el('div');
 doublingText.setAttribute('aria-live', 'polite');
-const doublingWait = liveProse(doublingText, 'doublingWait', () => ({}));
-const doubling = liveProse(doublingText, 'doubling', () => doublingParams());
+const doublingWait = liveProse(ch, doublingText, 'doublingWait', () => ({}));
+const doubling = liveProse(ch, doublingText, 'doubling', () => doublingParams());
 const doublingTable = el('div', 'wa-doubling');
 doublingTable.tabIndex = 0;  // scrollable with the arrow keys when narrower than the table
 doublingTable.setAttribute('role', 'region');
@@ -345,140 +310,19 @@ function drawMistake(): void {
       fmtRatio(q.attnMacs / p.attnMacs), fmtRatio(q.attnMs / p.attnMs)])));
 }
 
-// ---- (b) the two translators -----------------------------------------------------------
-const models = ch.section('hModels');
-ch.prose(models, 'modelsIntro');
-const mfig = ch.figure(models, { caption: 'figModels', label: 'figModelsLabel', table: (host) => modelsTable(host) });
-const sourceField = el('div', 'field field-text');
-const sourceLabel = el('label');
-const sourceInput = el('input');
-sourceInput.type = 'text';
-sourceInput.id = 'wa-source';
-sourceInput.value = state.source;
-sourceInput.autocomplete = 'off';
-sourceInput.spellcheck = false;
-sourceInput.maxLength = 70;
-sourceInput.style.width = '100%';
-sourceLabel.htmlFor = sourceInput.id;
-const sourceHelp = el('p', 'help');
-sourceHelp.id = 'wa-source-help';
-sourceInput.setAttribute('aria-describedby', sourceHelp.id);
-sourceField.style.flex = '1 1 22rem';
-sourceField.append(sourceLabel, sourceInput, sourceHelp);
-const modelStatus = el('p', 'help');
-modelStatus.setAttribute('role', 'status');
-modelStatus.id = 'wa-model-status';
-mfig.controls.append(sourceField, modelStatus);
-
-function panel(titleKey: WhyKey, alignKey: WhyKey): { element: HTMLElement; title: HTMLElement; output: HTMLElement; map: Heatmap; alignKey: WhyKey; titleKey: WhyKey } {
-  const p = el('div', 'wa-panel');
-  p.style.minWidth = '0';
-  p.style.flex = '1 1 22rem';
-  const title = el('h3');
-  const output = el('p', 'wa-output');
-  const map = new Heatmap({ title: ch.t(alignKey), rowAxis: () => ch.t('axisOut'), colAxis: () => ch.t('axisSrc'), digits: 3, maxCell: 22 });
-  p.append(title, output, map.element);
-  return { element: p, title, output, map, alignKey, titleKey };
-}
-const gruPanel = panel('gruTitle', 'alignGru');
-gruPanel.element.id = 'wa-gru';
-const trPanel = panel('trTitle', 'alignTr');
-trPanel.element.id = 'wa-transformer';
-mfig.view.append(gruPanel.element, trPanel.element);
-const bottleneck = el('div', 'wa-bottleneck');
-bottleneck.setAttribute('aria-live', 'polite');
-models.append(bottleneck);
-const bottleneckProse = liveProse(bottleneck, 'bottleneck', (): Params => {
-  const g = state.gru;
-  if (!g) return {};
-  const S = g.sourceTokens.length, Tout = g.ids.length;
-  return { S, Tout, path: S + Tout, H: state.gruHidden, Lenc: state.layers.enc, Ldec: state.layers.dec };
-});
-const link = ch.playgroundLink(models, 'openPlayground', () => ({ model: 'numbers-transformer', text: state.source, set: 'cross', view: 'matrix' }));
-
-function renderModelText(): void {
-  sourceLabel.textContent = ch.t('source');
-  sourceHelp.textContent = ch.t('sourceHelp');
-  for (const [p, r] of [[gruPanel, state.gru], [trPanel, state.transformer]] as const) {
-    p.title.textContent = ch.t(p.titleKey);
-    p.output.textContent = r ? ch.t('output', { text: r.text }) : '';
-    p.map.setTitle(ch.t(p.alignKey));
-  }
-  bottleneckProse.render(state.gru !== null);
-}
-
-function modelsTable(host: HTMLElement): void {
-  const g = state.gru, t = state.transformer;
-  if (!g || !t) return;
-  const S = g.sourceTokens.length;
-  host.replaceChildren(textTable(ch.t('tableModels', { text: state.source }),
-    [ch.t('thModel'), ch.t('thOutput'), ch.t('thSourceLen'), ch.t('thSeqSteps'), ch.t('thPath')],
-    [[g.model, g.text, String(S), String(S), String(S + g.ids.length)],
-     [t.model, t.text, String(t.sourceTokens.length), ch.t('layers', { n: state.layers.enc }), ch.t('pathNone')]]));
-}
-
-async function translateWith(model: Model, name: string, text: string): Promise<Translation> {
-  const [enc, r] = await Promise.all([model.tokenize(text), model.translate(text)]) as [Awaited<ReturnType<Model['tokenize']>>, TranslateResult];
-  return { model: name, text: r.text, ids: Array.from(r.ids), tokens: r.tokens, sourceTokens: enc.tokens, alignment: r.alignment };
-}
-
-function drawMap(p: typeof gruPanel, r: Translation): void {
-  const [rows, cols] = r.alignment.dims as [number, number];
-  p.map.update({
-    rowLabels: Array.from({ length: rows }, (_, i) => r.tokens[i] ?? String(r.ids[i])),
-    colLabels: Array.from({ length: cols }, (_, j) => showChar(r.sourceTokens[j] ?? '')),
-    values: r.alignment.data,
-  });
-}
-
-let translateId = 0;
-async function translate(): Promise<void> {
-  const id = ++translateId;
-  const text = sourceInput.value.trim();
-  if (!text) return;
-  modelStatus.textContent = ch.t('translating');
-  try {
-    const [gm, tm] = await Promise.all([ch.model('numbers-gru'), ch.model('numbers-transformer')]);
-    state.gruHidden = gm.info.recurrent?.encoder_hidden ?? 0;
-    state.layers = { enc: tm.info.n_encoder_layers, dec: tm.info.n_decoder_layers };
-    const [g, t] = await Promise.all([translateWith(gm, 'numbers-gru', text), translateWith(tm, 'numbers-transformer', text)]);
-    if (id !== translateId) return;
-    state.source = text;
-    state.gru = g;
-    state.transformer = t;
-    state.translations++;
-    drawMap(gruPanel, g);
-    drawMap(trPanel, t);
-    modelStatus.textContent = '';
-    renderModelText();
-    mfig.refreshTable();
-    (link as HTMLAnchorElement & { update?: () => void }).update?.();
-    ch.debug.renders++;
-  } catch (e) {
-    if (id === translateId) modelStatus.textContent = ch.errorText(e);
-  }
-}
-
-let typing = 0;
-sourceInput.addEventListener('input', () => {
-  window.clearTimeout(typing);
-  typing = window.setTimeout(() => void translate(), 250);
-});
-
-// ---- (c) gradients through many steps, (d) attention ignores order --------------------
+// ---- (b) the two translators, (c) gradients through many steps, (d) attention ignores order
+const models = modelsSection(ch);
 const gradients = gradientSection(ch);
 const order = orderSection(ch);
 
 ch.onLocale(() => {
   renderTimingText();
-  renderModelText();
   drawMistake();
 });
 
 renderTimingText();
-renderModelText();
 drawTiming();
 void measure();
-void translate();
+void models.run();
 void gradients.run();
 void order.run();

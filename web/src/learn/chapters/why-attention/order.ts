@@ -10,10 +10,9 @@ import type { AttentionResult } from 'transformer-playground';
 import { el } from '../../../widgets/dom';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { numberTable } from '../../../widgets/tables';
-import type { Chapter } from '../../chapter';
 import { latest } from '../../latest';
 import { fmtLen } from './gradients';
-import type { WhyKey } from './text';
+import type { WhyChapter } from './dom';
 
 const C = 8;
 const HEADS = 2;
@@ -26,7 +25,7 @@ export function reorder(n: number, how: Reorder): number[] {
   return Array.from({ length: n }, (_, i) => (how === 'reverse' ? n - 1 - i : (i + 1) % n));
 }
 
-export function orderSection(ch: Chapter<WhyKey>): { run: () => Promise<void> } {
+export function orderSection(ch: WhyChapter): { run: () => Promise<void> } {
   const state = {
     words: 'dog bites man',
     how: 'reverse' as Reorder,
