@@ -394,6 +394,10 @@ test('chapter 1: gradients through many steps equal the engine; gain, cell and b
   await waitState((n) => window.tfpLearn.state.grad.runs > n && window.tfpLearn.state.grad.shown.bias === 4, runs);
   const r3 = await checkGradient('gru', 1, 4);
   assert.ok(r3.norms[60] > 100 * r2.norms[60], `bias 4 keeps the gradient: ${r3.norms[60]} vs ${r2.norms[60]}`);
+  // The help text says bias 4 makes z ≈ σ(4) ≈ 0.98: the engine's mean gate, and σ(4) here.
+  const z4 = r3.gates.reduce((a, b) => a + b, 0) / r3.gates.length;
+  assert.ok(Math.abs(z4 - 1 / (1 + Math.exp(-4))) < 0.02, `mean z at bias 4: ${z4}`);
+  assert.equal((1 / (1 + Math.exp(-4))).toFixed(2), '0.98');
   assert.match(await page.locator('.wa-grad-line').innerText(), /update gate/);
   assert.match((await figureTable(GRAD_FIG)).caption, /update-gate bias 4\.0/);
   assert.deepEqual(site.problems, []);
