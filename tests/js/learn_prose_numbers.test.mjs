@@ -27,7 +27,7 @@ before(async () => {
   int8 = await server.ssrLoadModule('/src/learn/chapters/efficiency/int8_rule.mjs');
   calls = new Calls(m, 1);
   for (const ch of ['softmax', 'scaling', 'training', 'multi-head', 'generation', 'encoder-layer', 'efficiency',
-                    'additive-attention', 'positions', 'self-attention', 'decoder']) {
+                    'additive-attention', 'positions', 'self-attention', 'decoder', 'why-attention']) {
     texts[ch] = (await server.ssrLoadModule(`/src/learn/chapters/${ch}/text.ts`)).TEXT;
   }
 }, { timeout: 120_000 });
@@ -179,4 +179,15 @@ test('ch. 9 Decoder: the shipped translators give the examples the prose quotes 
   assert.equal(await run('dates', '3 March 2021'), '2021-03-03');
   quotes('decoder', 'crossWhat', '04/03/21 is 4 March 2021', '04/03/21');
   assert.equal(await run('dates', '04/03/21'), '2021-03-04');
+});
+
+test('ch. 1 Why attention: the gradient section\'s fixed numbers — σ(4) ≈ 0.98, the 1/√3 ≈ 0.58 eigenvalue disc, and g^k without the tanh (engine)', () => {
+  quotes('why-attention', 'biasHelp', 'σ(4) ≈ 0.98');
+  assert.equal(fixed(1 / (1 + Math.exp(-4)), 2), '0.98');
+  quotes('why-attention', 'gradWhy', '1/\\sqrt{3} \\approx 0.58');
+  // uniform(±1/√H) entries have variance 1/(3H): the circular law's radius √(H · 1/(3H)) = 1/√3.
+  assert.equal(fixed(Math.sqrt(1 / 3), 2), '0.58');
+  // The engine's cell without tanh: W_hh = g·Q with Q orthogonal, so the length k steps back is g^k.
+  const r = learn('gradientSteps', { cell: 'linear', H: 32, T: 61, gain: 1.2, updateBias: 0, seed: 1 });
+  assert.ok(Math.abs(r.norms[60] / 1.2 ** 60 - 1) < 1e-9, `k = 60: ${r.norms[60]}`);
 });
