@@ -19,9 +19,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/tfp_api.h"
+#include "api/tfp_attribution_api.h"
 #include "inspect/activation_patching.h"
 #include "inspect/gradient_attribution.h"
 #include "model/model.h"
+#include "test_api_tensors.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -177,7 +180,10 @@ TEST_CASE("gradient attribution under a head mask: the masked model's metric and
   std::normal_distribution<float> normal;
   double gu = 0, un = 0;
   std::vector<float> u(g.grad.size());
-  for (float& v : u) un += static_cast<double>(v = normal(rng)) * v;
+  for (float& v : u) {
+    v = normal(rng);
+    un += static_cast<double>(v) * v;
+  }
   for (float& v : u) v = static_cast<float>(v / std::sqrt(un));
   Tensor plus = rows, minus = rows;
   for (size_t i = 0; i < u.size(); ++i) {
@@ -187,6 +193,43 @@ TEST_CASE("gradient attribution under a head mask: the masked model's metric and
   }
   const double fd = (f(plus).value - f(minus).value) / 2e-2;
   CHECK(std::abs(fd - gu) <= 1e-3 + 2e-2 * std::abs(gu));
+}
+
+TEST_CASE("integrated gradients in ranges of steps add up to the whole run, and the baseline is the zero-row metric") {
+  const model::LoadedModel lm = model::load_model_dir(family_dir("llama_gqa"));
+  const std::vector<int32_t> ids = {5, 17, 3, 42, 8, 29};
+  const auto metric = inspect::GradMetric::logit_diff;
+  const inspect::GradientAttribution whole = inspect::gradient_attribution(lm.config(), lm.weights(), ids, 7, 13, metric, 10);
+  std::vector<double> sum(ids.size(), 0.0);
+  for (const auto& [first, count] : {std::pair{0, 3}, std::pair{3, 1}, std::pair{4, 6}}) {
+    const std::vector<double> part = inspect::integrated_gradients_part(lm.config(), lm.weights(), ids, 7, 13, metric, 10, first, count);
+    REQUIRE(part.size() == ids.size());
+    for (size_t t = 0; t < ids.size(); ++t) sum[t] += part[t];
+  }
+  for (size_t t = 0; t < ids.size(); ++t) CHECK(near(sum[t], whole.integrated[t], 1e-5, 1e-4));
+  CHECK(inspect::zero_baseline_metric(lm.config(), lm.weights(), ids, 7, 13, metric) == doctest::Approx(whole.baseline_value));
+  CHECK_THROWS_WITH(inspect::integrated_gradients_part(lm.config(), lm.weights(), ids, 7, 13, metric, 10, 8, 3),
+                    doctest::Contains("steps 8..10 are not a range of 0..9"));
+  CHECK_THROWS_WITH(inspect::integrated_gradients_part(lm.config(), lm.weights(), ids, 7, 13, metric, 10, -1, 2),
+                    doctest::Contains("not a range"));
+  // The C API: the same ranges, the baseline only with the last one, and refusals by name.
+  tfp_model* m = testing::open_through_api(family_dir("llama_gqa"), "llama_gqa", false);
+  {
+    testing::Tensors head, tail;
+    REQUIRE(tfp_model_integrated_gradients(m, ids.data(), 6, 7, 13, 0, 10, 0, 4, -1, &head.list) == TFP_OK);
+    REQUIRE(tfp_model_integrated_gradients(m, ids.data(), 6, 7, 13, 0, 10, 4, 6, -1, &tail.list) == TFP_OK);
+    CHECK_FALSE(head.has("baseline"));
+    CHECK(tail.data("baseline")[0] == doctest::Approx(whole.baseline_value).epsilon(1e-6));
+    for (size_t t = 0; t < ids.size(); ++t)
+      CHECK(near(head.data("integrated")[t] + tail.data("integrated")[t], whole.integrated[t], 1e-5, 1e-4));
+  }
+  tfp_tensors* o = nullptr;
+  CHECK(tfp_model_integrated_gradients(m, ids.data(), 6, 7, 13, 0, 10, 9, 2, -1, &o) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(o == nullptr);
+  CHECK(std::string(tfp_last_error()).find("steps 9..10 are not a range of 0..9") != std::string::npos);
+  CHECK(tfp_model_integrated_gradients(m, ids.data(), 6, 7, 13, 0, 0, 0, 1, -1, &o) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()).find("steps must be 1..4096") != std::string::npos);
+  tfp_model_free(m);
 }
 
 TEST_CASE("gradient attribution: refusals name the problem") {

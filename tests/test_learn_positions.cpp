@@ -54,6 +54,62 @@ TEST_CASE("positional/sinusoidal: halves layout = the interleaved numbers, chann
   CHECK_THROWS_AS(nn::sinusoidal_frequency(4, 2), Error);
 }
 
+TEST_CASE("positional/sinusoidal: tensor2tensor's timing signal has its own frequencies, not the paper's rearranged") {
+  // C = 4: n = 2 pairs, ω = 10000^(-i/(n-1)) = (1, 1/10000) exactly; the paper's are (1, 1/100).
+  const Tensor t4 = nn::sinusoidal_encoding(3, 4, 0, 10000.0, nn::SinusoidalLayout::Tensor2Tensor);
+  CHECK(t4.data[4 + 0] == doctest::Approx(std::sin(1.0)));
+  CHECK(t4.data[4 + 1] == doctest::Approx(std::sin(1e-4)).epsilon(1e-6));
+  CHECK(t4.data[4 + 2] == doctest::Approx(std::cos(1.0)));
+  CHECK(t4.data[4 + 3] == doctest::Approx(std::cos(1e-4)));
+  CHECK(nn::timing_signal_frequency(4, 1) == doctest::Approx(1e-4).epsilon(1e-12));
+  CHECK(nn::sinusoidal_frequency(4, 1) == doctest::Approx(1e-2).epsilon(1e-12));
+  // Any even C: the log-spaced increment of get_timing_signal_1d, sines then cosines.
+  const int64_t T = 9, C = 16, n = C / 2;
+  const Tensor t2t = nn::sinusoidal_encoding(T, C, 2, 10000.0, nn::SinusoidalLayout::Tensor2Tensor);
+  const Tensor halves = nn::sinusoidal_encoding(T, C, 2, 10000.0, nn::SinusoidalLayout::Halves);
+  const double inc = std::log(10000.0) / static_cast<double>(n - 1);
+  int differ = 0;
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t i = 0; i < n; ++i) {
+      const double w = std::exp(-static_cast<double>(i) * inc), pos = static_cast<double>(t + 2);
+      CHECK(std::fabs(t2t.data[t * C + i] - std::sin(pos * w)) < 1e-6);
+      CHECK(std::fabs(t2t.data[t * C + n + i] - std::cos(pos * w)) < 1e-6);
+      differ += std::fabs(t2t.data[t * C + i] - halves.data[t * C + i]) > 1e-4;
+    }
+  CHECK(differ > 0);  // only pair 0 (ω = 1 in both) agrees everywhere
+  CHECK(t2t.data[C + 0] == halves.data[C + 0]);
+  CHECK(t2t.data[C + n] == halves.data[C + n]);
+  // Odd C: tensor2tensor pads one zero channel.
+  const Tensor odd = nn::sinusoidal_encoding(2, 5, 1, 10000.0, nn::SinusoidalLayout::Tensor2Tensor);
+  CHECK(odd.data[4] == 0.0f);
+  CHECK(odd.data[5 + 4] == 0.0f);
+  CHECK(odd.data[5 + 0] == doctest::Approx(std::sin(2.0)));
+  CHECK_THROWS_AS(nn::timing_signal_frequency(4, 2), Error);
+}
+
+TEST_CASE("learn positions: the frequencies of each layout and the tensor2tensor table through the C API") {
+  const int C = 8;
+  std::vector<double> paper(C / 2), t2t(C / 2), halves(C / 2);
+  REQUIRE(tfp_learn_sinusoidal_frequencies(C, 0, paper.data()) == TFP_OK);
+  REQUIRE(tfp_learn_sinusoidal_frequencies(C, 1, halves.data()) == TFP_OK);
+  REQUIRE(tfp_learn_sinusoidal_frequencies(C, 2, t2t.data()) == TFP_OK);
+  for (int i = 0; i < C / 2; ++i) {
+    CHECK(paper[i] == doctest::Approx(std::pow(10000.0, -2.0 * i / C)));
+    CHECK(halves[i] == paper[i]);
+    CHECK(t2t[i] == doctest::Approx(std::pow(10000.0, -static_cast<double>(i) / (C / 2 - 1))));
+  }
+  CHECK(t2t[C / 2 - 1] == doctest::Approx(1e-4));
+  std::vector<float> tab(5 * C);
+  REQUIRE(tfp_learn_sinusoidal_table(5, C, 2, tab.data(), nullptr) == TFP_OK);
+  const Tensor ref = nn::sinusoidal_encoding(5, C, 0, 10000.0, nn::SinusoidalLayout::Tensor2Tensor);
+  CHECK(tab == ref.data);
+  CHECK(tfp_learn_sinusoidal_table(5, 7, 2, tab.data(), nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_sinusoidal_table(5, C, 3, tab.data(), nullptr) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_sinusoidal_frequencies(7, 0, paper.data()) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_sinusoidal_frequencies(C, -1, paper.data()) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(tfp_learn_sinusoidal_frequencies(C, 0, nullptr) == TFP_ERR_INVALID_ARGUMENT);
+}
+
 TEST_CASE("learn positions: sinusoidal table, dot products by distance, PE(p+k) as a rotation") {
   const int T = 12, C = 8;
   std::vector<float> a(T * C), b(T * C), da(T * T), db(T * T);

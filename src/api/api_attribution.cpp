@@ -1,9 +1,10 @@
-// tfp_model_logit_attribution and tfp_model_gradient_attribution (tfp_attribution_api.h):
+// tfp_model_logit_attribution, tfp_model_gradient_attribution and tfp_model_integrated_gradients (tfp_attribution_api.h):
 // argument checks by name and copies; the work is inspect/logit_attribution and
 // inspect/gradient_attribution.
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "api/api_edge.h"
 #include "api/api_model.h"
@@ -76,6 +77,38 @@ extern "C" int tfp_model_gradient_attribution(tfp_model* model, const int32_t* i
       list->add("integrated", Tensor(Shape{r.T}, r.integrated));
       list->add("completeness", Tensor(Shape{2}, {static_cast<float>(total), static_cast<float>(r.completeness_gap)}));
     }
+    *out = list.release();
+  });
+}
+
+extern "C" int tfp_model_integrated_gradients(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
+                                              int32_t metric, int32_t steps, int32_t first, int32_t count, int32_t position,
+                                              tfp_tensors** out) {
+  if (out) *out = nullptr;
+  const char* f = "tfp_model_integrated_gradients";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": needs n >= 1 token ids (n = ", n, ")");
+    TFP_API_REQUIRE(metric == 0 || metric == 1, f, ": metric must be 0 (logit difference) or 1 (log-probability), got ",
+                    metric);
+    TFP_API_REQUIRE(steps >= 1 && steps <= 4096, f, ": steps must be 1..4096, got ", steps);
+    TFP_API_REQUIRE(first >= 0 && count >= 1 && static_cast<int64_t>(first) + count <= steps, f, ": steps ", first, "..",
+                    static_cast<int64_t>(first) + count - 1, " are not a range of 0..", steps - 1);
+    const tfp::model::LoadedModel& lm = loaded_of(model, f);
+    const std::span<const int32_t> input(ids, static_cast<size_t>(n));
+    const std::string why = tfp::inspect::gradient_refusal(lm.config(), input, answer, foil, position, steps);
+    TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
+    const auto which = metric == 0 ? tfp::inspect::GradMetric::logit_diff : tfp::inspect::GradMetric::logprob;
+    const tfp::inspect::HeadMask* mask = model->head_mask.empty() ? nullptr : &model->head_mask;
+    const std::vector<double> part = tfp::inspect::integrated_gradients_part(lm.config(), lm.weights(), input, answer, foil,
+                                                                             which, steps, first, count, position, mask);
+    using tfp::Shape;
+    using tfp::Tensor;
+    auto list = std::make_unique<tfp_tensors>();
+    list->add("integrated", Tensor(Shape{static_cast<int64_t>(part.size())}, std::vector<float>(part.begin(), part.end())));
+    if (first + count == steps)
+      list->add("baseline", Tensor(Shape{1}, {static_cast<float>(
+          tfp::inspect::zero_baseline_metric(lm.config(), lm.weights(), input, answer, foil, which, position, mask))}));
     *out = list.release();
   });
 }

@@ -33,14 +33,26 @@ extern "C" int tfp_learn_sinusoidal_table(int T, int C, int layout, float* out, 
     TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
     TFP_API_REQUIRE(T >= 1 && T <= 512, f, ": T must be in [1, 512], got ", T);
     TFP_API_REQUIRE(C >= 2 && C <= 512, f, ": C must be in [2, 512], got ", C);
-    TFP_API_REQUIRE(layout == 0 || layout == 1, f, ": layout must be 0 (interleaved) or 1 (halves), got ", layout);
-    TFP_API_REQUIRE(layout == 0 || C % 2 == 0, f, ": the halves layout needs an even C, got ", C);
-    const Tensor pe = nn::sinusoidal_encoding(T, C, 0, 10000.0,
-                                              layout == 0 ? nn::SinusoidalLayout::Interleaved : nn::SinusoidalLayout::Halves);
+    TFP_API_REQUIRE(layout >= 0 && layout <= 2, f,
+                    ": layout must be 0 (interleaved), 1 (halves) or 2 (tensor2tensor), got ", layout);
+    TFP_API_REQUIRE(layout == 0 || C % 2 == 0, f, ": the halves and tensor2tensor layouts need an even C, got ", C);
+    const Tensor pe = nn::sinusoidal_encoding(T, C, 0, 10000.0, static_cast<nn::SinusoidalLayout>(layout));
     std::copy(pe.data.begin(), pe.data.end(), out);
     if (dots)
       for (int p = 0; p < T; ++p)
         for (int q = 0; q < T; ++q) dots[p * T + q] = static_cast<float>(dot(pe.row(p), pe.row(q), C));
+  });
+}
+
+extern "C" int tfp_learn_sinusoidal_frequencies(int C, int layout, double* out) {
+  constexpr const char* f = "tfp_learn_sinusoidal_frequencies";
+  return tfp::api::guard(f, [&] {
+    TFP_API_REQUIRE(out != nullptr, f, ": out is NULL");
+    TFP_API_REQUIRE(C >= 2 && C <= 512 && C % 2 == 0, f, ": C must be even, in [2, 512], got ", C);
+    TFP_API_REQUIRE(layout >= 0 && layout <= 2, f,
+                    ": layout must be 0 (interleaved), 1 (halves) or 2 (tensor2tensor), got ", layout);
+    for (int i = 0; i < C / 2; ++i)
+      out[i] = layout == 2 ? nn::timing_signal_frequency(C, i) : nn::sinusoidal_frequency(C, i);
   });
 }
 

@@ -51,6 +51,21 @@ int tfp_model_logit_attribution(tfp_model* model, const int32_t* ids, int32_t n,
 int tfp_model_gradient_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
                                    int32_t metric, int32_t steps, int32_t position, tfp_tensors** out);
 
+/* Integrated gradients in ranges of steps, so that a long run reports progress and can stop
+ * between calls: of tfp_model_gradient_attribution's `steps` midpoints (1..4096), steps
+ * first .. first + count - 1 (0 <= first, 1 <= count, first + count <= steps). *out
+ * (caller-owned; NULL on failure) receives:
+ *   "integrated" (T)  those steps' share of "integrated": the ranges of 0..steps-1 add up
+ *                     to it (the midpoint rule is a sum over steps)
+ *   "baseline" (1)    the metric with every token row 0; only in the range that ends at
+ *                     steps (first + count == steps)
+ * Arguments as tfp_model_gradient_attribution's; a range outside 0..steps-1 is
+ * TFP_ERR_INVALID_ARGUMENT, named. count forward and backward passes (one more for the
+ * baseline). */
+int tfp_model_integrated_gradients(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer, int32_t foil,
+                                   int32_t metric, int32_t steps, int32_t first, int32_t count, int32_t position,
+                                   tfp_tensors** out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -18,10 +18,17 @@ extern "C" {
 
 /* The sinusoidal table for positions 0 .. T-1 (nn::sinusoidal_encoding, base 10000):
  * layout 0 = interleaved (sin in channel 2i, cos in 2i+1: the paper and this engine),
- * 1 = halves (sines in 0 .. C/2-1, cosines in C/2 .. C-1; C even). out (T, C) caller-owned.
+ * 1 = halves (the same numbers: sines in 0 .. C/2-1, cosines in C/2 .. C-1; C even),
+ * 2 = tensor2tensor's timing signal (the halves order with its own frequencies
+ * 10000^(-i/(C/2-1)); C even). out (T, C) caller-owned.
  * If dots is not NULL it receives (T, T) the dot products PE(p)·PE(q) (in double, then
  * rounded to float). T in [1, 512], C in [2, 512]. */
 int tfp_learn_sinusoidal_table(int T, int C, int layout, float* out, float* dots);
+
+/* The frequency ω_i of each pair i = 0 .. C/2-1 in a layout of tfp_learn_sinusoidal_table:
+ * 10000^(-2i/C) for 0 and 1 (nn::sinusoidal_frequency), exp(-i·ln(10000)/(C/2-1)) for 2
+ * (nn::timing_signal_frequency). out (C/2 doubles) caller-owned. C even, in [2, 512]. */
+int tfp_learn_sinusoidal_frequencies(int C, int layout, double* out);
 
 /* Number of doubles tfp_learn_sinusoidal_shift writes. */
 #define TFP_LEARN_SIN_SHIFT_VALUES 10

@@ -508,27 +508,49 @@ GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const mo
     r.grad_norm[t] = static_cast<float>(std::sqrt(g2));
   }
   if (steps == 0) return r;
-  // Integrated gradients: the mean gradient at the midpoints (k + ½)/n of the straight path
-  // from 0 to the rows, times the rows.
+  const std::vector<double> part = integrated_gradients_part(cfg, w, ids, answer, foil, metric, steps, 0, steps, position, head_mask);
+  r.integrated.assign(static_cast<size_t>(T), 0.0f);
+  double total = 0;
+  for (int64_t t = 0; t < T; ++t) {
+    r.integrated[t] = static_cast<float>(part[t]);
+    total += part[t];
+  }
+  r.baseline_value = zero_baseline_metric(cfg, w, ids, answer, foil, metric, position, head_mask);
+  r.completeness_gap = total - (r.value - r.baseline_value);
+  return r;
+}
+
+std::vector<double> integrated_gradients_part(const model::ModelConfig& cfg, const model::ModelWeights& w,
+                                              std::span<const int32_t> ids, int32_t answer, int32_t foil,
+                                              GradMetric metric, int steps, int first, int count, int64_t position,
+                                              const HeadMask* head_mask) {
+  const std::string why = gradient_refusal(cfg, ids, answer, foil, position, steps);
+  TFP_CHECK(why.empty(), "integrated gradients: ", why);
+  TFP_CHECK(steps >= 1, "integrated gradients: a range of steps needs steps >= 1, not ", steps);
+  TFP_CHECK(first >= 0 && count >= 1 && static_cast<int64_t>(first) + count <= steps, "integrated gradients: steps ",
+            first, "..", static_cast<int64_t>(first) + count - 1, " are not a range of 0..", steps - 1);
+  const Tensor rows = m::token_rows(cfg, w.embed, ids);
+  const int64_t T = rows.dim(0), C = rows.dim(1);
+  // The mean gradient's share from these midpoints (k + ½)/n of the straight path from 0
+  // to the rows, times the rows.
   std::vector<double> mean(static_cast<size_t>(T * C), 0.0);
-  for (int k = 0; k < steps; ++k) {
+  for (int k = first; k < first + count; ++k) {
     const float alpha = static_cast<float>((k + 0.5) / steps);
     Tensor scaled = rows;
     for (float& v : scaled.data) v *= alpha;
     const MetricGradient g = metric_gradient(cfg, w, ids, scaled, answer, foil, metric, position, head_mask);
     for (size_t i = 0; i < mean.size(); ++i) mean[i] += g.grad[i] / static_cast<double>(steps);
   }
-  r.integrated.assign(static_cast<size_t>(T), 0.0f);
-  double total = 0;
-  for (int64_t t = 0; t < T; ++t) {
-    double s = 0;
-    for (int64_t k = 0; k < C; ++k) s += mean[t * C + k] * rows.data[t * C + k];
-    r.integrated[t] = static_cast<float>(s);
-    total += s;
-  }
-  r.baseline_value = metric_gradient(cfg, w, ids, Tensor(rows.shape), answer, foil, metric, position, head_mask).value;
-  r.completeness_gap = total - (r.value - r.baseline_value);
-  return r;
+  std::vector<double> part(static_cast<size_t>(T), 0.0);
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t k = 0; k < C; ++k) part[t] += mean[t * C + k] * rows.data[t * C + k];
+  return part;
+}
+
+double zero_baseline_metric(const model::ModelConfig& cfg, const model::ModelWeights& w, std::span<const int32_t> ids,
+                            int32_t answer, int32_t foil, GradMetric metric, int64_t position, const HeadMask* head_mask) {
+  const Tensor rows = m::token_rows(cfg, w.embed, ids);
+  return metric_gradient(cfg, w, ids, Tensor(rows.shape), answer, foil, metric, position, head_mask).value;
 }
 
 }  // namespace tfp::inspect

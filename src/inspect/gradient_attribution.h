@@ -69,4 +69,21 @@ GradientAttribution gradient_attribution(const model::ModelConfig& cfg, const mo
                                          GradMetric metric, int steps = 64, int64_t position = -1,
                                          const HeadMask* head_mask = nullptr);
 
+// One range of integrated gradients' midpoints, so that a long run can report progress and
+// stop between ranges: steps k = first .. first + count - 1 of `steps`, each gradient at
+// ((k + ½)/steps) · e weighted 1/steps, then times e and summed over the width:
+//   part[t] = Σ_c e[t, c] · (1/steps) Σ_{k in range} g(((k + ½)/steps) · e)[t, c]
+// The ranges of 0..steps-1 add up to GradientAttribution::integrated (the midpoint rule is
+// a sum over steps). 1 <= steps <= 4096, 0 <= first, 1 <= count, first + count <= steps;
+// otherwise (and for what gradient_refusal refuses) throws tfp::Error naming it.
+std::vector<double> integrated_gradients_part(const model::ModelConfig& cfg, const model::ModelWeights& w,
+                                              std::span<const int32_t> ids, int32_t answer, int32_t foil,
+                                              GradMetric metric, int steps, int first, int count, int64_t position = -1,
+                                              const HeadMask* head_mask = nullptr);
+
+// The metric with every token row 0 (integrated gradients' baseline).
+double zero_baseline_metric(const model::ModelConfig& cfg, const model::ModelWeights& w, std::span<const int32_t> ids,
+                            int32_t answer, int32_t foil, GradMetric metric, int64_t position = -1,
+                            const HeadMask* head_mask = nullptr);
+
 }  // namespace tfp::inspect

@@ -5,6 +5,7 @@
 // Legend: T tokens, C channels.
 #include "nn/positional_sinusoidal.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tfp::nn {
@@ -15,10 +16,39 @@ double sinusoidal_frequency(int64_t C, int64_t i, double base) {
   return std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(C));
 }
 
+double timing_signal_frequency(int64_t C, int64_t i, double base) {
+  TFP_CHECK(C > 0 && i >= 0 && i < C / 2, "timing_signal_frequency: need 0 <= i < C/2; got i = ", i, ", C = ", C);
+  TFP_CHECK(base > 1.0, "timing_signal_frequency: base must be > 1, got ", base);
+  const double increment = std::log(base) / static_cast<double>(std::max<int64_t>(C / 2 - 1, 1));
+  return std::exp(-static_cast<double>(i) * increment);
+}
+
+namespace {
+
+// tensor2tensor's get_timing_signal_1d: [sin(pos·ω_i) for i < n | cos(pos·ω_i) for i < n],
+// n = C/2, a zero channel last when C is odd (its tf.pad).
+Tensor timing_signal(int64_t T, int64_t C, int64_t pos0, double base) {
+  Tensor pe({T, C});  // (T, C), zero-filled
+  const int64_t n = C / 2;
+  for (int64_t i = 0; i < n; ++i) {
+    const double omega = timing_signal_frequency(C, i, base);
+    for (int64_t t = 0; t < T; ++t) {
+      const double angle = static_cast<double>(pos0 + t) * omega;
+      float* row = pe.row(t);
+      row[i] = static_cast<float>(std::sin(angle));
+      row[n + i] = static_cast<float>(std::cos(angle));
+    }
+  }
+  return pe;
+}
+
+}  // namespace
+
 Tensor sinusoidal_encoding(int64_t T, int64_t C, int64_t pos0, double base, SinusoidalLayout layout) {
   TFP_CHECK(T >= 0 && C > 0 && pos0 >= 0, "sinusoidal_encoding: need T >= 0, C > 0, pos0 >= 0; got T = ",
             T, ", C = ", C, ", pos0 = ", pos0);
   TFP_CHECK(base > 1.0, "sinusoidal_encoding: base must be > 1, got ", base);
+  if (layout == SinusoidalLayout::Tensor2Tensor) return timing_signal(T, C, pos0, base);
   const bool halves = layout == SinusoidalLayout::Halves;
   TFP_CHECK(!halves || C % 2 == 0, "sinusoidal_encoding: the halves layout needs an even C, got ", C);
   Tensor pe({T, C});  // (T, C)

@@ -13,7 +13,9 @@
 //   - RoPE's rotated q, k and score equal tfp_learn_rope_score in Node; the shifted score
 //     equals the unshifted one; the exercise reveals the engine's answer ("yes");
 //   - ALiBi slopes for 6 heads equal the hand values (Press et al. for non-powers of two);
-//     its exercise reveals head 4 (slope 1/2) as the steepest;
+//     its exercise reveals head 5 (index 4, slope 1/2) as the steepest, heads labelled from 1;
+//   - tensor2tensor's timing signal equals tfp_learn_sinusoidal_table layout 2 and the
+//     closed form 10000^(−i/(n−1)) written here; only pair 0 shares the paper's frequency;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
 // Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
@@ -193,6 +195,54 @@ test('chapter 7, sinusoidal: tables, dot products and the rotation are the engin
   assert.deepEqual(site.problems, []);
 });
 
+test('chapter 7, tensor2tensor: its own frequencies (the engine\'s and the closed form), not the paper\'s rearranged', { timeout: 60_000 }, async () => {
+  await fresh();
+  const check = async () => {
+    const s = await part('t2t');
+    const [T, C, n] = [s.T, s.C, s.C / 2];
+    const [tt] = floatsOut([T * C], (o) => api.m._tfp_learn_sinusoidal_table(T, C, 2, o, 0));
+    const [th] = floatsOut([T * C], (o) => api.m._tfp_learn_sinusoidal_table(T, C, 1, o, 0));
+    sameArray(s.table.data, tt, 'tensor2tensor table');
+    sameArray(s.halves.data, th, 'halves table');
+    const [wt] = floatsOut([n], (o) => api.m._tfp_learn_sinusoidal_frequencies(C, 2, o), 8);
+    sameArray(s.omegas, wt, 'tensor2tensor frequencies');
+    let same = 0, differ = 0;
+    for (let i = 0; i < n; i++) {
+      const w = Math.exp(-i * Math.log(10000) / (n - 1)), paper = Math.pow(10000, -2 * i / C);
+      assert.ok(Math.abs(s.omegas[i] - w) <= 1e-12 * Math.max(1, w), `ω_${i}`);
+      assert.ok(Math.abs(s.paperOmegas[i] - paper) <= 1e-12, `paper ω_${i}`);
+      if (Math.abs(w / paper - 1) < 1e-12) same++;
+      for (const p of [0, 1, T - 1]) {
+        assert.ok(Math.abs(s.table.data[p * C + i] - Math.sin(p * w)) < 1e-6);
+        assert.ok(Math.abs(s.table.data[p * C + n + i] - Math.cos(p * w)) < 1e-6);
+      }
+    }
+    for (let k = 0; k < T * C; k++) if (Math.abs(tt[k] - th[k]) > 1e-3) differ++;
+    assert.equal(s.samePairs, same);
+    assert.equal(same, 1, 'only pair 0 (ω = 1) is shared');
+    assert.equal(s.worst, n - 1, 'the widest gap is at the last pair');
+    assert.equal(s.differ, differ);
+    assert.ok(Math.abs(s.omegas[n - 1] - 1e-4) < 1e-16, 'tensor2tensor ends at exactly 1/10000');
+    const line = await page.locator('.prose', { hasText: 'have the same frequency in both' }).first().innerText();
+    assert.match(line, new RegExp(`d_model = ${C} \\(${n} pairs\\): 1 of ${n} pairs`));
+    return s;
+  };
+  const s1 = await check();
+  assert.deepEqual([s1.T, s1.C], [50, 64]);
+  // The first section's prose: the last pair's period is 2π/ω from the engine, short of 10000·2π.
+  const sin = await part('sin');
+  const expect = (2 * Math.PI) / Math.pow(10000, -(sin.C - 2) / sin.C);
+  assert.ok(Math.abs(sin.lastPeriod - expect) < 1e-6 * expect);
+  assert.ok(sin.lastPeriod < 10000 * 2 * Math.PI);
+  assert.match(await page.locator('.prose', { hasText: 'turns once every' }).first().innerText(), new RegExp(`every ${Math.round(expect).toLocaleString('en')} positions`));
+  const n = await renders();
+  await page.locator('#pos-t2t-C').fill('16');
+  await rendersAbove(n);
+  await page.waitForFunction(() => window.tfpLearn.state.t2t.C === 16);
+  await check();
+  assert.deepEqual(site.problems, []);
+});
+
 test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exercise', { timeout: 60_000 }, async () => {
   await fresh();
   // Learned: brown-gpt's cosines.
@@ -251,12 +301,14 @@ test('chapter 7, learned, relative, RoPE, ALiBi: the engine\'s numbers; the exer
   sameArray(al.bias.data, abias, 'alibi bias');
   sameArray(al.slopes, slopes, 'alibi slopes');
   assert.equal(await page.locator('.pos-alibi-grid .heatmap').count(), 6);
-  // The ALiBi exercise: with 6 heads the steepest is head 4 (slope 1/2), not head 0.
+  // The ALiBi exercise: with 6 heads the steepest is index 4 (slope 1/2), labelled head 5
+  // (heads count from 1 in every label), not the first head.
   await page.locator('[data-exercise="alibi-steepest"] label.choice').nth(0).click();
   await page.locator('[data-exercise="alibi-steepest"] button[type="submit"]').click();
   await page.waitForSelector('[data-exercise="alibi-steepest"] .exercise-result.wrong');
   assert.equal((await part('alibiExercise')).steepest, 4);
-  assert.match(await page.locator('[data-exercise="alibi-steepest"] .exercise-result').innerText(), /head 4/);
+  assert.match(await page.locator('[data-exercise="alibi-steepest"] .exercise-result').innerText(), /steepest is head 5 \(/);
+  assert.match(await page.locator('.pos-alibi-grid .heatmap').first().innerText(), /head 1:/);
   assert.deepEqual(site.problems, []);
 });
 

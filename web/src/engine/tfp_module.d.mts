@@ -133,6 +133,7 @@ export interface TfpModule {
   _tfp_model_head_ablation(model: number, ids: number, n: number, answer: number, foil: number, mode: number, out: number): number;
   _tfp_model_logit_attribution(model: number, ids: number, n: number, answer: number, foil: number, out: number): number;
   _tfp_model_gradient_attribution(model: number, ids: number, n: number, answer: number, foil: number, metric: number, steps: number, position: number, out: number): number;
+  _tfp_model_integrated_gradients(model: number, ids: number, n: number, answer: number, foil: number, metric: number, steps: number, first: number, count: number, position: number, out: number): number;
   _tfp_attention_head_scores(probs: number, H: number, T: number, tokens: number, repeat: number, flags: number,
                              out: number): number;
 
@@ -175,6 +176,7 @@ export interface TfpModule {
   _tfp_learn_int8_model(model: number, ids: number, n: number, out: number): number;
   // tfp_learn_positions_api.h: the Learn chapter on positional encoding (learn_calls/positions.ts).
   _tfp_learn_sinusoidal_table(T: number, C: number, layout: number, out: number, dots: number): number;
+  _tfp_learn_sinusoidal_frequencies(C: number, layout: number, out: number): number;
   _tfp_learn_sinusoidal_shift(C: number, pair: number, p: number, k: number, out: number): number;
   _tfp_learn_position_similarity(model: number, P: number, out: number, rows: number): number;
   _tfp_learn_relative_bias_params_init(p: number): void;

@@ -23,22 +23,35 @@ function floats(m: TfpModule, ptr: number, sizes: number[]): Float32Array[] {
 export interface SinusoidalArgs {
   positions: number;
   dModel: number;
-  /** 'interleaved': sin in 2i, cos in 2i+1 (the paper, this engine); 'halves': sines, then cosines. */
-  layout: 'interleaved' | 'halves';
+  /** 'interleaved': sin in 2i, cos in 2i+1 (the paper, this engine); 'halves': the same
+   *  numbers, sines then cosines; 'tensor2tensor': its timing signal, the halves order with
+   *  its own frequencies 10000^(−i/(C/2−1)). */
+  layout: SinusoidalLayout;
 }
+
+export type SinusoidalLayout = 'interleaved' | 'halves' | 'tensor2tensor';
+const LAYOUT_CODE: Record<SinusoidalLayout, number> = { interleaved: 0, halves: 1, tensor2tensor: 2 };
 
 export interface SinusoidalResult {
   table: FloatTensor;  // (T, C)
   dots: FloatTensor;   // (T, T) PE(p)·PE(q)
+  /** (C/2) ω_i of each pair i in this layout; empty for an odd C. */
+  omegas: number[];
 }
 
 /** tfp_learn_sinusoidal_table. */
 export function sinusoidal(c: Calls, m: TfpModule, a: SinusoidalArgs): SinusoidalResult {
   const T = a.positions, C = a.dModel;
+  const code = LAYOUT_CODE[a.layout];
+  if (code === undefined) throw new Error(`sinusoidal: layout must be interleaved, halves or tensor2tensor, got ${String(a.layout)}`);
+  const omegas = C % 2 === 0 ? c.withBuffer((C / 2) * 8, (out) => {
+    c.check(m._tfp_learn_sinusoidal_frequencies(C, code, out));
+    return Array.from(new Float64Array(m.HEAPU8.buffer, out, C / 2));
+  }) : [];
   return c.withBuffer((T * C + T * T) * 4, (ptr) => {
-    c.check(m._tfp_learn_sinusoidal_table(T, C, a.layout === 'halves' ? 1 : 0, ptr, ptr + T * C * 4));
+    c.check(m._tfp_learn_sinusoidal_table(T, C, code, ptr, ptr + T * C * 4));
     const [table, dots] = floats(m, ptr, [T * C, T * T]);
-    return { table: { data: table!, dims: [T, C] }, dots: { data: dots!, dims: [T, T] } };
+    return { table: { data: table!, dims: [T, C] }, dots: { data: dots!, dims: [T, T] }, omegas };
   });
 }
 

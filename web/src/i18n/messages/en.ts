@@ -70,7 +70,7 @@ export const en = {
   'learn.conv.title': 'Conventions: how every chapter counts and reads a matrix',
   'learn.conv.body': `<ul>
 <li><strong>Counting starts at 1.</strong> Token 1 is the first token of the input; positions, layers, heads, rows, columns and dimensions are numbered 1, 2, 3, … in every label, table and sentence, as in the playground and in its links.</li>
-<li><strong>A position as a quantity.</strong> Where a formula needs the position as a number — the sinusoidal and rotary angles, a decay with distance — it uses $p$, the number of tokens before this one ($p = 0$ for token 1), as the papers and the engine do, and the chapter says so beside it. A distance between two tokens, $j - i$, is the same either way.</li>
+<li><strong>A position as a quantity.</strong> Where a formula needs the position as a number — the sinusoidal and rotary angles, a decay with distance — it uses $p$, the number of tokens before this one ($p = 0$ for token 1), as the papers and the engine do, and the chapter says so beside it (an axis labelled “position $p$” counts from 0). A formula's own indices count from 0 as the formula does: the sinusoidal pair $i$ with its channels $2i$ and $2i + 1$, RoPE's pair $i$. A distance between two tokens, $j - i$, is the same either way.</li>
 <li><strong>Vectors are rows.</strong> $X$ has one row per token ($T \\times d$) and $Q = XW_Q$. A shape is written rows × columns.</li>
 <li><strong>Rows are queries, columns are keys.</strong> In every attention matrix, row $i$ is the token that looks (query $i$) and column $j$ the token it looks at (key $j$); entry $(i, j)$ is how much token $i$ takes from token $j$, and each row of weights adds up to 1. Masked cells are hatched grey.</li>
 <li><strong>Logarithms are natural</strong> (losses and entropies in nats) unless a base is written.</li>
@@ -598,7 +598,7 @@ export const en = {
   'play.patch.none': 'none',
   'play.patch.sweepGradients': 'Gradients and attention',
   'play.patch.steps': 'Integrated-gradient steps',
-  'play.patch.gradRunning': 'Computing the gradient and {steps} integrated-gradient steps (one forward and one backward pass each)…',
+  'play.patch.gradRunning': 'Integrated gradients… {done} of {steps} steps (one forward and one backward pass each)',
   'play.patch.titleGradients': 'Which positions {metric} depends on: attention beside gradient attribution',
   'play.patch.gradAttention': 'attn L{layer}H{head}',
   'play.patch.gradAttentionLong': 'attention of head {head} of layer {layer} from the last position',

@@ -67,7 +67,7 @@ export const zhCN: Messages = {
   'learn.conv.title': '约定：每一章怎样计数、怎样读矩阵',
   'learn.conv.body': `<ul>
 <li><strong>计数从 1 开始。</strong>第 1 个词元是输入的第一个词元；位置、层、头、行、列和维度在每个标签、表格和句子里都编号为 1、2、3……，与演练场及其链接一致。</li>
-<li><strong>把位置当作数量时。</strong>公式需要把位置当作一个数来用时——正弦和旋转位置编码的角度、随距离的衰减——用的是 $p$，即这个词元之前的词元个数（第 1 个词元的 $p = 0$），与论文和引擎一致，章节会在旁边注明。两个词元之间的距离 $j - i$ 不受计数方式影响。</li>
+<li><strong>把位置当作数量时。</strong>公式需要把位置当作一个数来用时——正弦和旋转位置编码的角度、随距离的衰减——用的是 $p$，即这个词元之前的词元个数（第 1 个词元的 $p = 0$），与论文和引擎一致，章节会在旁边注明（标着“位置 $p$”的坐标轴从 0 数起）。公式自带的下标也照公式从 0 数起：正弦编码的第 $i$ 对及其第 $2i$、$2i + 1$ 个通道，RoPE 的第 $i$ 对。两个词元之间的距离 $j - i$ 不受计数方式影响。</li>
 <li><strong>向量是行向量。</strong>$X$ 每个词元一行（$T \\times d$），$Q = XW_Q$。形状写作“行数 × 列数”。</li>
 <li><strong>行是查询，列是键。</strong>在每个注意力矩阵里，第 $i$ 行是发出注意的词元（查询 $i$），第 $j$ 列是被注意的词元（键 $j$）；元素 $(i, j)$ 表示词元 $i$ 从词元 $j$ 取多少信息，每一行的权重加起来等于 1。被掩码遮住的格子画成灰色斜线。</li>
 <li><strong>对数都是自然对数</strong>（损失和熵的单位是奈特），除非写明了底数。</li>
@@ -593,7 +593,7 @@ export const zhCN: Messages = {
   'play.patch.none': '无',
   'play.patch.sweepGradients': '梯度与注意力',
   'play.patch.steps': '积分梯度步数',
-  'play.patch.gradRunning': '正在计算梯度和 {steps} 步积分梯度（每步一次前向、一次反向传播）……',
+  'play.patch.gradRunning': '正在计算积分梯度……已完成 {done} / {steps} 步（每步一次前向、一次反向传播）',
   'play.patch.titleGradients': '{metric} 依赖哪些位置：注意力与梯度归因并排',
   'play.patch.gradAttention': '注意力 L{layer}H{head}',
   'play.patch.gradAttentionLong': '第 {layer} 层第 {head} 个头从最后一个位置的注意力',

@@ -50,18 +50,19 @@ export function alibiSection(ch: PosChapter): { run: () => Promise<void> } {
     let lo = 0;
     for (const v of r.bias.data) lo = Math.min(lo, v);
     maps.forEach((m, h) => {
-      m.setTitle(ch.t('alibiHead', { h, s: slope(r.slopes[h]!) }));
+      m.setTitle(ch.t('alibiHead', { h: h + 1, s: slope(r.slopes[h]!) }));
       m.update({ rowLabels: labels, colLabels: labels, values: r.bias.data.subarray(h * T * T, (h + 1) * T * T), masked, domain: [lo || -1, 0] });
     });
-    params = { list: Array.from(r.slopes, (v, h) => `${h}: ${slope(v)}`).join(listSep()) };
+    params = { list: Array.from(r.slopes, (v, h) => `${h + 1}: ${slope(v)}`).join(listSep()) };
     line.rerender();
     state['alibi'] = { H: n, T, slopes: r.slopes, bias: r.bias };
     fig.refreshTable();
     ex.refresh();
     ch.debug.renders++;
   }
-  // Exercise: which head has the steepest slope? The candidates: head 0, the first head of
-  // the interleaved slopes when H is not a power of two (head n), the last head.
+  // Exercise: which head has the steepest slope? The candidates: the first head, the first
+  // head of the interleaved slopes when H is not a power of two (index n), the last head.
+  // Indices are 0-based here; every label shows head index + 1 (the shell's conventions).
   const candidates = () => {
     let n = 1;
     while (n * 2 <= H) n *= 2;
@@ -71,7 +72,7 @@ export function alibiSection(ch: PosChapter): { run: () => Promise<void> } {
     id: 'alibi-steepest',
     question: 'exAlibiQuestion',
     questionParams: () => ({ H }),
-    choices: () => candidates().map((h) => ch.t('exAlibiChoice', { h })),
+    choices: () => candidates().map((h) => ch.t('exAlibiChoice', { h: h + 1 })),
     answer: async () => {
       const engine = await ch.engine();
       const r = await engine.learn('alibi', { heads: H, positions: T });
@@ -79,8 +80,8 @@ export function alibiSection(ch: PosChapter): { run: () => Promise<void> } {
       r.slopes.forEach((v, h) => { if (v > r.slopes[top]!) top = h; });
       const c = candidates();
       state['alibiExercise'] = { H, steepest: top, slopes: r.slopes };
-      return { correct: c.indexOf(top), explanation: ch.t('exAlibiExplain', { h: top, s: slope(r.slopes[top]!), H,
-        list: Array.from(r.slopes, (v, h) => `${h}: ${slope(v)}`).join(listSep()) }) };
+      return { correct: c.indexOf(top), explanation: ch.t('exAlibiExplain', { h: top + 1, s: slope(r.slopes[top]!), H,
+        list: Array.from(r.slopes, (v, h) => `${h + 1}: ${slope(v)}`).join(listSep()) }) };
     },
   });
   ch.onLocale(render);

@@ -11,7 +11,7 @@ import { NumberMatrix } from '../../../widgets/number_matrix';
 import { onThemeChange } from '../../../widgets/theme';
 import { el } from '../../../widgets/dom';
 import { numberTable, textTable } from '../../../widgets/tables';
-import { fixed } from '../../format';
+import { fixed, num } from '../../format';
 import { latest } from '../../latest';
 import { intInput, slider, type PosChapter } from './dom';
 
@@ -20,7 +20,11 @@ export function sinusoidalSection(ch: PosChapter): { run: () => Promise<void>; r
   const sin = { T: 50, C: 64 };
   let inter: SinusoidalResult | null = null, halves: SinusoidalResult | null = null;
   const s = ch.section('hSin');
-  ch.prose(s, 'sinWhat');
+  // The last pair's period in the prose is the engine's ω for the current d_model.
+  const sinWhat = ch.prose(s, 'sinWhat', () => {
+    const w = inter?.omegas.at(-1);
+    return { C: String(inter?.table.dims[1] ?? sin.C), lastPeriod: w ? num((2 * Math.PI) / w) : '…' };
+  });
   const posLabels = (T: number) => Array.from({ length: T }, (_, p) => String(p));
   const dimLabels = (C: number) => Array.from({ length: C }, (_, c) => String(c));
 
@@ -90,7 +94,9 @@ export function sinusoidalSection(ch: PosChapter): { run: () => Promise<void>; r
     if (dotP > T - 1) { dotP = T - 1; pSlider.input.value = String(dotP); }
     renderDots();
     renderMistake();
-    state['sin'] = { T, C, inter: inter.table, halves: halves.table };
+    sinWhat.rerender();
+    const w = inter.omegas.at(-1)!;
+    state['sin'] = { T, C, inter: inter.table, halves: halves.table, omegas: inter.omegas, lastPeriod: (2 * Math.PI) / w };
     fig.refreshTable();
     ch.debug.renders++;
   }
