@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "api/tfp_api.h"
 #include "api/tfp_learn_efficiency_api.h"
 #include "model/model.h"
 #include "model/transformer.h"
@@ -23,6 +24,7 @@
 #include "nn/quantize_int8.h"
 #include "nn/sparse_attention.h"
 #include "test_api_params.h"
+#include "test_api_tensors.h"
 #include "test_checkpoint_util.h"
 
 using namespace tfp;
@@ -284,4 +286,78 @@ TEST_CASE("learn efficiency C API: pattern, timing columns, int8 brown-gpt") {
   }
   CHECK(tfp_learn_int8_model(model, ids.data(), 1, r) != TFP_OK);
   tfp_model_free(model);
+}
+
+TEST_CASE("learn linear attention C API: the running state, the weights and softmax's, by hand in double; refusals") {
+  const int T = 5, D = 3, Dv = 2;
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal;
+  std::vector<float> q(T * D), k(T * D), v(T * Dv);
+  for (auto* m : {&q, &k, &v})
+    for (float& x : *m) x = normal(rng);
+  const auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+  for (const int causal : {0, 1}) {
+    CAPTURE(causal);
+    testing::Tensors o;
+    REQUIRE(tfp_learn_linear_attention(q.data(), k.data(), v.data(), T, D, Dv, causal, &o.list) == TFP_OK);
+    const auto S = o.data("state"), z = o.data("norm"), out = o.data("out"), w = o.data("weights");
+    const auto so = o.data("softmax_out"), sw = o.data("softmax_weights");
+    CHECK(o.dims("state") == std::vector<int>{T, D, Dv});
+    for (int i = 0; i < T; ++i) {
+      const int last = causal ? i : T - 1;  // the last key query i reads
+      // The running state by hand: Σ_{j <= last} φ(k_j) v_jᵀ and Σ φ(k_j).
+      for (int d = 0; d < D; ++d) {
+        double zd = 0;
+        for (int j = 0; j <= i; ++j) zd += phi(k[j * D + d]);
+        CHECK(std::abs(z[i * D + d] - zd) < 1e-5 * (1 + zd));
+        for (int c = 0; c < Dv; ++c) {
+          double s = 0;
+          for (int j = 0; j <= i; ++j) s += phi(k[j * D + d]) * v[j * Dv + c];
+          CHECK(std::abs(S[(i * D + d) * Dv + c] - s) < 1e-5 * (1 + std::abs(s)));
+        }
+      }
+      // Weights φ(q_i)·φ(k_j) / Σ, and the output both ways: weights · v and φ(q_i)ᵀS / φ(q_i)ᵀz.
+      std::vector<double> wi(T, 0.0), si(T, 0.0);
+      double sum = 0, ssum = 0, mx = -1e30;
+      for (int j = 0; j <= last; ++j) {
+        for (int d = 0; d < D; ++d) wi[j] += phi(q[i * D + d]) * phi(k[j * D + d]);
+        double dot = 0;
+        for (int d = 0; d < D; ++d) dot += static_cast<double>(q[i * D + d]) * k[j * D + d];
+        si[j] = dot / std::sqrt(static_cast<double>(D));
+        mx = std::max(mx, si[j]);
+        sum += wi[j];
+      }
+      for (int j = 0; j <= last; ++j) ssum += (si[j] = std::exp(si[j] - mx));
+      for (int j = 0; j < T; ++j) {
+        CHECK(std::abs(w[i * T + j] - (j <= last ? wi[j] / sum : 0.0)) < 1e-5);
+        CHECK(std::abs(sw[i * T + j] - (j <= last ? si[j] / ssum : 0.0)) < 1e-5);
+      }
+      for (int c = 0; c < Dv; ++c) {
+        double lin = 0, soft = 0, num = 0, den = 0;
+        for (int j = 0; j <= last; ++j) {
+          lin += wi[j] / sum * v[j * Dv + c];
+          soft += si[j] / ssum * v[j * Dv + c];
+        }
+        for (int d = 0; d < D; ++d) {
+          num += phi(q[i * D + d]) * S[(last * D + d) * Dv + c];
+          den += phi(q[i * D + d]) * z[last * D + d];
+        }
+        CHECK(std::abs(out[i * Dv + c] - lin) < 1e-5);
+        CHECK(std::abs(out[i * Dv + c] - num / den) < 1e-5);
+        CHECK(std::abs(o.data("numerator")[i * Dv + c] - num) < 1e-5 * (1 + std::abs(num)));
+        if (c == 0) CHECK(std::abs(o.data("denominator")[i] - den) < 1e-5 * (1 + den));
+        CHECK(std::abs(so[i * Dv + c] - soft) < 1e-5);
+      }
+    }
+  }
+  tfp_tensors* none = nullptr;
+  CHECK(tfp_learn_linear_attention(q.data(), k.data(), v.data(), 0, D, Dv, 0, &none) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(none == nullptr);
+  CHECK(std::string(tfp_last_error()).find("T 1..32") != std::string::npos);
+  std::vector<float> bad = k;
+  bad[1 * D + 0] = std::nanf("");
+  CHECK(tfp_learn_linear_attention(q.data(), bad.data(), v.data(), T, D, Dv, 1, &none) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()).find("k has nan at row 2, column 1") != std::string::npos);
+  CHECK(tfp_learn_linear_attention(q.data(), k.data(), nullptr, T, D, Dv, 1, &none) == TFP_ERR_INVALID_ARGUMENT);
+  CHECK(std::string(tfp_last_error()).find("v is NULL") != std::string::npos);
 }

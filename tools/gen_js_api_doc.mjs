@@ -410,6 +410,7 @@ const SOURCES = [
   'web/src/engine/hub_load.ts',
   'web/src/engine/checkpoint_memory.ts',
   'web/src/engine/activation_patching.ts',
+  'web/src/engine/integrated_gradients.ts',
   'web/src/hub/hub_client.d.mts',
   'web/src/hub/hub_open.d.mts',
 ];

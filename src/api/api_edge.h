@@ -2,6 +2,7 @@
 // turns any C++ exception into a status code plus a message for tfp_last_error().
 // This is the one place where exceptions stop; nothing below it needs to know about C.
 #pragma once
+#include <cmath>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 
 #include "api/tfp_api.h"
 #include "core/error.h"
+#include "core/tensor.h"
 
 namespace tfp::api {
 
@@ -62,3 +64,19 @@ inline int null_params(const char* f) {
   do {                                                               \
     if (!(cond)) ::tfp::api::argument_error(__VA_ARGS__);            \
   } while (0)
+
+namespace tfp::api {
+
+// A borrowed (rows, cols) input of a teaching call as a view, after checking that it
+// exists and is finite (TFP_ERR_INVALID_ARGUMENT naming `where`, `what`, row and column,
+// counted from 1).
+inline TensorView finite_matrix(const char* where, const char* what, const float* p, int rows, int cols) {
+  TFP_API_REQUIRE(p != nullptr, where, ": ", what, " is NULL");
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      TFP_API_REQUIRE(std::isfinite(p[r * cols + c]), where, ": ", what, " has ", p[r * cols + c], " at row ", r + 1,
+                      ", column ", c + 1, " (inputs must be finite numbers)");
+  return TensorView{p, {rows, cols}};
+}
+
+}  // namespace tfp::api

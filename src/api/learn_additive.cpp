@@ -24,15 +24,7 @@ namespace {
 using tfp::Tensor;
 using tfp::TensorView;
 
-// A borrowed (rows, cols) input as a view, after checking that it exists and is finite.
-TensorView checked(const char* where, const char* what, const float* p, int rows, int cols) {
-  TFP_API_REQUIRE(p != nullptr, where, ": ", what, " is NULL");
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c)
-      TFP_API_REQUIRE(std::isfinite(p[r * cols + c]), where, ": ", what, " has ", p[r * cols + c], " at row ",
-                      r + 1, ", column ", c + 1, " (inputs must be finite numbers)");
-  return TensorView{p, {rows, cols}};
-}
+using tfp::api::finite_matrix;
 
 // Dot-product attention of queries q (Tq, C) over keys k (Tk, C), values h (Tk, Ch),
 // unscaled (scale 1, as Luong's "dot" and "general"): the scores q·k_j by the engine's
@@ -84,12 +76,12 @@ extern "C" int tfp_learn_additive_attention(const tfp_learn_additive_params* p, 
                     ", A = ", A);
     TFP_API_REQUIRE(int64_t{Tq} * Tk * A <= (int64_t{1} << 24), where, ": Tq·Tk·A = ", int64_t{Tq} * Tk * A,
                     " is more than this teaching call takes (16M)");
-    const TensorView sv = checked(where, "s", s, Tq, Cs), hv = checked(where, "h", h, Tk, Ch);
+    const TensorView sv = finite_matrix(where, "s", s, Tq, Cs), hv = finite_matrix(where, "h", h, Tk, Ch);
     tfp::nn::AdditiveAttentionWeights w;
-    w.query = {checked(where, "W", W, A, Cs), {}, tfp::nn::WeightLayout::OutIn};
-    if (b) w.query.bias = TensorView{checked(where, "b", b, 1, A).data, {A}};
-    w.key = {checked(where, "U", U, A, Ch), {}, tfp::nn::WeightLayout::OutIn};
-    w.v = TensorView{checked(where, "v", v, 1, A).data, {A}};
+    w.query = {finite_matrix(where, "W", W, A, Cs), {}, tfp::nn::WeightLayout::OutIn};
+    if (b) w.query.bias = TensorView{finite_matrix(where, "b", b, 1, A).data, {A}};
+    w.key = {finite_matrix(where, "U", U, A, Ch), {}, tfp::nn::WeightLayout::OutIn};
+    w.v = TensorView{finite_matrix(where, "v", v, 1, A).data, {A}};
 
     tfp::nn::AdditiveAttentionTrace trace;
     tfp::nn::AdditiveAttentionResult r = tfp::nn::additive_attention(sv, hv, w, {}, &trace);

@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "api/api_edge.h"
 #include "api/api_model.h"
+#include "api/api_tensors.h"
 #include "api/seeded.h"
 #include "api/stopwatch.h"
 #include "model/transformer.h"
@@ -235,5 +237,49 @@ extern "C" int tfp_learn_int8_model(tfp_model* handle, const int32_t* ids, int n
     out[5] = n_quant;
     out[6] = n_all;
     out[7] = max_err;
+  });
+}
+
+extern "C" int tfp_learn_linear_attention(const float* q, const float* k, const float* v, int T, int D, int Dv, int causal,
+                                          tfp_tensors** out) {
+  if (out) *out = nullptr;
+  const char* where = "tfp_learn_linear_attention";
+  return tfp::api::guard(where, [&] {
+    TFP_API_REQUIRE(out != nullptr, where, ": out is NULL");
+    TFP_API_REQUIRE(T >= 1 && T <= 32 && D >= 1 && D <= 16 && Dv >= 1 && Dv <= 16, where,
+                    ": sizes must be T 1..32, D 1..16, Dv 1..16; got T = ", T, ", D = ", D, ", Dv = ", Dv);
+    using tfp::api::finite_matrix;
+    const TensorView qv = finite_matrix(where, "q", q, T, D), kv = finite_matrix(where, "k", k, T, D),
+                     vv = finite_matrix(where, "v", v, T, Dv);
+    // One head: (1, T, ·) views of the same rows.
+    const TensorView q3{q, {1, T, D}}, k3{k, {1, T, D}}, v3{v, {1, T, Dv}};
+    nn::LinearAttentionOptions lin;
+    lin.causal = causal != 0;
+    nn::AttentionResult linear = nn::linear_attention(q3, k3, v3, lin, true);
+    nn::AttentionMask mask;
+    mask.causal = causal != 0;
+    nn::AttentionResult soft = nn::scaled_dot_product_attention(q3, k3, v3, mask, 1.0f / std::sqrt(static_cast<float>(D)), true);
+    nn::LinearAttentionSteps steps = nn::linear_attention_steps(qv, kv, vv, causal != 0);
+    Tensor phi_q({T, D}), phi_k({T, D});
+    std::copy(qv.data, qv.data + qv.numel(), phi_q.data.begin());
+    std::copy(kv.data, kv.data + kv.numel(), phi_k.data.begin());
+    nn::elu_plus_one(phi_q.ptr(), phi_q.data.size());
+    nn::elu_plus_one(phi_k.ptr(), phi_k.data.size());
+    const auto as2d = [&](Tensor t, int64_t cols) {  // drop the head axis
+      t.shape = {T, cols};
+      return t;
+    };
+    auto list = std::make_unique<tfp_tensors>();
+    list->add("phi_q", std::move(phi_q));
+    list->add("phi_k", std::move(phi_k));
+    list->add("out", as2d(std::move(linear.out), Dv));
+    list->add("weights", as2d(std::move(linear.probs), T));
+    list->add("state", std::move(steps.S));
+    list->add("norm", std::move(steps.z));
+    list->add("numerator", std::move(steps.numerator));
+    list->add("denominator", std::move(steps.denominator));
+    list->add("softmax_out", as2d(std::move(soft.out), Dv));
+    list->add("softmax_weights", as2d(std::move(soft.probs), T));
+    *out = list.release();
   });
 }

@@ -100,6 +100,24 @@ int tfp_learn_efficiency_timing(const tfp_learn_efficiency_params* p, double* ou
  *     [7] max |W' − W| over every quantised weight (the round trip's error) */
 int tfp_learn_int8_model(tfp_model* model, const int32_t* ids, int n, double* out);
 
+/* Linear attention on a small typed input, one head (nn::linear_attention, φ(x) = elu(x) + 1,
+ * no scale), beside softmax attention on the same q, k, v (scale 1/√D, the same mask).
+ * q (T, D), k (T, D), v (T, Dv) borrowed row-major; T 1..32, D and Dv 1..16; causal: query i
+ * reads keys 0..i. *out (caller-owned tensor list, tfp_tensors_free; NULL on failure):
+ *   "phi_q" (T, D), "phi_k" (T, D)  the feature maps φ(q_i), φ(k_j) (every entry > 0)
+ *   "out"       (T, Dv)     out_i = φ(q_i)ᵀ S / φ(q_i)ᵀ z (causal: S_i and z_i)
+ *   "weights"   (T, T)      the weights it implies: φ(q_i)·φ(k_j) over the row's sum
+ *   "state"     (T, D, Dv)  S_j = Σ_{j' <= j} φ(k_j') v_j'ᵀ, the running state after key j
+ *                           (the causal form's; the last one is the non-causal S)
+ *   "norm"      (T, D)      z_j = Σ_{j' <= j} φ(k_j')
+ *   "numerator" (T, Dv), "denominator" (T)  φ(q_i)ᵀ S and φ(q_i)ᵀ z with the state query i
+ *                           reads (causal: S_i, z_i; else the last): out = their quotient
+ *   "softmax_out" (T, Dv), "softmax_weights" (T, T)  softmax(q·kᵀ/√D) v
+ * Errors: a size outside its range or a NULL or non-finite input (TFP_ERR_INVALID_ARGUMENT,
+ * naming the matrix, row and column). */
+int tfp_learn_linear_attention(const float* q, const float* k, const float* v, int T, int D, int Dv, int causal,
+                               tfp_tensors** out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 // Legend: H heads, Tq queries, Tk keys/values, D key width, Dv value width.
 #include "nn/linear_attention.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -125,6 +126,45 @@ AttentionResult linear_attention(const TensorView& q,  // (H, Tq, D)
         const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
         for (int64_t j = 0; j < Tk; ++j) row[j] *= inv;
       }
+    }
+  }
+  return r;
+}
+
+LinearAttentionSteps linear_attention_steps(const TensorView& q, const TensorView& k, const TensorView& v, bool causal) {
+  const char* op = "linear_attention_steps";
+  TFP_CHECK(q.rank() == 2 && k.rank() == 2 && v.rank() == 2 && q.shape == k.shape && k.shape[0] == v.shape[0] &&
+                k.shape[0] > 0 && k.shape[1] > 0 && v.shape[1] > 0, op,
+            ": q and k must be (T, D) and v (T, Dv); got q ", shape_str(q.shape), ", k ", shape_str(k.shape), ", v ",
+            shape_str(v.shape));
+  const int64_t T = k.shape[0], D = k.shape[1], Dv = v.shape[1];
+  std::vector<float> fq(q.data, q.data + q.numel()), fk(k.data, k.data + k.numel());
+  elu_plus_one(fq.data(), fq.size());
+  elu_plus_one(fk.data(), fk.size());
+  LinearAttentionSteps r{Tensor({T, D, Dv}), Tensor({T, D}), Tensor({T, Dv}), Tensor({T})};
+  std::vector<float> S(static_cast<size_t>(D * Dv), 0.0f), z(static_cast<size_t>(D), 0.0f);
+  for (int64_t j = 0; j < T; ++j) {  // the same update, in the same order, as the causal run
+    const float* kj = fk.data() + j * D;
+    const float* vj = v.data + j * Dv;
+    for (int64_t d = 0; d < D; ++d) {
+      z[d] += kj[d];
+      for (int64_t c = 0; c < Dv; ++c) S[d * Dv + c] += kj[d] * vj[c];
+    }
+    std::copy(S.begin(), S.end(), r.S.ptr() + j * D * Dv);
+    std::copy(z.begin(), z.end(), r.z.ptr() + j * D);
+  }
+  for (int64_t i = 0; i < T; ++i) {
+    const int64_t at = causal ? i : T - 1;  // the state query i reads
+    const float* Si = r.S.ptr() + at * D * Dv;
+    const float* zi = r.z.ptr() + at * D;
+    const float* qi = fq.data() + i * D;
+    float den = 0.0f;
+    for (int64_t d = 0; d < D; ++d) den += qi[d] * zi[d];
+    r.denominator.data[static_cast<size_t>(i)] = den;
+    for (int64_t c = 0; c < Dv; ++c) {
+      float acc = 0.0f;
+      for (int64_t d = 0; d < D; ++d) acc += qi[d] * Si[d * Dv + c];
+      r.numerator.data[static_cast<size_t>(i * Dv + c)] = acc;
     }
   }
   return r;

@@ -20,6 +20,11 @@
 //     with precision "int8", read back through the tied LM head on one-hot rows: 264 × 16
 //     values); the widget's typed matrices give the hand-derived scales, integers and
 //     errors per tensor and per row, ties away from zero (2.5 → 3, −2.5 → −3, 0.5 → 1);
+//   - linear attention on a typed Q, K, V: the running state S_j, z_j, both weight
+//     matrices and both outputs equal a hand computation in double written here, causal
+//     and not, for presets and typed input (a ragged one refused); the exercise reveals
+//     that with the causal mask only the last output moves when the last key and value do;
+//   - the mistake "masking saves time" quotes the measured times of its own table;
 //   - the language switch rewrites the prose and keeps the inputs; 390 px without sideways
 //     scrolling; no console error.
 // Each test opens the chapter afresh (fresh()) and makes the changes it checks itself: no
@@ -213,6 +218,9 @@ test('efficiency: pattern, timing and int8 are the engine\'s; inputs change them
   // Mistake box: the same numbers in its table.
   const mrow = await page.locator('.mistake .eff-table tbody tr').nth(3).evaluate((tr) => [...tr.cells].map((c) => c.textContent));
   assert.deepEqual(mrow.slice(0, 4), ['1024', last.fullMs.toFixed(2), last.maskedMs.toFixed(2), last.sparseMs.toFixed(2)]);
+  // Its prose quotes the same measurement (not a fixed claim about which is faster).
+  const mtext = await page.locator('.mistake', { hasText: 'A mask only hides pairs' }).evaluate((e) => e.textContent);
+  assert.ok(mtext.includes(`at T = 1024: full attention ${last.fullMs.toFixed(2)} ms`) && mtext.includes(`(${(last.maskedMs / last.fullMs).toFixed(2)} × full)`), mtext);
   // d_model 64: measured again.
   await page.locator('label[for="eff-d-64"]').click();
   await page.waitForFunction(() => window.tfpLearn.state.timing?.d === 64 && !window.tfpLearn.state.measuring, null, { timeout: 90_000 });
@@ -347,6 +355,112 @@ test('efficiency: the int8 widget quantises a typed matrix per tensor and per ro
   await page.emulateMedia({ colorScheme: 'dark' });
   await fig.screenshot({ path: `${SHOTS}learn/efficiency_int8_en_dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(site.problems, []);
+});
+
+/** Linear and softmax attention of one head, written here in double from the chapter's
+ *  formulas: φ(x) = elu(x) + 1, the running state S_j, z_j, out_i = φ(q_i)ᵀS / φ(q_i)ᵀz. */
+function linearByHand(q, k, v, T, D, Dv, causal) {
+  const phi = (x) => (x > 0 ? x + 1 : Math.exp(x));
+  const S = [], z = [], out = [], w = [], sw = [], sout = [];
+  let s = new Array(D * Dv).fill(0), zz = new Array(D).fill(0);
+  for (let j = 0; j < T; j++) {
+    s = s.map((x, n) => x + phi(k[j * D + Math.floor(n / Dv)]) * v[j * Dv + (n % Dv)]);
+    zz = zz.map((x, d) => x + phi(k[j * D + d]));
+    S.push(...s);
+    z.push(...zz);
+  }
+  for (let i = 0; i < T; i++) {
+    const last = causal ? i : T - 1;
+    const lw = [], sc = [];
+    for (let j = 0; j < T; j++) {
+      let a = 0, b = 0;
+      for (let d = 0; d < D; d++) { a += phi(q[i * D + d]) * phi(k[j * D + d]); b += q[i * D + d] * k[j * D + d]; }
+      lw.push(j <= last ? a : 0);
+      sc.push(j <= last ? b / Math.sqrt(D) : -Infinity);
+    }
+    const lsum = lw.reduce((x, y) => x + y, 0), mx = Math.max(...sc);
+    const e = sc.map((x) => Math.exp(x - mx)), esum = e.reduce((x, y) => x + y, 0);
+    w.push(...lw.map((x) => x / lsum));
+    sw.push(...e.map((x) => x / esum));
+    for (let c = 0; c < Dv; c++) {
+      let a = 0, b = 0;
+      for (let j = 0; j < T; j++) { a += (lw[j] / lsum) * v[j * Dv + c]; b += (e[j] / esum) * v[j * Dv + c]; }
+      out.push(a);
+      sout.push(b);
+    }
+  }
+  return { S, z, out, w, sw, sout };
+}
+
+test('efficiency: linear attention on typed Q, K, V: the running state, both outputs and the exercise, against a hand computation', { timeout: 60_000 }, async () => {
+  await fresh();
+  await page.waitForFunction(() => window.tfpLearn.state.linTyped);
+  const near = (got, want, what, tol = 1e-5) => {
+    assert.equal(got.length, want.length, `${what}: length`);
+    got.forEach((g, n) => assert.ok(Math.abs(g - want[n]) <= tol * (1 + Math.abs(want[n])), `${what}[${n}]: page ${g}, by hand ${want[n]}`));
+  };
+  const check = async () => {
+    const s = await part('linTyped');
+    const h = linearByHand(Array.from(s.q.data), Array.from(s.k.data), Array.from(s.v.data), s.T, s.D, s.Dv, s.causal);
+    near(Array.from(s.state.data), h.S, 'state S_j');
+    near(Array.from(s.norm.data), h.z, 'state z_j');
+    near(Array.from(s.weights.data), h.w, 'linear weights');
+    near(Array.from(s.softmaxWeights.data), h.sw, 'softmax weights');
+    near(Array.from(s.out.data), h.out, 'linear outputs');
+    near(Array.from(s.softmaxOut.data), h.sout, 'softmax outputs');
+    for (let i = 0; i < s.T; i++)
+      for (let c = 0; c < s.Dv; c++)
+        assert.ok(Math.abs(s.numerator.data[i * s.Dv + c] / s.denominator.data[i] - h.out[i * s.Dv + c]) < 1e-5, 'numerator / denominator = out');
+    return s;
+  };
+  // Default: four tokens, causal; token 1 reads S_1 (one term).
+  let s = await check();
+  assert.deepEqual([s.T, s.D, s.Dv, s.causal, s.step, s.at], [4, 2, 2, true, 0, 0]);
+  const fig = page.locator('figure', { hasText: 'Linear attention on the Q, K, V typed here' });
+  // Token 3: the state after key 3, and the line's numbers are the engine's.
+  await fig.locator('#eff-lin-step').fill('3');
+  await page.waitForFunction(() => window.tfpLearn.state.linTyped.step === 2);
+  s = await check();
+  assert.equal(s.at, 2);
+  const f3 = (x) => x.toFixed(3).replace('-', '−');
+  const text = await fig.innerText();
+  assert.ok(text.includes(`Token 3 reads the state after key 3: 3 term(s) added, 6 numbers`), text);
+  assert.ok(text.includes(`= [${f3(s.out.data[4])}, ${f3(s.out.data[5])}]`), 'out_3 in the line');
+  assert.ok(text.includes(`/ ${f3(s.denominator.data[2])} =`), 'denominator in the line');
+  // Not causal: every token reads S_T; the weights' upper triangle fills in.
+  await fig.locator('#eff-lin-causal').uncheck();
+  await page.waitForFunction(() => window.tfpLearn.state.linTyped.causal === false);
+  s = await check();
+  assert.equal(s.at, 3);
+  assert.ok(s.weights.data[0 * 4 + 3] > 0, 'token 1 now weighs key 4');
+  // Sharper queries: softmax's rows get sharper (their largest weight grows), linear attention's far less.
+  await fig.getByRole('button', { name: 'the same, queries × 4' }).click();
+  await page.waitForFunction(() => window.tfpLearn.state.linTyped.q.data[0] === 4);
+  const sharp = await check();
+  const rowMax = (w, T) => Array.from({ length: T }, (_, i) => Math.max(...w.slice(i * T, (i + 1) * T)));
+  const softGain = rowMax(Array.from(sharp.softmaxWeights.data), 4)[0] - rowMax(Array.from(s.softmaxWeights.data), 4)[0];
+  assert.ok(softGain > 0, 'softmax gets sharper with larger queries');
+  // Typed input; a bad one is refused with a reason and the section recovers.
+  const qArea = fig.locator('#eff-lin-q'), kArea = fig.locator('#eff-lin-k'), vArea = fig.locator('#eff-lin-v');
+  await qArea.fill('1 2\n3 4\n5');
+  await page.waitForFunction(() => [...document.querySelectorAll('.eff-status')].some((e) => /same number of entries/.test(e.textContent)));
+  await qArea.fill('0.5 -1 2\n1 0 -0.5');
+  await kArea.fill('1 1 1\n-2 0.5 0');
+  await vArea.fill('3\n-1');
+  await page.waitForFunction(() => window.tfpLearn.state.linTyped.D === 3 && window.tfpLearn.state.linTyped.T === 2);
+  await fig.locator('#eff-lin-causal').check();
+  await page.waitForFunction(() => window.tfpLearn.state.linTyped.causal === true && window.tfpLearn.state.linTyped.D === 3);
+  s = await check();
+  assert.deepEqual([s.T, s.D, s.Dv], [2, 3, 1]);
+  // The exercise: causal, only the last key and value changed → only the last output moves; unmasked, all do.
+  await page.locator('[data-exercise="linear-causal-last"] label.choice').nth(1).click();
+  await page.locator('[data-exercise="linear-causal-last"] button[type="submit"]').click();
+  await page.waitForSelector('[data-exercise="linear-causal-last"] .exercise-result.wrong');
+  const ex = await part('linExercise');
+  assert.deepEqual(ex.changed, [1]);
+  assert.deepEqual(ex.changedWithout, [0, 1]);
+  assert.match(await page.locator('[data-exercise="linear-causal-last"] .exercise-result').innerText(), /1 of 2 outputs changed \(token\(s\) 2\)/);
   assert.deepEqual(site.problems, []);
 });
 

@@ -12,7 +12,9 @@
 //   - mean ablation of each head: the engine's (tfp_model_head_ablation) raw and as the change;
 //   - direct logit attribution: layers × (heads, bias, MLP) and the accumulated residual
 //     are the engine's (tfp_model_logit_attribution), the terms add up to the metric;
-//   - an encoder-only model says why it has no patching.
+//   - an encoder-only model says why it has no patching;
+//   - a long sweep, and integrated gradients over many steps, show progress and stop on
+//     Cancel; the engine then runs the next request.
 // Screenshot: build/screenshots/playground_view_patch.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -248,5 +250,41 @@ test('patching: a long sweep shows its progress and stops on Cancel; the engine 
   const want = api.activationPatching(model, Array.from(api.tokenize(model, longClean).ids), Array.from(api.tokenize(model, longCorrupted).ids),
                                       { answer, foil, kinds: 1 });
   close(r.panels['patch.resid'].data, Array.from(want['resid.logit_diff_norm'].data), 'resid after a cancel');
+  assert.deepEqual(site.problems, []);
+});
+
+test('gradients: integrated gradients over many steps show their progress and stop on Cancel; the next run is the engine\'s', { timeout: 300_000 }, async () => {
+  // 1024 steps on a prompt near the context: one forward and one backward pass each, in
+  // requests of a few steps, long enough to be cancelled in the middle.
+  let longClean = CLEAN;
+  while (api.tokenize(model, `${CLEAN} ${longClean}`).ids.length < Math.min(info.max_positions ?? 128, 128) - 8) longClean = `${CLEAN} ${longClean}`;
+  const q = new URLSearchParams({ model: MODEL, text: longClean, view: 'patch', ps: 'gradients', pn: '1024' });
+  await page.goto(`${base}/?${q}`);
+  const cancel = page.locator('.patch-cancel');
+  await cancel.waitFor({ state: 'visible', timeout: 60_000 });
+  await page.waitForFunction(() => /Integrated gradients… [1-9]\d* of 1024 steps/.test(document.querySelector('.patch-status')?.textContent ?? ''),
+    null, { timeout: 60_000 });
+  const [, done] = /Integrated gradients… (\d+) of 1024/.exec(await page.locator('.patch-status').innerText()).map(Number);
+  assert.ok(done < 1024, `${done} of 1024 steps before Cancel`);
+  await cancel.click();
+  const s = await patchShown(/^cancelled$/);
+  assert.deepEqual(s.panels, {});
+  assert.match(await page.locator('.patch-status').innerText(), /^Cancelled\./);
+  assert.ok(await cancel.isHidden(), 'Cancel goes once the run stopped');
+  // The same page goes on: 6 steps (two requests, the last one short) equal the engine's one call.
+  await page.locator('.patch-steps').fill('6');
+  await page.locator('.patch-steps').dispatchEvent('change');
+  const r = await patchShown(/^gradients diff steps 6 /);
+  const [, answer, foil] = / answer (\d+) foil (\d+)$/.exec(r.note).map(Number);
+  const ids = Array.from(api.tokenize(model, longClean).ids);
+  const want = api.gradientAttribution(model, ids, { answer, foil, metric: 0, steps: 6 });
+  r.panels['grad.integrated'].data.forEach((v, i) => {
+    const w = want.integrated.data[i];
+    assert.ok(Math.abs(v - w) <= 1e-4 + 1e-3 * Math.abs(w), `integrated[${i}]: page ${v}, engine ${w}`);
+  });
+  const [value, baseline, sum, gap] = r.panels['grad.metric'].data;
+  assert.ok(Math.abs(baseline - want.metric.data[1]) <= 1e-4 + 1e-3 * Math.abs(want.metric.data[1]), 'baseline');
+  assert.ok(Math.abs(sum - want.completeness.data[0]) <= 1e-4 + 1e-3 * Math.abs(want.completeness.data[0]), 'sum');
+  assert.ok(Math.abs(sum - gap - (value - baseline)) <= 1e-3 * Math.max(1, Math.abs(value - baseline)), 'gap = sum − change');
   assert.deepEqual(site.problems, []);
 });

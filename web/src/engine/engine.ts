@@ -39,6 +39,7 @@ export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model'
 export type { FillMaskOptions } from './model';
 export { PATCH_SWEEPS } from './activation_patching';
 export type { ActivationPatchingOptions, ActivationPatchingResult, PatchMetric, PatchSweep, PatchSweepResult, PatchingProgress } from './activation_patching';
+export type { GradientProgress, GradientRunOptions } from './integrated_gradients';
 
 /**
  * Where a model's files come from:

@@ -8,7 +8,7 @@
 import type { TfpModule } from './wasm/tfp.mjs';
 import { TfpError, type Calls } from './calls';
 import type {
-  GradientAttributionArgs, GradientAttributionResult, HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+  GradientAttributionArgs, GradientAttributionResult, HeadAblationArgs, IntegratedGradientsArgs, IntegratedGradientsPart, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
 } from './messages';
 import { withParams } from './params.mjs';
 
@@ -162,6 +162,20 @@ export function gradientAttribution(c: Calls, m: TfpModule, modelPtr: number, a:
       integrated: t.get('integrated')?.data ?? null, integratedSum: complete?.[0] ?? null, completenessGap: complete?.[1] ?? null,
       steps: a.steps, workerMs: performance.now() - started,
     };
+  } finally {
+    m._tfp_tensors_free(list);
+  }
+}
+
+/** tfp_model_integrated_gradients: one range of integrated gradients' steps. */
+export function integratedGradients(c: Calls, m: TfpModule, modelPtr: number, a: IntegratedGradientsArgs): IntegratedGradientsPart {
+  const started = performance.now();
+  const list = withInts(c, a.ids, (ids) => out(c, (slot) =>
+    m._tfp_model_integrated_gradients(modelPtr, ids, a.ids.length, a.answer, a.foil, a.metric === 'logprob' ? 1 : 0, a.steps,
+                                      a.first, a.count, a.position ?? -1, slot)));
+  try {
+    const t = new Map(c.tensors(list).map((x) => [x.name, x]));
+    return { integrated: t.get('integrated')!.data, baseline: t.get('baseline')?.data[0] ?? null, workerMs: performance.now() - started };
   } finally {
     m._tfp_tensors_free(list);
   }

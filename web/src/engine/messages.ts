@@ -447,6 +447,22 @@ export interface GradientAttributionResult {
   workerMs: number;
 }
 
+/** One range of integrated gradients' midpoints (tfp_model_integrated_gradients): steps
+ * first .. first + count − 1 of `steps`. The ranges of 0..steps−1 add up to
+ * GradientAttributionResult.integrated. */
+export interface IntegratedGradientsArgs extends GradientAttributionArgs {
+  first: number;
+  count: number;
+}
+
+export interface IntegratedGradientsPart {
+  /** (T) these steps' share of integrated gradients. */
+  integrated: Float32Array;
+  /** The metric with every token row 0; only in the range that ends at `steps`. */
+  baseline: number | null;
+  workerMs: number;
+}
+
 export interface LogitAttributionResult {
   /** The forward pass's logit(answer) − logit(foil). */
   metric: number;
@@ -603,6 +619,7 @@ export type Request =
   | { id: number; kind: 'activation-patching'; model: number; args: PatchingArgs }
   | { id: number; kind: 'logit-attribution'; model: number; args: LogitAttributionArgs }
   | { id: number; kind: 'gradient-attribution'; model: number; args: GradientAttributionArgs }
+  | { id: number; kind: 'integrated-gradients'; model: number; args: IntegratedGradientsArgs }
   | { id: number; kind: 'head-ablation'; model: number; args: HeadAblationArgs }
   | { id: number; kind: 'memory' }
   /** Tests only (tests/browser/worker_restart.test.mjs): the module traps, as an
@@ -638,6 +655,7 @@ export type Reply =
   | { id: number; ok: true; kind: 'activation-patching'; result: PatchingPart }
   | { id: number; ok: true; kind: 'logit-attribution'; result: LogitAttributionResult }
   | { id: number; ok: true; kind: 'gradient-attribution'; result: GradientAttributionResult }
+  | { id: number; ok: true; kind: 'integrated-gradients'; result: IntegratedGradientsPart }
   | { id: number; ok: true; kind: 'head-ablation'; result: HeadAblationResult }
   /** The module's heap size in bytes (it grows, never shrinks) and live handles. */
   | { id: number; ok: true; kind: 'memory'; result: { heapBytes: number; models: number; generators: number } }

@@ -16,6 +16,7 @@ import type { FloatTensor, HeadFinderLayer, HeadFindersResult, HeadScoresOptions
 import type { HubSource } from './hub_load';
 import { repeatedSequence } from './head_finders.mjs';
 import { activationPatching, type ActivationPatchingOptions, type ActivationPatchingResult } from './activation_patching';
+import { gradientAttributionInSteps, type GradientRunOptions } from './integrated_gradients';
 
 /** What a Model needs from the Engine: one request/reply channel to the worker. */
 export interface Channel {
@@ -272,14 +273,13 @@ export class Model {
    * midpoints (default 64; 0 skips them) with the completeness gap. Metric at `position`
    * (default the last): a decoder-only model's next-token logits, or BERT's masked-LM
    * logits there. Our own backward through every decoder-only family; under the head mask.
+   * Progress after each few steps of integrated gradients; `signal` stops it between two.
    */
-  async gradientAttribution(ids: ArrayLike<number>, options: Omit<GradientAttributionArgs, 'ids' | 'steps'> & { steps?: number }):
+  gradientAttribution(ids: ArrayLike<number>, options: Omit<GradientAttributionArgs, 'ids' | 'steps'> & { steps?: number } & GradientRunOptions):
     Promise<GradientAttributionResult> {
     const args: GradientAttributionArgs = { ids: Int32Array.from(ids), answer: options.answer, foil: options.foil, metric: options.metric,
                                             steps: options.steps ?? 64, ...(options.position !== undefined ? { position: options.position } : {}) };
-    const r = await this.request({ kind: 'gradient-attribution', model: this.handle, args });
-    if (r.ok && r.kind === 'gradient-attribution') return r.result;
-    throw unexpected('gradientAttribution');
+    return gradientAttributionInSteps((body) => this.request(body), this.handle, args, options);
   }
 
   /** Zero or mean ablation of each head's output (TransformerLens's hook_z over every

@@ -5,9 +5,9 @@
 // older ones) and results are copied out into fresh typed arrays for transfer.
 import type { TfpModule } from './wasm/tfp.mjs';
 import { attentionSteps } from './attention_steps';
-import { activationPatching, gradientAttribution, headAblation, headMaskEffect, logitAttribution, logitLens, setHeadMask } from './interventions';
+import { activationPatching, gradientAttribution, headAblation, integratedGradients, headMaskEffect, logitAttribution, logitLens, setHeadMask } from './interventions';
 import type {
-  GradientAttributionArgs, GradientAttributionResult, HeadAblationArgs, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
+  GradientAttributionArgs, GradientAttributionResult, HeadAblationArgs, IntegratedGradientsArgs, IntegratedGradientsPart, HeadAblationResult, HeadMaskEffect, HeadMaskEntry, LogitAttributionArgs, LogitAttributionResult, LogitLensArgs, LogitLensResult, PatchingArgs, PatchingPart,
   ShardSource,
 } from './messages';
 import { attentionStepsEmbeddings, forwardEmbeddings } from './embeddings';
@@ -403,6 +403,10 @@ export class Models {
 
   gradientAttribution(model: number, a: GradientAttributionArgs): GradientAttributionResult {
     return gradientAttribution(this.c, this.m, this.model(model), a);
+  }
+
+  integratedGradients(model: number, a: IntegratedGradientsArgs): IntegratedGradientsPart {
+    return integratedGradients(this.c, this.m, this.model(model), a);
   }
 
   headAblation(model: number, a: HeadAblationArgs): HeadAblationResult {

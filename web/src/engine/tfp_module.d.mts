@@ -174,6 +174,7 @@ export interface TfpModule {
   _tfp_learn_efficiency_params_init(p: number): void;
   _tfp_learn_efficiency_timing(params: number, out: number): number;
   _tfp_learn_int8_model(model: number, ids: number, n: number, out: number): number;
+  _tfp_learn_linear_attention(q: number, k: number, v: number, T: number, D: number, Dv: number, causal: number, out: number): number;
   // tfp_learn_positions_api.h: the Learn chapter on positional encoding (learn_calls/positions.ts).
   _tfp_learn_sinusoidal_table(T: number, C: number, layout: number, out: number, dots: number): number;
   _tfp_learn_sinusoidal_frequencies(C: number, layout: number, out: number): number;

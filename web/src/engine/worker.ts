@@ -141,6 +141,10 @@ async function handle(req: Request, engine: Awaited<typeof ready>): Promise<void
       return reply({ id: req.id, ok: true, kind: 'gradient-attribution', result: r },
         [r.gradXInput.buffer, r.gradNorm.buffer, ...(r.integrated ? [r.integrated.buffer] : [])]);
     }
+    case 'integrated-gradients': {
+      const r = models.integratedGradients(req.model, req.args);
+      return reply({ id: req.id, ok: true, kind: 'integrated-gradients', result: r }, [r.integrated.buffer]);
+    }
     case 'head-ablation': {
       const r = models.headAblation(req.model, req.args);
       return reply({ id: req.id, ok: true, kind: 'head-ablation', result: r }, [r.ablatedLogitDiff.data.buffer, r.ablatedLogprob.data.buffer]);

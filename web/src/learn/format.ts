@@ -20,3 +20,6 @@ export const texNum = (v: number): string => groupDigits(v, '\\,');
 
 /** Between items of a list in running text. */
 export const listSep = (): string => (locale() === 'zh-CN' ? '；' : '; ');
+
+/** A whole number as Unicode subscript digits (s₁, q₁₂) for labels that cannot hold TeX. */
+export const subscript = (n: number): string => String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]!);

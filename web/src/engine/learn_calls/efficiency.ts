@@ -3,7 +3,8 @@
 // linear attention over lengths, and runs brown-gpt with int8 weights.
 // Legend: T tokens, d model width, H heads, D = d/H.
 import type { TfpModule } from '../wasm/tfp.mjs';
-import type { Calls } from '../calls';
+import { TfpError, type Calls } from '../calls';
+import type { FloatTensor } from '../messages';
 import { withParams } from '../params.mjs';
 import type { LearnContext } from './context';
 
@@ -140,5 +141,57 @@ export function int8Model(c: Calls, m: TfpModule, a: Int8ModelArgs, ctx: LearnCo
     });
   } finally {
     c.free(ids);
+  }
+}
+
+export interface LinearAttentionArgs {
+  /** (T, D) queries, (T, D) keys, (T, Dv) values of one head: T 1..32, D and Dv 1..16. */
+  q: FloatTensor;
+  k: FloatTensor;
+  v: FloatTensor;
+  /** Query i reads keys 0..i. */
+  causal: boolean;
+}
+
+export interface LinearAttentionResult {
+  phiQ: FloatTensor;           // (T, D)  φ(q_i) = elu(q_i) + 1
+  phiK: FloatTensor;           // (T, D)
+  out: FloatTensor;            // (T, Dv) φ(q_i)ᵀS / φ(q_i)ᵀz
+  weights: FloatTensor;        // (T, T)  φ(q_i)·φ(k_j) over the row's sum
+  state: FloatTensor;          // (T, D, Dv) S_j = Σ_{j' ≤ j} φ(k_j') v_j'ᵀ
+  norm: FloatTensor;           // (T, D)  z_j = Σ_{j' ≤ j} φ(k_j')
+  numerator: FloatTensor;      // (T, Dv) φ(q_i)ᵀS with the state query i reads (causal: S_i; else S_T)
+  denominator: FloatTensor;    // (T)     φ(q_i)ᵀz, the same
+  softmaxOut: FloatTensor;     // (T, Dv) softmax(q·kᵀ/√D) v, the same mask
+  softmaxWeights: FloatTensor; // (T, T)
+}
+
+/** tfp_learn_linear_attention: linear attention's running state and outputs on typed q, k, v, beside softmax's. */
+export function linearAttention(c: Calls, m: TfpModule, a: LinearAttentionArgs): LinearAttentionResult {
+  const [T, D] = a.q.dims as [number, number], Dv = a.v.dims[1] ?? 0;
+  const same = (t: FloatTensor, rows: number, cols: number) => t.dims.length === 2 && t.dims[0] === rows && t.dims[1] === cols && t.data.length === rows * cols;
+  if (a.q.dims.length !== 2 || !same(a.q, T, D) || !same(a.k, T, D) || !same(a.v, T, Dv))
+    throw new TfpError(1, `linear attention: q (T, D), k (T, D) and v (T, Dv) must agree, got [${a.q.dims}], [${a.k.dims}], [${a.v.dims}]`);
+  const ptrs: number[] = [];
+  try {
+    const put = (x: FloatTensor, what: string): number => {
+      const p = c.putFloats(x.data, x.data.length, what);
+      ptrs.push(p);
+      return p;
+    };
+    const q = put(a.q, 'q (T, D)'), k = put(a.k, 'k (T, D)'), v = put(a.v, 'v (T, Dv)');
+    return c.withBuffer(4, (slot) => {
+      c.check(m._tfp_learn_linear_attention(q, k, v, T, D, Dv, a.causal ? 1 : 0, slot));
+      const list = c.readU32(slot);
+      try {
+        const t = (name: string): FloatTensor => c.tensor(list, name);
+        return { phiQ: t('phi_q'), phiK: t('phi_k'), out: t('out'), weights: t('weights'), state: t('state'), norm: t('norm'), numerator: t('numerator'), denominator: t('denominator'),
+                 softmaxOut: t('softmax_out'), softmaxWeights: t('softmax_weights') };
+      } finally {
+        m._tfp_tensors_free(list);
+      }
+    });
+  } finally {
+    for (const p of ptrs) c.free(p);
   }
 }

@@ -17,7 +17,7 @@ import { scalingRow, scalingStats } from './scaling';
 import { mhaCost } from './multihead';
 import { activation, encoderDepth, layerNorm, taggerLayers } from './encoder';
 import { beamSearch, generationTiming, kvCacheSize, kvCacheSizeConfig, samplingProbs } from './generation';
-import { efficiencyTiming, int8Model, sparsePattern, sparseReach } from './efficiency';
+import { efficiencyTiming, int8Model, linearAttention, sparsePattern, sparseReach } from './efficiency';
 import { alibi, positionSimilarity, relativeBias, ropeScore, sinusoidal, sinusoidalShift } from './positions';
 import { trainingCreate, trainingEvaluate, trainingFree, trainingLoss, trainingSchedule, trainingStep, trainingTeacherForcing } from './training';
 
@@ -38,6 +38,7 @@ export const LEARN_CALLS = {
   layerNorm, encoderDepth, activation, taggerLayers,  // encoder-layer: LayerNorm stats, pre/post-LN depth, GELU/ReLU, brown-pos by layer
   samplingProbs, kvCacheSize, kvCacheSizeConfig, generationTiming, beamSearch,  // generation: warped distribution, KV-cache bytes (of a model, of a config.json), timing with/without the cache, beam search with its trace
   sparsePattern, sparseReach, efficiencyTiming, int8Model,  // efficiency: pattern masks and their reach over layers, full/masked/sparse/linear timing, int8 brown-gpt
+  linearAttention,  // efficiency: linear attention's running state on typed q, k, v, beside softmax's
   sinusoidal, sinusoidalShift, positionSimilarity, relativeBias, ropeScore, alibi,  // positions: sin/cos tables, learned cosines, relative, RoPE, ALiBi
   trainingSchedule, trainingLoss, trainingCreate, trainingStep, trainingEvaluate, trainingTeacherForcing, trainingFree,  // training: lr schedule, loss rows, toy trainers in chunks, teacher forcing
 } satisfies Record<string, LearnCall>;

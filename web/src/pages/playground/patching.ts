@@ -36,7 +36,7 @@ export interface PatchingSource {
 }
 
 export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil' | 'patchSteps'
-  | 'layer' | 'head'>;
+  | 'layer' | 'head' | 'ablate'>;
 
 const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
   resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
@@ -70,7 +70,7 @@ export class PatchingView {
   /** The sweep in the engine now, by its cache key: a render that asks for the same one
    *  waits for it (a click elsewhere must not restart a long sweep); another one stops it. */
   private running: { key: string; stop: AbortController } | null = null;
-  private cache = new Map<string, Promise<ActivationPatchingResult>>();
+  private cache = new Map<string, Promise<unknown>>();
   private cacheOf: Model | null = null;
   private rowsOf: { layer: number; head: number | null }[] = [];
   svg: MatrixPanel | null = null;
@@ -165,11 +165,14 @@ export class PatchingView {
       return current() ? this.drawAblation(src, s, r, mode, answer, foil, choices) : null;
     }
     if (s.patchSweep === 'gradients') {
-      this.stopOther(null);
-      this.status.textContent = tr('play.patch.gradRunning', { steps: s.patchSteps });
-      const g = await model.gradientAttribution(src.clean, { answer, foil, metric: s.patchMetric === 'diff' ? 'logit_diff' : 'logprob',
-                                                             steps: s.patchSteps });
-      return current() ? this.drawGradients(src, s, g, answer, foil, choices) : null;
+      const metric = s.patchMetric === 'diff' ? 'logit_diff' : 'logprob';
+      const key = JSON.stringify(['gradients', Array.from(src.clean), answer, foil, metric, s.patchSteps, s.ablate]);
+      const g = await this.settle(model, key, current, (signal, progress) =>
+        model.gradientAttribution(src.clean, { answer, foil, metric, steps: s.patchSteps, signal,
+                                               onProgress: (p) => progress(p.done, p.total, tr('play.patch.gradRunning', { done: p.done, steps: p.total })) }),
+        tr('play.patch.gradRunning', { done: 0, steps: s.patchSteps }));
+      if (!('value' in g)) return g.shown;
+      return this.drawGradients(src, s, g.value, answer, foil, choices);
     }
     if (s.patchSweep === 'dla') {
       this.stopOther(null);
@@ -182,24 +185,37 @@ export class PatchingView {
       return { note: 'lengths differ', panels: {} };
     }
     const sweep = s.patchSweep as PatchSweep;
+    const key = JSON.stringify([Array.from(src.clean), Array.from(corrupted), answer, foil, sweep, s.ablate]);  // under the head mask
+    const r = await this.settle(model, key, current, (signal, progress) =>
+      model.activationPatching(src.clean, corrupted, {
+        answer, foil, sweeps: [sweep], signal,
+        onProgress: (p) => progress(p.done, p.total, tr('play.patch.running', { done: p.done, total: p.total })),
+      }), tr('play.patch.running', { done: 0, total: '…' }));
+    if (!('value' in r)) return r.shown;
+    return this.draw(src, s, r.value, sweep, answer, foil, choices);
+  }
+
+  /** A long run (a sweep, integrated gradients) by its key, with progress and Cancel: a
+   *  render that asks for the same one waits for it and a finished one is reused (a click
+   *  elsewhere must not restart it); any other key stops it. Resolves with its value, or
+   *  with what to show instead (cancelled, refused, or null when a newer call took over). */
+  private async settle<T>(model: Model, key: string, current: () => boolean,
+                          start: (signal: AbortSignal, progress: (done: number, total: number, text: string) => void) => Promise<T>,
+                          startText: string): Promise<{ value: T } | { shown: PatchingShown | null }> {
     if (this.cacheOf !== model) this.cache.clear();
     this.cacheOf = model;
-    const key = JSON.stringify([Array.from(src.clean), Array.from(corrupted), answer, foil, sweep]);
     this.stopOther(key);
-    let job = this.cache.get(key);
+    let job = this.cache.get(key) as Promise<T> | undefined;
     if (!job) {
       const stop = new AbortController();
       this.running = { key, stop };
       this.setRunning(true);
-      this.status.textContent = tr('play.patch.running', { done: 0, total: '…' });
-      job = model.activationPatching(src.clean, corrupted, {
-        answer, foil, sweeps: [sweep], signal: stop.signal,
-        onProgress: (p) => {
-          if (this.running?.key !== key) return;
-          this.progress.max = p.total;
-          this.progress.value = p.done;
-          this.status.textContent = tr('play.patch.running', { done: p.done, total: p.total });
-        },
+      this.status.textContent = startText;
+      job = start(stop.signal, (done, total, text) => {
+        if (this.running?.key !== key) return;
+        this.progress.max = total;
+        this.progress.value = done;
+        this.status.textContent = text;
       });
       this.cache.set(key, job);
       const done = () => {
@@ -214,18 +230,16 @@ export class PatchingView {
     } else if (this.running?.key === key) {
       this.setRunning(true);  // still running: its progress goes on showing
     }
-    let r: ActivationPatchingResult;
     try {
-      r = await job;
+      const value = await job;
+      return current() ? { value } : { shown: null };
     } catch (e) {
-      if (!current()) return null;
+      if (!current()) return { shown: null };
       const cancelled = e instanceof Error && e.name === 'AbortError';
       this.status.textContent = cancelled ? tr('play.patch.cancelled')
         : tr('play.patch.refused', { message: e instanceof Error ? e.message : String(e) });
-      return { note: cancelled ? 'cancelled' : 'error', panels: {} };
+      return { shown: { note: cancelled ? 'cancelled' : 'error', panels: {} } };
     }
-    if (!current()) return null;
-    return this.draw(src, s, r, sweep, answer, foil, choices);
   }
 
   /** Stops the sweep in the engine unless it is the one with this key. */

@@ -7,6 +7,8 @@
 //      (engine.learn('sparsePattern')), the exercise "how much faster at T = 1024" and
 //      the mistake "masking saves time" with the measured full / masked / sparse times;
 //   3. linear attention's time and its relative error against full attention (same run);
+//      then on a Q, K, V the reader types, step by step with its running state, beside
+//      softmax, and the exercise "which outputs move" (linear_typed.ts);
 //   4. brown-gpt with int8 weights on a held-out passage (engine.learn('int8Model')): the
 //      largest logit change, both perplexities, the bytes; before it, the int8 rule written
 //      out and a matrix the reader types quantised per tensor and per row by that rule,
@@ -21,9 +23,10 @@ import { LineChart } from '../../../widgets/line_chart';
 import { NumberMatrix } from '../../../widgets/number_matrix';
 import { textTable } from '../../../widgets/tables';
 import { parseMatrix, quantiseMatrix, type Int8Scheme } from './int8_rule.mjs';
+import { linearTypedSection } from './linear_typed';
 import { startChapter } from '../../chapter';
 import { proseHtml } from '../../maths';
-import { fixed, num, pct, texNum } from '../../format';
+import { fixed, num, pct, subscript, texNum } from '../../format';
 import { TEXT, type Key } from './text';
 import './efficiency.css';
 
@@ -276,7 +279,13 @@ const exercise = ch.exercise(s2, {
 // Mistake: masking saves time. The measured full / masked / sparse times, side by side.
 const mistakeTable = el('div', 'eff-table-box');
 const mistake = ch.mistake(s2, { title: 'mistakeTitle', body: 'mistakeBody',
-                                 bodyParams: () => ({ pattern: state.timing ? patternText(state.timing) : '…' }),
+                                 bodyParams: () => {
+                                   const t = state.timing, r = t?.rows[t.rows.length - 1];
+                                   if (!t || !r) return { pattern: '…', T: '…', full: '…', masked: '…', maskedRatio: '…', sparse: '…', sparseRatio: '…', total: '…', pairs: '…', share: '…' };
+                                   return { pattern: patternText(t), T: r.T, full: fixed(r.fullMs, 2), masked: fixed(r.maskedMs, 2), maskedRatio: fixed(r.maskedMs / r.fullMs, 2),
+                                            sparse: fixed(r.sparseMs, 2), sparseRatio: fixed(r.sparseMs / r.fullMs, 2), total: num(r.T * r.T), pairs: num(r.sparsePairs),
+                                            share: pct(r.sparsePairs / (r.T * r.T)) };
+                                 },
                                  demo: (host) => host.append(mistakeTable) });
 function renderMistake(): void {
   const rows = state.timing?.rows ?? [];
@@ -346,6 +355,7 @@ function renderLinear(): void {
                                                          sbytes: num(r.scoreBytes), err: fixed(r.linearRelErr, 3) }) : '';
   lfig.refreshTable();
 }
+linearTypedSection(ch, s3);
 
 // ---- 4. int8 weights ---------------------------------------------------------------
 const s4 = ch.section('hInt8');
@@ -421,7 +431,7 @@ function renderQuant(): void {
   const shape = { rows, cols, rowLabels: Array.from({ length: rows }, (_, i) => rowLabel(i)), colLabels: Array.from({ length: cols }, (_, i) => colLabel(i)) };
   const show = (side: typeof perTensor, s: Int8Scheme, tensor: boolean) => {
     side.scales.textContent = tensor ? ch.t('quantScaleOne', { s: String(s.scales[0]) })
-      : ch.t('quantScaleRows', { s: s.scales.map((v, i) => `s${sub(i + 1)} = ${v}`).join(', ') });
+      : ch.t('quantScaleRows', { s: s.scales.map((v, i) => `s${subscript(i + 1)} = ${v}`).join(', ') });
     side.qm.set(s.q, shape);
     side.em.set(s.err, shape);
     let worst = 0;
@@ -441,7 +451,6 @@ function relErr(err: number[], x: number[]): string {
   const n = Math.hypot(...x);
   return n > 0 ? pct(Math.hypot(...err) / n, 1) : '0 %';
 }
-const sub = (n: number) => String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]!);
 let quantTyping = 0;
 quantIn.addEventListener('input', () => {
   window.clearTimeout(quantTyping);
