@@ -191,3 +191,35 @@ test('ch. 1 Why attention: the gradient section\'s fixed numbers — σ(4) ≈ 0
   const r = learn('gradientSteps', { cell: 'linear', H: 32, T: 61, gain: 1.2, updateBias: 0, seed: 1 });
   assert.ok(Math.abs(r.norms[60] / 1.2 ** 60 - 1) < 1e-9, `k = 60: ${r.norms[60]}`);
 });
+
+test('ch. 3 Self-attention: the trained model the prose names is brown-gpt, d_model 128 in 4 heads of 32 (shipped config)', async () => {
+  const cfg = JSON.parse(await readFile(new URL('brown-gpt/config.json', MODELS), 'utf8'));
+  quotes('self-attention', 'model', '$d_{\\text{model}} = 128$ (brown-gpt, linked below, in 4 heads of 32)',
+         '$d_{\\text{model}}$ 是 128（下面链接的 brown-gpt，分成 4 个 32 维的头）');
+  quotes('self-attention', 'playLink', 'brown-gpt');
+  assert.deepEqual([cfg.d_model, cfg.n_heads, cfg.d_model / cfg.n_heads], [128, 4, 32]);
+});
+
+test('ch. 7 Positions: 2π ≈ 6.3, 10000·2π ≈ 62,832 and the last pair short of it (engine ω); tensor2tensor from 1 to 1/10000; ALiBi\'s slopes; brown-gpt stops at 128', async () => {
+  quotes('positions', 'sinWhat', '$2\\pi \\approx 6.3$');
+  quotes('positions', 'sinWhat', 'short of $10000 \\cdot 2\\pi \\approx 62{,}832$', '不到 $10000 \\cdot 2\\pi \\approx 62{,}832$');
+  assert.equal(fixed(2 * Math.PI, 1), '6.3');
+  assert.equal(Math.round(10000 * 2 * Math.PI), 62832);
+  for (const C of [8, 64, 512]) {
+    const paper = learn('sinusoidal', { positions: 2, dModel: C, layout: 'interleaved' }).omegas;
+    assert.equal(paper[0], 1, 'pair 0 turns once every 2π positions');
+    const last = (2 * Math.PI) / paper[C / 2 - 1];
+    assert.ok(last < 10000 * 2 * Math.PI, `d_model ${C}: the last pair's period ${last} is short of 62,832`);
+    if (C === 512) assert.ok(last > 0.95 * 10000 * 2 * Math.PI, `d_model 512: the last pair approaches it (${last})`);
+    const t2t = learn('sinusoidal', { positions: 2, dModel: C, layout: 'tensor2tensor' }).omegas;
+    assert.equal(t2t[0], 1);
+    assert.ok(Math.abs(t2t[C / 2 - 1] - 1e-4) < 1e-16, 'tensor2tensor ends at exactly 1/10000');
+  }
+  quotes('positions', 'alibiWhat', '$m_h = 2^{-8(h+1)/H}$');
+  assert.deepEqual(Array.from(learn('alibi', { heads: 8, positions: 2 }).slopes), [1, 2, 3, 4, 5, 6, 7, 8].map((k) => 2 ** -k));
+  // Six heads: the 4 slopes of 4 heads, then every other slope of 8 heads (2^-1, 2^-3).
+  assert.deepEqual(Array.from(learn('alibi', { heads: 6, positions: 2 }).slopes), [2 ** -2, 2 ** -4, 2 ** -6, 2 ** -8, 2 ** -1, 2 ** -3]);
+  quotes('positions', 'learnedWhat', 'this model stops at 128', '这个模型最多 128 个位置');
+  const cfg = JSON.parse(await readFile(new URL('brown-gpt/config.json', MODELS), 'utf8'));
+  assert.equal(cfg.max_positions, 128);
+});

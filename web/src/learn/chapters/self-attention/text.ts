@@ -93,7 +93,7 @@ keys to queries and reading the result transposed): the columns sum to 1, the ro
   lblRowSums: 'row sums',
   sums: 'Row sums: right {right}; wrong {wrong}.',
   hModel: 'The same steps inside a real model',
-  model: `<p>A trained model does exactly this, with $d_{\\text{model}} = 64$ or 768 instead of 4, learned
+  model: `<p>A trained model does exactly this, with $d_{\\text{model}} = 128$ (brown-gpt, linked below, in 4 heads of 32) or 768 (GPT-2) instead of 4, learned
 weights instead of yours, and many heads and layers. The playground's <em>query·key drill-down</em>
 shows these steps — $q$, every $k$, the dot products, ÷√d_k, the mask and the softmax — for any
 token of a real model.</p>`,
@@ -181,7 +181,7 @@ $e^{s_{ik}/\sqrt{d_k}}$ 之和都相同，这是例外。改一下 $X$ 里的一
   lblRowSums: '行和',
   sums: '各行之和：正确的 {right}；错误的 {wrong}。',
   hModel: '真实模型里的同样几步',
-  model: `<p>训练好的模型做的正是这件事，只不过 $d_{\\text{model}}$ 是 64 或 768 而不是 4，权重是学出来的而不是你填的，
+  model: `<p>训练好的模型做的正是这件事，只不过 $d_{\\text{model}}$ 是 128（下面链接的 brown-gpt，分成 4 个 32 维的头）或 768（GPT-2）而不是 4，权重是学出来的而不是你填的，
 还有很多个头和很多层。演练场里的<em>查询·键逐步分解</em>视图，会对真实模型中的任意一个词展示这几步——
 $q$、每个 $k$、点积、÷√d_k、掩码和 softmax。</p>`,
   playLink: '在演练场中打开 brown-gpt 的查询·键逐步分解',
