@@ -88,13 +88,17 @@ void check_model(const model::LoadedModel& lm) {
     CHECK(cm.first == r.clean_logit_diff);
     CHECK(cm.second == r.clean_logprob);
   }
-  REQUIRE(r.tables.size() == 5);
+  REQUIRE(r.tables.size() == 9);
   const auto& resid = table_of(r, "resid");
   CHECK(resid.dims == std::vector<int64_t>{L + 1, T});
   CHECK(table_of(r, "attn_out").dims == std::vector<int64_t>{L, T});
   CHECK(table_of(r, "mlp_out").dims == std::vector<int64_t>{L, T});
   CHECK(table_of(r, "head_all").dims == std::vector<int64_t>{L, H});
   CHECK(table_of(r, "head_pos").dims == std::vector<int64_t>{L, T, H});
+  CHECK(table_of(r, "head_q").dims == std::vector<int64_t>{L, H});
+  CHECK(table_of(r, "head_k").dims == std::vector<int64_t>{L, c.kv_heads()});
+  CHECK(table_of(r, "head_v").dims == std::vector<int64_t>{L, c.kv_heads()});
+  CHECK(table_of(r, "head_pattern").dims == std::vector<int64_t>{L, H});
   for (const auto& t : r.tables) {
     REQUIRE(t.logit_diff_norm.size() == t.logit_diff.size());
     REQUIRE(t.logprob_norm.size() == t.logprob.size());
@@ -202,7 +206,7 @@ TEST_CASE("activation patching: every sweep matches the torch reference on gpt2_
   CHECK(r.corrupted_logit_diff == doctest::Approx(metric[1]).epsilon(1e-4));
   CHECK(r.clean_logprob == doctest::Approx(metric[2]).epsilon(1e-4));
   CHECK(r.corrupted_logprob == doctest::Approx(metric[3]).epsilon(1e-4));
-  REQUIRE(r.tables.size() == 5);
+  REQUIRE(r.tables.size() == 9);
   for (const auto& t : r.tables) {
     CAPTURE(t.kind);
     CHECK(t.dims == g[t.kind + ".dims"].get<std::vector<int64_t>>());
@@ -262,10 +266,10 @@ TEST_CASE("activation patching: the C API gives the engine's tables and refuses 
   const inspect::ActivationPatching want =
       inspect::activation_patching(lm.config(), lm.weights(), clean, corrupted, 32, 33, inspect::patch_all);
   int st = -1;
-  tfp_tensors* out = patch_api(m, clean, corrupted, 32, 33, 31, &st);
+  tfp_tensors* out = patch_api(m, clean, corrupted, 32, 33, 511, &st);
   INFO(tfp_last_error());
   REQUIRE(st == TFP_OK);
-  CHECK(tfp_tensors_count(out) == 1 + 5 * 4);
+  CHECK(tfp_tensors_count(out) == 1 + 9 * 4);
   CHECK(data_of(out, "metric") ==
         std::vector<float>{static_cast<float>(want.clean_logit_diff), static_cast<float>(want.corrupted_logit_diff),
                            static_cast<float>(want.clean_logprob), static_cast<float>(want.corrupted_logprob)});
@@ -304,7 +308,7 @@ TEST_CASE("activation patching: the C API gives the engine's tables and refuses 
   refused(clean, corrupted, 264, 33, 31, "answer id 264 is outside the vocabulary (0..263)");
   refused(clean, corrupted, 32, -1, 31, "foil id -1");
   refused(clean, corrupted, 32, 33, 0, "kinds 0");
-  refused(clean, corrupted, 32, 33, 32, "kinds 32");
+  refused(clean, corrupted, 32, 33, 512, "kinds 512");
   {
     // gpt2_tiny has 2 layers: layer 2 is resid after the last block, only with kinds 1.
     int status = -1;

@@ -167,10 +167,12 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   std::vector<std::string> names;
   for (const auto& [n, t] : all.records()) names.push_back(n);
   // Each attention block also reports what the query-key drill-down replays (q, k, v,
-  // head_out, mask: inspect/attention_steps.h); head_out first, from inside attention
-  // before the output projection (so edits of it flow on: inspect/head_mask.h).
+  // head_out, mask: inspect/attention_steps.h); first, from inside attention, activation
+  // patching's edit points hook_q, hook_k, hook_v, hook_pattern and then head_out, before
+  // the output projection (so edits of them flow on: inspect/head_mask.h, activation_patching.h).
   auto heads = [](const std::string& b) {
-    return std::vector<std::string>{b + ".head_out", b + ".probs", b + ".q", b + ".k", b + ".v", b + ".mask"};
+    return std::vector<std::string>{b + ".hook_q", b + ".hook_k", b + ".hook_v", b + ".hook_pattern",
+                                    b + ".head_out", b + ".probs", b + ".q", b + ".k", b + ".v", b + ".mask"};
   };
   std::vector<std::string> expected = {"enc.embed.out"};
   auto add = [&](std::vector<std::string> more) { expected.insert(expected.end(), more.begin(), more.end()); };
@@ -204,7 +206,7 @@ TEST_CASE("model: observer names, shapes, probabilities, and edits") {
   // Prefix filter: "dec.1" takes dec.1.* only.
   nn::RecordingObserver one({"dec.1"});
   model::forward_encoder_decoder(cfg, w, src, tgt, {}, &one);
-  CHECK(one.records().size() == 17);  // attn: probs, 5 drill-down tensors, out; cross: same; ffn.hidden, ffn.out, out
+  CHECK(one.records().size() == 25);  // attn: 4 edit points, probs, 5 drill-down tensors, out; cross: same; ffn.hidden, ffn.out, out
   CHECK_THROWS_WITH_AS(one.get("enc.0.out"),
                        doctest::Contains("nothing recorded as \"enc.0.out\""), Error);
   CHECK(nn::glob_match("dec.*.cross.probs", "dec.12.cross.probs"));

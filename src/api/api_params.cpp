@@ -240,7 +240,7 @@ void tfp_patching_params_init(tfp_patching_params* p) {
   zero(p);
   p->answer = -1;
   p->foil = -1;
-  p->kinds = 31;
+  p->kinds = 511;
   p->layer = -1;
 }
 

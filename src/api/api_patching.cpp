@@ -24,8 +24,9 @@ extern "C" int tfp_model_activation_patching(tfp_model* model, const tfp_patchin
     const m::ModelConfig& c = lm.config();
     TFP_API_REQUIRE(p->clean != nullptr && p->corrupted != nullptr && p->n > 0, f,
                     ": clean and corrupted need n >= 1 token ids each (n = ", p->n, ")");
-    TFP_API_REQUIRE(p->kinds != 0 && (p->kinds & ~31u) == 0, f, ": kinds ", p->kinds,
-                    " is not a non-empty combination of 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos");
+    TFP_API_REQUIRE(p->kinds != 0 && (p->kinds & ~511u) == 0, f, ": kinds ", p->kinds,
+                    " is not a non-empty combination of 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos, "
+                    "32 head_q, 64 head_k, 128 head_v, 256 head_pattern");
     const int64_t L = c.n_decoder_layers;
     TFP_API_REQUIRE(p->layer >= -1 && p->layer <= L && (p->layer < L || p->kinds == 1u), f, ": layer ", p->layer,
                     " is not -1 (every layer) or a layer 0..", L - 1, " (", L, " with kinds 1: resid after the last block)");

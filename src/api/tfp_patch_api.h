@@ -12,14 +12,15 @@ extern "C" {
 #endif
 
 /* What to patch. Defaults (tfp_patching_params_init): clean, corrupted NULL, n 0,
- * answer -1, foil -1 (both must be set), kinds 31 (every sweep), layer -1 (every layer). */
+ * answer -1, foil -1 (both must be set), kinds 511 (every sweep), layer -1 (every layer). */
 typedef struct tfp_patching_params {
   const int32_t* clean;     /* (n) token ids of the clean prompt, borrowed */
   const int32_t* corrupted; /* (n) token ids of the corrupted prompt (same length), borrowed */
   int32_t n;                /* T >= 1 */
   int32_t answer;           /* the answer token id (in the vocabulary) */
   int32_t foil;             /* the foil token id (in the vocabulary; may equal answer) */
-  uint32_t kinds;           /* sweeps, bits: 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos */
+  uint32_t kinds;           /* sweeps, bits: 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos,
+                               32 head_q, 64 head_k, 128 head_v, 256 head_pattern */
   int32_t layer;            /* -1: every layer; else only this layer's row of each sweep (0..L-1;
                                L too when kinds is 1: resid after the last block) */
 } tfp_patching_params;
@@ -40,6 +41,11 @@ void tfp_patching_params_init(tfp_patching_params* p);
  *   mlp_out   (L, T)      "dec.l.ffn.out" (MLP output before the residual)
  *   head_all  (L, H)      head h's slice of "dec.l.attn.head_out" (z) at every position
  *   head_pos  (L, T, H)   the same at one position ([layer][position][head])
+ *   head_q    (L, H)      head h's queries "dec.l.attn.hook_q" at every position (after
+ *                         rotation: positions agree in both runs, so it is the same patch)
+ *   head_k, head_v (L, Hkv)  key/value head g's keys and values at every position (Hkv =
+ *                         n_kv_heads: with grouped-query attention one per group)
+ *   head_pattern (L, H)   head h's attention pattern (the softmax) at every query
  * When the clean and corrupted metric are equal (the same prompts, or answer = foil for
  * logit_diff) the normalisation is undefined: that metric's "*_norm" tensors are absent
  * (tfp_tensors_find gives -1); nothing is NaN. With p->layer >= 0 each sweep holds that
@@ -48,7 +54,7 @@ void tfp_patching_params_init(tfp_patching_params* p);
  * clean one too). Different lengths, an id outside the vocabulary, an encoder-only or
  * encoder-decoder model, a model without an LM head, answer/foil unset, kinds 0 (or
  * with other bits) or a layer out of range are TFP_ERR_INVALID_ARGUMENT, each named. Cost: 2 + (L+1)T + 2LT +
- * LH + LTH forward passes for every sweep. */
+ * LH + LTH + 2LH + 2L·Hkv forward passes for every sweep. */
 int tfp_model_activation_patching(tfp_model* model, const tfp_patching_params* p, tfp_tensors** out);
 
 /* Zero (mode 0) or mean (mode 1) ablation of each head's output z, one head at a time:

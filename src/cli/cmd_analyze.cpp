@@ -7,7 +7,8 @@
 //   metric      logit_diff = logit(answer) − logit(foil) and logprob = log p(answer) at the
 //               last position of the prompt (and of the corrupted prompt when given)
 //   patching    with a corrupted prompt only: resid [layer+1][position], attn_out and mlp_out
-//               [layer][position], head_all [layer][head], head_pos [layer][position][head];
+//               [layer][position], head_all [layer][head], head_pos [layer][position][head],
+//               head_q and head_pattern [layer][head], head_k and head_v [layer][kv head];
 //               each {logit_diff, logprob, logit_diff_norm, logprob_norm} (the _norm ones null
 //               when clean and corrupted give the same metric)
 //   ablation    zero and mean ablation of each head's output: {logit_diff, logprob} [layer][head]

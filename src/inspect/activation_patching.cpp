@@ -18,7 +18,8 @@ namespace {
 namespace m = model;
 
 // Copies the clean tensor's values into the one the forward pass reports under `name`:
-// (T, C) rows (pos, or all when pos < 0) or, with head >= 0, head `head` of (H, T, D).
+// (T, C) rows (pos, or all when pos < 0) or, with head >= 0, head `head` of (H, T, D)
+// (also q, k, v and the (H, Tq, Tk) pattern: the last two axes are T and D there).
 class PatchObserver final : public nn::Observer {
  public:
   PatchObserver(std::string name, const Tensor& clean, int64_t pos, int64_t head)
@@ -142,7 +143,8 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
   TFP_CHECK(clean.size() == corrupted.size(), f, ": the clean prompt has ", clean.size(),
             " tokens and the corrupted one ", corrupted.size(), "; patching needs the same length");
   TFP_CHECK(kinds != 0 && (kinds & ~static_cast<unsigned>(patch_all)) == 0, f, ": kinds ", kinds,
-            " is not a non-empty combination of 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos");
+            " is not a non-empty combination of 1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos, 32 head_q, 64 head_k, "
+            "128 head_v, 256 head_pattern");
   const int64_t n_layers = cfg.n_decoder_layers;
   TFP_CHECK(layer >= -1 && layer <= n_layers && (layer < n_layers || kinds == patch_resid), f, ": layer ", layer,
             " is not -1 (every layer) or a layer 0..", n_layers - 1, " (", n_layers, " for resid alone: after the last block)");
@@ -151,7 +153,19 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
   r.L = n_layers;
   r.T = static_cast<int64_t>(clean.size());
   r.H = cfg.n_heads;
+  r.Hkv = cfg.kv_heads();
   const int64_t L = r.L, T = r.T, H = r.H;
+  // Each head sweep over every position: its kind bit, table name, edit point, head count.
+  struct HeadSweep {
+    unsigned bit;
+    const char* kind;
+    const char* leaf;
+    int64_t heads;
+  };
+  const HeadSweep head_sweeps[] = {{patch_head_q, "head_q", "attn.hook_q", H},
+                                   {patch_head_k, "head_k", "attn.hook_k", r.Hkv},
+                                   {patch_head_v, "head_v", "attn.hook_v", r.Hkv},
+                                   {patch_head_pattern, "head_pattern", "attn.hook_pattern", H}};
 
   auto run = [&](std::span<const int32_t> ids, nn::Observer* obs) {
     return metric_run(cfg, w, ids, answer, foil, intervention, obs, f);
@@ -168,6 +182,8 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
     if (kinds & patch_attn_out) names.push_back(layer_name(i, "attn.out"));
     if ((kinds & patch_mlp_out) && cfg.d_ff > 0) names.push_back(layer_name(i, "ffn.out"));
     if (kinds & (patch_head_all | patch_head_pos)) names.push_back(layer_name(i, "attn.head_out"));
+    for (const HeadSweep& hs : head_sweeps)
+      if (kinds & hs.bit) names.push_back(layer_name(i, hs.leaf));
   }
   ExactRecorder rec(names);
   std::tie(r.clean_logit_diff, r.clean_logprob) = run(clean, &rec);
@@ -229,6 +245,12 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
     for (int64_t l = lo; l < hi; ++l)
       for (int64_t p = 0; p < T; ++p)
         for (int64_t h = 0; h < H; ++h) cell(t, layer_name(l, "attn.head_out"), p, h);
+  }
+  for (const HeadSweep& hs : head_sweeps) {
+    if (!(kinds & hs.bit)) continue;
+    PatchTable& t = table(hs.kind, {rows, hs.heads});
+    for (int64_t l = lo; l < hi; ++l)
+      for (int64_t h = 0; h < hs.heads; ++h) cell(t, layer_name(l, hs.leaf), -1, h);
   }
   return r;
 }

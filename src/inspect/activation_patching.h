@@ -22,6 +22,13 @@
 //                           at every position at once (get_act_patch_attn_head_out_all_pos)
 //   head_pos   (L, T, H)    the same at one position (get_act_patch_attn_head_out_by_pos,
 //                           ordered [layer][position][head])
+//   head_q     (L, H)       head h's queries "dec.{i}.attn.hook_q" at every position
+//                           (get_act_patch_attn_head_q_all_pos; after rotation, which is
+//                           the same in both runs, so patching before or after it agrees)
+//   head_k, head_v (L, Hkv) key / value head g's "hook_k" / "hook_v" at every position (one
+//                           per key/value head: with grouped-query attention a patch
+//                           reaches every query head that reads it)
+//   head_pattern (L, H)     head h's attention pattern "hook_pattern" (get_act_patch_attn_head_pattern_all_pos)
 // `intervention` (may be null, e.g. a head mask) sees every run first, the clean run too.
 // `layer` >= 0 computes only that layer's row of each sweep (its layer axis then has size
 // 1; resid takes 0..L, the others 0..L-1): a caller sweeping layer by layer can report
@@ -49,19 +56,23 @@ enum PatchKinds : unsigned {
   patch_mlp_out = 4u,
   patch_head_all = 8u,
   patch_head_pos = 16u,
-  patch_all = 31u,
+  patch_head_q = 32u,
+  patch_head_k = 64u,
+  patch_head_v = 128u,
+  patch_head_pattern = 256u,
+  patch_all = 511u,
 };
 
 // One metric over one sweep: row-major values of the sweep's shape.
 struct PatchTable {
-  std::string kind;             // "resid", "attn_out", "mlp_out", "head_all", "head_pos"
-  std::vector<int64_t> dims;    // (L+1, T), (L, T), (L, T), (L, H), (L, T, H); L+1 or L is 1 for one layer
+  std::string kind;             // "resid", "attn_out", "mlp_out", "head_all", "head_pos", "head_q", "head_k", "head_v", "head_pattern"
+  std::vector<int64_t> dims;    // (L+1, T), (L, T), (L, T), (L, H), (L, T, H), (L, H), (L, Hkv), (L, Hkv), (L, H); L+1 or L is 1 for one layer
   std::vector<float> logit_diff, logprob;                   // raw metric of each patched run
   std::vector<float> logit_diff_norm, logprob_norm;         // empty when not normalizable
 };
 
 struct ActivationPatching {
-  int64_t L = 0, T = 0, H = 0;
+  int64_t L = 0, T = 0, H = 0, Hkv = 0;
   double clean_logit_diff = 0, corrupted_logit_diff = 0;
   double clean_logprob = 0, corrupted_logprob = 0;
   bool logit_diff_normalizable = false, logprob_normalizable = false;

@@ -57,14 +57,19 @@ void mask_and_softmax(float* scores, int64_t ld, int h, int Tq, int Tk, float so
 // The shared core: per head, scores → mask → softmax → probs·v into out.
 // probs: (H, Tq, Tk) to fill, or null (then one (Tq, Tk) scratch is reused per head).
 // group: query heads per key/value head (GQA); query head h reads k, v head h / group.
+// pattern: with hooks.edit_pattern, the (H, Tq, Tk) tensor behind `probs`: every head's
+// softmax is computed first, edited, and only then multiplied by v.
 void attend(HeadsRef q, HeadsRef k, HeadsRef v, float* out, int64_t ldo, int64_t out_head_stride,
             int H, int Tq, int Tk, int D, int Dv, float scale, const AttentionMask& mask,
-            const AttentionHooks& hooks, float* probs, int group = 1, float softcap = 0.0f) {
+            const AttentionHooks& hooks, float* probs, int group = 1, float softcap = 0.0f,
+            Tensor* pattern = nullptr) {
   // Heads run on the kernels' thread pool (kernels/parallel.h) when the work is worth it:
   // head h writes only its probs and its out columns, so any split gives the same bits.
   const int64_t work = static_cast<int64_t>(H) * Tq * Tk * (D + Dv);
   const bool split = kernels::parallel_worth(work);
-  const auto head = [&](int h) {
+  const bool edit = pattern && hooks.edit_pattern;
+  TFP_CHECK(!edit || (probs && pattern->ptr() == probs), "attention: edit_pattern needs the pattern tensor behind probs");
+  const auto scores_of = [&](int h) -> float* {
     thread_local std::vector<float> scratch;  // one (Tq, Tk) per thread, reused per head
     if (!probs && scratch.size() < static_cast<size_t>(Tq) * Tk) scratch.resize(static_cast<size_t>(Tq) * Tk);
     float* s = probs ? probs + static_cast<int64_t>(h) * Tq * Tk : scratch.data();  // (Tq, Tk)
@@ -80,7 +85,9 @@ void attend(HeadsRef q, HeadsRef k, HeadsRef v, float* out, int64_t ldo, int64_t
     kernels::matmul(qk);
 
     mask_and_softmax(s, Tk, h, Tq, Tk, softcap, mask, hooks);
-
+    return s;
+  };
+  const auto values_of = [&](int h, const float* s) {
     // out_h = probs_h · v_h : v_h is (Tk, Dv) row-major, i.e. B in KN layout.
     kernels::MatmulArgs pv;
     pv.M = Tq; pv.N = Dv; pv.K = Tk;
@@ -90,11 +97,36 @@ void attend(HeadsRef q, HeadsRef k, HeadsRef v, float* out, int64_t ldo, int64_t
     pv.layout = kernels::BLayout::KN;
     kernels::matmul(pv);
   };
-  if (split) {
-    kernels::parallel_for(H, head);
-  } else {
-    for (int h = 0; h < H; ++h) head(h);
+  const auto each = [&](const auto& f) {
+    if (split) {
+      kernels::parallel_for(H, f);
+    } else {
+      for (int h = 0; h < H; ++h) f(h);
+    }
+  };
+  if (!edit) {
+    each([&](int h) { values_of(h, scores_of(h)); });
+    return;
   }
+  each([&](int h) { scores_of(h); });
+  const Shape shape = pattern->shape;
+  hooks.edit_pattern(*pattern);
+  TFP_CHECK(pattern->shape == shape && pattern->ptr() == probs, "attention: edit_pattern changed the pattern's shape or storage");
+  each([&](int h) { values_of(h, probs + static_cast<int64_t>(h) * Tq * Tk); });
+}
+
+// Hands a copy of a strided "(heads, T, D)" operand to `edit` and writes the edited values
+// back (activation patching of q, k, v).
+void edit_strided(const AttentionHooks::EditHeadsFn& edit, float* x, int64_t ld, int64_t heads, int64_t T, int64_t D,
+                  const char* op, const char* what) {
+  if (!edit || T == 0) return;
+  Tensor t({heads, T, D});
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t r = 0; r < T; ++r) std::copy(x + h * D + r * ld, x + h * D + r * ld + D, t.ptr() + (h * T + r) * D);
+  edit(t);
+  TFP_CHECK(t.shape == Shape({heads, T, D}), op, ": edit_", what, " changed its shape to ", shape_str(t.shape));
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t r = 0; r < T; ++r) std::copy(t.ptr() + (h * T + r) * D, t.ptr() + (h * T + r + 1) * D, x + h * D + r * ld);
 }
 
 // Copies a strided "(H, T, D)" operand into a packed (H, T, D) tensor (inspector only);
@@ -367,6 +399,9 @@ AttentionResult attention_named(const char* op,           // names the caller in
     for (int64_t g = 0; g < Hkv && Tnew > 0; ++g)
       hooks.rotate(kw + g * D, static_cast<int>(Tnew), static_cast<int>(D), kr.ld, new_k_pos0);
   }
+  edit_strided(hooks.edit_q, qw, qr.ld, H, Tq, D, op, "q");
+  edit_strided(hooks.edit_k, kw, kr.ld, Hkv, Tnew, D, op, "k");
+  edit_strided(hooks.edit_v, const_cast<float*>(vr.data), vr.ld, Hkv, Tnew, D, op, "v");
   if (cache && !cache->memory) append_to_cache(*cache, kr, vr, Hkv, Tnew, D);
   if (cache) {  // attend over the cached rows: head g's are one contiguous block
     kr = {cache->k.ptr(), D, cache->capacity * D};
@@ -383,13 +418,14 @@ AttentionResult attention_named(const char* op,           // names the caller in
     r.k = gather_heads(kr, H, Tk, D, group);
     r.v = gather_heads(vr, H, Tk, D, group);
   }
-  if (need_probs) r.probs = Tensor({H, Tq, Tk});
+  if (need_probs || hooks.edit_pattern) r.probs = Tensor({H, Tq, Tk});
   const float scale = opt.scale > 0.0f ? opt.scale : 1.0f / std::sqrt(static_cast<float>(D));
   TFP_CHECK(std::isfinite(scale) && opt.softcap >= 0.0f, op, ": bad scale ", scale, " or soft-cap ", opt.softcap);
   Tensor heads({Tq, d.Oq});  // head h writes its (Tq, D) into columns [h·D, (h+1)·D)
   attend(qr, kr, vr, heads.ptr(), d.Oq, D, static_cast<int>(H), static_cast<int>(Tq), static_cast<int>(Tk),
-         static_cast<int>(D), static_cast<int>(D), scale, mask, hooks, need_probs ? r.probs.ptr() : nullptr,
-         static_cast<int>(group), opt.softcap);
+         static_cast<int>(D), static_cast<int>(D), scale, mask, hooks, r.probs.empty() ? nullptr : r.probs.ptr(),
+         static_cast<int>(group), opt.softcap, hooks.edit_pattern ? &r.probs : nullptr);
+  if (!need_probs) r.probs = Tensor{};
 
   // 5. Edits of the per-head outputs flow on; then the output projection.
   if (need_heads || hooks.edit_heads) r.head_out = gather_heads({heads.ptr(), d.Oq, D}, H, Tq, D);

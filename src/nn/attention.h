@@ -56,6 +56,11 @@ struct AttentionHooks {
   RotateFn rotate;         // empty = none
   ScoreBiasFn score_bias;  // empty = none
   EditHeadsFn edit_heads;  // empty = none (nothing is copied)
+  // Activation patching of q, k, v and the pattern (multi_head_attention and attention()
+  // only; each empty = none, nothing copied). They see, and may edit, copies of this call's
+  // q (H, Tq, D) after its norm and rotation, its new k and v (Hkv, Tnew, D) before they
+  // enter a cache, and the softmax (H, Tq, Tk) before probs·v; the edits flow on.
+  EditHeadsFn edit_q, edit_k, edit_v, edit_pattern;
   int64_t kv_pos0 = 0;     // absolute position of key/value row 0
 };
 

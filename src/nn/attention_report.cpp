@@ -37,13 +37,19 @@ bool wants_heads(const Scope& scope, std::string_view block) {
   return false;
 }
 
-AttentionHooks head_out_hooks(const Scope& scope, std::string_view block) {
+AttentionHooks edit_hooks(const Scope& scope, std::string_view block) {
   AttentionHooks hooks;
   if (!scope.active()) return hooks;
-  std::string leaf = std::string(block) + ".head_out";
-  if (!scope.wants(leaf)) return hooks;
-  // Reported (and possibly edited) inside attention, before the output projection.
-  hooks.edit_heads = [scope, leaf = std::move(leaf)](Tensor& head_out) { scope.emit(leaf, head_out); };
+  // Reported (and possibly edited) inside attention; the edits flow on.
+  const auto hook = [&](const char* leaf, AttentionHooks::EditHeadsFn& fn) {
+    std::string name = std::string(block) + leaf;
+    if (scope.wants(name)) fn = [scope, name = std::move(name)](Tensor& t) { scope.emit(name, t); };
+  };
+  hook(".head_out", hooks.edit_heads);
+  hook(".hook_q", hooks.edit_q);
+  hook(".hook_k", hooks.edit_k);
+  hook(".hook_v", hooks.edit_v);
+  hook(".hook_pattern", hooks.edit_pattern);
   return hooks;
 }
 

@@ -1,7 +1,7 @@
 // What attention reports to an observer (nn/observer.h), beside the attention it reports
 // on: the mask matrix a block added to its scores, and the per-head q, k, v, mask and
 // head_out of the query–key drill-down (inspect/attention_steps.h replays one row of
-// them) and of head ablation (inspect/head_mask.h edits head_out). Nothing is built or
+// them), of head ablation (inspect/head_mask.h edits head_out) and of activation patching. Nothing is built or
 // copied unless an observer asks for it.
 //
 // Legend: H heads, Tq queries, Tk keys, D head size.
@@ -25,10 +25,13 @@ Tensor attention_mask_matrix(const AttentionMask& mask, int H, int Tq, int Tk,
 // under the layer's scope). False, and allocation-free, without an observer.
 bool wants_heads(const Scope& scope, std::string_view block);
 
-// Hooks whose edit_heads reports "<block>.head_out" (H, Tq, D) from inside attention,
-// before the output projection, so an observer's edit of it flows on (head ablation,
-// inspect/head_mask.h). Empty hooks when the observer does not want it.
-AttentionHooks head_out_hooks(const Scope& scope, std::string_view block);
+// Hooks that report, from inside attention, what an observer may edit so that the edit
+// flows on: "<block>.head_out" (H, Tq, D) before the output projection (head ablation,
+// inspect/head_mask.h), and for activation patching "<block>.hook_q" (H, Tq, D, after
+// q's norm and rotation), "<block>.hook_k" and "<block>.hook_v" (Hkv, Tk, D, k after its
+// norm and rotation) and "<block>.hook_pattern" (H, Tq, Tk, the softmax before probs·v).
+// Each only when the observer wants it; none without an observer.
+AttentionHooks edit_hooks(const Scope& scope, std::string_view block);
 
 // Reports a.q, a.k, a.v (filled by attention(..., need_heads)) and the block's mask
 // matrix (with the hooks' positional score bias, if any) under "<block>.*", each only

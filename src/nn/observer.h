@@ -30,18 +30,24 @@
 //                                   additive mask (0 without one), -inf where causal /
 //                                   window / padding forbid; (H, Tq, Tk) if per head
 //   <b>.head_out         (H, Tq, D) probs·v per head, before the output projection
+// Activation patching's edit points (TransformerLens's hook names), only when asked for:
+//   <b>.hook_q           (H, Tq, D)   queries after projection, norm and rotation
+//   <b>.hook_k, .hook_v  (Hkv, Tk, D) this call's keys (after norm and rotation) and values,
+//                                     one per key/value head (before any KV cache)
+//   <b>.hook_pattern     (H, Tq, Tk)  the softmax, before it multiplies v
 // Self-attention is "attn" in every layer (encoder, decoder, decoder-only); cross-attention
 // is "cross". Decoder-only models (GPT-2) name their layers "dec.i".
 //
 // Editing: an observer may change the tensor it is given. Edits of "*.out" and
 // "embed.out" flow into the rest of the forward pass (activation patching, ablation of a
-// layer); so do edits of "<b>.head_out": it is reported from inside attention, before
+// layer); so do edits of "<b>.hook_q/k/v/pattern" and of "<b>.head_out": it is reported from inside attention, before
 // the output projection, and the projection uses the edited values — scaling head h's
 // slice by s is head ablation (s = 0) or scaling, Hugging Face's head_mask (which
 // multiplies that head's attention probs, the same thing since head_out = probs·v); see
 // inspect/head_mask.h. Attention probabilities are reported after they were used —
 // edits there are ignored, and they stay the softmax even for a scaled head.
-// Order within a block: <b>.head_out comes first (from inside attention), then
+// Order within a block: <b>.hook_q, .hook_k, .hook_v, .hook_pattern, <b>.head_out (from
+// inside attention), then
 // <b>.probs, .q, .k, .v, .mask, then <b minus .attn/.cross>.attn.out / .cross.out.
 #pragma once
 #include <string>

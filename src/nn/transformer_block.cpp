@@ -45,7 +45,7 @@ Tensor attend_and_report(const TensorView& in, const TensorView& kv, const Atten
   const bool active = scope.active();
   const bool probs = active && scope.wants(std::string(block) + ".probs");
   const bool heads = wants_heads(scope, block);  // the drill-down's q, k, v, mask
-  AttentionHooks hk = head_out_hooks(scope, block);  // ablation edits head_out
+  AttentionHooks hk = edit_hooks(scope, block);  // ablation edits head_out; patching q, k, v, pattern
   hk.rotate = positions.rotate;
   hk.score_bias = positions.score_bias;
   hk.kv_pos0 = positions.kv_pos0;

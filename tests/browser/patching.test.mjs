@@ -9,6 +9,7 @@
 //   - the URL keeps the corrupted prompt, the sweep, the metric and raw (pt, ps, pm, praw);
 //   - a corrupted prompt of another length is refused, naming both lengths;
 //   - pressing a head's cell opens that head in the matrix view;
+//   - each head's q, k, v and pattern patched over every position: the engine's tables;
 //   - mean ablation of each head: the engine's (tfp_model_head_ablation) raw and as the change;
 //   - direct logit attribution: layers × (heads, bias, MLP) and the accumulated residual
 //     are the engine's (tfp_model_logit_attribution), the terms add up to the metric;
@@ -136,6 +137,14 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   await page.goto(`${base}/?${new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', pt: corruptedText, ps: 'head_all', pm: 'logprob', praw: '1' })}`);
   s = await patchShown(/^head_all logprob raw /);
   close(s.panels['patch.head_all'].data, Array.from(want['head_all.logprob'].data), 'head_all from the URL');
+
+  // Each head's queries, keys, values and pattern at every position (TransformerLens's *_all_pos sweeps).
+  for (const sweep of ['head_q', 'head_k', 'head_v', 'head_pattern']) {
+    await page.locator('.patch-sweep').selectOption(sweep);
+    s = await patchShown(new RegExp(`^${sweep} logprob raw `));
+    assert.deepEqual(s.panels[`patch.${sweep}`].dims, [L, want[`${sweep}.logprob`].dims[1]]);
+    close(s.panels[`patch.${sweep}`].data, Array.from(want[`${sweep}.logprob`].data), `${sweep} raw logprob`);
+  }
 
   // Direct logit attribution of the clean prompt (the corrupted one is not used).
   await page.locator('.patch-sweep').selectOption('dla');

@@ -312,7 +312,7 @@ export class ModelApi extends Api {
   }
 
   /** tfp_model_activation_patching: { metric, '<kind>.logit_diff', ... } as { dims, data }. */
-  activationPatching(model, clean, corrupted, { answer, foil, kinds = 31, layer = -1 }) {
+  activationPatching(model, clean, corrupted, { answer, foil, kinds = 511, layer = -1 }) {
     return this.withHeap((put) => this.tensors(this.out((s) => withParams(this.m, 'tfp_patching_params', {
       clean: put(this.ints(clean)), corrupted: put(this.ints(corrupted)), n: clean.length, answer, foil, kinds, layer,
     }, (params) => this.m._tfp_model_activation_patching(model, params, s)))));

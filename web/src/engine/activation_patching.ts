@@ -9,7 +9,7 @@ import type { ModelInfo, NamedTensor, PatchingArgs, Reply } from './messages';
 type PatchingRequest = (body: { kind: 'activation-patching'; model: number; args: PatchingArgs }) => Promise<Reply>;
 
 /** The sweeps, in the engine's order; each one's bit is 1 << its index. */
-export const PATCH_SWEEPS = ['resid', 'attn_out', 'mlp_out', 'head_all', 'head_pos'] as const;
+export const PATCH_SWEEPS = ['resid', 'attn_out', 'mlp_out', 'head_all', 'head_pos', 'head_q', 'head_k', 'head_v', 'head_pattern'] as const;
 export type PatchSweep = (typeof PATCH_SWEEPS)[number];
 
 export interface PatchMetric {
@@ -20,7 +20,8 @@ export interface PatchMetric {
 }
 
 /** One sweep's tables, row-major in `dims`: resid (L+1, T), attn_out and mlp_out (L, T),
- * head_all (L, H), head_pos (L, T, H). */
+ * head_all (L, H), head_pos (L, T, H); each head's queries, keys, values and pattern at every
+ * position: head_q (L, H), head_k and head_v (L, Hkv) (one per key/value head), head_pattern (L, H). */
 export interface PatchSweepResult {
   dims: number[];
   logitDiff: Float32Array;
@@ -60,13 +61,17 @@ export interface ActivationPatchingOptions {
 }
 
 /** The layer rows of `sweep` (resid has one more: after the last block) and each row's cells. */
-export function sweepShape(sweep: PatchSweep, L: number, T: number, H: number): { rows: number; cells: number; dims: number[] } {
+export function sweepShape(sweep: PatchSweep, L: number, T: number, H: number, Hkv = H): { rows: number; cells: number; dims: number[] } {
   switch (sweep) {
     case 'resid': return { rows: L + 1, cells: T, dims: [L + 1, T] };
     case 'attn_out':
     case 'mlp_out': return { rows: L, cells: T, dims: [L, T] };
     case 'head_all': return { rows: L, cells: H, dims: [L, H] };
     case 'head_pos': return { rows: L, cells: T * H, dims: [L, T, H] };
+    case 'head_q':
+    case 'head_pattern': return { rows: L, cells: H, dims: [L, H] };
+    case 'head_k':
+    case 'head_v': return { rows: L, cells: Hkv, dims: [L, Hkv] };
   }
 }
 
@@ -77,13 +82,13 @@ export async function activationPatching(request: PatchingRequest, model: number
   for (const s of sweeps)
     if (!PATCH_SWEEPS.includes(s)) throw new RangeError(`activationPatching: sweep '${String(s)}' is not one of ${PATCH_SWEEPS.join(', ')}`);
   if (sweeps.length === 0) throw new RangeError('activationPatching: no sweep asked for');
-  const L = info.n_decoder_layers, T = clean.length, H = info.n_heads;
-  const total = sweeps.reduce((n, s) => { const sh = sweepShape(s, L, T, H); return n + sh.rows * sh.cells; }, 0);
+  const L = info.n_decoder_layers, T = clean.length, H = info.n_heads, Hkv = kvHeads(info);
+  const total = sweeps.reduce((n, s) => { const sh = sweepShape(s, L, T, H, Hkv); return n + sh.rows * sh.cells; }, 0);
   const base = { clean: Int32Array.from(clean), corrupted: Int32Array.from(corrupted), answer: o.answer, foil: o.foil };
   let metric: Float32Array | null = null, done = 0, workerMs = 0;
   const out: Partial<Record<PatchSweep, PatchSweepResult>> = {};
   for (const sweep of sweeps) {
-    const { rows, cells, dims } = sweepShape(sweep, L, T, H);
+    const { rows, cells, dims } = sweepShape(sweep, L, T, H, Hkv);
     const tables = new Map<string, Float32Array>();
     for (let layer = 0; layer < rows; layer++) {
       o.signal?.throwIfAborted();
@@ -111,6 +116,11 @@ export async function activationPatching(request: PatchingRequest, model: number
     clean: { logitDiff: m[0]!, logprob: m[2]! }, corrupted: { logitDiff: m[1]!, logprob: m[3]! },
     sweeps: out, passes: total, workerMs,
   };
+}
+
+/** Key/value heads: config.json's n_kv_heads where the model groups its queries, else one per head. */
+export function kvHeads(info: ModelInfo): number {
+  return Number(info.config['n_kv_heads'] ?? 0) || info.n_heads;
 }
 
 function rowOf(t: NamedTensor, cells: number): Float32Array {

@@ -37,7 +37,7 @@ export { HubError } from '../hub/hub_client.mjs';
 export { setWorkerUrl } from './start_worker';
 export type { ForwardOptions, GenerateOptions, TranslateOptions } from './model';
 export type { FillMaskOptions } from './model';
-export { PATCH_SWEEPS } from './activation_patching';
+export { PATCH_SWEEPS, kvHeads } from './activation_patching';
 export type { ActivationPatchingOptions, ActivationPatchingResult, PatchMetric, PatchSweep, PatchSweepResult, PatchingProgress } from './activation_patching';
 export type { GradientProgress, GradientRunOptions } from './integrated_gradients';
 

@@ -372,7 +372,8 @@ export interface LogitLensResult {
 }
 
 /** One call of tfp_model_activation_patching (src/api/tfp_patch_api.h): `kinds` its bits
- * (1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos), `layer` -1 or one layer. */
+ * (1 resid, 2 attn_out, 4 mlp_out, 8 head_all, 16 head_pos, 32 head_q, 64 head_k, 128 head_v,
+ * 256 head_pattern), `layer` -1 or one layer. */
 export interface PatchingArgs {
   clean: Int32Array;
   corrupted: Int32Array;

@@ -12,6 +12,7 @@
 // Legend: L decoder layers, T positions, H heads.
 import { t as tr, type MessageKey } from '../../i18n/i18n';
 import type { ActivationPatchingResult, GradientAttributionResult, HeadAblationResult, LogitAttributionResult, Model, PatchSweep, PatchSweepResult, TokenChoice } from 'transformer-playground';
+import { kvHeads } from 'transformer-playground';
 import { ColorLegend } from '../../widgets/color_legend';
 import { Heatmap } from '../../widgets/heatmap';
 import type { MatrixPanel } from '../../widgets/matrix_svg';
@@ -40,7 +41,8 @@ export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchM
 
 const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
   resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
-  head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos', dla: 'play.patch.sweepDla',
+  head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos', head_q: 'play.patch.sweepHeadQ',
+  head_k: 'play.patch.sweepHeadK', head_v: 'play.patch.sweepHeadV', head_pattern: 'play.patch.sweepHeadPattern', dla: 'play.patch.sweepDla',
   ablate_zero: 'play.patch.sweepZero', ablate_mean: 'play.patch.sweepMean', gradients: 'play.patch.sweepGradients',
 };
 const NEXT_N = 10;
@@ -389,7 +391,7 @@ export class PatchingView {
     const norm = diff ? t.logitDiffNorm : t.logprobNorm;
     const raw = diff ? t.logitDiff : t.logprob;
     const useRaw = s.patchRaw || norm === null;
-    const { values, rows, cols, rowsOf } = layout(t, sweep, useRaw ? raw : norm!, src.tokens);
+    const { values, rows, cols, rowsOf } = layout(t, sweep, useRaw ? raw : norm!, src.tokens, src.model.info.n_heads);
     this.rowsOf = rowsOf;
     const base = useRaw ? (diff ? r.corrupted.logitDiff : r.corrupted.logprob) : 0;
     let m = useRaw ? 0 : 1;
@@ -432,7 +434,9 @@ export class PatchingView {
 
   private drawControls(src: PatchingSource, s: PatchingState, corruptedText: string, choices: TokenChoice[],
                        answer: number, foil: number): void {
-    this.headColumns = s.patchSweep === 'head_all';
+    // Columns are query heads (a click opens the head); key/value heads only when they are one per head.
+    this.headColumns = QUERY_HEAD_SWEEPS.includes(s.patchSweep)
+      || ((s.patchSweep === 'head_k' || s.patchSweep === 'head_v') && kvHeads(src.model.info) === src.model.info.n_heads);
     this.headCount = Number.POSITIVE_INFINITY;
     const field = (labelKey: MessageKey, input: HTMLElement) => {
       const l = document.createElement('label');
@@ -504,10 +508,14 @@ function mergeChoices(a: TokenChoice[], b: TokenChoice[]): TokenChoice[] {
   return [...a, ...b].filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
 }
 
+/** Sweeps whose columns are query heads. */
+const QUERY_HEAD_SWEEPS: readonly string[] = ['head_all', 'head_q', 'head_pattern'];
+
 /** The sweep's table as heatmap rows × columns, with what each row is: resid (L+1, T)
- * rows "before layer l" and "after the last", attn_out / mlp_out (L, T), head_all (L, H)
- * columns heads, head_pos (L, T, H) drawn as (L·H) rows × T. */
-export function layout(t: PatchSweepResult, sweep: PatchSweep, data: Float32Array, tokens: string[]):
+ * rows "before layer l" and "after the last", attn_out / mlp_out (L, T), head_all, head_q
+ * and head_pattern (L, H) columns heads, head_k and head_v (L, Hkv) columns key/value heads
+ * (KV1… where they are fewer than the heads), head_pos (L, T, H) drawn as (L·H) rows × T. */
+export function layout(t: PatchSweepResult, sweep: PatchSweep, data: Float32Array, tokens: string[], headsOf = 0):
     { values: Float32Array; rows: string[]; cols: string[]; rowsOf: { layer: number; head: number | null }[] } {
   const [L, B, C] = t.dims as [number, number, number | undefined];
   const positions = tokens.map((x, i) => `${i + 1} ${x}`);
@@ -526,6 +534,8 @@ export function layout(t: PatchSweepResult, sweep: PatchSweep, data: Float32Arra
   const rowsOf = Array.from({ length: L }, (_, l) => ({ layer: l, head: null }));
   const rows = Array.from({ length: L }, (_, l) => sweep !== 'resid' ? `L${l + 1}`
     : l < L - 1 ? tr('play.patch.residPre', { layer: l + 1 }) : tr('play.patch.residPost', { layer: l }));
-  const cols = sweep === 'head_all' ? Array.from({ length: B }, (_, h) => `H${h + 1}`) : positions;
+  const kv = (sweep === 'head_k' || sweep === 'head_v') && B !== headsOf;
+  const cols = QUERY_HEAD_SWEEPS.includes(sweep) || sweep === 'head_k' || sweep === 'head_v'
+    ? Array.from({ length: B }, (_, h) => `${kv ? 'KV' : 'H'}${h + 1}`) : positions;
   return { values: data, rows, cols, rowsOf };
 }
