@@ -258,6 +258,6 @@ test('the conventions are stated once, the same under every chapter\'s header an
   await page.goto(`${base}/learn/positions.html?lang=en`);
   await page.locator('.heatmap-axes').first().waitFor();
   for (const t of await page.locator('.heatmap-axes').allInnerTexts()) assert.match(t, /^rows ↓ .+ · columns → .+$/);
-  assert.match(await page.locator('.heatmap-axes').allInnerTexts().then((a) => a.join('\n')), /rows ↓ query i · columns → key j/);
+  assert.match(await page.locator('.heatmap-axes').allInnerTexts().then((a) => a.join('\n')), /rows ↓ query position i \(from 0\) · columns → key position j \(from 0\)/);  // ch. 7 counts positions as p from 0 and says so
   assert.deepEqual(site.problems, []);
 });
