@@ -189,9 +189,10 @@ test('in Node, Model.activationPatching gives the torch reference\'s sweeps, rep
   }
   // Progress: after every layer of every sweep, counting the patched passes, up to all of them.
   const [L, T, H] = [2, golden.clean.length, 4];
-  assert.equal(got.passes, (L + 1) * T + 2 * L * T + L * H + L * T * H);
-  assert.equal(got.progress.length, (L + 1) + 4 * L);
-  assert.deepEqual(got.progress.at(-1), { sweep: 'head_pos', layer: L - 1, done: got.passes, total: got.passes });
+  // resid, attn_out, mlp_out, head_all, head_pos, then each head's q, k, v and pattern (one key/value head per head here).
+  assert.equal(got.passes, (L + 1) * T + 2 * L * T + L * H + L * T * H + 4 * L * H);
+  assert.equal(got.progress.length, (L + 1) + 8 * L);
+  assert.deepEqual(got.progress.at(-1), { sweep: 'head_pattern', layer: L - 1, done: got.passes, total: got.passes });
   assert.ok(got.progress.every((p, i) => i === 0 || p.done > got.progress[i - 1].done));
   assert.equal(got.after, 1);
   assert.equal(got.aborted, 'AbortError');
