@@ -16,6 +16,29 @@
 
 using tfp::api::loaded_of;
 
+namespace {
+
+// What both gradient calls take from their arguments, after the model's refusal (by name):
+// the loaded model, the ids, the metric and the head mask (none when empty).
+struct GradientInputs {
+  const tfp::model::LoadedModel& lm;
+  std::span<const int32_t> ids;
+  tfp::inspect::GradMetric metric;
+  const tfp::inspect::HeadMask* mask;
+};
+
+GradientInputs gradient_inputs(const char* f, tfp_model* model, const int32_t* ids, int32_t n, int32_t answer,
+                               int32_t foil, int32_t metric, int32_t steps, int32_t position) {
+  const tfp::model::LoadedModel& lm = loaded_of(model, f);
+  const std::span<const int32_t> input(ids, static_cast<size_t>(n));
+  const std::string why = tfp::inspect::gradient_refusal(lm.config(), input, answer, foil, position, steps);
+  TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
+  return {lm, input, metric == 0 ? tfp::inspect::GradMetric::logit_diff : tfp::inspect::GradMetric::logprob,
+          model->head_mask.empty() ? nullptr : &model->head_mask};
+}
+
+}  // namespace
+
 extern "C" int tfp_model_logit_attribution(tfp_model* model, const int32_t* ids, int32_t n, int32_t answer,
                                            int32_t foil, tfp_tensors** out) {
   if (out) *out = nullptr;
@@ -57,14 +80,9 @@ extern "C" int tfp_model_gradient_attribution(tfp_model* model, const int32_t* i
     TFP_API_REQUIRE(ids != nullptr && n > 0, f, ": needs n >= 1 token ids (n = ", n, ")");
     TFP_API_REQUIRE(metric == 0 || metric == 1, f, ": metric must be 0 (logit difference) or 1 (log-probability), got ",
                     metric);
-    const tfp::model::LoadedModel& lm = loaded_of(model, f);
-    const std::span<const int32_t> input(ids, static_cast<size_t>(n));
-    const std::string why = tfp::inspect::gradient_refusal(lm.config(), input, answer, foil, position, steps);
-    TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
+    const GradientInputs in = gradient_inputs(f, model, ids, n, answer, foil, metric, steps, position);
     const tfp::inspect::GradientAttribution r = tfp::inspect::gradient_attribution(
-        lm.config(), lm.weights(), input, answer, foil,
-        metric == 0 ? tfp::inspect::GradMetric::logit_diff : tfp::inspect::GradMetric::logprob, steps, position,
-        model->head_mask.empty() ? nullptr : &model->head_mask);
+        in.lm.config(), in.lm.weights(), in.ids, answer, foil, in.metric, steps, position, in.mask);
     using tfp::Shape;
     using tfp::Tensor;
     auto list = std::make_unique<tfp_tensors>();
@@ -94,21 +112,17 @@ extern "C" int tfp_model_integrated_gradients(tfp_model* model, const int32_t* i
     TFP_API_REQUIRE(steps >= 1 && steps <= 4096, f, ": steps must be 1..4096, got ", steps);
     TFP_API_REQUIRE(first >= 0 && count >= 1 && static_cast<int64_t>(first) + count <= steps, f, ": steps ", first, "..",
                     static_cast<int64_t>(first) + count - 1, " are not a range of 0..", steps - 1);
-    const tfp::model::LoadedModel& lm = loaded_of(model, f);
-    const std::span<const int32_t> input(ids, static_cast<size_t>(n));
-    const std::string why = tfp::inspect::gradient_refusal(lm.config(), input, answer, foil, position, steps);
-    TFP_API_REQUIRE(why.empty(), f, ": '", lm.source, "': ", why);
-    const auto which = metric == 0 ? tfp::inspect::GradMetric::logit_diff : tfp::inspect::GradMetric::logprob;
-    const tfp::inspect::HeadMask* mask = model->head_mask.empty() ? nullptr : &model->head_mask;
-    const std::vector<double> part = tfp::inspect::integrated_gradients_part(lm.config(), lm.weights(), input, answer, foil,
-                                                                             which, steps, first, count, position, mask);
+    const GradientInputs in = gradient_inputs(f, model, ids, n, answer, foil, metric, steps, position);
+    const std::vector<double> part = tfp::inspect::integrated_gradients_part(
+        in.lm.config(), in.lm.weights(), in.ids, answer, foil, in.metric, steps, first, count, position, in.mask);
     using tfp::Shape;
     using tfp::Tensor;
     auto list = std::make_unique<tfp_tensors>();
     list->add("integrated", Tensor(Shape{static_cast<int64_t>(part.size())}, std::vector<float>(part.begin(), part.end())));
     if (first + count == steps)
       list->add("baseline", Tensor(Shape{1}, {static_cast<float>(
-          tfp::inspect::zero_baseline_metric(lm.config(), lm.weights(), input, answer, foil, which, position, mask))}));
+          tfp::inspect::zero_baseline_metric(in.lm.config(), in.lm.weights(), in.ids, answer, foil, in.metric, position,
+                                             in.mask))}));
     *out = list.release();
   });
 }

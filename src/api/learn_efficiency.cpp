@@ -251,7 +251,7 @@ extern "C" int tfp_learn_linear_attention(const float* q, const float* k, const 
     using tfp::api::finite_matrix;
     const TensorView qv = finite_matrix(where, "q", q, T, D), kv = finite_matrix(where, "k", k, T, D),
                      vv = finite_matrix(where, "v", v, T, Dv);
-    // One head: (1, T, ·) views of the same rows.
+    // One head: (1, T, ·) views of the same rows; φ, the running state and the quotient's parts from linear_attention_steps.
     const TensorView q3{q, {1, T, D}}, k3{k, {1, T, D}}, v3{v, {1, T, Dv}};
     nn::LinearAttentionOptions lin;
     lin.causal = causal != 0;
@@ -260,18 +260,13 @@ extern "C" int tfp_learn_linear_attention(const float* q, const float* k, const 
     mask.causal = causal != 0;
     nn::AttentionResult soft = nn::scaled_dot_product_attention(q3, k3, v3, mask, 1.0f / std::sqrt(static_cast<float>(D)), true);
     nn::LinearAttentionSteps steps = nn::linear_attention_steps(qv, kv, vv, causal != 0);
-    Tensor phi_q({T, D}), phi_k({T, D});
-    std::copy(qv.data, qv.data + qv.numel(), phi_q.data.begin());
-    std::copy(kv.data, kv.data + kv.numel(), phi_k.data.begin());
-    nn::elu_plus_one(phi_q.ptr(), phi_q.data.size());
-    nn::elu_plus_one(phi_k.ptr(), phi_k.data.size());
     const auto as2d = [&](Tensor t, int64_t cols) {  // drop the head axis
       t.shape = {T, cols};
       return t;
     };
     auto list = std::make_unique<tfp_tensors>();
-    list->add("phi_q", std::move(phi_q));
-    list->add("phi_k", std::move(phi_k));
+    list->add("phi_q", std::move(steps.phi_q));
+    list->add("phi_k", std::move(steps.phi_k));
     list->add("out", as2d(std::move(linear.out), Dv));
     list->add("weights", as2d(std::move(linear.probs), T));
     list->add("state", std::move(steps.S));

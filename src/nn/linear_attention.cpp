@@ -138,13 +138,16 @@ LinearAttentionSteps linear_attention_steps(const TensorView& q, const TensorVie
             ": q and k must be (T, D) and v (T, Dv); got q ", shape_str(q.shape), ", k ", shape_str(k.shape), ", v ",
             shape_str(v.shape));
   const int64_t T = k.shape[0], D = k.shape[1], Dv = v.shape[1];
-  std::vector<float> fq(q.data, q.data + q.numel()), fk(k.data, k.data + k.numel());
-  elu_plus_one(fq.data(), fq.size());
-  elu_plus_one(fk.data(), fk.size());
-  LinearAttentionSteps r{Tensor({T, D, Dv}), Tensor({T, D}), Tensor({T, Dv}), Tensor({T})};
+  LinearAttentionSteps r{Tensor({T, D}), Tensor({T, D}), Tensor({T, D, Dv}), Tensor({T, D}), Tensor({T, Dv}), Tensor({T})};
+  std::copy(q.data, q.data + q.numel(), r.phi_q.ptr());
+  std::copy(k.data, k.data + k.numel(), r.phi_k.ptr());
+  elu_plus_one(r.phi_q.ptr(), r.phi_q.data.size());
+  elu_plus_one(r.phi_k.ptr(), r.phi_k.data.size());
+  const float* fq = r.phi_q.ptr();
+  const float* fk = r.phi_k.ptr();
   std::vector<float> S(static_cast<size_t>(D * Dv), 0.0f), z(static_cast<size_t>(D), 0.0f);
   for (int64_t j = 0; j < T; ++j) {  // the same update, in the same order, as the causal run
-    const float* kj = fk.data() + j * D;
+    const float* kj = fk + j * D;
     const float* vj = v.data + j * Dv;
     for (int64_t d = 0; d < D; ++d) {
       z[d] += kj[d];
@@ -157,7 +160,7 @@ LinearAttentionSteps linear_attention_steps(const TensorView& q, const TensorVie
     const int64_t at = causal ? i : T - 1;  // the state query i reads
     const float* Si = r.S.ptr() + at * D * Dv;
     const float* zi = r.z.ptr() + at * D;
-    const float* qi = fq.data() + i * D;
+    const float* qi = fq + i * D;
     float den = 0.0f;
     for (int64_t d = 0; d < D; ++d) den += qi[d] * zi[d];
     r.denominator.data[static_cast<size_t>(i)] = den;

@@ -36,10 +36,11 @@ AttentionResult linear_attention(const TensorView& q, const TensorView& k, const
 // The computation step by step, one head, for teaching: the running state after each key
 //   S_j = Σ_{j' <= j} φ(k_j') v_j'ᵀ   z_j = Σ_{j' <= j} φ(k_j')
 // (the causal form's recurrence; the last one is the non-causal S and z), and each query's
-// numerator φ(q_i)ᵀ S and denominator φ(q_i)ᵀ z, with S, z = S_i, z_i when causal and the
+// feature maps, numerator φ(q_i)ᵀ S and denominator φ(q_i)ᵀ z, with S, z = S_i, z_i when causal and the
 // last ones otherwise: out_i = numerator_i / denominator_i (linear_attention's out).
 // q (T, D), k (T, D), v (T, Dv): queries and keys of the same T tokens.
 struct LinearAttentionSteps {
+  Tensor phi_q, phi_k; // (T, D) φ(q_i), φ(k_j)
   Tensor S;            // (T, D, Dv)
   Tensor z;            // (T, D)
   Tensor numerator;    // (T, Dv)
