@@ -194,6 +194,34 @@ TEST_CASE("activation patching: exact checks on gpt2_tiny and the decoder-only f
   }
 }
 
+TEST_CASE("forward_decoder_only_from: from each block's recorded stream, forward_decoder_only's logits") {
+  for (const std::string name : {"gpt2_tiny", "llama_gqa", "pythia_parallel", "gemma2", "bloom_alibi"}) {
+    CAPTURE(name);
+    const model::LoadedModel lm =
+        model::load_model_dir(name == "gpt2_tiny" ? testing::checkpoint_dir(name) : family_dir(name));
+    const model::ModelConfig& c = lm.config();
+    const std::vector<int32_t> ids = {3, 17, 5, 9, 11, 2, 30};
+    const int64_t L = c.n_decoder_layers;
+    std::vector<std::string> names = {"embed.out"};
+    for (int64_t i = 0; i < L; ++i) names.push_back("dec." + std::to_string(i) + ".out");
+    nn::RecordingObserver rec(names);
+    const model::ForwardResult whole = model::forward_decoder_only(c, lm.weights(), ids, &rec);
+    for (int64_t l = 0; l <= L; ++l) {
+      CAPTURE(l);
+      const model::ForwardResult from =
+          model::forward_decoder_only_from(c, lm.weights(), rec.get(names[static_cast<size_t>(l)]).view(), l);
+      CHECK(from.logits.shape == whole.logits.shape);
+      CHECK(from.logits.data == whole.logits.data);  // the same operations on the same values
+    }
+    try {
+      (void)model::forward_decoder_only_from(c, lm.weights(), rec.get("embed.out").view(), L + 1);
+      FAIL("block L+1 accepted");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("first block " + std::to_string(L + 1) + " is not 0..") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("activation patching: every sweep matches the torch reference on gpt2_tiny") {
   const nlohmann::json g = testing::read_json(std::string(TFP_FIXTURES_DIR) + "/patching/gpt2_tiny.json");
   const model::LoadedModel lm = model::load_model_dir(testing::checkpoint_dir("gpt2_tiny"));

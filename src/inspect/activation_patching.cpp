@@ -1,6 +1,7 @@
 // Activation patching (see activation_patching.h): one clean run recording the sweeps'
-// activations, one corrupted baseline, then one corrupted run per cell with a single
-// observer edit copying the clean values in.
+// activations, one corrupted baseline recording its residual stream before each block,
+// then one corrupted run per cell with a single observer edit copying the clean values in,
+// started at the cell's block from that recorded stream (the blocks before it cannot change).
 #include "inspect/activation_patching.h"
 
 #include <algorithm>
@@ -56,7 +57,7 @@ class ExactRecorder final : public nn::Observer {
   void observe(std::string_view n, Tensor& t) override { got_.find(n)->second = t; }
   const Tensor& get(const std::string& n) const {
     const auto it = got_.find(n);
-    TFP_CHECK(it != got_.end() && !it->second.empty(), "activation_patching: the clean run did not report ", n);
+    TFP_CHECK(it != got_.end() && !it->second.empty(), "activation_patching: the run did not report ", n);
     return it->second;
   }
 
@@ -95,15 +96,19 @@ void check_metric_inputs(const model::ModelConfig& cfg, std::span<const int32_t>
   TFP_CHECK(why.empty(), f, ": ", why);
 }
 
+std::pair<double, double> metric_of(const model::ModelConfig& cfg, const m::ForwardResult& out, int32_t answer,
+                                    int32_t foil, const char* f) {
+  TFP_CHECK(out.logits.rank() == 2 && out.logits.dim(0) == 1 && out.logits.dim(1) >= cfg.vocab_size, f,
+            ": unexpected logits ", shape_str(out.logits.shape));
+  return patching_metric(std::span<const float>(out.logits.ptr(), static_cast<size_t>(out.logits.dim(1))), answer, foil);
+}
+
 // One forward pass's metric {logit_diff, logprob} under `intervention` then `obs`.
 std::pair<double, double> metric_run(const model::ModelConfig& cfg, const model::ModelWeights& w,
                                      std::span<const int32_t> ids, int32_t answer, int32_t foil,
                                      nn::Observer* intervention, nn::Observer* obs, const char* f) {
   nn::ChainObserver chain(intervention, obs);
-  const m::ForwardResult out = m::forward_decoder_only(cfg, w, ids, &chain, 1);
-  TFP_CHECK(out.logits.rank() == 2 && out.logits.dim(0) == 1 && out.logits.dim(1) >= cfg.vocab_size, f,
-            ": unexpected logits ", shape_str(out.logits.shape));
-  return patching_metric(std::span<const float>(out.logits.ptr(), static_cast<size_t>(out.logits.dim(1))), answer, foil);
+  return metric_of(cfg, m::forward_decoder_only(cfg, w, ids, &chain, 1), answer, foil, f);
 }
 
 }  // namespace
@@ -187,7 +192,12 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
   }
   ExactRecorder rec(names);
   std::tie(r.clean_logit_diff, r.clean_logprob) = run(clean, &rec);
-  std::tie(r.corrupted_logit_diff, r.corrupted_logprob) = run(corrupted, nullptr);
+  // The corrupted run's residual stream before each visited block: a patch in block l (or
+  // of the stream before it) cannot change blocks < l, so each patched run starts there.
+  std::vector<std::string> starts;
+  for (int64_t l = lo; l < hi_resid; ++l) starts.push_back(resid_name(l));
+  ExactRecorder corrupted_rec(starts);
+  std::tie(r.corrupted_logit_diff, r.corrupted_logprob) = run(corrupted, &corrupted_rec);
   const double d_diff = r.clean_logit_diff - r.corrupted_logit_diff;
   const double d_lp = r.clean_logprob - r.corrupted_logprob;
   r.logit_diff_normalizable = d_diff != 0.0 && std::isfinite(d_diff);
@@ -199,58 +209,70 @@ ActivationPatching activation_patching(const model::ModelConfig& cfg, const mode
     t.dims = std::move(dims);
     return t;
   };
-  auto cell = [&](PatchTable& t, const std::string& name, int64_t pos, int64_t head) {
-    PatchObserver p(name, rec.get(name), pos, head);
-    const auto [diff, lp] = run(corrupted, &p);
+  auto push = [&](PatchTable& t, double diff, double lp) {
     t.logit_diff.push_back(static_cast<float>(diff));
     t.logprob.push_back(static_cast<float>(lp));
     if (r.logit_diff_normalizable)
       t.logit_diff_norm.push_back(static_cast<float>((diff - r.corrupted_logit_diff) / d_diff));
     if (r.logprob_normalizable) t.logprob_norm.push_back(static_cast<float>((lp - r.corrupted_logprob) / d_lp));
   };
+  // The corrupted run from block l on, with `resid` before it and `obs` after the intervention.
+  auto push_run_from = [&](PatchTable& t, int64_t l, const Tensor& resid, nn::Observer* obs) {
+    nn::ChainObserver chain(intervention, obs);
+    const auto [diff, lp] = metric_of(cfg, m::forward_decoder_only_from(cfg, w, resid.view(), l, &chain, 1), answer, foil, f);
+    push(t, diff, lp);
+  };
+  auto cell = [&](PatchTable& t, int64_t l, const std::string& name, int64_t pos, int64_t head) {
+    PatchObserver p(name, rec.get(name), pos, head);
+    push_run_from(t, l, corrupted_rec.get(resid_name(l)), &p);
+  };
 
   const int64_t rows = hi - lo;
   if (kinds & patch_resid) {
     PatchTable& t = table("resid", {hi_resid - lo, T});
-    for (int64_t l = lo; l < hi_resid; ++l)
-      for (int64_t p = 0; p < T; ++p) cell(t, resid_name(l), p, -1);
+    for (int64_t l = lo; l < hi_resid; ++l) {
+      const Tensor& from = rec.get(resid_name(l));
+      const int64_t C = from.dim(1);
+      for (int64_t p = 0; p < T; ++p) {
+        Tensor x = corrupted_rec.get(resid_name(l));
+        std::copy(from.ptr() + p * C, from.ptr() + (p + 1) * C, x.ptr() + p * C);
+        push_run_from(t, l, x, nullptr);
+      }
+    }
   }
   if (kinds & patch_attn_out) {
     PatchTable& t = table("attn_out", {rows, T});
     for (int64_t l = lo; l < hi; ++l)
-      for (int64_t p = 0; p < T; ++p) cell(t, layer_name(l, "attn.out"), p, -1);
+      for (int64_t p = 0; p < T; ++p) cell(t, l, layer_name(l, "attn.out"), p, -1);
   }
   if (kinds & patch_mlp_out) {
     PatchTable& t = table("mlp_out", {rows, T});
     for (int64_t l = lo; l < hi; ++l)
       for (int64_t p = 0; p < T; ++p) {
         if (cfg.d_ff > 0) {
-          cell(t, layer_name(l, "ffn.out"), p, -1);
+          cell(t, l, layer_name(l, "ffn.out"), p, -1);
           continue;
         }
         // Attention-only layers: there is no MLP output to patch, so nothing changes.
-        t.logit_diff.push_back(static_cast<float>(r.corrupted_logit_diff));
-        t.logprob.push_back(static_cast<float>(r.corrupted_logprob));
-        if (r.logit_diff_normalizable) t.logit_diff_norm.push_back(0.0f);
-        if (r.logprob_normalizable) t.logprob_norm.push_back(0.0f);
+        push(t, r.corrupted_logit_diff, r.corrupted_logprob);
       }
   }
   if (kinds & patch_head_all) {
     PatchTable& t = table("head_all", {rows, H});
     for (int64_t l = lo; l < hi; ++l)
-      for (int64_t h = 0; h < H; ++h) cell(t, layer_name(l, "attn.head_out"), -1, h);
+      for (int64_t h = 0; h < H; ++h) cell(t, l, layer_name(l, "attn.head_out"), -1, h);
   }
   if (kinds & patch_head_pos) {
     PatchTable& t = table("head_pos", {rows, T, H});
     for (int64_t l = lo; l < hi; ++l)
       for (int64_t p = 0; p < T; ++p)
-        for (int64_t h = 0; h < H; ++h) cell(t, layer_name(l, "attn.head_out"), p, h);
+        for (int64_t h = 0; h < H; ++h) cell(t, l, layer_name(l, "attn.head_out"), p, h);
   }
   for (const HeadSweep& hs : head_sweeps) {
     if (!(kinds & hs.bit)) continue;
     PatchTable& t = table(hs.kind, {rows, hs.heads});
     for (int64_t l = lo; l < hi; ++l)
-      for (int64_t h = 0; h < hs.heads; ++h) cell(t, layer_name(l, hs.leaf), -1, h);
+      for (int64_t h = 0; h < hs.heads; ++h) cell(t, l, layer_name(l, hs.leaf), -1, h);
   }
   return r;
 }

@@ -9,8 +9,11 @@
 // corrupted metric are equal (e.g. the same ids) the normalisation is undefined: the
 // metric's `normalizable` is false and its `normalized` table is left empty - never NaN.
 //
-// Runs: clean once (recording what the sweeps need), corrupted once (the baseline), then
-// one corrupted run per cell of each sweep, under the observer's edits (nn/observer.h):
+// Runs: clean once (recording what the sweeps need), corrupted once (the baseline, keeping
+// its residual stream before each block), then one corrupted run per cell of each sweep,
+// under the observer's edits (nn/observer.h). A patch in block l cannot change blocks < l,
+// so a cell's run starts at block l from the kept stream (model::forward_decoder_only_from):
+// about half the blocks of a whole sweep, with the same numbers as whole runs.
 //   resid      (L+1, T)     "embed.out" (resid_pre of block 0), "dec.{i}.out" (resid_pre of
 //                           block i+1; the last row is resid_post of the last block) at one
 //                           position (TransformerLens get_act_patch_resid_pre plus the

@@ -217,8 +217,11 @@ Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
 Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& y,
                      const TensorView& memory, const nn::AttentionMask& self_mask,
                      const nn::AttentionMask& memory_mask,
-                     std::vector<nn::DecoderLayerCache>* caches, nn::Observer* obs) {
+                     std::vector<nn::DecoderLayerCache>* caches, nn::Observer* obs, int64_t first) {
   check_input(y, cfg, "decoder", "input");
+  TFP_CHECK(first >= 0 && first <= cfg.n_decoder_layers, "decoder: first block ", first, " is not 0..",
+            cfg.n_decoder_layers);
+  TFP_CHECK(first == 0 || !caches, "decoder: a cached pass starts at block 0, not ", first);
   TFP_CHECK(static_cast<int64_t>(w.decoder_layers.size()) == cfg.n_decoder_layers,
             "decoder: ", w.decoder_layers.size(), " layers bound, config says ",
             cfg.n_decoder_layers);
@@ -235,7 +238,7 @@ Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
   }
   const nn::Scope root(obs);
   Tensor h = copy_of(y);  // (T, C)
-  for (size_t i = 0; i < w.decoder_layers.size(); ++i)
+  for (size_t i = static_cast<size_t>(first); i < w.decoder_layers.size(); ++i)
     h = nn::transformer_block(h.view(), cross ? memory : TensorView{}, w.decoder_layers[i],
                               layer_options(cfg, w, false, i), layer_mask(cfg, self_mask, false, i), memory_mask,
                               caches ? &(*caches)[i] : nullptr, root.sub("dec", static_cast<int>(i)));
@@ -347,6 +350,17 @@ ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w
   causal.causal = true;  // token t sees tokens 0..t only
   ForwardResult r;
   r.hidden = decoder_stack(cfg, w, x.view(), {}, causal, {}, nullptr, obs);
+  if (cfg.lm_head && last_logits >= 0) r.logits = lm_logits(cfg, w, logit_rows(r.hidden, last_logits), obs);
+  return r;
+}
+
+ForwardResult forward_decoder_only_from(const ModelConfig& cfg, const ModelWeights& w, const TensorView& resid,
+                                        int64_t first, nn::Observer* obs, int64_t last_logits) {
+  check_arch(cfg, Architecture::decoder_only, "forward_decoder_only_from");
+  nn::AttentionMask causal;
+  causal.causal = true;
+  ForwardResult r;
+  r.hidden = decoder_stack(cfg, w, resid, {}, causal, {}, nullptr, obs, first);
   if (cfg.lm_head && last_logits >= 0) r.logits = lm_logits(cfg, w, logit_rows(r.hidden, last_logits), obs);
   return r;
 }

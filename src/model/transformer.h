@@ -72,12 +72,13 @@ Tensor encoder_stack(const ModelConfig& cfg, const ModelWeights& w, const Tensor
 
 // The decoder layers then the decoder final norm. y (T, C), memory (S, C) or empty
 // (decoder-only) → (T, C). With caches (one per layer, see kv_cache.h) y holds only the
-// new tokens. Reports "dec.i.*" and "dec.norm.out".
+// new tokens. Reports "dec.i.*" and "dec.norm.out". first (0..L) skips blocks 0..first-1:
+// y is then the residual stream before block `first`.
 Tensor decoder_stack(const ModelConfig& cfg, const ModelWeights& w, const TensorView& y,
                      const TensorView& memory, const nn::AttentionMask& self_mask,
                      const nn::AttentionMask& memory_mask,
                      std::vector<nn::DecoderLayerCache>* caches = nullptr,
-                     nn::Observer* obs = nullptr);
+                     nn::Observer* obs = nullptr, int64_t first = 0);
 
 // hidden (T, C) → logits (T, V) with the (tied or separate) LM head. Reports "logits".
 // With a vocabulary range [v_begin, v_end) (v_end -1 = V) only those columns: (T, v_end -
@@ -118,6 +119,14 @@ ForwardResult forward_encoder_only(const ModelConfig& cfg, const ModelWeights& w
 ForwardResult forward_decoder_only(const ModelConfig& cfg, const ModelWeights& w,
                                    std::span<const int32_t> ids, nn::Observer* obs = nullptr,
                                    int64_t last_logits = 0);
+
+// forward_decoder_only from block `first` (0..L) on: resid (T, C) is the residual stream
+// before that block, as forward_decoder_only reported it ("embed.out" for 0, "dec.{first-1}.out"
+// after); first = L runs only the final norm and the head. A pass that changes nothing
+// before block `first` gives the same result without the embedding and blocks 0..first-1
+// again (activation patching's prefix reuse).
+ForwardResult forward_decoder_only_from(const ModelConfig& cfg, const ModelWeights& w, const TensorView& resid,
+                                        int64_t first, nn::Observer* obs = nullptr, int64_t last_logits = 0);
 
 // The encoder side of an encoder_decoder token model: src ids → memory (S, C).
 Tensor encode_source(const ModelConfig& cfg, const ModelWeights& w,
