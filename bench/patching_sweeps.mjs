@@ -6,11 +6,11 @@
 //   node bench/patching_sweeps.mjs [--quick]
 //
 // Prints, per model and T, the seconds of the residual-stream sweep (resid × position,
-// (L+1)·T patched passes) and of the heads sweep (head_all, L·H passes), and one plain
-// forward pass for scale. On GPT-2 small at T = 128 the resid sweep would take minutes:
-// its first layer row (T passes) is timed and the whole sweep given as that × (L+1),
-// marked "est.". Also the gradient attribution (tfp_model_gradient_attribution): gradient ×
-// input alone (one forward and backward pass) and with 64 integrated-gradient steps.
+// (L+1)·T patched passes, each from its own block on: the blocks before a patch are not
+// run again) and of the heads sweep (head_all, L·H passes), and one plain forward pass for
+// scale. The whole sweep is always timed (GPT-2 small at T = 128: minutes). Also the
+// gradient attribution (tfp_model_gradient_attribution): gradient × input alone (one
+// forward and backward pass) and with 64 integrated-gradient steps.
 // --quick: T = 20 only. Names the CPU and load average.
 import { cpus, loadavg } from 'node:os';
 import { loadTfp } from '../tests/js/tfp_module.mjs';
@@ -37,17 +37,12 @@ function run(name, model, T) {
   const o = { answer: 1, foil: 2 };
   const forward = seconds(() => api.forward(model, clean));
   const heads = seconds(() => api.activationPatching(model, clean, corrupted, { ...o, kinds: 8 }));
-  const big = T * (L + 1) * forward > 120;
-  let resid;
-  if (big) resid = seconds(() => api.activationPatching(model, clean, corrupted, { ...o, kinds: 1, layer: 0 })) * (L + 1);
-  else {
-    resid = 0;
-    for (let l = 0; l <= L; l++) resid += seconds(() => api.activationPatching(model, clean, corrupted, { ...o, kinds: 1, layer: l }));
-  }
+  let resid = 0;
+  for (let l = 0; l <= L; l++) resid += seconds(() => api.activationPatching(model, clean, corrupted, { ...o, kinds: 1, layer: l }));
   const grad = seconds(() => api.gradientAttribution(model, clean, { ...o, steps: 0 }));
   const ig = seconds(() => api.gradientAttribution(model, clean, { ...o, steps: 64 }));
   console.log(`${name.padEnd(12)} T=${String(T).padStart(3)}  forward ${(forward * 1000).toFixed(1).padStart(7)} ms   ` +
-    `resid sweep ${resid.toFixed(2).padStart(7)} s${big ? ' (est.)' : ''} (${(L + 1) * T} passes)   ` +
+    `resid sweep ${resid.toFixed(2).padStart(7)} s (${(L + 1) * T} passes)   ` +
     `heads sweep ${heads.toFixed(2).padStart(6)} s (${L * info.n_heads} passes)   ` +
     `gradient ${(grad * 1000).toFixed(0).padStart(6)} ms   64-step IG ${ig.toFixed(2).padStart(6)} s`);
 }
