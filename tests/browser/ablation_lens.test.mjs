@@ -59,9 +59,9 @@ async function settled(view, ablate) {
 }
 
 test('brown-gpt: logit lens view = tfp_model_logit_lens; keyboard; table', { timeout: 180_000, skip: HAVE ? false : 'no models/brown-gpt' }, async () => {
-  await freshPage(page, `${base}/?model=brown-gpt&view=lens&text=${encodeURIComponent(LENS_TEXT)}`);
+  await freshPage(page, `${base}/?model=brown-gpt&view=analyse&ps=lens&text=${encodeURIComponent(LENS_TEXT)}`);
   await after_('loads', 0, 60_000);
-  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'lens' && window.tfpPlay.shown.panels['lens.ids'], null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'analyse' && window.tfpPlay.shown.panels['lens.ids'], null, { timeout: 60_000 });
   const ids = await page.evaluate(() => window.tfpPlay.encoding.ids);
   const want = api.logitLens(gpt, ids, { topK: 5 });
   const shown = await page.evaluate(() => {

@@ -60,10 +60,9 @@ test('numbers-gru: pick it, translate with beam 4, the cross view shows the engi
     if (view === 'model') await page.locator('#inspector').screenshot({ path: `${SHOTS}gru_model_view_note.png` });
   }
   // The logit lens has no layer stack to read (a note, not the engine's refusal).
-  const rl = await num('renders');
-  await page.locator('#tab-lens').click();
-  await after_('renders', rl);
-  assert.equal((await shown()).note, 'no lens');
+  await page.locator('#tab-analyse').click();
+  await page.locator('.analyse-kind').selectOption('lens');  // the lens is one of the Analyse view's analyses
+  await page.waitForFunction(() => window.tfpPlay.shown?.view === 'analyse' && window.tfpPlay.shown.note === 'no lens');
   assert.match(await page.locator('#view .view-note').innerText(), /single recurrent layer/);
   // The note's button opens the cross view (before any translation: the start row only).
   let before_ = await num('renders');

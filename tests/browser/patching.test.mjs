@@ -49,7 +49,7 @@ const { after: after_, shown } = playgroundProbes(() => page, { timeout: 60_000 
 
 /** Waits for the patch view to show a note matching `re`; returns what is shown. */
 async function patchShown(re) {
-  await page.waitForFunction((src) => window.tfpPlay?.shown?.view === 'patch' && new RegExp(src).test(window.tfpPlay.shown.note ?? ''),
+  await page.waitForFunction((src) => window.tfpPlay?.shown?.view === 'analyse' && new RegExp(src).test(window.tfpPlay.shown.note ?? ''),
     re.source, { timeout: 120_000 });
   return shown();
 }
@@ -66,7 +66,7 @@ const close = (got, want, what) => {
 };
 
 test('patching: the page draws the engine\'s sweeps for the answer and foil it picked; URL, lengths, heads', { timeout: 300_000 }, async () => {
-  const q = new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', pt: corruptedText });
+  const q = new URLSearchParams({ model: MODEL, text: CLEAN, view: 'analyse', pt: corruptedText });
   await page.goto(`${base}/?${q}`);
   await after_('loads', 0, 60_000);
   let s = await patchShown(/^resid diff norm /);
@@ -134,7 +134,7 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
   assert.deepEqual(await page.evaluate(() => [window.tfpPlay.state.layer, window.tfpPlay.state.head]), [Math.min(1, L - 1), 1]);
 
   // Reopened from the URL: the same settings.
-  await page.goto(`${base}/?${new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', pt: corruptedText, ps: 'head_all', pm: 'logprob', praw: '1' })}`);
+  await page.goto(`${base}/?${new URLSearchParams({ model: MODEL, text: CLEAN, view: 'analyse', pt: corruptedText, ps: 'head_all', pm: 'logprob', praw: '1' })}`);
   s = await patchShown(/^head_all logprob raw /);
   close(s.panels['patch.head_all'].data, Array.from(want['head_all.logprob'].data), 'head_all from the URL');
 
@@ -180,7 +180,7 @@ test('patching: the page draws the engine\'s sweeps for the answer and foil it p
 });
 
 test('gradients: attention beside gradient × input, its norm and integrated gradients, as the engine computes them', { timeout: 300_000 }, async () => {
-  const q = new URLSearchParams({ model: MODEL, text: CLEAN, view: 'patch', ps: 'gradients', pn: '16', layer: '2', head: '3' });
+  const q = new URLSearchParams({ model: MODEL, text: CLEAN, view: 'analyse', ps: 'gradients', pn: '16', layer: '2', head: '3' });
   await page.goto(`${base}/?${q}`);
   let s = await patchShown(/^gradients diff steps 16 /);
   const [, answer, foil] = / answer (\d+) foil (\d+)$/.exec(s.note).map(Number);
@@ -220,8 +220,8 @@ test('gradients: attention beside gradient × input, its norm and integrated gra
 });
 
 test('patching: an encoder-only model says why it has none', { timeout: 120_000 }, async () => {
-  await page.goto(`${base}/?model=fixture-bert_tiny&view=patch`);
-  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'patch', null, { timeout: 60_000 });
+  await page.goto(`${base}/?model=fixture-bert_tiny&view=analyse`);
+  await page.waitForFunction(() => window.tfpPlay?.shown?.view === 'analyse', null, { timeout: 60_000 });
   assert.equal((await shown()).note, 'no patching');
   assert.match(await page.locator('#view .view-note').innerText(), /decoder-only/);
 });
@@ -237,7 +237,7 @@ test('patching: a long sweep shows its progress and stops on Cancel; the engine 
   }
   const n = api.tokenize(model, longClean).ids.length;
   assert.equal(api.tokenize(model, longCorrupted).ids.length, n, 'the same length');
-  const q = new URLSearchParams({ model: MODEL, text: longClean, view: 'patch', pt: longCorrupted, ps: 'head_pos' });
+  const q = new URLSearchParams({ model: MODEL, text: longClean, view: 'analyse', pt: longCorrupted, ps: 'head_pos' });
   await page.goto(`${base}/?${q}`);
   await after_('loads', 0, 60_000);
   const cancel = page.locator('.patch-cancel');
@@ -267,7 +267,7 @@ test('gradients: integrated gradients over many steps show their progress and st
   // requests of a few steps, long enough to be cancelled in the middle.
   let longClean = CLEAN;
   while (api.tokenize(model, `${CLEAN} ${longClean}`).ids.length < Math.min(info.max_positions ?? 128, 128) - 8) longClean = `${CLEAN} ${longClean}`;
-  const q = new URLSearchParams({ model: MODEL, text: longClean, view: 'patch', ps: 'gradients', pn: '1024' });
+  const q = new URLSearchParams({ model: MODEL, text: longClean, view: 'analyse', ps: 'gradients', pn: '1024' });
   await page.goto(`${base}/?${q}`);
   const cancel = page.locator('.patch-cancel');
   await cancel.waitFor({ state: 'visible', timeout: 60_000 });

@@ -328,7 +328,9 @@ test(`${c.name}: GQA in the inspector: KV groups in the grid, drill-down q/k aft
   await page.locator('.drilldown').screenshot({ path: `${SHOTS}llama_text_${c.pkg}_qk_1280.png` });
 
   // Logit lens: ids exact, probabilities 1e-6; the last row is the model's own prediction.
-  const lens = await view('lens');
+  // The logit lens is one of the Analyse view's analyses.
+  const lens = await view('analyse');
+  await page.locator('.analyse-kind').selectOption('lens');
   await page.waitForFunction(() => window.tfpPlay.shown?.panels['lens.ids']);
   const ls = await shown();
   const wantLens = api.logitLens(model, ids, { topK: ls.panels['lens.ids'].dims[2] });

@@ -70,10 +70,9 @@ test('nn.Transformer checkpoint: words → seeded vectors → the engine\'s maps
     assert.equal(await page.locator('#vec-positions').isChecked(), true);
     assert.equal(await page.locator('#vec-causal').isChecked(), true);
     // The logit lens of the token model opened before is not carried over: no LM head here.
-    const rl = await num('renders');
-    await page.locator('#tab-lens').click();
-    await after_('renders', rl);
-    assert.equal(await page.evaluate(() => window.tfpPlay.shown?.note), 'no lens');
+    await page.locator('#tab-analyse').click();
+    await page.locator('.analyse-kind').selectOption('lens');  // the lens is one of the Analyse view's analyses
+    await page.waitForFunction(() => window.tfpPlay.shown?.view === 'analyse' && window.tfpPlay.shown.note === 'no lens');
     assert.match(await page.locator('#view .view-note').innerText(), /reads vectors and has no head/);
     await page.locator('#tab-model').click();
 

@@ -17,9 +17,10 @@ import { matricesSvg, type MatrixPanel } from '../../widgets/matrix_svg';
 import { causalMask, localMask } from '../../widgets/attention_masks';
 import type { AttentionStepsArgs, AttentionStepsResult } from '../../engine/messages';
 import { DrillDown, drillPanels } from '../../widgets/drilldown';
-import { LogitLensView, type LensData } from './logit_lens';
+import type { LensData } from './logit_lens';
+import { AnalyseView } from './analyse';
 import { HeadFindersView, type HeadFindersOptions } from './head_finders';
-import { PatchingView, type PatchingSource } from './patching';
+import type { PatchingSource } from './patching';
 import { QkPcaView } from './qk_pca';
 import type { HeadFindersResult } from 'transformer-playground';
 import type { Engine } from 'transformer-playground';
@@ -109,7 +110,6 @@ export class Inspector {
   /** The engine's logit lens of the text (set by the page per model), or the message
    *  that says why this model has none. */
   lens: (() => Promise<LensData | MessageKey>) | null = null;
-  private readonly lensView = new LogitLensView();
   /** The engine's head finders of the model (set by the page per model: Model.headFinders),
    *  or the message that says why this model has none. */
   heads: ((o: Partial<HeadFindersOptions>) => Promise<HeadFindersResult | MessageKey>) | null = null;
@@ -119,7 +119,7 @@ export class Inspector {
   /** The activation patching of the text on show (set by the page per forward pass), or
    *  the message that says why this model has none. */
   patching: PatchingSource | MessageKey | null = null;
-  private readonly patchView = new PatchingView((p) => this.events.change(p));
+  private readonly analyse = new AnalyseView((p) => this.events.change(p));
   private readonly pcaView = new QkPcaView();
   /** Head ablation controls (ablation.ts): toggles in the model view, a slider in the matrix view. */
   ablation: { controls(view: View, f: AttentionFamily, s: PlayState): HTMLElement | null;
@@ -149,7 +149,7 @@ export class Inspector {
     [this.matrix, this.compareA, this.compareB, this.cross, this.rollout].forEach((h) => h.redraw());
     this.grid.redraw();
     this.legend.redraw();
-    this.patchView.redraw();
+    this.analyse.redraw();
   }
 
   svg(): SVGSVGElement | null {
@@ -436,54 +436,14 @@ export class Inspector {
           r.layers[0]?.probs.dims[0] ?? 1, { cell: 4, labels: false });
         break;
       }
-      case 'lens': {
-        // The residual stream of every layer read through the LM head (logit_lens.ts).
-        if (!this.lens) break;
-        note(this.host, tr('play.lens.computing'));
-        let d: LensData | MessageKey;
-        try {
-          d = await this.lens();
-        } catch (e) {
-          if (gen !== this.generation) return;
-          note(this.host, tr('play.lens.refused', { message: e instanceof Error ? e.message : String(e) }));
-          shown.note = 'error';
-          break;
-        }
-        if (gen !== this.generation) return;
-        if (typeof d === 'string') {
-          note(this.host, tr(d));
-          shown.note = 'no lens';
-          break;
-        }
-        this.lensView.update(d);
-        this.host.replaceChildren(this.lensView.element);
-        shown.panels['lens.ids'] = d.result.ids;
-        shown.panels['lens.probs'] = d.result.probs;
-        break;
-      }
-      case 'patch': {
-        // Activation patching of the text on show against a corrupted prompt (patching.ts).
-        if (!this.patching) break;
-        if (typeof this.patching === 'string') {
-          note(this.host, tr(this.patching));
-          shown.note = 'no patching';
-          break;
-        }
-        mount(this.host, this.patchView.element);
-        let r;
-        try {
-          r = await this.patchView.show(this.patching, s, () => gen === this.generation);
-        } catch (e) {
-          if (gen !== this.generation) return;
-          note(this.host, tr('play.patch.refused', { message: e instanceof Error ? e.message : String(e) }));
-          shown.note = 'error';
-          break;
-        }
+      case 'analyse': {
+        // The logit lens and activation patching, DLA, ablation and gradients (analyse.ts).
+        mount(this.host, this.analyse.element);
+        const r = await this.analyse.show(s, this.lens, this.patching, () => gen === this.generation);
         if (!r) return;
         Object.assign(shown.panels, r.panels);
-        shown.note = r.note;
-        const panel = this.patchView.svg;
-        this.svgOf = () => (panel ? matricesSvg([panel], 1, { cell: 18, labels: true, colormap: 'rdbu' }) : null);
+        if (r.note !== undefined) shown.note = r.note;
+        this.svgOf = r.svg;
         break;
       }
     }

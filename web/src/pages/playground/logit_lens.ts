@@ -8,15 +8,18 @@
 // The same numbers as a table are behind "Values as a table": one row per (layer,
 // position), 32 rows a page (data_table.ts), following the keyboard cursor. Every token
 // goes in as text (textContent), never as markup. Nothing is masked here, so the colour
-// legend has no "masked" swatch.
+// legend has no "masked" swatch. "Save as CSV/JSON" write every cell's top K; the PNG/SVG
+// export draws the top-1 probabilities (matrix_svg.ts), the rows and columns labelled.
 //
 // Legend: L decoder layers, T positions, K top entries per cell.
-import { t as tr } from '../../i18n/i18n';
+import { bindText, t as tr } from '../../i18n/i18n';
 import type { LogitLensResult } from '../../engine/messages';
 import { ColorLegend } from '../../widgets/color_legend';
 import { colormap } from '../../widgets/colormap';
 import { DataTableToggle } from '../../widgets/data_table';
+import { matricesSvg } from '../../widgets/matrix_svg';
 import { visibleToken } from '../../widgets/token_text';
+import { exportCsv, exportJson } from './export';
 
 export interface LensData {
   result: LogitLensResult;   // ids/probs (L+1, T, K) and the token text of every id
@@ -52,7 +55,41 @@ export class LogitLensView {
     scroll.className = 'lens-scroll';
     scroll.append(this.grid);
     this.legend.update([0, 1]);
-    this.element.append(this.legend.element, help, scroll, this.readout, this.table.element);
+    const save = document.createElement('div');
+    save.className = 'lens-save';
+    save.append(button('lens-csv', () => tr('play.patch.csv'), () => { if (this.data) exportCsv(this.csv(), 'logit_lens'); }),
+                button('lens-json', () => tr('play.patch.json'), () => { if (this.data) exportJson(this.json(), 'logit_lens'); }));
+    this.element.append(this.legend.element, help, save, scroll, this.readout, this.table.element);
+  }
+
+  /** One line per (row, position, rank): the layer read, the input token, the token and its probability. */
+  csv(): string {
+    const [rows, T, K] = this.data!.result.ids.dims as [number, number, number];
+    const lines = ['row,layer,position,input,rank,id,token,p'];
+    for (let r = 0; r < rows; r++)
+      for (let t = 0; t < T; t++)
+        for (let k = 0; k < K; k++) {
+          const x = this.at(r, t, k);
+          lines.push([JSON.stringify(this.rowName(r, rows)), r, t, JSON.stringify(this.data!.inputs[t] ?? ''), k + 1, x.id,
+                      JSON.stringify(x.token), x.p].join(','));
+        }
+    return lines.join('\n');
+  }
+
+  /** The lens as the engine gave it: ids, probabilities and tokens (rows, T, K), row 0 the embeddings. */
+  json(): Record<string, unknown> {
+    const d = this.data!, [rows] = d.result.ids.dims as [number];
+    return { view: 'logit_lens', dims: d.result.ids.dims, inputs: d.inputs, rows: Array.from({ length: rows }, (_, r) => this.rowName(r, rows)),
+             ids: Array.from(d.result.ids.data), probs: Array.from(d.result.probs.data), tokens: d.result.tokens };
+  }
+
+  /** The top-1 probability of every cell as an SVG heatmap (for PNG/SVG export), or null before a lens. */
+  svg(): SVGSVGElement | null {
+    if (!this.data) return null;
+    const [rows, T, K] = this.data.result.ids.dims as [number, number, number];
+    const top = Float32Array.from({ length: rows * T }, (_, i) => this.data!.result.probs.data[i * K]!);
+    return matricesSvg([{ title: tr('play.lens.grid'), rowLabels: Array.from({ length: rows }, (_, r) => this.rowName(r, rows)),
+                          colLabels: this.data.inputs, values: top, domain: [0, 1] }], 1, { cell: 18, labels: true, colormap: 'viridis' });
   }
 
   /** Row label: embeddings, layer l, the last one marked as the output. */
@@ -198,6 +235,15 @@ export class LogitLensView {
     const pager = this.table.pager(pg);
     host.replaceChildren(...(pager ? [pager] : []), table);
   }
+}
+
+function button(cls: string, text: () => string, click: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = cls;
+  bindText(b, text);
+  b.addEventListener('click', click);
+  return b;
 }
 
 function cell(tag: string, text: string, role: string, cls = ''): HTMLElement {

@@ -19,7 +19,7 @@ import type { MatrixPanel } from '../../widgets/matrix_svg';
 import { focusedIn } from '../../widgets/dom';
 import { exportCsv, exportJson } from './export';
 import { gradientCsv, gradientRows } from './gradients';
-import { PATCH_VIEW_KINDS, type PatchViewKind, type PlayState } from './state';
+import type { PatchViewKind, PlayState } from './state';
 
 /** What the page gives the view for the text on show (main.ts, per forward pass). */
 export interface PatchingSource {
@@ -36,10 +36,10 @@ export interface PatchingSource {
   attentionRow(layer: number, head: number): Float32Array | null;
 }
 
-export type PatchingState = Pick<PlayState, 'patchText' | 'patchSweep' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil' | 'patchSteps'
-  | 'layer' | 'head' | 'ablate'>;
+export type PatchingState = Pick<PlayState, 'patchText' | 'patchMetric' | 'patchRaw' | 'patchAnswer' | 'patchFoil' | 'patchSteps'
+  | 'layer' | 'head' | 'ablate'> & { patchSweep: PatchViewKind };
 
-const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
+export const SWEEP_LABELS: Record<PatchViewKind, MessageKey> = {
   resid: 'play.patch.sweepResid', attn_out: 'play.patch.sweepAttn', mlp_out: 'play.patch.sweepMlp',
   head_all: 'play.patch.sweepHeadAll', head_pos: 'play.patch.sweepHeadPos', head_q: 'play.patch.sweepHeadQ',
   head_k: 'play.patch.sweepHeadK', head_v: 'play.patch.sweepHeadV', head_pattern: 'play.patch.sweepHeadPattern', dla: 'play.patch.sweepDla',
@@ -490,8 +490,6 @@ export class PatchingView {
     this.controls.className = 'patch-controls';
     this.controls.replaceChildren(
       field('play.patch.corrupted', text),
-      field('play.patch.sweep', select('patch-sweep', PATCH_VIEW_KINDS.map((k) => [k, tr(SWEEP_LABELS[k])]), s.patchSweep,
-        (v) => this.change({ patchSweep: v as PatchViewKind }))),
       field('play.patch.metric', metricSelect),
       field('play.patch.answer', select('patch-answer', tokens, String(answer), (v) => this.change({ patchAnswer: Number(v) }))),
       field('play.patch.foil', select('patch-foil', tokens, String(foil), (v) => this.change({ patchFoil: Number(v) }))),

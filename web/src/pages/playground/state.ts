@@ -5,14 +5,19 @@ import { canonicalAblation } from './ablation_text';
 import { SETS, type AttnSet } from '../../widgets/attention_families';
 import { PATCH_SWEEPS, type PatchSweep } from 'transformer-playground';
 
-export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'lens', 'patch', 'pca'] as const;
+export const VIEWS = ['model', 'matrix', 'lines', 'qk', 'cross', 'stats', 'heads', 'rollout', 'compare', 'analyse', 'pca'] as const;
 export type View = (typeof VIEWS)[number];
 export { SETS, type AttnSet } from '../../widgets/attention_families';
 
-/** What the patching view shows (patching.ts): a patching sweep, the direct logit
- * attribution, a head ablation table, or the gradient attribution (gradients.ts). */
+/** What the Analyse view shows (analyse.ts): the logit lens (logit_lens.ts), or what the
+ * patching view draws (patching.ts): a patching sweep, the direct logit attribution, a
+ * head ablation table, or the gradient attribution (gradients.ts). */
 export type PatchViewKind = PatchSweep | 'dla' | 'ablate_zero' | 'ablate_mean' | 'gradients';
-export const PATCH_VIEW_KINDS: readonly PatchViewKind[] = [...PATCH_SWEEPS, 'dla', 'ablate_zero', 'ablate_mean', 'gradients'];
+export type AnalyseKind = 'lens' | PatchViewKind;
+export const ANALYSE_KINDS: readonly AnalyseKind[] = ['lens', ...PATCH_SWEEPS, 'dla', 'ablate_zero', 'ablate_mean', 'gradients'];
+
+/** Views of earlier links: the logit lens and the patching view are now the Analyse view. */
+const OLD_VIEWS: Record<string, Partial<PlayState>> = { lens: { view: 'analyse', patchSweep: 'lens' }, patch: { view: 'analyse' } };
 
 /** The precisions the playground can hold a model's matrices in (precision.ts). */
 export const PRECISIONS = ['f32', 'f16', 'int8'] as const;
@@ -51,7 +56,7 @@ export interface PlayState {
   hfExclude: number;   // TransformerLens detect_head flags: 1 exclude_bos, 2 exclude_current_token
   // the activation-patching view (patching.ts)
   patchText: string;   // the corrupted prompt; '' = the text itself
-  patchSweep: PatchViewKind;  // a patching sweep, or 'dla' (direct logit attribution)
+  patchSweep: AnalyseKind;  // the Analyse view's kind: the logit lens, a patching sweep, DLA, ...
   patchMetric: 'diff' | 'logprob';
   patchRaw: boolean;   // the raw metric instead of the normalised one
   patchAnswer: number; // token ids; -1 = the clean run's first candidate
@@ -88,7 +93,7 @@ export function stateFromQuery(query: string): PlayState {
   const token = p.get('token');
   const key = p.get('key');
   const precision = p.get('precision') as Precision | null;
-  return {
+  const s: PlayState = {
     model: p.get('model') ?? d.model,
     hub: p.get('hub') ?? d.hub,
     precision: precision && PRECISIONS.includes(precision) ? precision : '',
@@ -115,13 +120,14 @@ export function stateFromQuery(query: string): PlayState {
     hfRepeat: int(p.get('hfr'), 0, 100000, d.hfRepeat),
     hfExclude: int(p.get('hfx'), 0, 3, d.hfExclude),
     patchText: p.get('pt') ?? d.patchText,
-    patchSweep: PATCH_VIEW_KINDS.find((x) => x === p.get('ps')) ?? d.patchSweep,
+    patchSweep: ANALYSE_KINDS.find((x) => x === p.get('ps')) ?? d.patchSweep,
     patchMetric: p.get('pm') === 'logprob' ? 'logprob' : d.patchMetric,
     patchRaw: p.get('praw') === '1',
     patchAnswer: int(p.get('pa'), 0, 1 << 30, d.patchAnswer),
     patchFoil: int(p.get('pf'), 0, 1 << 30, d.patchFoil),
     patchSteps: int(p.get('pn'), 1, 1024, d.patchSteps),
   };
+  return view !== null && Object.hasOwn(OLD_VIEWS, view) ? { ...s, ...OLD_VIEWS[view] } : s;
 }
 
 /** Layer, head and token numbers are 1-based in the URL, as the page shows them. */

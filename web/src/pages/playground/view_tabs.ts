@@ -6,8 +6,8 @@ import { VIEWS, type View } from './state';
 
 const VIEW_LABELS: Record<View, MessageKey> = {
   model: 'play.view.model', matrix: 'play.view.matrix', lines: 'play.view.lines', qk: 'play.view.qk', cross: 'play.view.cross',
-  stats: 'play.view.stats', heads: 'play.view.heads', rollout: 'play.view.rollout', compare: 'play.view.compare', lens: 'play.view.lens',
-  patch: 'play.view.patch', pca: 'play.view.pca',
+  stats: 'play.view.stats', heads: 'play.view.heads', rollout: 'play.view.rollout', compare: 'play.view.compare',
+  analyse: 'play.view.analyse', pca: 'play.view.pca',
 };
 
 export class ViewTabs {
